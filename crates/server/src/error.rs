@@ -1,0 +1,250 @@
+//! The one error type of the API and its one JSON shape:
+//!
+//! ```json
+//! { "code": "validation_failed", "message": "Some fields are not valid.",
+//!   "fields": [{ "field": "name", "code": "too_long", "message": "Use at most 100 characters." }] }
+//! ```
+//!
+//! `code` is stable and meant for programs; `message` is for people; `fields` is present only for
+//! validation errors. 5xx answers never describe the cause: it is logged instead.
+
+use axum::{
+    Json,
+    http::{StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use sea_orm::DbErr;
+use serde::Serialize;
+use utoipa::ToSchema;
+
+/// The body of every error answer under `/api/`.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ErrorBody {
+    /// Stable, machine-readable error code, e.g. `not_found`, `validation_failed`.
+    #[schema(example = "not_found")]
+    pub code: String,
+    /// What went wrong, in words a person can act on.
+    pub message: String,
+    /// For `validation_failed`: what is wrong with which field of the request.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub fields: Vec<FieldError>,
+}
+
+/// One invalid field of a request.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, ToSchema)]
+pub struct FieldError {
+    /// Path of the field in the request body, e.g. `name` or `items[2].quantity`.
+    pub field: String,
+    /// Stable code of the problem, e.g. `required`, `too_long`, `invalid`.
+    pub code: String,
+    pub message: String,
+}
+
+impl FieldError {
+    pub fn new(
+        field: impl Into<String>,
+        code: impl Into<String>,
+        message: impl Into<String>,
+    ) -> Self {
+        Self {
+            field: field.into(),
+            code: code.into(),
+            message: message.into(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum AppError {
+    #[error("{0}")]
+    NotFound(String),
+    #[error("the request body is not valid JSON: {0}")]
+    InvalidJson(String),
+    #[error("the request body must be JSON")]
+    UnsupportedMediaType,
+    #[error("the request body is too large")]
+    PayloadTooLarge,
+    #[error("some fields are not valid")]
+    Validation(Vec<FieldError>),
+    #[error(transparent)]
+    Database(#[from] DbErr),
+    #[error(transparent)]
+    Internal(#[from] anyhow::Error),
+}
+
+impl AppError {
+    pub fn status(&self) -> StatusCode {
+        match self {
+            Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::InvalidJson(_) => StatusCode::BAD_REQUEST,
+            Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
+            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Database(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+        }
+    }
+
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::NotFound(_) => "not_found",
+            Self::InvalidJson(_) => "invalid_json",
+            Self::UnsupportedMediaType => "unsupported_media_type",
+            Self::PayloadTooLarge => "payload_too_large",
+            Self::Validation(_) => "validation_failed",
+            Self::Database(_) | Self::Internal(_) => "internal",
+        }
+    }
+
+    fn body(self) -> ErrorBody {
+        let code = self.code().to_owned();
+        let (message, fields) = match self {
+            Self::NotFound(message) => (message, Vec::new()),
+            Self::InvalidJson(detail) => (
+                format!("The request body is not valid JSON: {detail}"),
+                Vec::new(),
+            ),
+            Self::UnsupportedMediaType => (
+                "Send the request body as JSON with `Content-Type: application/json`.".to_owned(),
+                Vec::new(),
+            ),
+            Self::PayloadTooLarge => (
+                format!(
+                    "The request body is larger than the limit of {} KiB.",
+                    crate::routes::BODY_LIMIT / 1024
+                ),
+                Vec::new(),
+            ),
+            Self::Validation(fields) => ("Some fields are not valid.".to_owned(), fields),
+            Self::Database(_) | Self::Internal(_) => (INTERNAL_MESSAGE.to_owned(), Vec::new()),
+        };
+        ErrorBody {
+            code,
+            message,
+            fields,
+        }
+    }
+}
+
+const INTERNAL_MESSAGE: &str =
+    "Something went wrong on our side. Please try again; if it keeps happening, tell us.";
+
+impl IntoResponse for AppError {
+    fn into_response(self) -> Response {
+        let status = self.status();
+        if status.is_server_error() {
+            // The cause goes to the log, never to the client.
+            tracing::error!(error = format!("{self:#}"), "request failed");
+        }
+        (status, Json(self.body())).into_response()
+    }
+}
+
+/// The JSON error for a status produced outside our handlers (by axum or a tower layer: 405,
+/// 408, 413 and the like), so that every `/api/` error has the same shape.
+pub fn status_error(status: StatusCode) -> Response {
+    let (code, message) = match status {
+        StatusCode::METHOD_NOT_ALLOWED => (
+            "method_not_allowed",
+            "This endpoint does not accept that HTTP method.".to_owned(),
+        ),
+        StatusCode::REQUEST_TIMEOUT => (
+            "request_timeout",
+            "The request took too long and was stopped. Please try again.".to_owned(),
+        ),
+        StatusCode::PAYLOAD_TOO_LARGE => return AppError::PayloadTooLarge.into_response(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
+            return AppError::UnsupportedMediaType.into_response();
+        }
+        status if status.is_server_error() => ("internal", INTERNAL_MESSAGE.to_owned()),
+        status => (
+            "http_error",
+            status
+                .canonical_reason()
+                .unwrap_or("Request failed")
+                .to_owned(),
+        ),
+    };
+    let body = ErrorBody {
+        code: code.to_owned(),
+        message,
+        fields: Vec::new(),
+    };
+    (status, Json(body)).into_response()
+}
+
+/// Middleware for `/api/`: gives a bodiless error response from a layer our JSON error shape.
+/// Responses that already have a content type (our own errors) pass unchanged.
+pub async fn json_errors(response: Response) -> Response {
+    let status = response.status();
+    if (status.is_client_error() || status.is_server_error())
+        && !response.headers().contains_key(header::CONTENT_TYPE)
+    {
+        let mut replacement = status_error(status);
+        // Keep headers such as `Allow` (405) or `Retry-After`.
+        for (name, value) in response.headers() {
+            replacement
+                .headers_mut()
+                .entry(name)
+                .or_insert_with(|| value.clone());
+        }
+        return replacement;
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use axum::body::to_bytes;
+    use serde_json::{Value, json};
+
+    use super::*;
+
+    async fn json_of(response: Response) -> (StatusCode, Value) {
+        let status = response.status();
+        let bytes = to_bytes(response.into_body(), usize::MAX).await.unwrap();
+        (status, serde_json::from_slice(&bytes).unwrap())
+    }
+
+    #[tokio::test]
+    async fn a_validation_error_names_each_field() {
+        let error = AppError::Validation(vec![FieldError::new(
+            "name",
+            "too_long",
+            "Use at most 100 characters.",
+        )]);
+        let (status, body) = json_of(error.into_response()).await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert_eq!(
+            body,
+            json!({
+                "code": "validation_failed",
+                "message": "Some fields are not valid.",
+                "fields": [{ "field": "name", "code": "too_long", "message": "Use at most 100 characters." }]
+            })
+        );
+    }
+
+    #[tokio::test]
+    async fn an_internal_error_hides_its_cause() {
+        let error = AppError::Internal(anyhow::anyhow!("connection to 10.0.0.7 refused"));
+        let (status, body) = json_of(error.into_response()).await;
+        assert_eq!(status, StatusCode::INTERNAL_SERVER_ERROR);
+        assert_eq!(body["code"], "internal");
+        assert!(!body.to_string().contains("10.0.0.7"), "{body}");
+        assert!(body.get("fields").is_none());
+    }
+
+    #[tokio::test]
+    async fn bodiless_layer_errors_get_the_json_shape_and_keep_their_headers() {
+        let bare = Response::builder()
+            .status(StatusCode::METHOD_NOT_ALLOWED)
+            .header(header::ALLOW, "GET,HEAD")
+            .body(axum::body::Body::empty())
+            .unwrap();
+        let response = json_errors(bare).await;
+        assert_eq!(response.headers()[header::ALLOW], "GET,HEAD");
+        let (status, body) = json_of(response).await;
+        assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+        assert_eq!(body["code"], "method_not_allowed");
+    }
+}

@@ -1,0 +1,153 @@
+//! Every route of the server, in one place. Each feature module exports its handlers; this file
+//! decides where they live and which layers wrap them.
+
+mod health;
+mod meta;
+mod web;
+
+use std::{sync::Arc, time::Duration};
+
+use axum::{
+    Router,
+    extract::{DefaultBodyLimit, Request},
+    http::{HeaderName, HeaderValue, StatusCode, header},
+    middleware,
+    response::{IntoResponse, Response},
+    routing::{any, get},
+};
+use tower_http::{
+    catch_panic::CatchPanicLayer,
+    compression::CompressionLayer,
+    limit::RequestBodyLimitLayer,
+    request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
+    set_header::SetResponseHeaderLayer,
+    timeout::TimeoutLayer,
+    trace::{DefaultOnResponse, TraceLayer},
+};
+use tracing::Level;
+use utoipa::OpenApi;
+use utoipa_axum::{router::OpenApiRouter, routes};
+
+use crate::{
+    error::{AppError, ErrorBody, FieldError, json_errors, status_error},
+    state::AppState,
+};
+
+/// Largest request body the API reads, unless a route sets its own limit.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
+const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Scripts only from our origin (plus WebAssembly compilation); inline styles are allowed because
+/// React components and the toast library set `style` attributes.
+const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+     style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; \
+     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+#[derive(OpenApi)]
+#[openapi(
+    info(
+        title = "Bobbin API",
+        description = "Thread and machine inventory, pricing and thread conversion for embroidery teams. \
+                       Every error answers with `ErrorBody`."
+    ),
+    components(schemas(ErrorBody, FieldError)),
+    tags((name = "meta", description = "Health and version of the service"))
+)]
+struct ApiDoc;
+
+/// The whole application.
+pub fn router(state: AppState, request_timeout: Duration) -> Router {
+    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(health::healthz))
+        .nest("/api/v2", OpenApiRouter::new().routes(routes!(meta::meta)))
+        .split_for_parts();
+    let openapi_json: Arc<str> = openapi
+        .to_json()
+        .expect("the OpenAPI document serialises")
+        .into();
+
+    let api = api
+        .route(
+            "/api/v2/openapi.json",
+            get(move || {
+                let json = Arc::clone(&openapi_json);
+                async move {
+                    (
+                        [(header::CONTENT_TYPE, "application/json")],
+                        json.to_string(),
+                    )
+                }
+            }),
+        )
+        .route("/api", any(api_not_found))
+        .route("/api/{*rest}", any(api_not_found))
+        .layer(DefaultBodyLimit::max(BODY_LIMIT))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            request_timeout,
+        ))
+        .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
+        // Outermost, so it also shapes the 408 and 413 answers of the two layers above.
+        .layer(middleware::map_response(json_errors));
+
+    Router::new()
+        .merge(api)
+        .merge(web::router(state.environment))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        ))
+        // Hashed assets arrive already compressed from memory-serve; this compresses the rest.
+        .layer(CompressionLayer::new())
+        .layer(CatchPanicLayer::custom(|_panic| {
+            tracing::error!("a request handler panicked");
+            status_error(StatusCode::INTERNAL_SERVER_ERROR)
+        }))
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(
+            TraceLayer::new_for_http()
+                .make_span_with(|request: &Request| {
+                    let request_id = request
+                        .headers()
+                        .get(&REQUEST_ID)
+                        .and_then(|value| value.to_str().ok())
+                        .unwrap_or_default();
+                    // The path only: query strings can carry tokens.
+                    tracing::info_span!(
+                        "request",
+                        method = %request.method(),
+                        path = request.uri().path(),
+                        request_id,
+                    )
+                })
+                .on_request(())
+                .on_response(
+                    DefaultOnResponse::new()
+                        .level(Level::INFO)
+                        .latency_unit(tower_http::LatencyUnit::Millis),
+                )
+                // One line per request: failures are already in the response line (and 5xx
+                // causes are logged by `AppError`).
+                .on_failure(()),
+        )
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        .with_state(state)
+}
+
+async fn api_not_found(request: Request) -> Response {
+    AppError::NotFound(format!(
+        "There is no API endpoint at {} {}.",
+        request.method(),
+        request.uri().path()
+    ))
+    .into_response()
+}

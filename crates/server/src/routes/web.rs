@@ -1,0 +1,104 @@
+//! The React app: `index.html` for every non-API path (client-side routing), and the hashed
+//! assets it loads, embedded in the binary at build time (see `build.rs`).
+
+use axum::{
+    Router,
+    body::Bytes,
+    http::{HeaderValue, Method, StatusCode, header},
+    response::{IntoResponse, Response},
+};
+use memory_serve::CacheControl;
+use serde::Serialize;
+use tower_http::set_header::SetResponseHeaderLayer;
+
+use crate::config::Environment;
+
+const INDEX_TEMPLATE: &str = include_str!(concat!(env!("OUT_DIR"), "/index.html"));
+/// Where `app-react/index.html` wants the runtime configuration.
+const CONFIG_PLACEHOLDER: &str = "<!--bobbin:config-->";
+
+/// Configuration the app reads at start from `<script id="bobbin-config">`, so it needs no
+/// request (and shows no late banner) to know which deployment it is in.
+#[derive(Debug, Serialize)]
+struct ClientConfig {
+    environment: Environment,
+    version: &'static str,
+}
+
+pub fn render_index(environment: Environment) -> String {
+    let config = ClientConfig {
+        environment,
+        version: env!("CARGO_PKG_VERSION"),
+    };
+    // `<` escaped so no value can close the script element.
+    let json = serde_json::to_string(&config)
+        .expect("config serialises")
+        .replace('<', "\\u003c");
+    INDEX_TEMPLATE.replacen(
+        CONFIG_PLACEHOLDER,
+        &format!(r#"<script id="bobbin-config" type="application/json">{json}</script>"#),
+        1,
+    )
+}
+
+pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Router<S> {
+    let index = Bytes::from(render_index(environment));
+    let assets = embedded_assets()
+        .index_file(None)
+        // Every file under /assets has a content hash in its name: it never changes.
+        .cache_control(CacheControl::Long)
+        .into_router()
+        .fallback(|| async { StatusCode::NOT_FOUND })
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::VARY,
+            HeaderValue::from_static("accept-encoding"),
+        ));
+
+    Router::new()
+        .nest("/assets", assets)
+        .fallback(move |method: Method| {
+            let index = index.clone();
+            async move { app_page(&method, index) }
+        })
+}
+
+#[expect(
+    unused_qualifications,
+    reason = "memory-serve's generated asset table spells out its paths"
+)]
+fn embedded_assets() -> memory_serve::MemoryServe {
+    memory_serve::load!("assets")
+}
+
+fn app_page(method: &Method, index: Bytes) -> Response {
+    if method != Method::GET && method != Method::HEAD {
+        return (
+            StatusCode::METHOD_NOT_ALLOWED,
+            [(header::ALLOW, "GET, HEAD")],
+        )
+            .into_response();
+    }
+    (
+        [
+            (header::CONTENT_TYPE, "text/html; charset=utf-8"),
+            // Always revalidated, so a new deployment is picked up on the next load.
+            (header::CACHE_CONTROL, "no-cache"),
+        ],
+        index,
+    )
+        .into_response()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_index_carries_the_environment() {
+        let html = render_index(Environment::Staging);
+        assert!(html.contains(
+            r#"<script id="bobbin-config" type="application/json">{"environment":"staging","#
+        ));
+        assert!(!html.contains(CONFIG_PLACEHOLDER));
+    }
+}

@@ -1,0 +1,104 @@
+//! Building and running the server. Tests build an [`Application`] on port 0 with a fresh
+//! database and talk to it over HTTP, exactly as a browser would.
+
+use std::{future::Future, net::SocketAddr, time::Duration};
+
+use anyhow::Context as _;
+use migration::{Migrator, MigratorTrait as _};
+use sea_orm::DatabaseConnection;
+use tokio::{net::TcpListener, sync::watch};
+
+use crate::{config::ServeArgs, db, routes, state::AppState};
+
+#[derive(Debug)]
+pub struct Application {
+    listener: TcpListener,
+    router: axum::Router,
+    db: DatabaseConnection,
+    shutdown_grace: Duration,
+}
+
+impl Application {
+    /// Opens (and creates) the database, applies pending migrations and binds the listener.
+    pub async fn build(args: ServeArgs) -> anyhow::Result<Self> {
+        let db = db::connect(&args.database).await?;
+        Migrator::up(&db, None)
+            .await
+            .context("applying database migrations")?;
+        let listener = TcpListener::bind(args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.bind))?;
+        let state = AppState {
+            db: db.clone(),
+            environment: args.environment,
+        };
+        let router = routes::router(state, args.request_timeout());
+        Ok(Self {
+            listener,
+            router,
+            db,
+            shutdown_grace: args.shutdown_grace(),
+        })
+    }
+
+    pub fn local_addr(&self) -> SocketAddr {
+        self.listener
+            .local_addr()
+            .expect("a bound listener has an address")
+    }
+
+    pub fn port(&self) -> u16 {
+        self.local_addr().port()
+    }
+
+    /// Serves until `shutdown` completes, then lets requests in flight finish for up to the
+    /// grace period, and closes the database.
+    pub async fn run_until_stopped(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        tracing::info!(address = %self.local_addr(), "listening");
+        let (stopping_tx, mut stopping_rx) = watch::channel(false);
+        let server = axum::serve(self.listener, self.router).with_graceful_shutdown(async move {
+            shutdown.await;
+            tracing::info!("shutting down: finishing requests in flight");
+            let _ = stopping_tx.send(true);
+        });
+        let grace = self.shutdown_grace;
+        let grace_over = async move {
+            let _ = stopping_rx.wait_for(|stopping| *stopping).await;
+            tokio::time::sleep(grace).await;
+        };
+        tokio::select! {
+            result = server => result.context("serving")?,
+            () = grace_over => tracing::warn!(?grace, "requests still running after the grace period; stopping anyway"),
+        }
+        self.db.close().await.context("closing the database")?;
+        tracing::info!("stopped");
+        Ok(())
+    }
+}
+
+/// Completes on Ctrl-C or SIGTERM (what container runtimes and systemd send).
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let terminate = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+}

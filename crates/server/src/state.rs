@@ -1,0 +1,11 @@
+use sea_orm::DatabaseConnection;
+
+use crate::config::Environment;
+
+/// What every handler can reach. Nothing here may hold per-user state that only this process
+/// knows: several server instances can run behind one load balancer against PostgreSQL.
+#[derive(Debug, Clone)]
+pub struct AppState {
+    pub db: DatabaseConnection,
+    pub environment: Environment,
+}

@@ -1,0 +1,17 @@
+//! Bobbin's schema, one migration per file, in time order. Each migration is written with
+//! sea-orm's schema helpers (never raw SQL of one dialect), so the same migration runs on SQLite
+//! and on PostgreSQL; the server's integration tests run them on both.
+
+pub use sea_orm_migration::prelude::*;
+
+mod m20261122_000001_users_and_sessions;
+
+#[derive(Debug)]
+pub struct Migrator;
+
+#[async_trait::async_trait]
+impl MigratorTrait for Migrator {
+    fn migrations() -> Vec<Box<dyn MigrationTrait>> {
+        vec![Box::new(m20261122_000001_users_and_sessions::Migration)]
+    }
+}
