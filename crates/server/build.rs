@@ -24,11 +24,8 @@ fn main() {
         let assets = placeholder.join("assets");
         fs::create_dir_all(&assets).expect("create placeholder folder");
         // memory-serve refuses an empty asset set, so the placeholder has one file.
-        fs::write(
-            assets.join("not-built.txt"),
-            "The front end was not built.\n",
-        )
-        .expect("write placeholder asset");
+        fs::write(assets.join("not-built.txt"), "The front end was not built.\n")
+            .expect("write placeholder asset");
         let index = placeholder.join("index.html");
         fs::write(
             &index,

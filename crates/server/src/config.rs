@@ -38,21 +38,11 @@ pub struct ServeArgs {
     pub environment: Environment,
 
     /// Seconds to let requests in flight finish after Ctrl-C or SIGTERM before stopping anyway.
-    #[arg(
-        long,
-        env = "BOBBIN_SHUTDOWN_GRACE",
-        default_value_t = 10,
-        value_name = "SECONDS"
-    )]
+    #[arg(long, env = "BOBBIN_SHUTDOWN_GRACE", default_value_t = 10, value_name = "SECONDS")]
     pub shutdown_grace: u64,
 
     /// Seconds an API request may take before it is answered with 408.
-    #[arg(
-        long,
-        env = "BOBBIN_REQUEST_TIMEOUT",
-        default_value_t = 30,
-        value_name = "SECONDS"
-    )]
+    #[arg(long, env = "BOBBIN_REQUEST_TIMEOUT", default_value_t = 30, value_name = "SECONDS")]
     pub request_timeout: u64,
 
     #[command(flatten)]
@@ -74,12 +64,7 @@ pub struct DatabaseArgs {
     /// Database to use; the scheme picks the engine. SQLite: `sqlite://data/bobbin.db` (a path
     /// relative to the working directory; the file and its folder are created). PostgreSQL:
     /// `postgres://user:password@host:5432/bobbin`.
-    #[arg(
-        long,
-        env = "DATABASE_URL",
-        default_value = "sqlite://data/bobbin.db",
-        hide_env_values = true
-    )]
+    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://data/bobbin.db", hide_env_values = true)]
     pub database_url: String,
 
     /// Largest number of pooled database connections.
@@ -114,12 +99,7 @@ pub enum MigrateAction {
 pub struct LogArgs {
     /// What to log, as a tracing filter: a level (`info`, `debug`) or per-module directives such
     /// as `info,bobbin_server=debug,sqlx=warn`.
-    #[arg(
-        long,
-        env = "BOBBIN_LOG",
-        default_value = "info,memory_serve=warn",
-        global = true
-    )]
+    #[arg(long, env = "BOBBIN_LOG", default_value = "info,memory_serve=warn", global = true)]
     pub log: String,
 
     /// Log line format: `text` for people, `json` for log collectors.

@@ -32,9 +32,7 @@ impl Engine {
             "sqlite" => Ok(Self::Sqlite),
             "postgres" | "postgresql" => Ok(Self::Postgres),
             // Only the scheme is echoed: the rest of the URL may hold a password.
-            _ => bail!(
-                "DATABASE_URL must start with sqlite:// or postgres:// (it starts with `{scheme}:`)"
-            ),
+            _ => bail!("DATABASE_URL must start with sqlite:// or postgres:// (it starts with `{scheme}:`)"),
         }
     }
 }
@@ -57,9 +55,8 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
             if let Some(folder) = options.get_filename().parent()
                 && !folder.as_os_str().is_empty()
             {
-                std::fs::create_dir_all(folder).with_context(|| {
-                    format!("creating the database folder {}", folder.display())
-                })?;
+                std::fs::create_dir_all(folder)
+                    .with_context(|| format!("creating the database folder {}", folder.display()))?;
             }
             let pool = SqlitePoolOptions::new()
                 .max_connections(args.db_max_connections)
@@ -90,26 +87,15 @@ mod tests {
 
     #[test]
     fn the_url_scheme_picks_the_engine() {
-        assert_eq!(
-            Engine::from_url("sqlite://data/bobbin.db").unwrap(),
-            Engine::Sqlite
-        );
+        assert_eq!(Engine::from_url("sqlite://data/bobbin.db").unwrap(), Engine::Sqlite);
         assert_eq!(Engine::from_url("sqlite::memory:").unwrap(), Engine::Sqlite);
-        assert_eq!(
-            Engine::from_url("postgres://u@h/db").unwrap(),
-            Engine::Postgres
-        );
-        assert_eq!(
-            Engine::from_url("postgresql://u@h/db").unwrap(),
-            Engine::Postgres
-        );
+        assert_eq!(Engine::from_url("postgres://u@h/db").unwrap(), Engine::Postgres);
+        assert_eq!(Engine::from_url("postgresql://u@h/db").unwrap(), Engine::Postgres);
     }
 
     #[test]
     fn an_unknown_scheme_is_refused_without_echoing_the_password() {
-        let error = Engine::from_url("mysql://root:hunter2@db/bobbin")
-            .unwrap_err()
-            .to_string();
+        let error = Engine::from_url("mysql://root:hunter2@db/bobbin").unwrap_err().to_string();
         assert!(error.contains("`mysql:`"), "{error}");
         assert!(!error.contains("hunter2"), "{error}");
     }

@@ -41,16 +41,8 @@ pub struct FieldError {
 }
 
 impl FieldError {
-    pub fn new(
-        field: impl Into<String>,
-        code: impl Into<String>,
-        message: impl Into<String>,
-    ) -> Self {
-        Self {
-            field: field.into(),
-            code: code.into(),
-            message: message.into(),
-        }
+    pub fn new(field: impl Into<String>, code: impl Into<String>, message: impl Into<String>) -> Self {
+        Self { field: field.into(), code: code.into(), message: message.into() }
     }
 }
 
@@ -99,10 +91,9 @@ impl AppError {
         let code = self.code().to_owned();
         let (message, fields) = match self {
             Self::NotFound(message) => (message, Vec::new()),
-            Self::InvalidJson(detail) => (
-                format!("The request body is not valid JSON: {detail}"),
-                Vec::new(),
-            ),
+            Self::InvalidJson(detail) => {
+                (format!("The request body is not valid JSON: {detail}"), Vec::new())
+            }
             Self::UnsupportedMediaType => (
                 "Send the request body as JSON with `Content-Type: application/json`.".to_owned(),
                 Vec::new(),
@@ -117,11 +108,7 @@ impl AppError {
             Self::Validation(fields) => ("Some fields are not valid.".to_owned(), fields),
             Self::Database(_) | Self::Internal(_) => (INTERNAL_MESSAGE.to_owned(), Vec::new()),
         };
-        ErrorBody {
-            code,
-            message,
-            fields,
-        }
+        ErrorBody { code, message, fields }
     }
 }
 
@@ -143,49 +130,39 @@ impl IntoResponse for AppError {
 /// 408, 413 and the like), so that every `/api/` error has the same shape.
 pub fn status_error(status: StatusCode) -> Response {
     let (code, message) = match status {
-        StatusCode::METHOD_NOT_ALLOWED => (
-            "method_not_allowed",
-            "This endpoint does not accept that HTTP method.".to_owned(),
-        ),
-        StatusCode::REQUEST_TIMEOUT => (
-            "request_timeout",
-            "The request took too long and was stopped. Please try again.".to_owned(),
-        ),
+        StatusCode::METHOD_NOT_ALLOWED => {
+            ("method_not_allowed", "This endpoint does not accept that HTTP method.".to_owned())
+        }
+        StatusCode::REQUEST_TIMEOUT => {
+            ("request_timeout", "The request took too long and was stopped. Please try again.".to_owned())
+        }
         StatusCode::PAYLOAD_TOO_LARGE => return AppError::PayloadTooLarge.into_response(),
         StatusCode::UNSUPPORTED_MEDIA_TYPE => {
             return AppError::UnsupportedMediaType.into_response();
         }
         status if status.is_server_error() => ("internal", INTERNAL_MESSAGE.to_owned()),
-        status => (
-            "http_error",
-            status
-                .canonical_reason()
-                .unwrap_or("Request failed")
-                .to_owned(),
-        ),
+        status => ("http_error", status.canonical_reason().unwrap_or("Request failed").to_owned()),
     };
-    let body = ErrorBody {
-        code: code.to_owned(),
-        message,
-        fields: Vec::new(),
-    };
+    let body = ErrorBody { code: code.to_owned(), message, fields: Vec::new() };
     (status, Json(body)).into_response()
 }
 
-/// Middleware for `/api/`: gives a bodiless error response from a layer our JSON error shape.
-/// Responses that already have a content type (our own errors) pass unchanged.
+/// Middleware for `/api/`: gives an error response made by axum or a layer (bodiless, or plain
+/// text such as tower-http's "length limit exceeded") our JSON error shape. JSON responses (our
+/// own errors) pass unchanged.
 pub async fn json_errors(response: Response) -> Response {
     let status = response.status();
-    if (status.is_client_error() || status.is_server_error())
-        && !response.headers().contains_key(header::CONTENT_TYPE)
-    {
+    let is_json = response
+        .headers()
+        .get(header::CONTENT_TYPE)
+        .is_some_and(|value| value.as_bytes().starts_with(b"application/json"));
+    if (status.is_client_error() || status.is_server_error()) && !is_json {
         let mut replacement = status_error(status);
-        // Keep headers such as `Allow` (405) or `Retry-After`.
+        // Keep headers such as `Allow` (405) or `Retry-After`, but not the old body's length.
         for (name, value) in response.headers() {
-            replacement
-                .headers_mut()
-                .entry(name)
-                .or_insert_with(|| value.clone());
+            if name != header::CONTENT_LENGTH {
+                replacement.headers_mut().entry(name).or_insert_with(|| value.clone());
+            }
         }
         return replacement;
     }
@@ -207,11 +184,8 @@ mod tests {
 
     #[tokio::test]
     async fn a_validation_error_names_each_field() {
-        let error = AppError::Validation(vec![FieldError::new(
-            "name",
-            "too_long",
-            "Use at most 100 characters.",
-        )]);
+        let error =
+            AppError::Validation(vec![FieldError::new("name", "too_long", "Use at most 100 characters.")]);
         let (status, body) = json_of(error.into_response()).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(
@@ -246,5 +220,31 @@ mod tests {
         let (status, body) = json_of(response).await;
         assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
         assert_eq!(body["code"], "method_not_allowed");
+    }
+
+    #[tokio::test]
+    async fn timeouts_and_oversized_bodies_from_layers_get_their_codes() {
+        for (status, code) in [
+            (StatusCode::REQUEST_TIMEOUT, "request_timeout"),
+            (StatusCode::PAYLOAD_TOO_LARGE, "payload_too_large"),
+            (StatusCode::BAD_GATEWAY, "internal"),
+        ] {
+            let bare = Response::builder()
+                .status(status)
+                .header(header::CONTENT_TYPE, "text/plain; charset=utf-8")
+                .body(axum::body::Body::from("length limit exceeded"))
+                .unwrap();
+            let (answered, body) = json_of(json_errors(bare).await).await;
+            assert_eq!(answered, status);
+            assert_eq!(body["code"], code);
+        }
+    }
+
+    #[tokio::test]
+    async fn responses_that_have_a_body_pass_unchanged() {
+        let own = AppError::NotFound("No such team.".to_owned()).into_response();
+        let (status, body) = json_of(json_errors(own).await).await;
+        assert_eq!(status, StatusCode::NOT_FOUND);
+        assert_eq!(body["message"], "No such team.");
     }
 }

@@ -30,17 +30,12 @@ where
         if !is_json(&request) {
             return Err(AppError::UnsupportedMediaType);
         }
-        let bytes =
-            Bytes::from_request(request, state)
-                .await
-                .map_err(|rejection| match rejection {
-                    BytesRejection::FailedToBufferBody(error)
-                        if error.status() == StatusCode::PAYLOAD_TOO_LARGE =>
-                    {
-                        AppError::PayloadTooLarge
-                    }
-                    other => AppError::InvalidJson(other.body_text()),
-                })?;
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| match rejection {
+            BytesRejection::FailedToBufferBody(error) if error.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+                AppError::PayloadTooLarge
+            }
+            other => AppError::InvalidJson(other.body_text()),
+        })?;
         parse(&bytes).map(ApiJson)
     }
 }
@@ -83,39 +78,27 @@ mod tests {
     use super::*;
 
     #[derive(Debug, Deserialize)]
-    #[expect(
-        dead_code,
-        reason = "only deserialised, to check the extractor's errors"
-    )]
+    #[expect(dead_code, reason = "only deserialised, to check the extractor's errors")]
     struct Item {
         name: String,
         quantity: u32,
     }
 
-    async fn post(
-        content_type: Option<&str>,
-        body: impl Into<Body>,
-    ) -> (StatusCode, serde_json::Value) {
+    async fn send(content_type: Option<&str>, body: impl Into<Body>) -> (StatusCode, serde_json::Value) {
         let app = Router::new().route("/", post(|ApiJson(_item): ApiJson<Item>| async { "ok" }));
         let mut request = Request::post("/");
         if let Some(content_type) = content_type {
             request = request.header(header::CONTENT_TYPE, content_type);
         }
-        let response = app
-            .oneshot(request.body(body.into()).unwrap())
-            .await
-            .unwrap();
+        let response = app.oneshot(request.body(body.into()).unwrap()).await.unwrap();
         let status = response.status();
-        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-            .await
-            .unwrap();
+        let bytes = axum::body::to_bytes(response.into_body(), usize::MAX).await.unwrap();
         (status, serde_json::from_slice(&bytes).unwrap_or_default())
     }
 
     #[tokio::test]
     async fn a_field_of_the_wrong_type_is_named() {
-        let (status, body) =
-            post(Some("application/json"), r#"{"name":"Red","quantity":-1}"#).await;
+        let (status, body) = send(Some("application/json"), r#"{"name":"Red","quantity":-1}"#).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
         assert_eq!(body["code"], "validation_failed");
         assert_eq!(body["fields"][0]["field"], "quantity");
@@ -123,41 +106,30 @@ mod tests {
 
     #[tokio::test]
     async fn a_missing_field_is_a_validation_error() {
-        let (status, body) =
-            post(Some("application/json; charset=utf-8"), r#"{"quantity":2}"#).await;
+        let (status, body) = send(Some("application/json; charset=utf-8"), r#"{"quantity":2}"#).await;
         assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY);
-        assert!(
-            body["fields"][0]["message"]
-                .as_str()
-                .unwrap()
-                .contains("name"),
-            "{body}"
-        );
+        assert!(body["fields"][0]["message"].as_str().unwrap().contains("name"), "{body}");
     }
 
     #[tokio::test]
     async fn malformed_json_is_a_bad_request() {
-        let (status, body) = post(Some("application/json"), r#"{"name": "#).await;
+        let (status, body) = send(Some("application/json"), r#"{"name": "#).await;
         assert_eq!(status, StatusCode::BAD_REQUEST);
         assert_eq!(body["code"], "invalid_json");
     }
 
     #[tokio::test]
     async fn a_body_without_a_json_content_type_is_refused() {
-        let (status, body) = post(Some("text/plain"), r#"{"name":"Red","quantity":1}"#).await;
+        let (status, body) = send(Some("text/plain"), r#"{"name":"Red","quantity":1}"#).await;
         assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
         assert_eq!(body["code"], "unsupported_media_type");
-        let (status, _) = post(None, r#"{"name":"Red","quantity":1}"#).await;
+        let (status, _) = send(None, r#"{"name":"Red","quantity":1}"#).await;
         assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
     }
 
     #[tokio::test]
     async fn a_valid_body_is_accepted() {
-        let (status, _) = post(
-            Some("application/vnd.api+json"),
-            r#"{"name":"Red","quantity":1}"#,
-        )
-        .await;
+        let (status, _) = send(Some("application/vnd.api+json"), r#"{"name":"Red","quantity":1}"#).await;
         assert_eq!(status, StatusCode::OK);
     }
 }

@@ -25,10 +25,7 @@ pub fn run(cli: Cli) -> ExitCode {
         eprintln!("bobbin: {error:#}");
         return ExitCode::FAILURE;
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("bobbin: cannot start the async runtime: {error}");
@@ -58,24 +55,16 @@ async fn migrate(args: MigrateArgs) -> anyhow::Result<()> {
     let db = db::connect(&args.database).await?;
     match args.action {
         MigrateAction::Up => {
-            Migrator::up(&db, None)
-                .await
-                .context("applying migrations")?;
+            Migrator::up(&db, None).await.context("applying migrations")?;
             tracing::info!("database schema is up to date");
         }
         MigrateAction::Down { steps } => {
-            Migrator::down(&db, Some(steps))
-                .await
-                .context("rolling back migrations")?;
+            Migrator::down(&db, Some(steps)).await.context("rolling back migrations")?;
             tracing::info!(steps, "rolled back");
         }
         MigrateAction::Status => {
             for migration in Migrator::get_migration_with_status(&db).await? {
-                println!(
-                    "{:<8} {}",
-                    migration.status().to_string().to_lowercase(),
-                    migration.name()
-                );
+                println!("{:<8} {}", migration.status().to_string().to_lowercase(), migration.name());
             }
         }
     }

@@ -22,33 +22,25 @@ impl Application {
     /// Opens (and creates) the database, applies pending migrations and binds the listener.
     pub async fn build(args: ServeArgs) -> anyhow::Result<Self> {
         let db = db::connect(&args.database).await?;
-        Migrator::up(&db, None)
-            .await
-            .context("applying database migrations")?;
-        let listener = TcpListener::bind(args.bind)
-            .await
-            .with_context(|| format!("cannot listen on {}", args.bind))?;
-        let state = AppState {
-            db: db.clone(),
-            environment: args.environment,
-        };
+        Migrator::up(&db, None).await.context("applying database migrations")?;
+        let listener =
+            TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
+        let state = AppState { db: db.clone(), environment: args.environment };
         let router = routes::router(state, args.request_timeout());
-        Ok(Self {
-            listener,
-            router,
-            db,
-            shutdown_grace: args.shutdown_grace(),
-        })
+        Ok(Self { listener, router, db, shutdown_grace: args.shutdown_grace() })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
-        self.listener
-            .local_addr()
-            .expect("a bound listener has an address")
+        self.listener.local_addr().expect("a bound listener has an address")
     }
 
     pub fn port(&self) -> u16 {
         self.local_addr().port()
+    }
+
+    /// The server's own connection pool (tests inspect it: SQLite pragmas are per connection).
+    pub fn db(&self) -> &DatabaseConnection {
+        &self.db
     }
 
     /// Serves until `shutdown` completes, then lets requests in flight finish for up to the

@@ -48,22 +48,11 @@ pub async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
         }
     };
     let (status, health) = if database_ok {
-        (
-            StatusCode::OK,
-            Health {
-                status: "ok",
-                database: "ok",
-                version: env!("CARGO_PKG_VERSION"),
-            },
-        )
+        (StatusCode::OK, Health { status: "ok", database: "ok", version: env!("CARGO_PKG_VERSION") })
     } else {
         (
             StatusCode::SERVICE_UNAVAILABLE,
-            Health {
-                status: "degraded",
-                database: "unreachable",
-                version: env!("CARGO_PKG_VERSION"),
-            },
+            Health { status: "degraded", database: "unreachable", version: env!("CARGO_PKG_VERSION") },
         )
     };
     (status, [(header::CACHE_CONTROL, "no-store")], Json(health))

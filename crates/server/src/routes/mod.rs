@@ -62,31 +62,20 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .routes(routes!(health::healthz))
         .nest("/api/v2", OpenApiRouter::new().routes(routes!(meta::meta)))
         .split_for_parts();
-    let openapi_json: Arc<str> = openapi
-        .to_json()
-        .expect("the OpenAPI document serialises")
-        .into();
+    let openapi_json: Arc<str> = openapi.to_json().expect("the OpenAPI document serialises").into();
 
     let api = api
         .route(
             "/api/v2/openapi.json",
             get(move || {
                 let json = Arc::clone(&openapi_json);
-                async move {
-                    (
-                        [(header::CONTENT_TYPE, "application/json")],
-                        json.to_string(),
-                    )
-                }
+                async move { ([(header::CONTENT_TYPE, "application/json")], json.to_string()) }
             }),
         )
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            request_timeout,
-        ))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
         // Outermost, so it also shapes the 408 and 413 answers of the two layers above.
         .layer(middleware::map_response(json_errors));
@@ -131,9 +120,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                 })
                 .on_request(())
                 .on_response(
-                    DefaultOnResponse::new()
-                        .level(Level::INFO)
-                        .latency_unit(tower_http::LatencyUnit::Millis),
+                    DefaultOnResponse::new().level(Level::INFO).latency_unit(tower_http::LatencyUnit::Millis),
                 )
                 // One line per request: failures are already in the response line (and 5xx
                 // causes are logged by `AppError`).
@@ -144,10 +131,6 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
 }
 
 async fn api_not_found(request: Request) -> Response {
-    AppError::NotFound(format!(
-        "There is no API endpoint at {} {}.",
-        request.method(),
-        request.uri().path()
-    ))
-    .into_response()
+    AppError::NotFound(format!("There is no API endpoint at {} {}.", request.method(), request.uri().path()))
+        .into_response()
 }

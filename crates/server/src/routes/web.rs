@@ -26,14 +26,9 @@ struct ClientConfig {
 }
 
 pub fn render_index(environment: Environment) -> String {
-    let config = ClientConfig {
-        environment,
-        version: env!("CARGO_PKG_VERSION"),
-    };
+    let config = ClientConfig { environment, version: env!("CARGO_PKG_VERSION") };
     // `<` escaped so no value can close the script element.
-    let json = serde_json::to_string(&config)
-        .expect("config serialises")
-        .replace('<', "\\u003c");
+    let json = serde_json::to_string(&config).expect("config serialises").replace('<', "\\u003c");
     INDEX_TEMPLATE.replacen(
         CONFIG_PLACEHOLDER,
         &format!(r#"<script id="bobbin-config" type="application/json">{json}</script>"#),
@@ -54,29 +49,20 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
             HeaderValue::from_static("accept-encoding"),
         ));
 
-    Router::new()
-        .nest("/assets", assets)
-        .fallback(move |method: Method| {
-            let index = index.clone();
-            async move { app_page(&method, index) }
-        })
+    Router::new().nest("/assets", assets).fallback(move |method: Method| {
+        let index = index.clone();
+        async move { app_page(&method, index) }
+    })
 }
 
-#[expect(
-    unused_qualifications,
-    reason = "memory-serve's generated asset table spells out its paths"
-)]
+#[expect(unused_qualifications, reason = "memory-serve's generated asset table spells out its paths")]
 fn embedded_assets() -> memory_serve::MemoryServe {
     memory_serve::load!("assets")
 }
 
 fn app_page(method: &Method, index: Bytes) -> Response {
     if method != Method::GET && method != Method::HEAD {
-        return (
-            StatusCode::METHOD_NOT_ALLOWED,
-            [(header::ALLOW, "GET, HEAD")],
-        )
-            .into_response();
+        return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "GET, HEAD")]).into_response();
     }
     (
         [
@@ -96,9 +82,9 @@ mod tests {
     #[test]
     fn the_index_carries_the_environment() {
         let html = render_index(Environment::Staging);
-        assert!(html.contains(
-            r#"<script id="bobbin-config" type="application/json">{"environment":"staging","#
-        ));
+        assert!(
+            html.contains(r#"<script id="bobbin-config" type="application/json">{"environment":"staging","#)
+        );
         assert!(!html.contains(CONFIG_PLACEHOLDER));
     }
 }

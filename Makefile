@@ -1,0 +1,60 @@
+# Bobbin's two entry points (see README.md):
+#   make run    build everything and serve http://127.0.0.1:3000 with SQLite in ./data/
+#   make test   run every test: Rust (SQLite and PostgreSQL), front-end unit tests, Playwright
+# Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL.
+# Targets are files, so a second run rebuilds only what changed.
+
+SHELL := bash
+.SHELLFLAGS := -eu -o pipefail -c
+.DEFAULT_GOAL := run
+MAKEFLAGS += --no-builtin-rules
+
+CARGO ?= cargo
+NPM ?= npm
+BIN := target/release/bobbin
+WASM := crates/wasm/pkg/bobbin_wasm_bg.wasm
+NODE_MODULES := node_modules/.package-lock.json
+DIST := app-react/dist/index.html
+
+WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f -print) \
+	Cargo.toml Cargo.lock scripts/build-wasm.sh
+APP_SOURCES := $(shell find app-react/src style -type f) \
+	app-react/index.html app-react/build.mjs app-react/tsconfig.json
+
+.PHONY: run build test lint test-rust test-web test-e2e clean
+
+run: build
+	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
+
+build: $(DIST)
+	$(CARGO) build --release --locked -p bobbin-server --bin bobbin
+
+$(NODE_MODULES): package.json package-lock.json app-react/package.json end2end/package.json
+	$(NPM) ci
+	touch $@
+
+$(WASM): $(WASM_SOURCES)
+	scripts/build-wasm.sh
+
+$(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)
+	$(NPM) run build -w app-react
+
+test: build lint test-rust test-web test-e2e
+
+lint: $(DIST)
+	$(CARGO) fmt --all -- --check
+	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
+	$(NPM) run typecheck -w app-react
+
+test-rust: $(DIST)
+	scripts/with-postgres.sh $(CARGO) test --release --locked --workspace
+
+test-web: $(NODE_MODULES) $(WASM)
+	$(NPM) test -w app-react
+
+test-e2e: build
+	scripts/ensure-chromium.sh
+	$(NPM) test -w end2end
+
+clean:
+	rm -rf target app-react/dist crates/wasm/pkg node_modules end2end/.tmp

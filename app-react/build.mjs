@@ -1,0 +1,62 @@
+// Bundles the React app with esbuild into dist/: dist/index.html (the server injects its runtime
+// config at <!--bobbin:config-->) and dist/assets/ with content-hashed names, which the server
+// embeds and serves as immutable. Code is split per route (dynamic imports become chunks); the
+// WebAssembly core is a hashed asset of its own, fetched and compiled once by src/lib/core.ts.
+import * as esbuild from 'esbuild';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+
+const root = import.meta.dirname;
+const dist = path.join(root, 'dist');
+const assets = path.join(dist, 'assets');
+
+await rm(dist, { recursive: true, force: true });
+await mkdir(assets, { recursive: true });
+
+const result = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: { main: 'src/main.tsx' },
+  outdir: assets,
+  publicPath: '/assets',
+  entryNames: '[name]-[hash]',
+  chunkNames: 'chunk-[hash]',
+  assetNames: '[name]-[hash]',
+  bundle: true,
+  splitting: true,
+  format: 'esm',
+  // Browsers that run WebAssembly and ES modules natively (2023 onwards).
+  target: ['es2022', 'chrome111', 'edge111', 'firefox111', 'safari16.4'],
+  jsx: 'automatic',
+  loader: { '.wasm': 'file' },
+  define: { 'process.env.NODE_ENV': '"production"' },
+  minify: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+});
+
+// Find the entry's script and stylesheet, and the chunks it imports statically, which the page
+// preloads so the browser fetches them in parallel rather than one after another.
+const outputs = Object.entries(result.metafile.outputs);
+const [mainJs, main] = outputs.find(([, output]) => output.entryPoint === 'src/main.tsx') ?? [];
+if (!mainJs || !main) throw new Error('esbuild produced no output for src/main.tsx');
+const url = (file) => '/' + path.relative(dist, path.join(root, file)).split(path.sep).join('/');
+const preloads = main.imports
+  .filter((imported) => imported.kind === 'import-statement')
+  .map((imported) => `<link rel="modulepreload" href="${url(imported.path)}" />`);
+const tags = [
+  main.cssBundle ? `<link rel="stylesheet" href="${url(main.cssBundle)}" />` : '',
+  `<script type="module" src="${url(mainJs)}"></script>`,
+  ...preloads,
+].filter(Boolean);
+
+const template = await readFile(path.join(root, 'index.html'), 'utf8');
+if (!template.includes('<!--bobbin:assets-->')) throw new Error('index.html lacks <!--bobbin:assets-->');
+await writeFile(path.join(dist, 'index.html'), template.replace('<!--bobbin:assets-->', tags.join('\n    ')));
+
+let total = 0;
+for (const [file, output] of outputs) {
+  total += output.bytes;
+  console.log(`${String(output.bytes).padStart(9)}  ${path.relative(root, file)}`);
+}
+console.log(`${String(total).padStart(9)}  total (before compression)`);

@@ -1,0 +1,22 @@
+import { Outlet } from 'react-router';
+
+import { Brand } from '@/components/Brand';
+import { SiteFooter } from '@/components/SiteFooter';
+
+/** The spec's default layout: header, a readable content column, footer. */
+export function DefaultLayout() {
+  return (
+    <div className="layout layout--default">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header">
+        <Brand />
+      </header>
+      <main id="main" className="layout__main layout__main--column">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,22 @@
+import { Outlet } from 'react-router';
+
+import { Brand } from '@/components/Brand';
+import { SiteFooter } from '@/components/SiteFooter';
+
+/** The spec's landing layout: a wide, open page for the home page. */
+export function LandingLayout() {
+  return (
+    <div className="layout layout--landing">
+      <a className="skip-link" href="#main">
+        Skip to content
+      </a>
+      <header className="site-header site-header--landing">
+        <Brand />
+      </header>
+      <main id="main" className="layout__main">
+        <Outlet />
+      </main>
+      <SiteFooter />
+    </div>
+  );
+}

@@ -1,0 +1,29 @@
+import { QueryClientProvider } from '@tanstack/react-query';
+import { type ReactNode, useState } from 'react';
+
+import { BreakpointHelper } from '@/components/BreakpointHelper';
+import { EnvironmentBanner } from '@/components/EnvironmentBanner';
+import { AppConfigContext } from '@/config/app-config-context';
+import { type AppConfig, appConfig } from '@/config/env';
+import { createQueryClient } from '@/lib/query-client';
+import { Toaster } from '@/lib/toast';
+
+interface AppProviderProps {
+  children: ReactNode;
+  config?: AppConfig;
+}
+
+/** Everything the pages share: the data cache, toasts and the development aids. */
+export function AppProvider({ children, config = appConfig() }: AppProviderProps) {
+  const [queryClient] = useState(createQueryClient);
+  return (
+    <AppConfigContext value={config}>
+      <QueryClientProvider client={queryClient}>
+        <EnvironmentBanner environment={config.environment} />
+        {children}
+        <Toaster />
+        {config.environment === 'development' ? <BreakpointHelper /> : null}
+      </QueryClientProvider>
+    </AppConfigContext>
+  );
+}

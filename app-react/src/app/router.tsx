@@ -1,0 +1,37 @@
+import { type RouteObject, createBrowserRouter } from 'react-router';
+
+import { LoadingOverlay } from '@/components/LoadingOverlay';
+import { lazyRoute } from '@/lib/lazy-route';
+
+import { DefaultLayout } from './layouts/DefaultLayout';
+import { LandingLayout } from './layouts/LandingLayout';
+import { RouteErrorPage } from './routes/error-page';
+import { LandingPage } from './routes/landing';
+
+// The landing page ships in the main bundle (it is the first page most people see); every
+// other page is its own chunk, loaded through lazyRoute().
+export const routes: RouteObject[] = [
+  {
+    errorElement: <RouteErrorPage />,
+    HydrateFallback: LoadingOverlay,
+    children: [
+      {
+        element: <LandingLayout />,
+        children: [{ index: true, element: <LandingPage /> }],
+      },
+      {
+        element: <DefaultLayout />,
+        children: [
+          {
+            path: '*',
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/not-found')).NotFoundPage })),
+          },
+        ],
+      },
+    ],
+  },
+];
+
+export function createAppRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,10 @@
+// Imports that esbuild (build.mjs) handles and TypeScript does not know by itself.
+
+// The `file` loader turns an imported .wasm file into its hashed URL.
+declare module '*.wasm' {
+  const url: string;
+  export default url;
+}
+
+// Stylesheets are bundled into the page's CSS file; importing one yields nothing.
+declare module '*.css';

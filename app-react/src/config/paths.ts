@@ -1,0 +1,10 @@
+// Every route string of the app lives here, so links and the router cannot disagree.
+
+export const paths = {
+  home: '/',
+} as const;
+
+/** The document title of a page: the product name, then the page's own title. */
+export function pageTitle(title: string): string {
+  return `Bobbin - ${title}`;
+}

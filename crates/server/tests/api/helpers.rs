@@ -1,0 +1,148 @@
+use std::time::Duration;
+
+use bobbin_server::{
+    config::{DatabaseArgs, Environment, ServeArgs},
+    startup::Application,
+};
+use sea_orm::{
+    DatabaseConnection,
+    sqlx::{AssertSqlSafe, Connection as _, Executor as _, PgConnection},
+};
+use tempfile::TempDir;
+
+/// The database engines every database-touching test runs against.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Backend {
+    Sqlite,
+    Postgres,
+}
+
+/// A PostgreSQL server where tests may create databases: `make test` sets this
+/// (scripts/with-postgres.sh); without it, the machine's own server on 127.0.0.1:5432.
+fn postgres_admin_url() -> String {
+    std::env::var("BOBBIN_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
+}
+
+/// A fresh, empty database, removed when dropped.
+pub struct TestDatabase {
+    pub url: String,
+    cleanup: Cleanup,
+}
+
+enum Cleanup {
+    Sqlite(#[expect(dead_code, reason = "held for its Drop, which deletes the folder")] TempDir),
+    Postgres { admin_url: String, name: String },
+}
+
+impl TestDatabase {
+    pub async fn create(backend: Backend) -> Self {
+        match backend {
+            Backend::Sqlite => {
+                let folder = tempfile::tempdir().expect("temporary folder");
+                let url = format!("sqlite://{}/bobbin.db", folder.path().display());
+                Self { url, cleanup: Cleanup::Sqlite(folder) }
+            }
+            Backend::Postgres => {
+                let admin_url = postgres_admin_url();
+                let name = format!("bobbin_test_{}", uuid::Uuid::new_v4().simple());
+                let mut admin = PgConnection::connect(&admin_url).await.unwrap_or_else(|error| {
+                    panic!(
+                        "PostgreSQL is not reachable at {admin_url} ({error}). `make test` starts one; \
+                         or set BOBBIN_TEST_POSTGRES_URL."
+                    )
+                });
+                admin
+                    .execute(AssertSqlSafe(format!(r#"CREATE DATABASE "{name}""#)))
+                    .await
+                    .expect("create the test database");
+                let mut url = url::Url::parse(&admin_url).expect("BOBBIN_TEST_POSTGRES_URL is a URL");
+                url.set_path(&name);
+                Self { url: url.into(), cleanup: Cleanup::Postgres { admin_url, name } }
+            }
+        }
+    }
+
+    /// Drops a PostgreSQL test database now, while the server still uses it.
+    pub async fn drop_now(&self) {
+        if let Cleanup::Postgres { admin_url, name } = &self.cleanup {
+            drop_postgres_database(admin_url, name).await;
+        }
+    }
+}
+
+async fn drop_postgres_database(admin_url: &str, name: &str) {
+    let mut admin = PgConnection::connect(admin_url).await.expect("connect to drop the test database");
+    admin
+        .execute(AssertSqlSafe(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#)))
+        .await
+        .expect("drop the test database");
+}
+
+impl Drop for TestDatabase {
+    fn drop(&mut self) {
+        if let Cleanup::Postgres { admin_url, name } = &self.cleanup {
+            let (admin_url, name) = (admin_url.clone(), name.clone());
+            // Drop runs inside the test's runtime, which cannot be blocked on; use a thread
+            // with a runtime of its own.
+            std::thread::spawn(move || {
+                tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .expect("runtime")
+                    .block_on(drop_postgres_database(&admin_url, &name));
+            })
+            .join()
+            .expect("dropping the test database");
+        }
+    }
+}
+
+pub struct TestApp {
+    pub address: String,
+    pub client: reqwest::Client,
+    /// The server's own pool.
+    pub db: DatabaseConnection,
+    pub database: TestDatabase,
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.address)
+    }
+
+    pub async fn get(&self, path: &str) -> reqwest::Response {
+        self.client.get(self.url(path)).send().await.expect("request")
+    }
+}
+
+pub fn serve_args(database_url: &str) -> ServeArgs {
+    ServeArgs {
+        bind: "127.0.0.1:0".parse().unwrap(),
+        environment: Environment::Development,
+        shutdown_grace: 1,
+        request_timeout: 30,
+        database: DatabaseArgs { database_url: database_url.to_owned(), db_max_connections: 5 },
+    }
+}
+
+/// Starts the server on a free port against a fresh database.
+pub async fn spawn_app(backend: Backend) -> TestApp {
+    spawn_app_with(backend, |_| {}).await
+}
+
+pub async fn spawn_app_with(backend: Backend, configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
+    let database = TestDatabase::create(backend).await;
+    let mut args = serve_args(&database.url);
+    configure(&mut args);
+    let app = Application::build(args).await.expect("the server starts");
+    let address = format!("http://127.0.0.1:{}", app.port());
+    let db = app.db().clone();
+    tokio::spawn(app.run_until_stopped(std::future::pending()));
+    let client = reqwest::Client::builder()
+        .timeout(Duration::from_secs(10))
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    TestApp { address, client, db, database }
+}

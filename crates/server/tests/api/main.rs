@@ -1,0 +1,9 @@
+//! API integration tests: each test starts the real server on port 0 against a fresh database,
+//! SQLite or PostgreSQL, and talks to it over HTTP.
+
+mod database;
+mod errors;
+mod health;
+mod helpers;
+mod openapi;
+mod web;

@@ -1,0 +1,129 @@
+//! The embedded React app: index.html for every page path, hashed assets cached for good and
+//! sent compressed.
+
+use std::path::PathBuf;
+
+use reqwest::{StatusCode, header};
+
+use crate::helpers::{Backend, TestApp, spawn_app};
+
+/// The built assets (`make build`), which the server embeds.
+fn built_asset(extension: &str) -> String {
+    let folder = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../app-react/dist/assets");
+    let entries = std::fs::read_dir(&folder)
+        .unwrap_or_else(|_| panic!("{} is missing: run `make build` first", folder.display()));
+    let name = entries
+        .map(|entry| entry.unwrap().file_name().into_string().unwrap())
+        .find(|name| name.ends_with(extension))
+        .unwrap_or_else(|| panic!("no built *{extension} asset"));
+    format!("/assets/{name}")
+}
+
+async fn get_with(app: &TestApp, path: &str, accept_encoding: &str) -> reqwest::Response {
+    app.client.get(app.url(path)).header(header::ACCEPT_ENCODING, accept_encoding).send().await.unwrap()
+}
+
+#[tokio::test]
+async fn page_paths_get_the_app_with_its_config_and_no_caching() {
+    let app = spawn_app(Backend::Sqlite).await;
+
+    for path in ["/", "/inventory/threads/abc", "/tools/thread-converter?from=x", "/no/such/page"] {
+        let response = app.get(path).await;
+        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
+        assert_eq!(response.headers()[header::CACHE_CONTROL], "no-cache");
+        let html = response.text().await.unwrap();
+        assert!(html.contains(r#"<div id="root">"#), "{path}: the React app's page");
+        assert!(
+            html.contains(
+                r#"<script id="bobbin-config" type="application/json">{"environment":"development","#
+            ),
+            "{html}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn the_page_links_the_hashed_script_and_stylesheet() {
+    let app = spawn_app(Backend::Sqlite).await;
+
+    let html = app.get("/").await.text().await.unwrap();
+
+    for asset in [built_asset(".js"), built_asset(".css")] {
+        if asset.contains("/main-") {
+            assert!(html.contains(&asset), "{asset} not linked from index.html");
+        }
+    }
+    assert!(html.contains(r#"<script type="module" src="/assets/main-"#), "{html}");
+    assert!(html.contains(r#"<link rel="stylesheet" href="/assets/main-"#), "{html}");
+}
+
+#[tokio::test]
+async fn hashed_assets_are_immutable_and_compressed_as_the_client_accepts() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let script = built_asset(".js");
+
+    let brotli = get_with(&app, &script, "gzip, deflate, br").await;
+    assert_eq!(brotli.status(), StatusCode::OK);
+    assert_eq!(brotli.headers()[header::CACHE_CONTROL], "max-age=31536000, immutable");
+    assert_eq!(brotli.headers()[header::CONTENT_ENCODING], "br");
+    assert_eq!(brotli.headers()[header::VARY], "accept-encoding");
+    assert_eq!(brotli.headers()[header::CONTENT_TYPE], "text/javascript");
+
+    let gzip = get_with(&app, &script, "gzip").await;
+    assert_eq!(gzip.headers()[header::CONTENT_ENCODING], "gzip");
+
+    let plain = get_with(&app, &script, "identity").await;
+    assert!(plain.headers().get(header::CONTENT_ENCODING).is_none());
+    let size = plain.bytes().await.unwrap().len();
+    let on_disk = std::fs::metadata(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../app-react/dist")
+            .join(script.trim_start_matches('/')),
+    )
+    .unwrap()
+    .len();
+    assert_eq!(size as u64, on_disk, "the identity body is the file itself");
+}
+
+#[tokio::test]
+async fn the_webassembly_core_is_served_for_streaming_compilation() {
+    let app = spawn_app(Backend::Sqlite).await;
+
+    let response = get_with(&app, &built_asset(".wasm"), "br").await;
+
+    assert_eq!(response.status(), StatusCode::OK);
+    // instantiateStreaming requires exactly this type.
+    assert_eq!(response.headers()[header::CONTENT_TYPE], "application/wasm");
+    assert_eq!(response.headers()[header::CACHE_CONTROL], "max-age=31536000, immutable");
+}
+
+#[tokio::test]
+async fn an_unchanged_asset_answers_304() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let script = built_asset(".js");
+    let etag = app.get(&script).await.headers()[header::ETAG].clone();
+
+    let response = app.client.get(app.url(&script)).header(header::IF_NONE_MATCH, etag).send().await.unwrap();
+
+    assert_eq!(response.status(), StatusCode::NOT_MODIFIED);
+}
+
+#[tokio::test]
+async fn a_missing_asset_is_a_404_not_the_app_page() {
+    let app = spawn_app(Backend::Sqlite).await;
+
+    let response = app.get("/assets/chunk-GONE1234.js").await;
+
+    assert_eq!(response.status(), StatusCode::NOT_FOUND);
+    assert!(!response.text().await.unwrap().contains("<div id=\"root\">"));
+}
+
+#[tokio::test]
+async fn posting_to_a_page_path_is_refused() {
+    let app = spawn_app(Backend::Sqlite).await;
+
+    let response = app.client.post(app.url("/dashboard")).send().await.unwrap();
+
+    assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+}

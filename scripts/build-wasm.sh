@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Builds crates/wasm to WebAssembly and generates its JavaScript glue and TypeScript types into
+# crates/wasm/pkg/ (wasm-bindgen, web target), then shrinks it with wasm-opt.
+#
+# Where rustup has the wasm32-unknown-unknown target (a developer laptop, say) the ordinary
+# cargo build is used. Where it has not and cannot download it (these Debian machines), Debian's
+# rustc-web with the standard library's source builds std for wasm32 itself
+# (see ../shared/guide/TOOLCHAIN.md). The two routes write to separate target folders, so they
+# never invalidate each other's (or the native build's) artefacts.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source scripts/lib.sh
+
+TARGET=wasm32-unknown-unknown
+PROFILE=wasm-release
+OUT=crates/wasm/pkg
+
+if rustup target list --installed 2>/dev/null | grep -qx "$TARGET"; then
+  say "Building the WebAssembly core (rustup's $TARGET target)"
+  TARGET_DIR=target/wasm-rustup
+  cargo build --profile "$PROFILE" --target "$TARGET" --target-dir "$TARGET_DIR" -p bobbin-wasm
+else
+  ensure_debian_packages rustc-web cargo-web rust-web-src lld-22
+  say "Building the WebAssembly core (Debian rustc-web, std built from source)"
+  TARGET_DIR=target/wasm-debian
+  # RUSTC points away from the rustup proxy, which would ask for rust-src it cannot download.
+  RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/bin/rust-lld \
+    /usr/bin/cargo build --profile "$PROFILE" --target "$TARGET" --target-dir "$TARGET_DIR" \
+      -Z build-std=std,panic_abort -p bobbin-wasm
+fi
+WASM="$TARGET_DIR/$TARGET/$PROFILE/bobbin_wasm.wasm"
+
+# The CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
+version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+bindgen=""
+for candidate in "$(command -v wasm-bindgen || true)" .tools/bin/wasm-bindgen; do
+  if [ -x "$candidate" ] && [ "$("$candidate" --version)" = "wasm-bindgen $version" ]; then
+    bindgen=$candidate
+    break
+  fi
+done
+if [ -z "$bindgen" ]; then
+  say "Installing wasm-bindgen-cli $version into .tools/ (about 2 minutes, once)"
+  # No --locked: the crate mirror sometimes lacks the newest patch release a lock file names.
+  cargo install --quiet wasm-bindgen-cli --version "$version" --root .tools
+  bindgen=.tools/bin/wasm-bindgen
+fi
+
+rm -rf "$OUT.tmp"
+"$bindgen" --target web --out-dir "$OUT.tmp" --out-name bobbin_wasm "$WASM"
+
+ensure_debian_packages binaryen || true
+if command -v wasm-opt >/dev/null; then
+  # The features Rust enables for wasm32 by default; wasm-opt 108 does not detect them itself.
+  wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
+    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+    -o "$OUT.tmp/bobbin_wasm_bg.wasm" "$OUT.tmp/bobbin_wasm_bg.wasm"
+else
+  echo "wasm-opt not found: the WebAssembly module is not size-optimised." >&2
+fi
+
+# Replace the package in one step, so a failed build never leaves half a package behind.
+rm -rf "$OUT"
+mv "$OUT.tmp" "$OUT"
+say "WebAssembly core: $(wc -c < "$OUT/bobbin_wasm_bg.wasm") bytes in $OUT/"
