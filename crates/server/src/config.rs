@@ -64,11 +64,17 @@ pub struct DatabaseArgs {
     /// Database to use; the scheme picks the engine. SQLite: `sqlite://data/bobbin.db` (a path
     /// relative to the working directory; the file and its folder are created). PostgreSQL:
     /// `postgres://user:password@host:5432/bobbin`.
-    #[arg(long, env = "DATABASE_URL", default_value = "sqlite://data/bobbin.db", hide_env_values = true)]
+    #[arg(
+        long,
+        env = "DATABASE_URL",
+        default_value = "sqlite://data/bobbin.db",
+        hide_env_values = true,
+        global = true
+    )]
     pub database_url: String,
 
     /// Largest number of pooled database connections.
-    #[arg(long, env = "BOBBIN_DB_MAX_CONNECTIONS", default_value_t = 10)]
+    #[arg(long, env = "BOBBIN_DB_MAX_CONNECTIONS", default_value_t = 10, global = true)]
     pub db_max_connections: u32,
 }
 

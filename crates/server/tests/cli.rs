@@ -1,0 +1,191 @@
+//! Tests of the `bobbin` binary itself, run as a separate process as an operator would.
+
+use std::{
+    io::{BufRead as _, BufReader},
+    path::Path,
+    process::{Child, Command, Stdio},
+    sync::mpsc,
+    time::Duration,
+};
+
+use serde_json::Value;
+
+const BOBBIN: &str = env!("CARGO_BIN_EXE_bobbin");
+
+fn output(args: &[&str], folder: &Path) -> (bool, String, String) {
+    let output = Command::new(BOBBIN).args(args).current_dir(folder).output().expect("bobbin runs");
+    (
+        output.status.success(),
+        String::from_utf8(output.stdout).unwrap(),
+        String::from_utf8(output.stderr).unwrap(),
+    )
+}
+
+#[test]
+fn help_documents_every_option_and_its_environment_variable() {
+    let folder = tempfile::tempdir().unwrap();
+    let (ok, top, _) = output(&["--help"], folder.path());
+    assert!(ok);
+    assert!(top.contains("serve") && top.contains("migrate"), "{top}");
+
+    let (ok, serve, _) = output(&["serve", "--help"], folder.path());
+    assert!(ok);
+    // clap wraps long lines; compare with the wrapping undone.
+    let serve = serve.split_whitespace().collect::<Vec<_>>().join(" ");
+    for (flag, variable) in [
+        ("--bind", "BOBBIN_BIND"),
+        ("--env", "BOBBIN_ENV"),
+        ("--database-url", "DATABASE_URL"),
+        ("--db-max-connections", "BOBBIN_DB_MAX_CONNECTIONS"),
+        ("--shutdown-grace", "BOBBIN_SHUTDOWN_GRACE"),
+        ("--request-timeout", "BOBBIN_REQUEST_TIMEOUT"),
+        ("--log", "BOBBIN_LOG"),
+        ("--log-format", "BOBBIN_LOG_FORMAT"),
+    ] {
+        assert!(serve.contains(flag), "{flag} missing from serve --help:\n{serve}");
+        assert!(
+            serve.contains(&format!("[env: {variable}")),
+            "{variable} missing from serve --help:\n{serve}"
+        );
+    }
+}
+
+#[test]
+fn migrate_reports_status_and_applies_pending_migrations() {
+    let folder = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}/bobbin.db", folder.path().display());
+    let run = |action: &str| output(&["migrate", action, "--database-url", &url], folder.path());
+
+    let (ok, before, _) = run("status");
+    assert!(ok);
+    assert!(before.contains("pending  m20261122_000001_users_and_sessions"), "{before}");
+
+    assert!(run("up").0);
+
+    let (_, after, _) = run("status");
+    assert!(after.contains("applied  m20261122_000001_users_and_sessions"), "{after}");
+}
+
+#[test]
+fn an_unsupported_database_url_stops_with_a_clear_message() {
+    let folder = tempfile::tempdir().unwrap();
+
+    let (ok, _, stderr) =
+        output(&["serve", "--database-url", "mysql://root:secret@localhost/bobbin"], folder.path());
+
+    assert!(!ok);
+    assert!(stderr.contains("DATABASE_URL must start with sqlite:// or postgres://"), "{stderr}");
+    assert!(!stderr.contains("secret"), "the password must not be logged: {stderr}");
+}
+
+/// A `bobbin serve` process with JSON logs, and its log lines as they arrive.
+struct Server {
+    child: Child,
+    lines: mpsc::Receiver<Value>,
+    address: String,
+}
+
+impl Server {
+    /// Starts the binary in `folder` with the default database URL (`./data/bobbin.db`).
+    fn start(binary: &Path, folder: &Path) -> Self {
+        let mut child = Command::new(binary)
+            .args(["serve", "--bind", "127.0.0.1:0", "--log-format", "json"])
+            .env_remove("DATABASE_URL")
+            .current_dir(folder)
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("bobbin starts");
+        let (sender, lines) = mpsc::channel();
+        let stderr = child.stderr.take().unwrap();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+                let value =
+                    serde_json::from_str(&line).unwrap_or_else(|_| panic!("not a JSON log line: {line}"));
+                if sender.send(value).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut server = Self { child, lines, address: String::new() };
+        let listening = server.wait_for("listening");
+        server.address = format!("http://{}", listening["address"].as_str().unwrap());
+        server
+    }
+
+    fn wait_for(&mut self, message: &str) -> Value {
+        loop {
+            let line = self
+                .lines
+                .recv_timeout(Duration::from_secs(15))
+                .unwrap_or_else(|_| panic!("no `{message}` log line within 15 s"));
+            if line["message"] == message {
+                return line;
+            }
+        }
+    }
+
+    fn signal(&self, signal: &str) {
+        let status =
+            Command::new("kill").args(["-s", signal, &self.child.id().to_string()]).status().unwrap();
+        assert!(status.success());
+    }
+
+    fn wait_for_exit(&mut self) -> std::process::ExitStatus {
+        for _ in 0..100 {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                return status;
+            }
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        self.child.kill().unwrap();
+        panic!("bobbin did not stop within 10 s of the signal");
+    }
+}
+
+fn get(url: &str) -> reqwest::blocking::Response {
+    reqwest::blocking::get(url).unwrap()
+}
+
+#[test]
+fn the_binary_copied_alone_serves_the_app_creates_its_database_and_stops_on_sigterm() {
+    let folder = tempfile::tempdir().unwrap();
+    let binary = folder.path().join("bobbin");
+    std::fs::copy(BOBBIN, &binary).unwrap();
+
+    let mut server = Server::start(&binary, folder.path());
+
+    assert!(folder.path().join("data/bobbin.db").is_file(), "SQLite created in ./data on first start");
+    assert_eq!(get(&format!("{}/healthz", server.address)).status(), 200);
+    let page = get(&format!("{}/inventory/threads", server.address)).text().unwrap();
+    let script = page
+        .split(r#"<script type="module" src=""#)
+        .nth(1)
+        .and_then(|rest| rest.split('"').next())
+        .unwrap_or_else(|| panic!("no module script in {page}"));
+    let response = get(&format!("{}{script}", server.address));
+    assert_eq!(response.status(), 200, "{script} is embedded in the binary");
+    assert!(response.text().unwrap().len() > 10_000);
+
+    // One structured line per request, with its status and latency.
+    let logged = server.wait_for("finished processing request");
+    assert_eq!(logged["status"], 200);
+    assert!(logged["latency"].as_str().unwrap().ends_with(" ms"), "{logged}");
+    assert_eq!(logged["span"]["path"], "/healthz");
+    assert_eq!(logged["span"]["method"], "GET");
+
+    server.signal("TERM");
+    server.wait_for("shutting down: finishing requests in flight");
+    server.wait_for("stopped");
+    assert!(server.wait_for_exit().success());
+}
+
+#[test]
+fn ctrl_c_stops_the_server_gracefully() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut server = Server::start(Path::new(BOBBIN), folder.path());
+
+    server.signal("INT");
+
+    server.wait_for("stopped");
+    assert!(server.wait_for_exit().success());
+}

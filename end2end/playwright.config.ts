@@ -1,0 +1,53 @@
+import { defineConfig, devices } from '@playwright/test';
+
+// Playwright cannot download its browsers on these machines: it drives Debian's Chromium
+// (scripts/ensure-chromium.sh installs it). CHROMIUM_PATH points elsewhere if needed.
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+// Without these, Chromium floods a closed network with connections it will never make.
+const args = [
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+const servers = {
+  development: 'http://127.0.0.1:3100',
+  production: 'http://127.0.0.1:3101',
+};
+
+export default defineConfig({
+  testDir: './tests',
+  forbidOnly: true,
+  retries: 0,
+  workers: 2,
+  timeout: 30_000,
+  reporter: [['list']],
+  outputDir: './test-results',
+  use: {
+    launchOptions: { executablePath, args },
+    trace: 'retain-on-failure',
+  },
+  projects: [
+    {
+      name: 'development',
+      testIgnore: /production\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], baseURL: servers.development },
+    },
+    {
+      name: 'production',
+      testMatch: /production\.spec\.ts/,
+      use: { ...devices['Desktop Chrome'], baseURL: servers.production },
+    },
+  ],
+  webServer: Object.entries(servers).map(([environment, url]) => ({
+    command: `bash serve.sh ${environment} ${new URL(url).port}`,
+    url: `${url}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+  })),
+});

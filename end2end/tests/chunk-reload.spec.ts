@@ -1,0 +1,53 @@
+import { type Page, expect, test } from '@playwright/test';
+
+// Spec, section 4: a failed page chunk load triggers a single page reload, guarded by a
+// 10-second window. Route chunks are the hashed chunk files index.html does not preload.
+
+async function preloadedChunks(page: Page): Promise<Set<string>> {
+  const html = await (await page.request.get('/')).text();
+  return new Set([...html.matchAll(/href="(\/assets\/chunk-[^"]+)"/g)].map((match) => match[1] ?? ''));
+}
+
+function countDocumentLoads(page: Page): () => number {
+  let loads = 0;
+  page.on('request', (request) => {
+    if (request.resourceType() === 'document') loads += 1;
+  });
+  return () => loads;
+}
+
+test('a route chunk that fails to load once is fixed by one page reload', async ({ page }) => {
+  const preloaded = await preloadedChunks(page);
+  let failed = 0;
+  await page.route('**/assets/chunk-*.js', async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (!preloaded.has(path) && failed === 0) {
+      failed += 1;
+      await route.abort();
+    } else {
+      await route.continue();
+    }
+  });
+  const documentLoads = countDocumentLoads(page);
+
+  await page.goto('/missing/page');
+
+  await expect(page.getByText('Page not found: /missing/page')).toBeVisible();
+  expect(failed).toBe(1);
+  expect(documentLoads()).toBe(2);
+});
+
+test('a route chunk that keeps failing shows the error page after one reload, not a loop', async ({ page }) => {
+  const preloaded = await preloadedChunks(page);
+  await page.route('**/assets/chunk-*.js', async (route) => {
+    const path = new URL(route.request().url()).pathname;
+    if (preloaded.has(path)) await route.continue();
+    else await route.abort();
+  });
+  const documentLoads = countDocumentLoads(page);
+
+  await page.goto('/missing/page');
+
+  await expect(page.getByRole('heading', { name: 'Internal Server Error' })).toBeVisible();
+  expect(documentLoads()).toBe(2);
+});

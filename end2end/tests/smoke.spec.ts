@@ -1,0 +1,116 @@
+import { expect, test } from '@playwright/test';
+
+test('the landing page is titled and shows the core version computed by the WebAssembly module', async ({
+  page,
+  request,
+}) => {
+  const wasmResponse = page.waitForResponse((response) => response.url().endsWith('.wasm'));
+
+  await page.goto('/');
+
+  await expect(page).toHaveTitle('Bobbin - Home');
+  const wasm = await wasmResponse;
+  expect(wasm.status()).toBe(200);
+  // Served for streaming compilation, from a hashed URL cached for good.
+  expect(wasm.headers()['content-type']).toBe('application/wasm');
+  expect(wasm.headers()['cache-control']).toBe('max-age=31536000, immutable');
+  const meta = await (await request.get('/api/v2/meta')).json();
+  await expect(page.getByTestId('core-version')).toHaveText(`core ${meta.core_version}`);
+});
+
+test('without the WebAssembly module no core version is shown', async ({ page }) => {
+  await page.route('**/*.wasm', (route) => route.abort());
+
+  await page.goto('/');
+
+  await expect(page.getByTestId('core-version')).toHaveText('offline tools unavailable');
+});
+
+test('the WebAssembly module is fetched once per page load, not once per page', async ({ page }) => {
+  const wasmRequests: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().endsWith('.wasm')) wasmRequests.push(request.url());
+  });
+
+  await page.goto('/no/such/page');
+  await expect(page.getByTestId('core-version')).toHaveText(/^core /);
+  await page.getByRole('link', { name: 'Go to the home page' }).click();
+  await expect(page).toHaveTitle('Bobbin - Home');
+  await expect(page.getByTestId('core-version')).toHaveText(/^core /);
+
+  expect(wasmRequests).toHaveLength(1);
+});
+
+test('a client route opened or reloaded directly still renders', async ({ page }) => {
+  const response = await page.goto('/tools/some/deep/link?tab=x');
+  expect(response?.status()).toBe(200);
+  await expect(page.getByText('Page not found: /tools/some/deep/link')).toBeVisible();
+
+  await page.reload();
+
+  await expect(page.getByText('Page not found: /tools/some/deep/link')).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+  await page.getByRole('link', { name: 'Go to the home page' }).click();
+  await expect(page).toHaveTitle('Bobbin - Home');
+});
+
+test("development shows the 'Development' banner and the breakpoint helper", async ({ page }) => {
+  await page.goto('/');
+
+  await expect(page.getByRole('note', { name: 'Environment' })).toHaveText('Development');
+  // One label per breakpoint; CSS shows only the current one.
+  const helper = page.getByTestId('breakpoint-helper').locator('span:visible');
+  await page.setViewportSize({ width: 375, height: 700 });
+  await expect(helper).toHaveText('xs');
+  await page.setViewportSize({ width: 1100, height: 800 });
+  await expect(helper).toHaveText('lg');
+});
+
+test("the loading overlay shows the spec's texts until the app has loaded", async ({ page }) => {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route('**/assets/main-*.js', async (route) => {
+    await held;
+    await route.continue();
+  });
+
+  await page.goto('/', { waitUntil: 'commit' });
+
+  const overlay = page.getByRole('status');
+  await expect(overlay).toContainText('Loading...');
+  await expect(overlay).toContainText("This may take a few seconds, please don't close this page.");
+  release();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByText('Loading...')).toHaveCount(0);
+});
+
+test('the landing page does not shift while it loads', async ({ page }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { cls: number }).cls = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as unknown as { value: number; hadRecentInput: boolean }[]) {
+        if (!entry.hadRecentInput) (window as unknown as { cls: number }).cls += entry.value;
+      }
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+
+  await page.goto('/');
+  await expect(page.getByTestId('core-version')).toHaveText(/^core /);
+
+  const cls = await page.evaluate(() => (window as unknown as { cls: number }).cls);
+  expect(cls).toBeLessThan(0.01);
+});
+
+test.describe('on a phone', () => {
+  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('the landing page fits the screen without sideways scrolling', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  });
+});
