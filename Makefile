@@ -44,7 +44,7 @@ test: build lint test-rust test-web test-e2e
 lint: $(DIST)
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
-	$(NPM) run typecheck -w app-react
+	$(NPM) run typecheck -w app-react -w end2end
 
 test-rust: $(DIST)
 	scripts/with-postgres.sh $(CARGO) test --release --locked --workspace

@@ -58,12 +58,14 @@ test("development shows the 'Development' banner and the breakpoint helper", asy
   await page.goto('/');
 
   await expect(page.getByRole('note', { name: 'Environment' })).toHaveText('Development');
-  // One label per breakpoint; CSS shows only the current one.
-  const helper = page.getByTestId('breakpoint-helper').locator('span:visible');
+  // The breakpoint's name is the helper's CSS ::after content.
+  const helper = page.getByTestId('breakpoint-helper');
+  const shown = () => helper.evaluate((element) => getComputedStyle(element, '::after').content);
+  await expect(helper).toBeVisible();
   await page.setViewportSize({ width: 375, height: 700 });
-  await expect(helper).toHaveText('xs');
+  await expect.poll(shown).toBe('"xs"');
   await page.setViewportSize({ width: 1100, height: 800 });
-  await expect(helper).toHaveText('lg');
+  await expect.poll(shown).toBe('"lg"');
 });
 
 test("the loading overlay shows the spec's texts until the app has loaded", async ({ page }) => {
