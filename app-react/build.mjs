@@ -5,6 +5,7 @@
 import * as esbuild from 'esbuild';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import zlib, { brotliCompressSync } from 'node:zlib';
 
 const root = import.meta.dirname;
 const dist = path.join(root, 'dist');
@@ -54,9 +55,17 @@ const template = await readFile(path.join(root, 'index.html'), 'utf8');
 if (!template.includes('<!--bobbin:assets-->')) throw new Error('index.html lacks <!--bobbin:assets-->');
 await writeFile(path.join(dist, 'index.html'), template.replace('<!--bobbin:assets-->', tags.join('\n    ')));
 
+// What each file costs a visitor: its size, and its size as the server sends it (brotli at the
+// build-time quality memory-serve uses). README.md records these.
 let total = 0;
+let totalBrotli = 0;
+console.log('    bytes   brotli  file');
 for (const [file, output] of outputs) {
+  const brotli = brotliCompressSync(await readFile(path.join(root, file)), {
+    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
+  }).length;
   total += output.bytes;
-  console.log(`${String(output.bytes).padStart(9)}  ${path.relative(root, file)}`);
+  totalBrotli += brotli;
+  console.log(`${String(output.bytes).padStart(9)} ${String(brotli).padStart(8)}  ${path.relative(root, file)}`);
 }
-console.log(`${String(total).padStart(9)}  total (before compression)`);
+console.log(`${String(total).padStart(9)} ${String(totalBrotli).padStart(8)}  total`);

@@ -1,7 +1,11 @@
-import { type Page, expect, test } from '@playwright/test';
+import type { Page } from '@playwright/test';
+
+import { expect, test } from '../fixtures/test';
 
 // Spec, section 4: a failed page chunk load triggers a single page reload, guarded by a
 // 10-second window. Route chunks are the hashed chunk files index.html does not preload.
+// The failed loads are logged by the browser, as they would be for a person.
+test.use({ allowPageErrors: true });
 
 async function preloadedChunks(page: Page): Promise<Set<string>> {
   const html = await (await page.request.get('/')).text();

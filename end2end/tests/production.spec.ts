@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from '../fixtures/test';
 
 // Runs against a copy of the release binary started with --env production (playwright.config.ts).
 
