@@ -5,10 +5,11 @@ mod health;
 mod meta;
 mod web;
 
-use std::{sync::Arc, time::Duration};
+use std::time::Duration;
 
 use axum::{
     Router,
+    body::Bytes,
     extract::{DefaultBodyLimit, Request},
     http::{HeaderName, HeaderValue, StatusCode, header},
     middleware,
@@ -62,14 +63,14 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .routes(routes!(health::healthz))
         .nest("/api/v2", OpenApiRouter::new().routes(routes!(meta::meta)))
         .split_for_parts();
-    let openapi_json: Arc<str> = openapi.to_json().expect("the OpenAPI document serialises").into();
+    let openapi_json = Bytes::from(openapi.to_json().expect("the OpenAPI document serialises"));
 
     let api = api
         .route(
             "/api/v2/openapi.json",
             get(move || {
-                let json = Arc::clone(&openapi_json);
-                async move { ([(header::CONTENT_TYPE, "application/json")], json.to_string()) }
+                let json = openapi_json.clone();
+                async move { ([(header::CONTENT_TYPE, "application/json")], json) }
             }),
         )
         .route("/api", any(api_not_found))

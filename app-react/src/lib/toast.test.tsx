@@ -1,0 +1,19 @@
+import { act, render, screen } from '@testing-library/react';
+
+import { TOAST_AUTO_CLOSE_MS, Toaster, notify } from './toast';
+
+describe('Toaster', () => {
+  it('times a toast to close after 1000 ms, as the spec configures (the library default is 5000 ms)', async () => {
+    render(<Toaster />);
+
+    act(() => {
+      notify.success('Invite sent successfully!');
+    });
+
+    expect(await screen.findByText('Invite sent successfully!')).toBeTruthy();
+    expect(TOAST_AUTO_CLOSE_MS).toBe(1000);
+    // react-toastify closes the toast when its progress bar's CSS animation ends.
+    const progress = await screen.findByRole('progressbar', { hidden: true });
+    expect(progress.style.animationDuration).toBe('1000ms');
+  });
+});
