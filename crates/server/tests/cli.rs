@@ -130,7 +130,7 @@ impl Server {
         assert!(status.success());
     }
 
-    fn wait_for_exit(&mut self) -> std::process::ExitStatus {
+    fn wait_until_exited(&mut self) -> std::process::ExitStatus {
         for _ in 0..100 {
             if let Some(status) = self.child.try_wait().unwrap() {
                 return status;
@@ -176,7 +176,7 @@ fn the_binary_copied_alone_serves_the_app_creates_its_database_and_stops_on_sigt
     server.signal("TERM");
     server.wait_for("shutting down: finishing requests in flight");
     server.wait_for("stopped");
-    assert!(server.wait_for_exit().success());
+    assert!(server.wait_until_exited().success());
 }
 
 #[test]
@@ -187,5 +187,5 @@ fn ctrl_c_stops_the_server_gracefully() {
     server.signal("INT");
 
     server.wait_for("stopped");
-    assert!(server.wait_for_exit().success());
+    assert!(server.wait_until_exited().success());
 }
