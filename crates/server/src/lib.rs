@@ -19,6 +19,9 @@ use migration::{Migrator, MigratorTrait as _};
 
 use crate::config::{Cli, Command, MigrateAction, MigrateArgs};
 
+/// The version of the server, as reported by `/healthz`, `/api/v2/meta` and the app's footer.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// Runs the command line: sets up logging, then serves or migrates.
 pub fn run(cli: Cli) -> ExitCode {
     if let Err(error) = telemetry::init(&cli.log) {

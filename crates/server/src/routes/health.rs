@@ -47,13 +47,11 @@ pub async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
             false
         }
     };
-    let (status, health) = if database_ok {
-        (StatusCode::OK, Health { status: "ok", database: "ok", version: env!("CARGO_PKG_VERSION") })
+    let (status, health_status, database) = if database_ok {
+        (StatusCode::OK, "ok", "ok")
     } else {
-        (
-            StatusCode::SERVICE_UNAVAILABLE,
-            Health { status: "degraded", database: "unreachable", version: env!("CARGO_PKG_VERSION") },
-        )
+        (StatusCode::SERVICE_UNAVAILABLE, "degraded", "unreachable")
     };
+    let health = Health { status: health_status, database, version: crate::VERSION };
     (status, [(header::CACHE_CONTROL, "no-store")], Json(health))
 }

@@ -16,9 +16,5 @@ pub struct Meta {
 /// Which build and deployment this is.
 #[utoipa::path(get, path = "/meta", tag = "meta", responses((status = 200, body = Meta)))]
 pub async fn meta(State(state): State<AppState>) -> Json<Meta> {
-    Json(Meta {
-        version: env!("CARGO_PKG_VERSION"),
-        core_version: bobbin_core::VERSION,
-        environment: state.environment,
-    })
+    Json(Meta { version: crate::VERSION, core_version: bobbin_core::VERSION, environment: state.environment })
 }

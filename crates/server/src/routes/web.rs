@@ -26,7 +26,7 @@ struct ClientConfig {
 }
 
 pub fn render_index(environment: Environment) -> String {
-    let config = ClientConfig { environment, version: env!("CARGO_PKG_VERSION") };
+    let config = ClientConfig { environment, version: crate::VERSION };
     // `<` escaped so no value can close the script element.
     let json = serde_json::to_string(&config).expect("config serialises").replace('<', "\\u003c");
     INDEX_TEMPLATE.replacen(
