@@ -9,6 +9,8 @@
 /// show which build of the domain code it is running.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+pub mod colour;
+
 #[cfg(test)]
 mod tests {
     use super::VERSION;
