@@ -100,6 +100,20 @@ impl<'de> Deserialize<'de> for Rgb8 {
     }
 }
 
+#[cfg(feature = "openapi")]
+impl utoipa::PartialSchema for Rgb8 {
+    fn schema() -> utoipa::openapi::RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::String)
+            .pattern(Some("^#[0-9A-F]{6}$"))
+            .description(Some("An sRGB colour as #RRGGBB."))
+            .into()
+    }
+}
+
+#[cfg(feature = "openapi")]
+impl utoipa::ToSchema for Rgb8 {}
+
 /// Linear-light sRGB, each channel 0.0 to 1.0 inside the gamut.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct LinearRgb {
@@ -153,6 +167,7 @@ impl Xyz {
 
 /// CIELAB (D65): L* lightness 0 to 100, a* green to red, b* blue to yellow.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Lab {
     pub l: f64,
     pub a: f64,

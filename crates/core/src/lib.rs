@@ -9,7 +9,9 @@
 /// show which build of the domain code it is running.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
+pub mod catalogue;
 pub mod colour;
+pub mod convert;
 
 #[cfg(test)]
 mod tests {

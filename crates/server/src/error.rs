@@ -58,6 +58,10 @@ pub enum AppError {
     PayloadTooLarge,
     #[error("some fields are not valid")]
     Validation(Vec<FieldError>),
+    /// A well-formed request the domain cannot carry out (an unknown thread line, say), with the
+    /// domain's own stable code.
+    #[error("{message}")]
+    Rejected { code: &'static str, message: String },
     #[error(transparent)]
     Database(#[from] DbErr),
     #[error(transparent)]
@@ -65,13 +69,17 @@ pub enum AppError {
 }
 
 impl AppError {
+    pub fn rejected(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Rejected { code, message: message.into() }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::InvalidJson(_) => StatusCode::BAD_REQUEST,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
-            Self::Validation(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::Validation(_) | Self::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
             Self::Database(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -83,6 +91,7 @@ impl AppError {
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::PayloadTooLarge => "payload_too_large",
             Self::Validation(_) => "validation_failed",
+            Self::Rejected { code, .. } => code,
             Self::Database(_) | Self::Internal(_) => "internal",
         }
     }
@@ -90,7 +99,7 @@ impl AppError {
     fn body(self) -> ErrorBody {
         let code = self.code().to_owned();
         let (message, fields) = match self {
-            Self::NotFound(message) => (message, Vec::new()),
+            Self::NotFound(message) | Self::Rejected { message, .. } => (message, Vec::new()),
             Self::InvalidJson(detail) => {
                 (format!("The request body is not valid JSON: {detail}"), Vec::new())
             }

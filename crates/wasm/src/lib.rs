@@ -2,8 +2,130 @@
 //! arguments, calls the core and converts the result; no domain logic lives here.
 //!
 //! Built by `scripts/build-wasm.sh` with wasm-bindgen's `web` target into `crates/wasm/pkg/`.
+//!
+//! Values cross the boundary as plain objects (serde-wasm-bindgen, JSON-compatible: `None` is
+//! `null`), the same shapes the server's `/api/v2` sends. Their TypeScript types are written below
+//! by hand rather than derived with `tsify`, because deriving them would put wasm-bindgen into the
+//! core crate; the app's unit tests call every export through the real module and check the
+//! shapes, so a drift fails a test.
 
-use wasm_bindgen::prelude::wasm_bindgen;
+use std::sync::OnceLock;
+
+use bobbin_core::catalogue::Catalogue;
+use bobbin_core::colour::{Lab, delta_e_2000};
+use bobbin_core::convert::{BulkRequest, ConvertRequest};
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use wasm_bindgen::prelude::{JsError, JsValue, wasm_bindgen};
+
+#[wasm_bindgen(typescript_custom_section)]
+const TYPES: &str = r##"
+export type Fibre = "polyester" | "rayon" | "cotton" | "wool-blend" | "nylon" | "metallic" | "acrylic" | "other";
+export type LineKind = "thread" | "reference";
+export type MatchLabel = "indistinguishable" | "close" | "similar" | "poor";
+
+export interface LineSummary {
+  id: string;
+  brand: string;
+  name: string;
+  displayName: string;
+  fibre: Fibre | null;
+  weight: number | null;
+  kind: LineKind;
+  source: string;
+  threadCount: number;
+  duplicateCodes: number;
+  conflictingCodes: number;
+}
+
+export interface CodeIssue {
+  code: string;
+  kind: "duplicate" | "conflict";
+  /** Line numbers in the line's data file. */
+  rows: number[];
+}
+
+export interface LineDetail extends LineSummary {
+  threads: ThreadView[];
+  issues: CodeIssue[];
+}
+
+export interface ThreadView {
+  line: string;
+  lineName: string;
+  code: string;
+  name: string;
+  /** "#RRGGBB" */
+  hex: string;
+  conflict: boolean;
+}
+
+export interface Lab { l: number; a: number; b: number }
+export interface ThreadRef { line: string; code: string }
+
+export type Source =
+  | { thread: ThreadRef }
+  | { hex: string }
+  | { rgb: [number, number, number] }
+  | { lab: Lab };
+
+export interface ConvertRequest {
+  from: Source;
+  /** Line ids; empty or missing means every thread line. */
+  to?: string[];
+  /** Matches per line, 1 to 20 (default 5). */
+  matches?: number;
+  /** Only consider these threads ("threads we own"). */
+  candidates?: ThreadRef[] | null;
+}
+
+export interface ResolvedSource {
+  hex: string;
+  lab: Lab;
+  thread: ThreadView | null;
+  outOfGamut: boolean;
+}
+
+export interface Match {
+  thread: ThreadView;
+  deltaE: number;
+  label: MatchLabel;
+}
+
+export interface LineMatches {
+  line: string;
+  lineName: string;
+  matches: Match[];
+}
+
+export interface Conversion {
+  source: ResolvedSource;
+  lines: LineMatches[];
+}
+
+export interface BulkRequest {
+  /** The line the pasted codes belong to. */
+  from?: string | null;
+  to: string;
+  input: string;
+  /** Next-best matches per row besides the best (default 2). */
+  alternatives?: number;
+}
+
+export interface BulkRow {
+  row: number;
+  input: string;
+  source: ResolvedSource | null;
+  matches: Match[];
+  error: string | null;
+}
+
+export interface BulkConversion {
+  line: string;
+  lineName: string;
+  rows: BulkRow[];
+}
+"##;
 
 /// Runs once when the module is instantiated: a Rust panic then shows its message in the
 /// browser console instead of an opaque `unreachable` trap.
@@ -16,4 +138,93 @@ pub fn start() {
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     bobbin_core::VERSION.to_owned()
+}
+
+/// The catalogue handed over by [`load_catalogue`]. A page holds one for its whole life.
+static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
+
+/// Reads the compact catalogue (`threads.bin`, fetched by the app or inlined in the widget). Call
+/// once before the functions below; later calls are ignored.
+#[wasm_bindgen(js_name = loadCatalogue)]
+pub fn load_catalogue(bytes: Vec<u8>) -> Result<(), JsError> {
+    if CATALOGUE.get().is_none() {
+        // Leaked on purpose: the catalogue lives as long as the page, and its strings borrow
+        // from these bytes rather than being copied.
+        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
+        let catalogue = Catalogue::decode(bytes).map_err(|error| JsError::new(error.0))?;
+        let _ = CATALOGUE.set(catalogue);
+    }
+    Ok(())
+}
+
+fn catalogue() -> Result<&'static Catalogue, JsError> {
+    CATALOGUE
+        .get()
+        .ok_or_else(|| JsError::new("the thread catalogue is not loaded: call loadCatalogue first"))
+}
+
+/// Every line of the catalogue, without threads.
+#[wasm_bindgen(js_name = catalogueLines, unchecked_return_type = "LineSummary[]")]
+pub fn catalogue_lines() -> Result<JsValue, JsError> {
+    to_js(&catalogue()?.summaries())
+}
+
+/// One line with its threads; throws for an unknown id.
+#[wasm_bindgen(js_name = catalogueLine, unchecked_return_type = "LineDetail")]
+pub fn catalogue_line(id: &str) -> Result<JsValue, JsError> {
+    let catalogue = catalogue()?;
+    to_js(&catalogue.detail(catalogue.line_by_id(id)?))
+}
+
+/// Threads whose code or name matches `query`, best first; `lines` (ids) limits the search when
+/// not empty.
+#[wasm_bindgen(js_name = searchThreads, unchecked_return_type = "ThreadView[]")]
+#[expect(clippy::needless_pass_by_value, reason = "wasm-bindgen hands arrays over by value")]
+pub fn search_threads(query: &str, lines: Vec<String>, limit: usize) -> Result<JsValue, JsError> {
+    let catalogue = catalogue()?;
+    let lines = lines.iter().map(|id| catalogue.line_by_id(id)).collect::<Result<Vec<_>, _>>()?;
+    let found: Vec<_> =
+        catalogue.search(query, &lines, limit).into_iter().map(|i| catalogue.view(i)).collect();
+    to_js(&found)
+}
+
+/// The nearest threads to one colour in each target line.
+#[wasm_bindgen(unchecked_return_type = "Conversion")]
+pub fn convert(
+    #[wasm_bindgen(unchecked_param_type = "ConvertRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: ConvertRequest = from_js(request)?;
+    to_js(&catalogue()?.convert(&request)?)
+}
+
+/// A pasted list converted to one line.
+#[wasm_bindgen(js_name = convertBulk, unchecked_return_type = "BulkConversion")]
+pub fn convert_bulk(
+    #[wasm_bindgen(unchecked_param_type = "BulkRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: BulkRequest = from_js(request)?;
+    to_js(&catalogue()?.convert_bulk(&request)?)
+}
+
+/// The same bulk conversion as CSV text, for a download.
+#[wasm_bindgen(js_name = convertBulkCsv)]
+pub fn convert_bulk_csv(
+    #[wasm_bindgen(unchecked_param_type = "BulkRequest")] request: JsValue,
+) -> Result<String, JsError> {
+    let request: BulkRequest = from_js(request)?;
+    Ok(catalogue()?.convert_bulk(&request)?.to_csv())
+}
+
+/// CIEDE2000 between two CIELAB colours.
+#[wasm_bindgen(js_name = deltaE2000)]
+pub fn delta_e2000(l1: f64, a1: f64, b1: f64, l2: f64, a2: f64, b2: f64) -> f64 {
+    delta_e_2000(Lab { l: l1, a: a1, b: b1 }, Lab { l: l2, a: a2, b: b2 })
+}
+
+fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+    Ok(value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
+}
+
+fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
+    Ok(serde_wasm_bindgen::from_value(value)?)
 }

@@ -1,6 +1,7 @@
 //! Every route of the server, in one place. Each feature module exports its handlers; this file
 //! decides where they live and which layers wrap them.
 
+mod catalog;
 mod health;
 mod meta;
 mod web;
@@ -53,7 +54,10 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wa
                        Every error answers with `ErrorBody`."
     ),
     components(schemas(ErrorBody, FieldError)),
-    tags((name = "meta", description = "Health and version of the service"))
+    tags(
+        (name = "meta", description = "Health and version of the service"),
+        (name = "catalog", description = "The thread catalogue and the thread converter (public)"),
+    )
 )]
 struct ApiDoc;
 
@@ -61,7 +65,17 @@ struct ApiDoc;
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
     let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::healthz))
-        .nest("/api/v2", OpenApiRouter::new().routes(routes!(meta::meta)))
+        .nest(
+            "/api/v2",
+            OpenApiRouter::new()
+                .routes(routes!(meta::meta))
+                .routes(routes!(catalog::lines))
+                .routes(routes!(catalog::line))
+                .routes(routes!(catalog::thread))
+                .routes(routes!(catalog::search))
+                .routes(routes!(catalog::convert))
+                .routes(routes!(catalog::convert_bulk)),
+        )
         .split_for_parts();
     let openapi_json = Bytes::from(openapi.to_json().expect("the OpenAPI document serialises"));
 

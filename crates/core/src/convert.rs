@@ -1,0 +1,334 @@
+//! The thread converter: from a thread, a hex colour or a Lab value to the nearest threads of
+//! other lines by CIEDE2000, each labelled honestly, one at a time or for a pasted list.
+//!
+//! Most cross-brand matches are *similar*, not *the same*: the charts were sampled from PDFs and
+//! photos, and makers dye to their own shade cards. The labels say so (see [`MatchLabel`]).
+
+use serde::{Deserialize, Serialize};
+
+use crate::catalogue::{Catalogue, CatalogueError, LineIndex, LineKind, ThreadIndex, ThreadView};
+use crate::colour::{ColourError, Lab, Rgb8, delta_e_2000};
+
+/// At most this many matches per line.
+pub const MAX_MATCHES: usize = 20;
+/// At most this many candidate threads (a large shop's whole stock).
+pub const MAX_CANDIDATES: usize = 20_000;
+
+/// Why a conversion could not be done. `code()` is the stable identifier the API sends.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ConvertError {
+    #[error(transparent)]
+    Catalogue(#[from] CatalogueError),
+    #[error(transparent)]
+    Colour(#[from] ColourError),
+    #[error("ask for 1 to {MAX_MATCHES} matches per line")]
+    MatchCountOutOfRange,
+    #[error("at most {MAX_CANDIDATES} candidate threads can be given")]
+    TooManyCandidates,
+    #[error("the list has more than {MAX_BULK_ROWS} rows; convert it in parts")]
+    TooManyRows,
+    #[error("the list is larger than {} KB; convert it in parts", MAX_BULK_BYTES / 1024)]
+    InputTooLarge,
+}
+
+impl ConvertError {
+    pub fn code(&self) -> &'static str {
+        match self {
+            ConvertError::Catalogue(CatalogueError::UnknownLine(_)) => "unknown_line",
+            ConvertError::Catalogue(CatalogueError::UnknownCode { .. }) => "unknown_thread",
+            ConvertError::Catalogue(CatalogueError::InvalidCode) => "invalid_code",
+            ConvertError::Colour(_) => "invalid_colour",
+            ConvertError::MatchCountOutOfRange => "invalid_match_count",
+            ConvertError::TooManyCandidates => "too_many_candidates",
+            ConvertError::TooManyRows => "too_many_rows",
+            ConvertError::InputTooLarge => "input_too_large",
+        }
+    }
+}
+
+/// How close a match looks, from its CIEDE2000 distance. The thresholds follow the usual reading
+/// of ΔE00: below 1 most people cannot see a difference side by side; below 2 only on close
+/// inspection; below 5 the colours are clearly related but visibly different; above that the match
+/// is a poor substitute.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "kebab-case")]
+pub enum MatchLabel {
+    Indistinguishable,
+    Close,
+    Similar,
+    Poor,
+}
+
+impl MatchLabel {
+    pub const INDISTINGUISHABLE_BELOW: f64 = 1.0;
+    pub const CLOSE_BELOW: f64 = 2.0;
+    pub const SIMILAR_BELOW: f64 = 5.0;
+
+    /// The label's name in the API and in CSV files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            MatchLabel::Indistinguishable => "indistinguishable",
+            MatchLabel::Close => "close",
+            MatchLabel::Similar => "similar",
+            MatchLabel::Poor => "poor",
+        }
+    }
+
+    pub fn of(delta_e: f64) -> Self {
+        if delta_e < Self::INDISTINGUISHABLE_BELOW {
+            MatchLabel::Indistinguishable
+        } else if delta_e < Self::CLOSE_BELOW {
+            MatchLabel::Close
+        } else if delta_e < Self::SIMILAR_BELOW {
+            MatchLabel::Similar
+        } else {
+            MatchLabel::Poor
+        }
+    }
+}
+
+/// A thread named by its line and code, as people and other tables refer to it.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct ThreadRef {
+    pub line: String,
+    pub code: String,
+}
+
+/// What to convert from.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub enum Source {
+    /// A catalogue thread: `{"thread": {"line": "isacord-polyester", "code": "0015"}}`.
+    Thread(ThreadRef),
+    /// `{"hex": "#1A2B3C"}`.
+    Hex(String),
+    /// `{"rgb": [26, 43, 60]}`.
+    Rgb([u8; 3]),
+    /// `{"lab": {"l": 50, "a": 10, "b": -20}}`.
+    Lab(Lab),
+}
+
+/// A request for the nearest threads to one colour.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ConvertRequest {
+    pub from: Source,
+    /// Line ids to search; empty means every thread line (colour standards are left out).
+    #[serde(default)]
+    pub to: Vec<String>,
+    /// Matches per line, 1 to [`MAX_MATCHES`].
+    #[serde(default = "default_matches")]
+    pub matches: usize,
+    /// When given, only these threads are considered: "closest among the threads we own".
+    #[serde(default)]
+    pub candidates: Option<Vec<ThreadRef>>,
+}
+
+fn default_matches() -> usize {
+    5
+}
+
+/// The colour converted from, as resolved.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct ResolvedSource {
+    pub hex: Rgb8,
+    pub lab: Lab,
+    /// Present when converting from a catalogue thread.
+    pub thread: Option<ThreadView>,
+    /// A Lab value outside what a screen shows: `hex` is the nearest displayable colour.
+    pub out_of_gamut: bool,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Match {
+    pub thread: ThreadView,
+    /// CIEDE2000 distance to the source.
+    pub delta_e: f64,
+    pub label: MatchLabel,
+}
+
+/// The best matches within one line, best first.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct LineMatches {
+    pub line: &'static str,
+    pub line_name: String,
+    pub matches: Vec<Match>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "camelCase")]
+pub struct Conversion {
+    pub source: ResolvedSource,
+    pub lines: Vec<LineMatches>,
+}
+
+/// The `k` items of `pool` nearest to `target` by CIEDE2000, nearest first; ties keep pool order.
+/// Generic so that colours outside the catalogue (a team's custom threads) can be ranked the same
+/// way.
+pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usize) -> Vec<(T, f64)> {
+    let mut best: Vec<(T, f64)> = Vec::with_capacity(k + 1);
+    if k == 0 {
+        return best;
+    }
+    for (item, lab) in pool {
+        let distance = delta_e_2000(target, lab);
+        if best.len() == k && distance >= best[k - 1].1 {
+            continue;
+        }
+        let at = best.partition_point(|(_, d)| *d <= distance);
+        best.insert(at, (item, distance));
+        best.truncate(k);
+    }
+    best
+}
+
+impl Catalogue {
+    /// Resolves what to convert from; for a thread with conflicting colours, the chart's first.
+    pub fn resolve(&self, source: &Source) -> Result<(ResolvedSource, Option<ThreadIndex>), ConvertError> {
+        let from_rgb =
+            |rgb: Rgb8| ResolvedSource { hex: rgb, lab: rgb.to_lab(), thread: None, out_of_gamut: false };
+        Ok(match source {
+            Source::Thread(reference) => {
+                let index = self.find_ref(reference)?[0];
+                let thread = self.thread(index);
+                let resolved = ResolvedSource { thread: Some(self.view(index)), ..from_rgb(thread.rgb) };
+                (resolved, Some(index))
+            }
+            Source::Hex(text) => (from_rgb(Rgb8::parse_hex(text)?), None),
+            Source::Rgb([r, g, b]) => (from_rgb(Rgb8::new(*r, *g, *b)), None),
+            Source::Lab(lab) => {
+                let lab = Lab::parse(lab.l, lab.a, lab.b)?;
+                let resolved = ResolvedSource {
+                    hex: lab.to_rgb8(),
+                    lab,
+                    thread: None,
+                    out_of_gamut: !lab.in_srgb_gamut(),
+                };
+                (resolved, None)
+            }
+        })
+    }
+
+    /// Every variant of a referenced thread.
+    pub fn find_ref(&self, reference: &ThreadRef) -> Result<Vec<ThreadIndex>, CatalogueError> {
+        self.find(self.line_by_id(&reference.line)?, &reference.code)
+    }
+
+    /// The lines a request searches: the ones named, or every thread line.
+    pub fn target_lines(&self, ids: &[String]) -> Result<Vec<LineIndex>, CatalogueError> {
+        if ids.is_empty() {
+            return Ok(self
+                .line_indices()
+                .filter(|&line| self.line(line).kind == LineKind::Thread)
+                .collect());
+        }
+        let mut lines = Vec::with_capacity(ids.len());
+        for id in ids {
+            let line = self.line_by_id(id)?;
+            if !lines.contains(&line) {
+                lines.push(line);
+            }
+        }
+        Ok(lines)
+    }
+
+    /// The nearest threads to a colour in each target line.
+    pub fn convert(&self, request: &ConvertRequest) -> Result<Conversion, ConvertError> {
+        if !(1..=MAX_MATCHES).contains(&request.matches) {
+            return Err(ConvertError::MatchCountOutOfRange);
+        }
+        let (source, source_thread) = self.resolve(&request.from)?;
+        let targets = self.target_lines(&request.to)?;
+        let candidates = match &request.candidates {
+            Some(refs) if refs.len() > MAX_CANDIDATES => return Err(ConvertError::TooManyCandidates),
+            Some(refs) => {
+                let mut set = Vec::new();
+                for reference in refs {
+                    set.extend(self.find_ref(reference)?);
+                }
+                set.sort_unstable();
+                set.dedup();
+                Some(set)
+            }
+            None => None,
+        };
+        let lines = targets
+            .into_iter()
+            .map(|line| {
+                let pool = self
+                    .threads_of(line)
+                    // The source thread is not a match for itself.
+                    .filter(|(index, _)| Some(*index) != source_thread)
+                    .filter(|(index, _)| {
+                        candidates.as_ref().is_none_or(|set| set.binary_search(index).is_ok())
+                    })
+                    .map(|(index, thread)| (index, thread.lab));
+                self.line_matches(line, nearest(source.lab, pool, request.matches))
+            })
+            .collect();
+        Ok(Conversion { source, lines })
+    }
+
+    fn line_matches(&self, line: LineIndex, ranked: Vec<(ThreadIndex, f64)>) -> LineMatches {
+        let matches = ranked
+            .into_iter()
+            .map(|(index, delta_e)| Match {
+                thread: self.view(index),
+                delta_e,
+                label: MatchLabel::of(delta_e),
+            })
+            .collect();
+        LineMatches { line: self.line(line).id, line_name: self.line(line).display_name(), matches }
+    }
+}
+
+/// At most this many rows in one bulk conversion.
+pub const MAX_BULK_ROWS: usize = 2_000;
+/// At most this much pasted text, in bytes.
+pub const MAX_BULK_BYTES: usize = 256 * 1024;
+
+mod bulk;
+pub use bulk::{BulkConversion, BulkRequest, BulkRow};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_follow_the_documented_thresholds() {
+        assert_eq!(MatchLabel::of(0.0), MatchLabel::Indistinguishable);
+        assert_eq!(MatchLabel::of(0.999), MatchLabel::Indistinguishable);
+        assert_eq!(MatchLabel::of(1.0), MatchLabel::Close);
+        assert_eq!(MatchLabel::of(1.999), MatchLabel::Close);
+        assert_eq!(MatchLabel::of(2.0), MatchLabel::Similar);
+        assert_eq!(MatchLabel::of(4.999), MatchLabel::Similar);
+        assert_eq!(MatchLabel::of(5.0), MatchLabel::Poor);
+        assert_eq!(MatchLabel::of(40.0), MatchLabel::Poor);
+    }
+
+    #[test]
+    fn nearest_keeps_the_k_closest_in_order_and_ties_in_pool_order() {
+        let target = Lab { l: 50.0, a: 0.0, b: 0.0 };
+        let pool = [("far", 90.0), ("near", 51.0), ("tie-a", 55.0), ("mid", 53.0), ("tie-b", 55.0)]
+            .map(|(name, l)| (name, Lab { l, a: 0.0, b: 0.0 }));
+        let names = |k| nearest(target, pool, k).into_iter().map(|(name, _)| name).collect::<Vec<_>>();
+        assert_eq!(names(3), ["near", "mid", "tie-a"]);
+        assert_eq!(names(4), ["near", "mid", "tie-a", "tie-b"]);
+        assert_eq!(names(10).len(), 5);
+        assert!(names(0).is_empty());
+        let distances: Vec<f64> = nearest(target, pool, 5).into_iter().map(|(_, d)| d).collect();
+        assert!(distances.windows(2).all(|w| w[0] <= w[1]), "{distances:?}");
+    }
+}
