@@ -9,6 +9,8 @@
 pub mod blob;
 mod code;
 mod meta;
+#[cfg(test)]
+mod source;
 mod view;
 
 use std::collections::HashMap;

@@ -183,7 +183,15 @@ fn read_records(input: &str) -> Vec<(usize, Vec<String>)> {
         .filter_map(Result::ok)
         .filter(|record| record.iter().any(|cell| !cell.is_empty()))
         .map(|record| {
-            let line = record.position().map_or(0, |p| usize::try_from(p.line()).unwrap_or(usize::MAX));
+            // The reader's positions count blank lines as part of the next record, so the line
+            // number comes from the record's first byte after them.
+            let bytes = input.as_bytes();
+            let mut offset = record.position().map_or(0, |p| usize::try_from(p.byte()).unwrap_or(usize::MAX));
+            offset = offset.min(bytes.len());
+            while offset < bytes.len() && matches!(bytes[offset], b'\n' | b'\r') {
+                offset += 1;
+            }
+            let line = input[..offset].matches('\n').count() + 1;
             (line, record.iter().map(str::to_owned).collect())
         })
         .collect()
