@@ -33,7 +33,7 @@ $(NODE_MODULES): package.json package-lock.json app-react/package.json end2end/p
 	$(NPM) ci
 	touch $@
 
-$(WASM): $(WASM_SOURCES)
+$(WASM): $(WASM_SOURCES) $(NODE_MODULES)
 	scripts/build-wasm.sh
 
 $(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)

@@ -28,7 +28,7 @@ const result = await esbuild.build({
   // Browsers that run WebAssembly and ES modules natively (2023 onwards).
   target: ['es2022', 'chrome111', 'edge111', 'firefox111', 'safari16.4'],
   jsx: 'automatic',
-  loader: { '.wasm': 'file' },
+  loader: { '.wasm': 'file', '.bin': 'file' },
   define: { 'process.env.NODE_ENV': '"production"' },
   minify: true,
   legalComments: 'none',

@@ -14,11 +14,12 @@ export default defineConfig({
   },
   plugins: [
     {
-      // As with esbuild's `file` loader, importing a .wasm file yields its URL (Vite 8 would
-      // otherwise instantiate it as an ES module).
-      name: 'wasm-as-url',
+      // As with esbuild's `file` loader, importing a .wasm or .bin file yields its URL (Vite 8
+      // would otherwise instantiate a .wasm file as an ES module). In tests the URL is the file's
+      // path, which the tests' fetch reads from disk.
+      name: 'files-as-url',
       enforce: 'pre',
-      load: (id) => (id.endsWith('.wasm') ? `export default ${JSON.stringify(id)};` : null),
+      load: (id) => (/\.(wasm|bin)$/.test(id) ? `export default ${JSON.stringify(id)};` : null),
     },
   ],
   test: {

@@ -24,8 +24,11 @@ else
   say "Building the WebAssembly core (Debian rustc-web, std built from source)"
   TARGET_DIR=target/wasm-debian
   # RUSTC points away from the rustup proxy, which would ask for rust-src it cannot download.
+  # lld-22 provides wasm-ld-22; some machines also have /usr/bin/rust-lld linked to it.
+  linker=/usr/bin/wasm-ld-22
+  [ -x /usr/bin/rust-lld ] && linker=/usr/bin/rust-lld
   RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
-  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=/usr/bin/rust-lld \
+  CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=$linker \
     /usr/bin/cargo build --profile "$PROFILE" --target "$TARGET" --target-dir "$TARGET_DIR" \
       -Z build-std=std,panic_abort -p bobbin-wasm
 fi
@@ -50,17 +53,23 @@ fi
 rm -rf "$OUT.tmp"
 "$bindgen" --target web --out-dir "$OUT.tmp" --out-name bobbin_wasm "$WASM"
 
-ensure_debian_packages binaryen || true
-if command -v wasm-opt >/dev/null; then
-  # The features Rust enables for wasm32 by default; wasm-opt 108 does not detect them itself.
-  wasm-opt -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int --enable-sign-ext \
-    --enable-mutable-globals --enable-reference-types --enable-multivalue \
+# wasm-opt from the npm package binaryen (pinned in package.json; `npm ci` installs it). Debian's
+# binaryen 108 is too old: it breaks the reference-types table the module now uses.
+wasm_opt=node_modules/.bin/wasm-opt
+if [ -x "$wasm_opt" ]; then
+  # The features Rust enables for wasm32 by default, named because wasm-opt does not detect them.
+  "$wasm_opt" -Oz --strip-debug --strip-producers --enable-bulk-memory --enable-nontrapping-float-to-int \
+    --enable-sign-ext --enable-mutable-globals --enable-reference-types --enable-multivalue \
     -o "$OUT.tmp/bobbin_wasm_bg.wasm" "$OUT.tmp/bobbin_wasm_bg.wasm"
 else
-  echo "wasm-opt not found: the WebAssembly module is not size-optimised." >&2
+  echo "$wasm_opt not found (run npm ci): the WebAssembly module is not size-optimised." >&2
 fi
+
+# The thread catalogue in its compact form: the app fetches it only on pages that need it, and the
+# widget inlines it, so the module every page loads stays small.
+cargo run --quiet --release -p bobbin-core --example export-catalogue -- "$OUT.tmp/threads.bin"
 
 # Replace the package in one step, so a failed build never leaves half a package behind.
 rm -rf "$OUT"
 mv "$OUT.tmp" "$OUT"
-say "WebAssembly core: $(wc -c < "$OUT/bobbin_wasm_bg.wasm") bytes in $OUT/"
+say "WebAssembly core: $(wc -c < "$OUT/bobbin_wasm_bg.wasm") bytes, catalogue: $(wc -c < "$OUT/threads.bin") bytes, in $OUT/"

@@ -6,5 +6,11 @@ declare module '*.wasm' {
   export default url;
 }
 
+// The `file` loader (build.mjs) also turns the compact thread catalogue into its hashed URL.
+declare module '*.bin' {
+  const url: string;
+  export default url;
+}
+
 // Stylesheets are bundled into the page's CSS file; importing one yields nothing.
 declare module '*.css';

@@ -1,6 +1,7 @@
 import { type RouteObject, createBrowserRouter } from 'react-router';
 
 import { LoadingOverlay } from '@/components/LoadingOverlay';
+import { paths } from '@/config/paths';
 import { lazyRoute } from '@/lib/lazy-route';
 
 import { DefaultLayout } from './layouts/DefaultLayout';
@@ -22,6 +23,12 @@ export const routes: RouteObject[] = [
       {
         element: <DefaultLayout />,
         children: [
+          {
+            path: paths.threadConverter,
+            lazy: lazyRoute(async () => ({
+              Component: (await import('@/features/thread-converter/converter-page')).ThreadConverterPage,
+            })),
+          },
           {
             path: '*',
             lazy: lazyRoute(async () => ({ Component: (await import('./routes/not-found')).NotFoundPage })),

@@ -2,6 +2,7 @@
 
 export const paths = {
   home: '/',
+  threadConverter: '/tools/thread-converter',
 } as const;
 
 /** The document title of a page: the product name, then the page's own title. */

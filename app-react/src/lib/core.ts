@@ -1,33 +1,105 @@
 // The thin facade over the WebAssembly core (crates/wasm). The module is fetched and compiled
 // once per page load, streamed (WebAssembly.instantiateStreaming, since the server sends
-// application/wasm) from a content-hashed URL the browser caches for good. Callers never touch
-// wasm-bindgen's generated module directly.
+// application/wasm) from a content-hashed URL the browser caches for good. The thread catalogue is
+// a separate hashed file, fetched only by pages that convert colours, so every other page loads
+// just the code. Callers never touch wasm-bindgen's generated module directly.
 import { queryOptions } from '@tanstack/react-query';
+import catalogueUrl from '@bobbin/core-wasm/threads.bin';
 import wasmUrl from '@bobbin/core-wasm/bobbin_wasm_bg.wasm';
+import type {
+  BulkConversion,
+  BulkRequest,
+  Conversion,
+  ConvertRequest,
+  LineDetail,
+  LineSummary,
+  ThreadView,
+} from '@bobbin/core-wasm';
+
+export type {
+  BulkConversion,
+  BulkRequest,
+  BulkRow,
+  Conversion,
+  ConvertRequest,
+  LineDetail,
+  LineMatches,
+  LineSummary,
+  Match,
+  MatchLabel,
+  ResolvedSource,
+  Source,
+  ThreadRef,
+  ThreadView,
+} from '@bobbin/core-wasm';
+
+type WasmModule = typeof import('@bobbin/core-wasm');
 
 export interface Core {
   /** Version of the domain core compiled into the module. */
   version: string;
 }
 
-let loading: Promise<Core> | undefined;
+/** The thread catalogue and converter, running in the page. Bad input throws an Error whose
+ * message is written for people. */
+export interface Converter {
+  lines(): LineSummary[];
+  line(id: string): LineDetail;
+  search(query: string, lines: string[], limit: number): ThreadView[];
+  convert(request: ConvertRequest): Conversion;
+  convertBulk(request: BulkRequest): BulkConversion;
+  convertBulkCsv(request: BulkRequest): string;
+  deltaE2000(l1: number, a1: number, b1: number, l2: number, a2: number, b2: number): number;
+}
+
+/** Shares one in-flight promise between callers; a failure clears it so a later call retries. */
+function once<T>(load: () => Promise<T>): () => Promise<T> {
+  let pending: Promise<T> | undefined;
+  return () => {
+    pending ??= load().catch((error: unknown) => {
+      pending = undefined;
+      throw error;
+    });
+    return pending;
+  };
+}
+
+const loadModule = once(async (): Promise<WasmModule> => {
+  const wasm = await import('@bobbin/core-wasm');
+  await wasm.default({ module_or_path: wasmUrl });
+  return wasm;
+});
 
 /** Loads the core on first call; later calls share the same promise. A failure can be retried. */
-export function loadCore(): Promise<Core> {
-  loading ??= (async () => {
-    const wasm = await import('@bobbin/core-wasm');
-    await wasm.default({ module_or_path: wasmUrl });
-    return { version: wasm.coreVersion() };
-  })().catch((error: unknown) => {
-    loading = undefined;
-    throw error;
-  });
-  return loading;
-}
+export const loadCore = once(async (): Promise<Core> => ({ version: (await loadModule()).coreVersion() }));
+
+/** Loads the core and the thread catalogue (about 160 KB compressed, cached for good). */
+export const loadConverter = once(async (): Promise<Converter> => {
+  const [wasm, response] = await Promise.all([loadModule(), fetch(catalogueUrl)]);
+  if (!response.ok) throw new Error(`The thread catalogue could not be loaded (HTTP ${response.status}).`);
+  wasm.loadCatalogue(new Uint8Array(await response.arrayBuffer()));
+  return {
+    lines: () => wasm.catalogueLines(),
+    line: (id) => wasm.catalogueLine(id),
+    search: (query, lines, limit) => wasm.searchThreads(query, lines, limit),
+    convert: (request) => wasm.convert(request),
+    convertBulk: (request) => wasm.convertBulk(request),
+    convertBulkCsv: (request) => wasm.convertBulkCsv(request),
+    deltaE2000: (...lab) => wasm.deltaE2000(...lab),
+  };
+});
 
 export const coreQueryOptions = queryOptions({
   queryKey: ['core'],
   queryFn: loadCore,
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+  retry: 1,
+});
+
+export const converterQueryOptions = queryOptions({
+  queryKey: ['core', 'converter'],
+  queryFn: loadConverter,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
   retry: 1,

@@ -177,12 +177,21 @@ pub struct Conversion {
 /// The `k` items of `pool` nearest to `target` by CIEDE2000, nearest first; ties keep pool order.
 /// Generic so that colours outside the catalogue (a team's custom threads) can be ranked the same
 /// way.
+///
+/// Once `k` items are held, a candidate whose [`delta_e_2000_lower_bound`] already reaches the
+/// k-th best distance is skipped without computing CIEDE2000: its distance would reach it too, and
+/// such a candidate is skipped below anyway (a tie does not displace an earlier item). The result
+/// is the same as computing every distance, item for item and bit for bit; it is just faster (most
+/// of the catalogue differs from a colour in lightness alone by more than the best match does).
 pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usize) -> Vec<(T, f64)> {
     let mut best: Vec<(T, f64)> = Vec::with_capacity(k + 1);
     if k == 0 {
         return best;
     }
     for (item, lab) in pool {
+        if best.len() == k && delta_e_2000_lower_bound(target, lab) >= best[k - 1].1 {
+            continue;
+        }
         let distance = delta_e_2000(target, lab);
         if best.len() == k && distance >= best[k - 1].1 {
             continue;
@@ -192,6 +201,29 @@ pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usiz
         best.truncate(k);
     }
     best
+}
+
+/// A cheap lower bound of [`delta_e_2000`]: the lightness term alone, `|ΔL*| / S_L`.
+///
+/// CIEDE2000 (kL = kC = kH = 1) is `√((ΔL'/S_L)² + Q)` with `Q = x² + y² + R_T·x·y`, where
+/// `x = ΔC'/S_C` and `y = ΔH'/S_H`, and `ΔL' = ΔL*` (only a* is rescaled). The rotation term is
+/// `R_T = −R_C·sin(2Δθ)` with `R_C = 2·√(C̄'⁷/(C̄'⁷ + 25⁷)) < 2` and `Δθ = 30°·exp(−(…)²)` in
+/// (0°, 30°], so `|R_T| < 2·sin 60° = √3`. As `2|x·y| ≤ x² + y²`,
+/// `Q ≥ x² + y² − √3·|x·y| ≥ (1 − √3/2)·(x² + y²) ≥ 0`, hence `ΔE00 ≥ |ΔL*| / S_L`.
+///
+/// `S_L = 1 + 0.015·(L̄ − 50)² / √(20 + (L̄ − 50)²)` is computed here exactly as `palette` computes
+/// it (at most 1 + 0.015·2500/√2520 ≈ 1.7471 for L* in 0..=100, so the bound is never weaker than
+/// `|ΔL*| / 1.7472`). Rounding cannot break the bound: `Q` keeps a margin of 13% of `x² + y²` above
+/// zero, so its computed value is never negative, and the bound is shrunk by one part in 10⁹, far
+/// more than the few ulps by which the two computations of `|ΔL*| / S_L` could differ.
+///
+/// For colours with a NaN component the bound says nothing; catalogue and parsed colours are finite.
+fn delta_e_2000_lower_bound(x: Lab, y: Lab) -> f64 {
+    const ROUNDING_MARGIN: f64 = 1.0 - 1e-9;
+    let l_bar = f64::midpoint(x.l, y.l);
+    let offset_squared = (l_bar - 50.0) * (l_bar - 50.0);
+    let s_l = 1.0 + (0.015 * offset_squared) / (offset_squared + 20.0).sqrt();
+    (y.l - x.l).abs() / s_l * ROUNDING_MARGIN
 }
 
 impl Catalogue {
@@ -330,5 +362,93 @@ mod tests {
         assert!(names(0).is_empty());
         let distances: Vec<f64> = nearest(target, pool, 5).into_iter().map(|(_, d)| d).collect();
         assert!(distances.windows(2).all(|w| w[0] <= w[1]), "{distances:?}");
+    }
+
+    /// A small deterministic generator (xorshift), so the tests need no random-number crate.
+    fn numbers(mut state: u64) -> impl FnMut() -> f64 {
+        move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            #[expect(clippy::cast_precision_loss, reason = "53 random bits are plenty")]
+            let unit = (state >> 11) as f64 / (1_u64 << 53) as f64;
+            unit
+        }
+    }
+
+    #[test]
+    fn the_lightness_bound_never_exceeds_ciede2000() {
+        let mut next = numbers(0x9E37_79B9_7F4A_7C15);
+        let mut lab = || Lab { l: 100.0 * next(), a: 256.0 * next() - 128.0, b: 256.0 * next() - 128.0 };
+        // Random pairs, then pairs that differ a little, then pairs that differ in lightness only or
+        // sit at the ends of the lightness scale, where S_L is largest.
+        let mut pairs: Vec<(Lab, Lab)> = (0..20_000).map(|_| (lab(), lab())).collect();
+        for _ in 0..20_000 {
+            let (x, d) = (lab(), lab());
+            pairs.push((
+                x,
+                Lab {
+                    l: (x.l + (d.l - 50.0) / 20.0).clamp(0.0, 100.0),
+                    a: x.a + d.a / 50.0,
+                    b: x.b + d.b / 50.0,
+                },
+            ));
+            pairs.push((x, Lab { l: d.l, ..x }));
+            pairs.push((Lab { l: 0.0, ..x }, Lab { l: 100.0, ..d }));
+        }
+        for (x, y) in pairs {
+            let (bound, distance) = (delta_e_2000_lower_bound(x, y), delta_e_2000(x, y));
+            assert!(bound <= distance, "{x:?} {y:?}: bound {bound} > ΔE00 {distance}");
+            assert!(bound >= (x.l - y.l).abs() / 1.7472, "{x:?} {y:?}: S_L above its maximum");
+        }
+    }
+
+    /// `nearest` without the lower bound: every distance computed, as before the bound was added.
+    fn nearest_by_brute_force<T>(
+        target: Lab,
+        pool: impl IntoIterator<Item = (T, Lab)>,
+        k: usize,
+    ) -> Vec<(T, f64)> {
+        let mut all: Vec<(T, f64)> =
+            pool.into_iter().map(|(item, lab)| (item, delta_e_2000(target, lab))).collect();
+        // A stable sort keeps ties in pool order.
+        all.sort_by(|a, b| a.1.total_cmp(&b.1));
+        all.truncate(k);
+        all
+    }
+
+    #[test]
+    #[cfg(feature = "embedded-catalogue")]
+    fn nearest_gives_exactly_what_computing_every_distance_gives() {
+        let c = Catalogue::builtin();
+        let mut next = numbers(0x2545_F491_4F6C_DD1D);
+        let threads: Vec<_> = c.threads().collect();
+        // Catalogue colours (exact ties with other threads), random colours and the extremes.
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        let mut targets: Vec<Lab> =
+            (0..8).map(|_| threads[(next() * threads.len() as f64) as usize].1.lab).collect();
+        targets.extend((0..8).map(|_| Lab {
+            l: 100.0 * next(),
+            a: 160.0 * next() - 80.0,
+            b: 160.0 * next() - 80.0,
+        }));
+        targets.extend([Lab { l: 0.0, a: 0.0, b: 0.0 }, Lab { l: 100.0, a: 0.0, b: 0.0 }]);
+        for target in targets {
+            for k in [1, 2, 5, MAX_MATCHES] {
+                // Per line, as the converter searches, and over the whole catalogue at once.
+                let pools = c
+                    .line_indices()
+                    .map(|line| c.threads_of(line).map(|(i, t)| (i, t.lab)).collect::<Vec<_>>())
+                    .chain([threads.iter().map(|(i, t)| (*i, t.lab)).collect()]);
+                for pool in pools {
+                    let fast = nearest(target, pool.iter().copied(), k);
+                    let slow = nearest_by_brute_force(target, pool.iter().copied(), k);
+                    let bits = |ranked: &[(ThreadIndex, f64)]| -> Vec<(ThreadIndex, u64)> {
+                        ranked.iter().map(|(i, d)| (*i, d.to_bits())).collect()
+                    };
+                    assert_eq!(bits(&fast), bits(&slow), "target {target:?}, k = {k}");
+                }
+            }
+        }
     }
 }

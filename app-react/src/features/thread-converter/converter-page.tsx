@@ -1,0 +1,151 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { useSearchParams } from 'react-router';
+
+import { pageTitle } from '@/config/paths';
+import { type Converter, type Source, converterQueryOptions } from '@/lib/core';
+
+import { BulkConvert } from './components/BulkConvert';
+import { MatchResults } from './components/MatchResults';
+import { SourcePicker } from './components/SourcePicker';
+import { Swatch } from './components/Swatch';
+import { TargetLines } from './components/TargetLines';
+import { MATCH_LABELS } from './labels';
+
+const DEFAULT_TARGETS = ['madeira-polyneon', 'isacord-polyester', 'sulky-rayon'];
+const DEFAULT_BULK_TARGET = 'madeira-polyneon';
+const MATCHES = 3;
+
+/** The source and targets live in the URL (`?thread=line:code` or `?hex=RRGGBB`, `&to=a,b`), so a
+ * conversion can be bookmarked or sent to a colleague. */
+function readSource(params: URLSearchParams): Source | null {
+  const thread = params.get('thread');
+  if (thread?.includes(':')) {
+    const at = thread.indexOf(':');
+    return { thread: { line: thread.slice(0, at), code: thread.slice(at + 1) } };
+  }
+  const hex = params.get('hex');
+  return hex ? { hex: hex.startsWith('#') ? hex : `#${hex}` } : null;
+}
+
+function writeSource(params: URLSearchParams, source: Source) {
+  params.delete('thread');
+  params.delete('hex');
+  if ('thread' in source) params.set('thread', `${source.thread.line}:${source.thread.code}`);
+  else if ('hex' in source) params.set('hex', source.hex.replace(/^#/, ''));
+}
+
+export function ThreadConverterPage() {
+  const converter = useQuery(converterQueryOptions);
+  return (
+    <>
+      <title>{pageTitle('Thread Converter')}</title>
+      <h1>Thread converter</h1>
+      <p className="lead">
+        Find the closest thread in another brand. Each match shows its CIEDE2000 colour difference (ΔE): most
+        cross-brand matches are similar rather than identical, so compare the swatches and keep a spool card at hand.
+        Runs on this device, also offline.
+      </p>
+      {converter.isPending && (
+        <p role="status" className="muted">
+          Loading the thread catalogue…
+        </p>
+      )}
+      {converter.isError && (
+        <p role="alert" className="field__error">
+          The thread catalogue could not be loaded: {converter.error.message} Reload the page to try again.
+        </p>
+      )}
+      {converter.data && <ConverterTool converter={converter.data} />}
+    </>
+  );
+}
+
+function ConverterTool({ converter }: { converter: Converter }) {
+  const [params, setParams] = useSearchParams();
+  const lines = useMemo(() => converter.lines(), [converter]);
+  const source = readSource(params);
+  const targets = params.get('to')?.split(',').filter(Boolean) ?? DEFAULT_TARGETS;
+
+  const outcome = useMemo(() => {
+    if (!source || targets.length === 0) return null;
+    try {
+      return { conversion: converter.convert({ from: source, to: targets, matches: MATCHES }) };
+    } catch (error) {
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+    // The URL's text is the identity of the request.
+  }, [converter, params.toString()]);
+
+  function update(change: (next: URLSearchParams) => void) {
+    const next = new URLSearchParams(params);
+    change(next);
+    setParams(next, { replace: true, preventScrollReset: true });
+  }
+
+  const resolved = outcome && 'conversion' in outcome ? outcome.conversion?.source : null;
+  return (
+    <>
+      <section className="converter" aria-labelledby="convert-one">
+        <h2 id="convert-one">Convert a colour</h2>
+        <div className="converter__grid">
+          <div className="converter__inputs">
+            <SourcePicker
+              converter={converter}
+              lines={lines}
+              source={source}
+              resolved={resolved ?? null}
+              onChange={(next) => update((p) => writeSource(p, next))}
+            />
+            <TargetLines
+              lines={lines}
+              selected={targets}
+              onChange={(ids) => update((p) => p.set('to', ids.join(',')))}
+            />
+          </div>
+          <div className="converter__results" aria-live="polite">
+            {!source && <p className="muted">Choose a thread or type a colour to see its matches.</p>}
+            {source && targets.length === 0 && <p className="muted">Choose at least one line to search.</p>}
+            {outcome && 'error' in outcome && (
+              <p role="alert" className="field__error">
+                {outcome.error}
+              </p>
+            )}
+            {resolved && (
+              <p className="converter__source">
+                <Swatch hex={resolved.hex} size="lg" />
+                <span>
+                  {resolved.thread ? (
+                    <>
+                      <strong>
+                        {resolved.thread.lineName} {resolved.thread.code}
+                      </strong>{' '}
+                      {resolved.thread.name}
+                    </>
+                  ) : (
+                    <strong>{resolved.hex}</strong>
+                  )}
+                </span>
+              </p>
+            )}
+            {outcome && 'conversion' in outcome && outcome.conversion && (
+              <MatchResults conversion={outcome.conversion} />
+            )}
+            <dl className="legend" aria-label="What the labels mean">
+              {Object.entries(MATCH_LABELS).map(([key, label]) => (
+                <div key={key}>
+                  <dt>{label.text}</dt>
+                  <dd>{label.range}</dd>
+                </div>
+              ))}
+            </dl>
+          </div>
+        </div>
+      </section>
+      <section className="converter" aria-labelledby="convert-list">
+        <h2 id="convert-list">Convert a list</h2>
+        <BulkConvert converter={converter} lines={lines} defaultTo={targets[0] ?? DEFAULT_BULK_TARGET} />
+      </section>
+    </>
+  );
+}

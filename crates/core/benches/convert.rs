@@ -1,0 +1,69 @@
+//! Converter benchmarks: `cargo bench -p bobbin-core --bench convert`. The README's "Benchmarks"
+//! section records the results; the target is one colour against the whole catalogue in under
+//! 2 ms natively (and under one 16 ms frame in the browser, see `scripts/bench-wasm.mjs`).
+
+use std::hint::black_box;
+use std::time::Duration;
+
+use bobbin_core::catalogue::{Catalogue, EMBEDDED, LineIndex};
+use bobbin_core::convert::{ConvertRequest, Source, nearest};
+use criterion::{Criterion, criterion_group, criterion_main};
+
+/// A saturated red, far from the grey axis where most of the catalogue sits.
+const COLOUR: &str = "#C8102E";
+/// The line converted to every other line.
+const FROM_LINE: &str = "madeira-polyneon";
+
+fn request(to: Vec<String>, matches: usize) -> ConvertRequest {
+    ConvertRequest { from: Source::Hex(COLOUR.to_owned()), to, matches, candidates: None }
+}
+
+fn one_colour(c: &mut Criterion) {
+    let catalogue = Catalogue::builtin();
+    let every_line: Vec<String> = catalogue.lines().iter().map(|line| line.id.to_owned()).collect();
+    let mut group = c.benchmark_group("convert");
+    group.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+
+    // Every thread of every line, reference lines included: one colour against the whole catalogue.
+    let whole = request(every_line, 1);
+    group.bench_function("one_colour_whole_catalogue", |b| {
+        b.iter(|| catalogue.convert(black_box(&whole)).expect("converts"));
+    });
+    // What the converter page asks by default: every thread line, five matches each.
+    let default = request(Vec::new(), 5);
+    group.bench_function("one_colour_thread_lines_5_matches", |b| {
+        b.iter(|| catalogue.convert(black_box(&default)).expect("converts"));
+    });
+    group.finish();
+}
+
+fn one_line_to_every_other_line(c: &mut Criterion) {
+    let catalogue = Catalogue::builtin();
+    let from = catalogue.line_by_id(FROM_LINE).expect("the line exists");
+    let others: Vec<LineIndex> = catalogue.line_indices().filter(|&line| line != from).collect();
+    let mut group = c.benchmark_group("convert");
+    group.sample_size(10).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(10));
+    group.bench_function("one_line_to_every_other_line", |b| {
+        b.iter(|| {
+            let mut found = 0_usize;
+            for (_, thread) in catalogue.threads_of(from) {
+                for &line in &others {
+                    let pool = catalogue.threads_of(line).map(|(index, other)| (index, other.lab));
+                    found += nearest(black_box(thread.lab), pool, 1).len();
+                }
+            }
+            found
+        });
+    });
+    group.finish();
+}
+
+fn decode(c: &mut Criterion) {
+    let mut group = c.benchmark_group("catalogue");
+    group.sample_size(20).warm_up_time(Duration::from_secs(1)).measurement_time(Duration::from_secs(3));
+    group.bench_function("decode", |b| b.iter(|| Catalogue::decode(black_box(EMBEDDED)).expect("decodes")));
+    group.finish();
+}
+
+criterion_group!(benches, one_colour, one_line_to_every_other_line, decode);
+criterion_main!(benches);

@@ -1,0 +1,97 @@
+import { readFile } from 'node:fs/promises';
+
+import { type Page, expect, test } from '../fixtures/test';
+
+/** Fails any request to the API and records it: the converter must never need the server. */
+async function blockTheApi(page: Page): Promise<string[]> {
+  const apiRequests: string[] = [];
+  await page.route('**/api/**', (route) => {
+    apiRequests.push(route.request().url());
+    return route.abort();
+  });
+  return apiRequests;
+}
+
+test('a thread converts to ranked matches in other lines with the API blocked', async ({ page }) => {
+  const apiRequests = await blockTheApi(page);
+
+  await page.goto('/tools/thread-converter');
+  await expect(page).toHaveTitle('Bobbin - Thread Converter');
+
+  await test.step('search a thread by code within a line and choose it', async () => {
+    await page.getByLabel('In line').selectOption({ label: 'Isacord Polyester' });
+    await page.getByLabel('Code or colour name').fill('1902');
+    await page.getByRole('button', { name: /1902/ }).click();
+  });
+
+  await test.step('see matches per target line, best first, with distance and label', async () => {
+    await expect(page).toHaveURL(/thread=isacord-polyester%3A1902|thread=isacord-polyester:1902/);
+    const polyneon = page.getByRole('region', { name: 'Madeira Polyneon' });
+    await expect(polyneon.getByRole('listitem')).toHaveCount(3);
+    const first = polyneon.getByRole('listitem').first();
+    await expect(first).toContainText('(best match)');
+    await expect(first).toContainText(/(Indistinguishable|Close|Similar|Poor match) ΔE \d+\.\d/);
+    const distances = await polyneon
+      .locator('.match-badge__delta')
+      .allTextContents()
+      .then((texts) => texts.map((text) => Number(text.replace('ΔE ', ''))));
+    expect([...distances].sort((a, b) => a - b)).toEqual(distances);
+    await expect(page.getByRole('region', { name: 'Sulky Rayon' })).toBeVisible();
+  });
+
+  await test.step('a typed hex colour converts too, and a bad one is explained', async () => {
+    await page.getByLabel('Hex colour').fill('#1F3A9');
+    await expect(page.getByText('Use six hex digits, like #C8102E.')).toBeVisible();
+    await page.getByLabel('Hex colour').fill('#1F3A93');
+    await expect(page).toHaveURL(/hex=1F3A93/);
+    await expect(page.getByText('#1F3A93', { exact: true })).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Isacord Polyester' }).getByRole('listitem')).toHaveCount(3);
+  });
+
+  await test.step('target lines can be changed', async () => {
+    await page.getByLabel('Filter lines').fill('Gunold');
+    await page.getByRole('checkbox', { name: /Gunold Polyester/ }).check();
+    await expect(page.getByRole('region', { name: 'Gunold Polyester' })).toBeVisible();
+    await page.getByRole('checkbox', { name: /Sulky Rayon/ }).uncheck();
+    await expect(page.getByRole('region', { name: 'Sulky Rayon' })).toHaveCount(0);
+  });
+
+  expect(apiRequests).toEqual([]);
+});
+
+test('a pasted list converts to a table and downloads as CSV, with the API blocked', async ({ page }) => {
+  const apiRequests = await blockTheApi(page);
+  await page.goto('/tools/thread-converter?to=sulky-rayon');
+
+  await page.getByLabel('Codes are from').selectOption({ label: 'Isacord Polyester' });
+  await page.getByLabel('Convert to').selectOption({ label: 'Madeira Polyneon' });
+  await page.getByLabel('List').fill('0015\n1902\nnot-a-code\n#1F3A93');
+  await page.getByRole('button', { name: 'Convert list' }).click();
+
+  await expect(page.getByRole('status').filter({ hasText: 'rows converted' })).toHaveText(
+    '3 of 4 rows converted to Madeira Polyneon.',
+  );
+  const rows = page.getByRole('table').getByRole('row');
+  await expect(rows).toHaveCount(5);
+  await expect(rows.nth(3)).toContainText("Isacord Polyester has no thread with the code 'not-a-code'");
+
+  const downloading = page.waitForEvent('download');
+  await page.getByRole('button', { name: 'Download CSV' }).click();
+  const download = await downloading;
+  expect(download.suggestedFilename()).toBe('bobbin-to-madeira-polyneon.csv');
+  const csv = await readFile(await download.path(), 'utf8');
+  const lines = csv.trim().split('\n');
+  expect(lines[0]).toMatch(/^row,input,from_line,from_code/);
+  expect(lines).toHaveLength(5);
+  expect(lines[1]).toMatch(/^1,0015,Isacord Polyester,0015,White,#FFFFFF,Madeira Polyneon,/);
+
+  expect(apiRequests).toEqual([]);
+});
+
+test('the converter works on a phone-sized screen', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/tools/thread-converter?hex=C8102E');
+  await expect(page.getByRole('region', { name: 'Madeira Polyneon' }).getByRole('listitem')).toHaveCount(3);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+});
