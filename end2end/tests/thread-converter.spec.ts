@@ -52,8 +52,9 @@ test('a thread converts to ranked matches in other lines with the API blocked', 
     await page.getByLabel('Filter lines').fill('Gunold');
     await page.getByRole('checkbox', { name: /Gunold Polyester/ }).check();
     await expect(page.getByRole('region', { name: 'Gunold Polyester' })).toBeVisible();
-    await page.getByRole('checkbox', { name: /Sulky Rayon/ }).uncheck();
+    await page.getByRole('button', { name: 'Remove Sulky Rayon' }).click();
     await expect(page.getByRole('region', { name: 'Sulky Rayon' })).toHaveCount(0);
+    await expect(page).toHaveURL(/to=madeira-polyneon%2Cisacord-polyester%2Cgunold-polyester/);
   });
 
   expect(apiRequests).toEqual([]);
@@ -65,7 +66,7 @@ test('a pasted list converts to a table and downloads as CSV, with the API block
 
   await page.getByLabel('Codes are from').selectOption({ label: 'Isacord Polyester' });
   await page.getByLabel('Convert to').selectOption({ label: 'Madeira Polyneon' });
-  await page.getByLabel('List').fill('0015\n1902\nnot-a-code\n#1F3A93');
+  await page.getByLabel('List', { exact: true }).fill('0015\n1902\nnot-a-code\n#1F3A93');
   await page.getByRole('button', { name: 'Convert list' }).click();
 
   await expect(page.getByRole('status').filter({ hasText: 'rows converted' })).toHaveText(

@@ -97,11 +97,6 @@ function ConverterTool({ converter }: { converter: Converter }) {
               resolved={resolved ?? null}
               onChange={(next) => update((p) => writeSource(p, next))}
             />
-            <TargetLines
-              lines={lines}
-              selected={targets}
-              onChange={(ids) => update((p) => p.set('to', ids.join(',')))}
-            />
           </div>
           <div className="converter__results" aria-live="polite">
             {!source && <p className="muted">Choose a thread or type a colour to see its matches.</p>}
@@ -140,6 +135,8 @@ function ConverterTool({ converter }: { converter: Converter }) {
               ))}
             </dl>
           </div>
+          {/* After the results, so on a phone the matches come right below the colour chosen. */}
+          <TargetLines lines={lines} selected={targets} onChange={(ids) => update((p) => p.set('to', ids.join(',')))} />
         </div>
       </section>
       <section className="converter" aria-labelledby="convert-list">

@@ -8,14 +8,15 @@ interface Props {
   onChange: (ids: string[]) => void;
 }
 
-/** Which lines to find matches in: a filterable list of checkboxes, chosen ones first. */
+/** Which lines to find matches in: the chosen lines (each removable), and a filterable list of
+ * checkboxes to choose from. */
 export function TargetLines({ lines, selected, onChange }: Props) {
   const filterId = useId();
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
-  const shown = lines
-    .filter((line) => line.kind === 'thread')
-    .filter((line) => !needle || line.displayName.toLowerCase().includes(needle) || selected.includes(line.id));
+  const threadLines = lines.filter((line) => line.kind === 'thread');
+  const shown = threadLines.filter((line) => !needle || line.displayName.toLowerCase().includes(needle));
+  const chosen = selected.flatMap((id) => threadLines.filter((line) => line.id === id));
 
   function toggle(id: string, on: boolean) {
     onChange(on ? [...selected, id] : selected.filter((s) => s !== id));
@@ -24,6 +25,22 @@ export function TargetLines({ lines, selected, onChange }: Props) {
   return (
     <fieldset className="target-lines">
       <legend>Find matches in</legend>
+      {chosen.length > 0 && (
+        <ul className="chips" aria-label="Chosen lines">
+          {chosen.map((line) => (
+            <li key={line.id}>
+              <button
+                type="button"
+                className="chip"
+                aria-label={`Remove ${line.displayName}`}
+                onClick={() => toggle(line.id, false)}
+              >
+                {line.displayName} <span aria-hidden="true">×</span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
       <div className="field">
         <label htmlFor={filterId}>Filter lines</label>
         <input
@@ -34,7 +51,7 @@ export function TargetLines({ lines, selected, onChange }: Props) {
           onChange={(event) => setFilter(event.target.value)}
         />
       </div>
-      <ul className="target-lines__list">
+      <ul className="target-lines__list" aria-label="Thread lines">
         {shown.map((line) => (
           <li key={line.id}>
             <label className="check">
@@ -48,6 +65,7 @@ export function TargetLines({ lines, selected, onChange }: Props) {
             </label>
           </li>
         ))}
+        {shown.length === 0 && <li className="muted">No line matches “{filter.trim()}”.</li>}
       </ul>
     </fieldset>
   );
