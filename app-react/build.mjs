@@ -3,7 +3,7 @@
 // embeds and serves as immutable. Code is split per route (dynamic imports become chunks); the
 // WebAssembly core is a hashed asset of its own, fetched and compiled once by src/lib/core.ts.
 import * as esbuild from 'esbuild';
-import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib, { brotliCompressSync } from 'node:zlib';
 
@@ -54,6 +54,36 @@ const tags = [
 const template = await readFile(path.join(root, 'index.html'), 'utf8');
 if (!template.includes('<!--bobbin:assets-->')) throw new Error('index.html lacks <!--bobbin:assets-->');
 await writeFile(path.join(dist, 'index.html'), template.replace('<!--bobbin:assets-->', tags.join('\n    ')));
+
+// The embeddable widget: one script with the thread catalogue inlined, and the WebAssembly module
+// beside it, under stable names (pages elsewhere link to them), plus its demo page.
+const widget = path.join(dist, 'widget');
+const wasmPackage = path.join(root, '../crates/wasm/pkg');
+const widgetResult = await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: { 'bobbin-thread-converter': 'src/widget/bobbin-thread-converter.ts' },
+  outdir: widget,
+  bundle: true,
+  format: 'esm',
+  target: ['es2022', 'chrome111', 'edge111', 'firefox111', 'safari16.4'],
+  minify: true,
+  legalComments: 'none',
+  metafile: true,
+  logLevel: 'warning',
+  plugins: [
+    {
+      name: 'catalogue-bytes',
+      setup(build) {
+        build.onResolve({ filter: /^bobbin:catalogue-bytes$/ }, () => ({ path: path.join(wasmPackage, 'threads.bin') }));
+        build.onLoad({ filter: /threads\.bin$/ }, async (args) => ({ contents: await readFile(args.path), loader: 'binary' }));
+      },
+    },
+  ],
+});
+await copyFile(path.join(wasmPackage, 'bobbin_wasm_bg.wasm'), path.join(widget, 'bobbin-thread-converter.wasm'));
+await copyFile(path.join(root, 'widget/demo.html'), path.join(widget, 'demo.html'));
+outputs.push(...Object.entries(widgetResult.metafile.outputs));
+outputs.push([path.relative(root, path.join(widget, 'bobbin-thread-converter.wasm')), { bytes: (await stat(path.join(widget, 'bobbin-thread-converter.wasm'))).size }]);
 
 // What each file costs a visitor: its size, and its size as the server sends it (brotli at the
 // build-time quality memory-serve uses). README.md records these.

@@ -2,9 +2,9 @@ import { defineConfig, devices } from '@playwright/test';
 
 // Playwright cannot download its browsers on these machines: it drives Debian's Chromium
 // (scripts/ensure-chromium.sh installs it). CHROMIUM_PATH points elsewhere if needed.
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 // Without these, Chromium floods a closed network with connections it will never make.
-const args = [
+export const args = [
   '--disable-gpu',
   '--disable-quic',
   '--no-first-run',

@@ -14,3 +14,9 @@ declare module '*.bin' {
 
 // Stylesheets are bundled into the page's CSS file; importing one yields nothing.
 declare module '*.css';
+
+// The widget's build (build.mjs) inlines the compact thread catalogue as bytes.
+declare module 'bobbin:catalogue-bytes' {
+  const bytes: Uint8Array;
+  export default bytes;
+}

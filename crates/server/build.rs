@@ -2,8 +2,8 @@
 //! so the release binary alone serves the whole product.
 //!
 //! `dist/index.html` is copied to `OUT_DIR` and served by `routes::web` with the runtime config
-//! injected; `dist/assets/` (content-hashed file names) goes through memory-serve, which
-//! brotli-compresses it at build time. When the front end has not been built (a plain
+//! injected; `dist/assets/` (content-hashed file names) and `dist/widget/` (the embeddable
+//! converter, stable names) go through memory-serve, which brotli-compresses them at build time. When the front end has not been built (a plain
 //! `cargo check`, say) a placeholder page is embedded instead, with a build warning.
 
 use std::{env, fs, path::PathBuf};
@@ -14,18 +14,21 @@ fn main() {
     let dist = manifest_dir.join("../../app-react/dist");
     println!("cargo::rerun-if-changed={}", dist.display());
 
-    let (index, assets) = if dist.join("index.html").is_file() {
-        (dist.join("index.html"), dist.join("assets"))
+    let (index, assets, widget) = if dist.join("index.html").is_file() {
+        (dist.join("index.html"), dist.join("assets"), dist.join("widget"))
     } else {
         println!(
             "cargo::warning=app-react/dist is missing; embedding a placeholder page. Run `make build` first."
         );
         let placeholder = out_dir.join("placeholder");
         let assets = placeholder.join("assets");
-        fs::create_dir_all(&assets).expect("create placeholder folder");
-        // memory-serve refuses an empty asset set, so the placeholder has one file.
-        fs::write(assets.join("not-built.txt"), "The front end was not built.\n")
-            .expect("write placeholder asset");
+        let widget = placeholder.join("widget");
+        // memory-serve refuses an empty asset set, so each placeholder folder has one file.
+        for folder in [&assets, &widget] {
+            fs::create_dir_all(folder).expect("create placeholder folder");
+            fs::write(folder.join("not-built.txt"), "The front end was not built.\n")
+                .expect("write placeholder asset");
+        }
         let index = placeholder.join("index.html");
         fs::write(
             &index,
@@ -33,10 +36,10 @@ fn main() {
              <p>The Bobbin front end was not built into this binary. Run <code>make build</code>.</p>",
         )
         .expect("write placeholder index");
-        (index, assets)
+        (index, assets, widget)
     };
 
     fs::copy(&index, out_dir.join("index.html")).expect("copy index.html");
     // Always embed, also in debug builds, so tests exercise exactly what production serves.
-    memory_serve::load_names_directories([("assets", assets)], true);
+    memory_serve::load_names_directories([("assets", assets), ("widget", widget)], true);
 }

@@ -4,7 +4,7 @@
 use axum::{
     Router,
     body::Bytes,
-    http::{HeaderValue, Method, StatusCode, header},
+    http::{HeaderName, HeaderValue, Method, StatusCode, header},
     response::{IntoResponse, Response},
 };
 use memory_serve::CacheControl;
@@ -49,7 +49,28 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
             HeaderValue::from_static("accept-encoding"),
         ));
 
-    Router::new().nest("/assets", assets).fallback(move |method: Method| {
+    // The embeddable converter: stable names that other sites load, so cached for an hour only,
+    // and readable cross-origin (a module script and its fetch of the .wasm need CORS).
+    let widget = embedded_widget()
+        .index_file(Some("/demo.html"))
+        .cache_control(CacheControl::Custom("public, max-age=3600, stale-while-revalidate=86400"))
+        .html_cache_control(CacheControl::Custom("public, max-age=3600"))
+        .into_router()
+        .fallback(|| async { StatusCode::NOT_FOUND })
+        .layer(SetResponseHeaderLayer::overriding(
+            header::ACCESS_CONTROL_ALLOW_ORIGIN,
+            HeaderValue::from_static("*"),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("cross-origin-resource-policy"),
+            HeaderValue::from_static("cross-origin"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::VARY,
+            HeaderValue::from_static("accept-encoding"),
+        ));
+
+    Router::new().nest("/assets", assets).nest("/widget", widget).fallback(move |method: Method| {
         let index = index.clone();
         async move { app_page(&method, index) }
     })
@@ -58,6 +79,11 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
 #[expect(unused_qualifications, reason = "memory-serve's generated asset table spells out its paths")]
 fn embedded_assets() -> memory_serve::MemoryServe {
     memory_serve::load!("assets")
+}
+
+#[expect(unused_qualifications, reason = "memory-serve's generated asset table spells out its paths")]
+fn embedded_widget() -> memory_serve::MemoryServe {
+    memory_serve::load!("widget")
 }
 
 fn app_page(method: &Method, index: Bytes) -> Response {
