@@ -52,6 +52,18 @@ export interface Converter {
   deltaE2000(l1: number, a1: number, b1: number, l2: number, a2: number, b2: number): number;
 }
 
+/** Runs a core call, turning its error (Rust style: "there is no thread line 'x'") into a
+ * sentence to show a person: "There is no thread line 'x'." */
+function readable<T>(call: () => T): T {
+  try {
+    return call();
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    const sentence = message.charAt(0).toUpperCase() + message.slice(1);
+    throw new Error(/[.!?]$/.test(sentence) ? sentence : `${sentence}.`, { cause: error });
+  }
+}
+
 /** Shares one in-flight promise between callers; a failure clears it so a later call retries. */
 function once<T>(load: () => Promise<T>): () => Promise<T> {
   let pending: Promise<T> | undefined;
@@ -80,11 +92,11 @@ export const loadConverter = once(async (): Promise<Converter> => {
   wasm.loadCatalogue(new Uint8Array(await response.arrayBuffer()));
   return {
     lines: () => wasm.catalogueLines(),
-    line: (id) => wasm.catalogueLine(id),
-    search: (query, lines, limit) => wasm.searchThreads(query, lines, limit),
-    convert: (request) => wasm.convert(request),
-    convertBulk: (request) => wasm.convertBulk(request),
-    convertBulkCsv: (request) => wasm.convertBulkCsv(request),
+    line: (id) => readable(() => wasm.catalogueLine(id)),
+    search: (query, lines, limit) => readable(() => wasm.searchThreads(query, lines, limit)),
+    convert: (request) => readable(() => wasm.convert(request)),
+    convertBulk: (request) => readable(() => wasm.convertBulk(request)),
+    convertBulkCsv: (request) => readable(() => wasm.convertBulkCsv(request)),
     deltaE2000: (...lab) => wasm.deltaE2000(...lab),
   };
 });

@@ -1,4 +1,6 @@
-import { pageTitle } from '@/config/paths';
+import { Link } from 'react-router';
+
+import { pageTitle, paths } from '@/config/paths';
 
 const FEATURES = [
   {
@@ -8,6 +10,7 @@ const FEATURES = [
   {
     title: 'Thread converter',
     text: 'The closest match in another brand, with an honest measure of how close it is. Works offline.',
+    link: { to: paths.threadConverter, text: 'Open the thread converter' },
   },
   {
     title: 'Machines',
@@ -37,6 +40,7 @@ export function LandingPage() {
           <article key={feature.title} className="card feature">
             <h2 className="feature__title">{feature.title}</h2>
             <p>{feature.text}</p>
+            {'link' in feature && <Link to={feature.link.to}>{feature.link.text}</Link>}
           </article>
         ))}
       </section>

@@ -1,0 +1,107 @@
+// The facade over the real WebAssembly module and catalogue (crates/wasm/pkg, built by `make`):
+// every export is called and its result checked against the TypeScript types the module declares,
+// so a change on the Rust side that the types do not follow fails here.
+import { readFile } from 'node:fs/promises';
+
+import { loadConverter } from './core';
+
+beforeAll(() => {
+  // In tests the imported .wasm and .bin URLs are file paths (vitest.config.ts); serve them from disk.
+  vi.stubGlobal('fetch', async (url: string | URL) => {
+    const path = String(url);
+    const bytes = await readFile(path);
+    const type = path.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
+    return new Response(bytes, { headers: { 'content-type': type } });
+  });
+});
+
+afterAll(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the converter facade', () => {
+  it('lists lines with the fields of LineSummary', async () => {
+    const converter = await loadConverter();
+    const lines = converter.lines();
+    expect(lines).toHaveLength(76);
+    const isacord = lines.find((line) => line.id === 'isacord-polyester');
+    expect(isacord).toEqual({
+      id: 'isacord-polyester',
+      brand: 'Isacord',
+      name: 'Polyester',
+      displayName: 'Isacord Polyester',
+      fibre: 'polyester',
+      weight: 40,
+      kind: 'thread',
+      source: expect.stringContaining('isacord-polyester.gpl'),
+      threadCount: 398,
+      duplicateCodes: 0,
+      conflictingCodes: 0,
+    });
+    expect(lines.find((line) => line.id === 'pantone')?.fibre).toBeNull();
+  });
+
+  it('gives a line with its threads and issues, and throws a readable error for an unknown line', async () => {
+    const converter = await loadConverter();
+    const dmc = converter.line('dmc');
+    expect(dmc.threads).toHaveLength(dmc.threadCount);
+    expect(dmc.threads[0]).toEqual({
+      line: 'dmc',
+      lineName: 'DMC Threads',
+      code: expect.any(String),
+      name: expect.any(String),
+      hex: expect.stringMatching(/^#[0-9A-F]{6}$/),
+      conflict: expect.any(Boolean),
+    });
+    expect(dmc.issues).toContainEqual({ code: '0000', kind: 'conflict', rows: expect.any(Array) });
+    expect(() => converter.line('nope')).toThrow("There is no thread line 'nope'.");
+  });
+
+  it('searches by code and name', async () => {
+    const converter = await loadConverter();
+    expect(converter.search('1902', ['isacord-polyester'], 5)[0]).toMatchObject({ code: '1902', name: 'Poinsettia' });
+    expect(converter.search('navy', [], 3)).toHaveLength(3);
+  });
+
+  it('converts a thread to ranked, labelled matches', async () => {
+    const converter = await loadConverter();
+    const conversion = converter.convert({
+      from: { thread: { line: 'isacord-polyester', code: '1902' } },
+      to: ['madeira-polyneon'],
+      matches: 2,
+    });
+    expect(conversion.source).toEqual({
+      hex: expect.stringMatching(/^#[0-9A-F]{6}$/),
+      lab: { l: expect.any(Number), a: expect.any(Number), b: expect.any(Number) },
+      thread: expect.objectContaining({ code: '1902' }),
+      outOfGamut: false,
+    });
+    const [line] = conversion.lines;
+    expect(line).toMatchObject({ line: 'madeira-polyneon', lineName: 'Madeira Polyneon' });
+    expect(line?.matches).toHaveLength(2);
+    const [best, next] = line?.matches ?? [];
+    expect(best?.deltaE).toBeLessThanOrEqual(next?.deltaE ?? 0);
+    expect(['indistinguishable', 'close', 'similar', 'poor']).toContain(best?.label);
+    expect(() => converter.convert({ from: { hex: '#12' } })).toThrow("'#12' is not a hex colour: use #RRGGBB or #RGB.");
+  });
+
+  it('converts a list, also as CSV', async () => {
+    const converter = await loadConverter();
+    const request = { from: 'isacord-polyester', to: 'sulky-rayon', input: '0015\nnope', alternatives: 1 };
+    const bulk = converter.convertBulk(request);
+    expect(bulk.rows.map((row) => [row.row, row.input, row.matches.length, row.error])).toEqual([
+      [1, '0015', 2, null],
+      [2, 'nope', 0, "Isacord Polyester has no thread with the code 'nope'"],
+    ]);
+    const csv = converter.convertBulkCsv(request).trim().split('\n');
+    expect(csv).toHaveLength(3);
+    expect(csv[0]).toBe(
+      'row,input,from_line,from_code,from_name,from_hex,to_line,to_code,to_name,to_hex,delta_e,match,alternatives,error',
+    );
+  });
+
+  it('exposes CIEDE2000 itself (Sharma, Wu and Dalal 2005, pair 1)', async () => {
+    const converter = await loadConverter();
+    expect(converter.deltaE2000(50, 2.6772, -79.7751, 50, 0, -82.7485)).toBeCloseTo(2.0425, 4);
+  });
+});
