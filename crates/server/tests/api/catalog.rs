@@ -38,7 +38,10 @@ async fn a_line_has_its_threads_and_the_codes_its_chart_repeats() {
 
     let line = &body["line"];
     assert_eq!(line["id"], "royal-polyester");
-    assert_eq!(line["threads"].as_array().unwrap().len(), line["threadCount"].as_u64().unwrap() as usize);
+    assert_eq!(
+        u64::try_from(line["threads"].as_array().unwrap().len()).unwrap(),
+        line["threadCount"].as_u64().unwrap()
+    );
     let issues = line["issues"].as_array().unwrap();
     assert!(!issues.is_empty());
     assert!(issues.iter().all(|i| ["duplicate", "conflict"].contains(&i["kind"].as_str().unwrap())));
