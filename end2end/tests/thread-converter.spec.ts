@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 
-import { type Page, expect, test } from '../fixtures/test';
+import type { Page } from '@playwright/test';
+
+import { expect, test } from '../fixtures/test';
 
 /** Fails any request to the API and records it: the converter must never need the server. */
 async function blockTheApi(page: Page): Promise<string[]> {
