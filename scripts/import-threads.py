@@ -1,26 +1,45 @@
 #!/usr/bin/env python3
 """Regenerates the thread catalogue's data files from the raw colour charts.
 
-crates/core/data/threads/lines.toml lists every line and, in `origin`, the raw file it comes from
-(under ../shared/data/threads/ by default). For each line this script rewrites <id>.csv next to it:
-header `code,name,hex`, one row per chart row in the chart's order, codes and names as printed
-(trimmed), colours as #RRGGBB. It normalises nothing and drops nothing: repeated codes stay, and the
-build (crates/core/build.rs) records them as duplicates or conflicts and checks every value.
+crates/core/data/threads/lines.toml (written by hand) lists every brand line and, in `origin`, the
+raw file it comes from, relative to the shared threads folder (../shared/data/threads/ next to the
+repository by default). For each line this script rewrites <id>.csv next to lines.toml: UTF-8,
+header `code,name,hex`, one row per chart row in the chart's order, the code and name exactly as
+printed (only surrounding spaces trimmed), the colour as #RRGGBB in upper case. It normalises
+nothing and drops nothing: repeated codes stay, and the build (crates/core/build.rs), not this
+script, checks every field and row and records repeated codes as duplicates or conflicts.
 
-The CSV files are committed; run this only when a raw chart or lines.toml changes:
+The generated CSV files are committed, so the build never needs the raw charts. Re-run this only
+when a raw chart or lines.toml changes, then review `git diff`:
 
-    python3 scripts/import-threads.py [--shared PATH]
+    python3 scripts/import-threads.py [--shared /work/shared/data/threads]
+
+The output depends only on the input, so a second run changes nothing. The script prints, per line,
+the rows written, how many rows repeat an earlier code (compared as the build compares codes),
+anything unusual it met (with file:line), and a total.
 
 Raw formats:
-- GIMP palettes (.gpl): header lines (`GIMP Palette`, `Name:`, `Columns:`, `#...`), then rows of
-  three integers 0-255 and the rest of the line, which is the colour name followed by the code (the
-  last whitespace-separated word; the files separate them with tabs or runs of spaces). A row with a
-  single word after the colour has that word as its code and no name. The two Simthread palettes
-  measured with a colorimeter add the measured "L,a,b" as a last word, which is left out. The glow
-  palette gives every thread the code "n/a"; it is kept (the build reports it as a conflict).
-- libembroidery tables (.csv holding C initialisers): rows `{"name", 0xAARRGGBB, code},`; the name
-  "?" means none; the `{"END", 0, -1}` row ends the table.
-Anything else in a data row stops the script with the file and line.
+- GIMP palettes (.gpl): header lines (`GIMP Palette`, `Name:`, `Columns:`, `#...`, blank lines)
+  are skipped. A data row is three integers 0-255 separated by tabs or spaces, then the colour
+  name and the code: the code is the last word, the name everything before it (the charts separate
+  the two with tabs or with runs of spaces, and names contain spaces; runs of spaces inside a name
+  are kept as printed).
+  Exceptions handled:
+  * The two measured Simthread palettes (glow in the dark, 63 Brother colours) end each row
+    with the colorimeter's "L,a,b" after the code (`52 54 54  Black  900  22.34,-0.6,-0.46`).
+    That word is left out: the catalogue keeps the chart's sRGB; the code is the word before it.
+  * A row with a single word after the colour would take that word as its code and an empty name
+    (no chart has one today).
+  * Codes without a digit (DMC `White`, Royal `WHITE`, Tristar `NAT`, the Simthread glow palette's
+    `n/a` on every row) are kept as printed and reported.
+  * Windows line endings (two charts) are accepted.
+- libembroidery tables (pantone_colors.csv, really a C array): rows `{"name", 0xAARRGGBB, code},`,
+  optionally followed by a /* comment */; the name "?" means none and becomes an empty name; the
+  `{"END", 0, -1}` row ends the table. Comment and declaration lines are skipped.
+
+A row that cannot be read (a colour value above 255, no code, a tab inside the name, a control
+character, an unknown line in a table) stops the script with the file and line before any file is
+written; no row is ever dropped silently.
 """
 
 import argparse
@@ -34,81 +53,214 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 DATA = ROOT / "crates/core/data/threads"
 
-GPL_ROW = re.compile(r"^\s*(\d{1,3})\s+(\d{1,3})\s+(\d{1,3})\s+(.*\S)\s*$")
-MEASURED_LAB = re.compile(r"^-?\d+(\.\d+)?,-?\d+(\.\d+)?,-?\d+(\.\d+)?$")
-C_ROW = re.compile(r'^\s*\{\s*"((?:[^"\\]|\\.)*)"\s*,\s*0x([0-9A-Fa-f]{8})\s*,\s*(-?\d+)\s*\}\s*,?\s*(/\*.*\*/)?\s*$')
+GPL_HEADERS = ("GIMP Palette", "Name:", "Columns:")
+GPL_ROW = re.compile(r"[ \t]*([0-9]+)[ \t]+([0-9]+)[ \t]+([0-9]+)(?:[ \t]+(.*))?")
+# The rest of a palette row: a name (may be absent) and the last word.
+NAME_AND_LAST_WORD = re.compile(r"(?:(.*?)[ \t]+)?([^ \t]+)")
+MEASURED_LAB = re.compile(r"-?[0-9]+(\.[0-9]+)?,-?[0-9]+(\.[0-9]+)?,-?[0-9]+(\.[0-9]+)?")
+CONTROL = re.compile(r"[\x00-\x08\x0a-\x1f\x7f]")  # all but the tab
+
+C_ROW = re.compile(
+    r'[ \t]*\{[ \t]*"((?:[^"\\]|\\.)*)"[ \t]*,[ \t]*0x([0-9A-Fa-f]{8})[ \t]*,[ \t]*(-?[0-9]+)[ \t]*\}'
+    r"[ \t]*,?[ \t]*(?:/\*(.*)\*/)?[ \t]*"
+)
+C_END = re.compile(r'[ \t]*\{[ \t]*"END"[ \t]*,')
+# Lines of a libembroidery table that carry no data: blank, CSV-style "#" comments, C comments,
+# the array's declaration and its closing brace.
+C_SKIP = re.compile(r'[ \t]*($|"#"|/\*|\*|//|\w+[ \t]+\w+\[\][ \t]*=[ \t]*\{|\};)')
+
+
+class Rows:
+    """The rows read from one raw file, with notes about anything unusual (by line number)."""
+
+    def __init__(self):
+        self.rows = []  # (code, name, (r, g, b))
+        self.notes = []  # (line number, message)
+
+    def add(self, code, name, rgb):
+        self.rows.append((code, name, rgb))
+
+    def note(self, number, message):
+        self.notes.append((number, message))
 
 
 def fail(path, number, message):
-    sys.exit(f"{path}:{number}: {message}")
+    sys.exit(f"error: {path}:{number}: {message}")
+
+
+def read_lines(path):
+    """The file's lines, numbered from 1, without line endings; notes Windows line endings."""
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        fail(path, data[: e.start].count(b"\n") + 1, "not UTF-8")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    crlf = sum(1 for line in lines if line.endswith("\r"))
+    return [(n, line.removesuffix("\r")) for n, line in enumerate(lines, start=1)], crlf
 
 
 def read_gpl(path):
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        if not line.strip() or line.startswith(("GIMP Palette", "Name:", "Columns:", "#")):
+    result = Rows()
+    lines, crlf = read_lines(path)
+    if crlf:
+        result.note(1, f"Windows line endings on {crlf} lines, accepted")
+    for number, line in lines:
+        if not line.strip() or line.startswith(GPL_HEADERS) or line.lstrip().startswith("#"):
             continue
-        match = GPL_ROW.match(line)
+        match = GPL_ROW.fullmatch(line)
         if not match:
-            fail(path, number, f"not a palette row: {line!r}")
-        rgb = [int(match.group(i)) for i in (1, 2, 3)]
+            fail(path, number, f"not a palette row (three numbers 0-255, name, code): {line!r}")
+        rgb = tuple(int(match.group(i)) for i in (1, 2, 3))
         if any(channel > 255 for channel in rgb):
             fail(path, number, f"colour value above 255: {rgb}")
-        words = match.group(4).split()
-        # The two Simthread palettes measured with a colorimeter end with the measured "L,a,b";
-        # the catalogue keeps the chart's sRGB value, so the measurement is left out.
-        if len(words) > 1 and MEASURED_LAB.match(words[-1]):
-            words = words[:-1]
-        code, name = words[-1], " ".join(words[:-1])
-        rows.append((code, name, rgb))
-    return rows
+        rest = (match.group(4) or "").strip(" \t")
+        if not rest:
+            fail(path, number, "no code after the colour")
+        if CONTROL.search(rest):
+            fail(path, number, f"control character in the name or code: {rest!r}")
+        name, code = NAME_AND_LAST_WORD.fullmatch(rest).groups()
+        if name and MEASURED_LAB.fullmatch(code):
+            # Simthread's measured palettes: name, code, then the measured L,a,b.
+            name, code = NAME_AND_LAST_WORD.fullmatch(name).groups()
+            result.note(number, "measured L,a,b after the code, left out")
+        name = (name or "").strip(" \t")
+        if "\t" in name:
+            fail(path, number, f"tab inside the name, so the columns are unclear: {rest!r}")
+        if not name:
+            result.note(number, f"only one word after the colour: code {code!r}, empty name")
+        if "  " in name:
+            result.note(number, f"run of spaces inside the name, kept as printed: {name!r}")
+        if not re.search(r"[0-9]", code):
+            result.note(number, f"code {code!r} has no digit, kept as printed")
+        result.add(code, name, rgb)
+    return result
 
 
 def read_libembroidery(path):
-    rows = []
-    for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
-        stripped = line.strip()
-        if not stripped.startswith("{"):
+    result = Rows()
+    lines, _ = read_lines(path)
+    ended = False
+    for number, line in lines:
+        if C_SKIP.match(line):
             continue
-        if re.match(r'^\{\s*"END"', stripped):
-            break
-        match = C_ROW.match(line)
+        if ended:
+            fail(path, number, f"row after the END row: {line!r}")
+        if C_END.match(line):
+            ended = True
+            continue
+        match = C_ROW.fullmatch(line)
         if not match:
-            fail(path, number, f"not a table row: {line!r}")
-        name, argb, code = match.group(1), match.group(2), match.group(3)
-        rgb = [int(argb[i:i + 2], 16) for i in (2, 4, 6)]
-        rows.append((code, "" if name == "?" else name, rgb))
-    return rows
+            fail(path, number, f"not a table row {{\"name\", 0xAARRGGBB, code}}: {line!r}")
+        name, argb, code, comment = match.groups()
+        if comment and comment.strip():
+            result.note(number, f"comment after the row ignored: {comment.strip()!r}")
+        rgb = tuple(int(argb[i : i + 2], 16) for i in (2, 4, 6))
+        result.add(code, "" if name == "?" else name, rgb)
+    if not ended:
+        result.note(len(lines), 'no {"END", 0, -1} row; read to the end of the file')
+    return result
 
 
-def write_csv(rows):
+READERS = {".gpl": read_gpl, ".csv": read_libembroidery}
+
+
+def to_csv(rows):
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = csv.writer(out, lineterminator="\n")  # csv.QUOTE_MINIMAL
     writer.writerow(["code", "name", "hex"])
     for code, name, (r, g, b) in rows:
         writer.writerow([code.strip(), name.strip(), f"#{r:02X}{g:02X}{b:02X}"])
-    return out.getvalue()
+    return out.getvalue().encode("utf-8")
+
+
+def code_key(code):
+    """How the build compares codes (crates/core/src/catalogue/code.rs): case and leading zeros
+    do not count. Used here only to count repeats for the summary."""
+    return code.strip().upper().lstrip("0") or "0"
+
+
+def plural(count, word):
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"
+
+
+def spans(numbers):
+    """[6, 7, 8, 12] -> '6-8, 12'."""
+    parts, start = [], numbers[0]
+    for previous, current in zip(numbers, numbers[1:] + [None]):
+        if current != previous + 1:
+            parts.append(str(start) if start == previous else f"{start}-{previous}")
+            start = current
+    return ", ".join(parts)
+
+
+def print_notes(origin, notes):
+    """One line per kind of note, with the raw file's lines it applies to."""
+    by_message = {}
+    for number, message in notes:
+        by_message.setdefault(message, []).append(number)
+    for message, numbers in by_message.items():
+        count = f" ({plural(len(numbers), 'row')})" if len(numbers) > 1 else ""
+        print(f"    {origin}:{spans(numbers)}{count}: {message}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--shared", type=Path, default=ROOT.parent / "shared/data/threads",
-                        help="folder of the raw charts (default: ../shared/data/threads)")
+    parser.add_argument(
+        "--shared",
+        type=Path,
+        default=ROOT.parent / "shared/data/threads",
+        help="folder of the raw charts (default: ../shared/data/threads next to the repository)",
+    )
     args = parser.parse_args()
-    manifest = tomllib.loads((DATA / "lines.toml").read_text(encoding="utf-8"))
-    total = 0
+
+    manifest_path = DATA / "lines.toml"
+    manifest = tomllib.loads(manifest_path.read_text(encoding="utf-8"))
+
+    # Read every raw file first, so a bad row stops the script before any file is written.
+    results = []
     for line in manifest["line"]:
-        raw = args.shared / line["origin"]
-        rows = read_gpl(raw) if raw.suffix == ".gpl" else read_libembroidery(raw)
-        if not rows:
-            sys.exit(f"{raw}: no colour rows")
-        (DATA / f"{line['id']}.csv").write_text(write_csv(rows), encoding="utf-8")
-        codes = [code.strip().upper().lstrip("0") or "0" for code, _, _ in rows]
-        repeated = len(codes) - len(set(codes))
-        note = f", {repeated} repeated codes" if repeated else ""
-        print(f"{line['id']:45} {len(rows):5} rows{note}")
-        total += len(rows)
-    print(f"{'total':45} {total:5} rows in {len(manifest['line'])} lines")
+        line_id, origin = line["id"], line["origin"]
+        if not re.fullmatch(r"[a-z0-9-]+", line_id):
+            sys.exit(f"error: {manifest_path}: id {line_id!r} must be a-z, 0-9 and '-'")
+        raw = args.shared / origin
+        reader = READERS.get(raw.suffix)
+        if reader is None:
+            sys.exit(f"error: {manifest_path}: line {line_id!r}: no reader for {origin}")
+        if not raw.is_file():
+            sys.exit(f"error: {manifest_path}: line {line_id!r}: {raw} not found")
+        result = reader(raw)
+        if not result.rows:
+            sys.exit(f"error: {raw}: no colour rows")
+        results.append((line_id, origin, result))
+
+    total_rows = total_notes = changed = 0
+    for line_id, origin, result in results:
+        target = DATA / f"{line_id}.csv"
+        content = to_csv(result.rows)
+        status = "unchanged"
+        if not target.is_file() or target.read_bytes() != content:
+            target.write_bytes(content)
+            status = "written"
+            changed += 1
+
+        keys = [code_key(code) for code, _, _ in result.rows]
+        extra = len(keys) - len(set(keys))
+        repeats = f", {plural(extra, 'row')} repeating an earlier code" if extra else ""
+        print(f"{line_id:40} {len(result.rows):5} rows, {status}{repeats}")
+        print_notes(origin, result.notes)
+        total_rows += len(result.rows)
+        total_notes += len(result.notes)
+
+    print(
+        f"{'total':40} {total_rows:5} rows in {len(results)} lines; "
+        f"{plural(changed, 'file')} written, {plural(total_notes, 'note')}"
+    )
+    written = {f"{line_id}.csv" for line_id, _, _ in results}
+    for stray in sorted(p.name for p in DATA.glob("*.csv") if p.name not in written):
+        print(f"warning: {DATA / stray} is not in lines.toml (the build rejects it); delete it?")
 
 
 if __name__ == "__main__":
