@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { pageTitle } from '@/config/paths';
@@ -65,7 +65,9 @@ function ConverterTool({ converter }: { converter: Converter }) {
   const [params, setParams] = useSearchParams();
   const lines = useMemo(() => converter.lines(), [converter]);
   const source = readSource(params);
-  const targets = params.get('to')?.split(',').filter(Boolean) ?? DEFAULT_TARGETS;
+  // Held in state as well as the URL: the URL updates in a transition, and the checkboxes must
+  // show a change at once.
+  const [targets, setTargets] = useState(() => params.get('to')?.split(',').filter(Boolean) ?? DEFAULT_TARGETS);
 
   const outcome = useMemo(() => {
     if (!source || targets.length === 0) return null;
@@ -75,12 +77,17 @@ function ConverterTool({ converter }: { converter: Converter }) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
     // The URL's text is the identity of the request.
-  }, [converter, params.toString()]);
+  }, [converter, params.toString(), targets.join(',')]);
 
   function update(change: (next: URLSearchParams) => void) {
     const next = new URLSearchParams(params);
     change(next);
     setParams(next, { replace: true, preventScrollReset: true });
+  }
+
+  function chooseTargets(ids: string[]) {
+    setTargets(ids);
+    update((next) => next.set('to', ids.join(',')));
   }
 
   const resolved = outcome && 'conversion' in outcome ? outcome.conversion?.source : null;
@@ -136,7 +143,7 @@ function ConverterTool({ converter }: { converter: Converter }) {
             </dl>
           </div>
           {/* After the results, so on a phone the matches come right below the colour chosen. */}
-          <TargetLines lines={lines} selected={targets} onChange={(ids) => update((p) => p.set('to', ids.join(',')))} />
+          <TargetLines lines={lines} selected={targets} onChange={chooseTargets} />
         </div>
       </section>
       <section className="converter" aria-labelledby="convert-list">
