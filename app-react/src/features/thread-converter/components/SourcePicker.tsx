@@ -5,6 +5,8 @@ import type { Converter, LineSummary, ResolvedSource, Source } from '@/lib/core'
 import { Swatch } from './Swatch';
 
 const RESULTS = 12;
+/** #RGB or #RRGGBB, the hash optional: what the core's hex parser reads. */
+const HEX = /^#?([0-9a-f]{3}|[0-9a-f]{6})$/i;
 
 interface Props {
   converter: Converter;
@@ -22,12 +24,12 @@ export function SourcePicker({ converter, lines, source, resolved, onChange }: P
   const [line, setLine] = useState('');
   const [hexText, setHexText] = useState(source && 'hex' in source ? source.hex : '');
   const results = query.trim() ? converter.search(query, line ? [line] : [], RESULTS) : [];
-  const hexError = hexText.trim() && !/^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.test(hexText.trim());
+  const hexError = hexText.trim() && !HEX.test(hexText.trim());
 
   function chooseHex(text: string) {
     setHexText(text);
     const trimmed = text.trim();
-    if (/^#?([0-9a-f]{3}|[0-9a-f]{6})$/i.test(trimmed)) {
+    if (HEX.test(trimmed)) {
       onChange({ hex: trimmed.startsWith('#') ? trimmed : `#${trimmed}` });
     }
   }
