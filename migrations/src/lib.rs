@@ -9,6 +9,7 @@
 pub use sea_orm_migration::prelude::*;
 
 mod m20261122_000001_users_and_sessions;
+mod m20261122_000002_auth_service;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -16,6 +17,9 @@ pub struct Migrator;
 #[async_trait::async_trait]
 impl MigratorTrait for Migrator {
     fn migrations() -> Vec<Box<dyn MigrationTrait>> {
-        vec![Box::new(m20261122_000001_users_and_sessions::Migration)]
+        vec![
+            Box::new(m20261122_000001_users_and_sessions::Migration),
+            Box::new(m20261122_000002_auth_service::Migration),
+        ]
     }
 }

@@ -45,8 +45,16 @@ pub struct ServeArgs {
     #[arg(long, env = "BOBBIN_REQUEST_TIMEOUT", default_value_t = 30, value_name = "SECONDS")]
     pub request_timeout: u64,
 
+    /// Take the client's address from the last hop of `X-Forwarded-For` (for rate limits and
+    /// session records). Only set this behind a reverse proxy that sets the header itself.
+    #[arg(long, env = "BOBBIN_TRUST_FORWARDED_FOR")]
+    pub trust_forwarded_for: bool,
+
     #[command(flatten)]
     pub database: DatabaseArgs,
+
+    #[command(flatten)]
+    pub auth: AuthArgs,
 }
 
 impl ServeArgs {
@@ -76,6 +84,47 @@ pub struct DatabaseArgs {
     /// Largest number of pooled database connections.
     #[arg(long, env = "BOBBIN_DB_MAX_CONNECTIONS", default_value_t = 10, global = true)]
     pub db_max_connections: u32,
+}
+
+/// The auth service under `/auth/v1` and the e-mail it sends.
+#[derive(Debug, Clone, Args)]
+pub struct AuthArgs {
+    /// The address people open Bobbin at. E-mailed links point here, and it is the default and
+    /// always-allowed target of `redirect_to`.
+    #[arg(long, env = "BOBBIN_SITE_URL", default_value = "http://127.0.0.1:3000")]
+    pub site_url: url::Url,
+
+    /// Other addresses `redirect_to` may point at, comma-separated. An entry ending in `*`
+    /// allows every URL that starts with what comes before it.
+    #[arg(long, env = "BOBBIN_AUTH_REDIRECT_URLS", value_delimiter = ',')]
+    pub redirect_urls: Vec<String>,
+
+    /// Confirm new accounts without an e-mail (development and tests only).
+    #[arg(long, env = "BOBBIN_AUTH_AUTOCONFIRM")]
+    pub autoconfirm: bool,
+
+    /// Seconds an access token (JWT) is valid. The browser client refreshes it before it ends.
+    #[arg(long, env = "BOBBIN_JWT_EXPIRY", default_value_t = 3600, value_name = "SECONDS")]
+    pub jwt_expiry: u32,
+
+    /// SMTP server for e-mail, e.g. `smtps://user:password@mail.example.com` or
+    /// `smtp://127.0.0.1:2525`. Without it, e-mail is kept in an outbox that development mode
+    /// shows at /dev/mailbox.
+    #[arg(long, env = "BOBBIN_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+
+    /// The sender of Bobbin's e-mail.
+    #[arg(long, env = "BOBBIN_MAIL_FROM", default_value = "Bobbin <no-reply@bobbin.invalid>")]
+    pub mail_from: String,
+
+    /// Requests per client address per 5 minutes to each of sign-in, sign-up, verify, recover
+    /// and magic link (token refreshes get five times as many).
+    #[arg(long, env = "BOBBIN_AUTH_RATE_LIMIT", default_value_t = 30)]
+    pub rate_limit: u32,
+
+    /// Seconds between two e-mails to the same address.
+    #[arg(long, env = "BOBBIN_AUTH_EMAIL_INTERVAL", default_value_t = 60, value_name = "SECONDS")]
+    pub email_interval: u32,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -48,6 +48,9 @@ impl FieldError {
 
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
+    /// No valid session: no token, a bad or expired one, or a signed-out session.
+    #[error("{0}")]
+    Unauthorized(String),
     #[error("{0}")]
     NotFound(String),
     #[error("the request body is not valid JSON: {0}")]
@@ -75,6 +78,7 @@ impl AppError {
 
     pub fn status(&self) -> StatusCode {
         match self {
+            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::InvalidJson(_) => StatusCode::BAD_REQUEST,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
@@ -86,6 +90,7 @@ impl AppError {
 
     pub fn code(&self) -> &'static str {
         match self {
+            Self::Unauthorized(_) => "unauthorized",
             Self::NotFound(_) => "not_found",
             Self::InvalidJson(_) => "invalid_json",
             Self::UnsupportedMediaType => "unsupported_media_type",
@@ -99,7 +104,9 @@ impl AppError {
     fn body(self) -> ErrorBody {
         let code = self.code().to_owned();
         let (message, fields) = match self {
-            Self::NotFound(message) | Self::Rejected { message, .. } => (message, Vec::new()),
+            Self::Unauthorized(message) | Self::NotFound(message) | Self::Rejected { message, .. } => {
+                (message, Vec::new())
+            }
             Self::InvalidJson(detail) => {
                 (format!("The request body is not valid JSON: {detail}"), Vec::new())
             }

@@ -1,14 +1,20 @@
 //! Request extractors. [`ApiJson`] replaces axum's `Json` for request bodies so that every body
 //! problem answers in the API's one error shape, with the path of the offending field.
+//! [`AuthUser`] is the signed-in person of a product API request.
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, Request, rejection::BytesRejection},
-    http::{StatusCode, header},
+    extract::{FromRequest, FromRequestParts, Request, rejection::BytesRejection},
+    http::{StatusCode, header, request::Parts},
 };
+use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::de::DeserializeOwned;
 
-use crate::error::{AppError, FieldError};
+use crate::{
+    auth::extract::{CurrentSession, bearer, from_access_token},
+    error::{AppError, FieldError},
+    state::AppState,
+};
 
 /// A JSON request body, parsed into `T`.
 ///
@@ -69,6 +75,68 @@ fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
     })
 }
 
+/// The name of the auth cookie the browser client (`@supabase/ssr`) keeps the session in; the
+/// app configures the client with the same name (`app-react/src/lib/auth.ts`).
+pub const AUTH_COOKIE: &str = "sb-bobbin-auth-token";
+
+/// The signed-in person of a product API request, from the bearer token or else the auth
+/// cookie. The token's signature, expiry and session are checked on every request; the user
+/// object the cookie also holds is never trusted.
+#[derive(Debug, Clone)]
+pub struct AuthUser(pub CurrentSession);
+
+impl FromRequestParts<AppState> for AuthUser {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let token = match bearer(parts) {
+            Some(token) => token.to_owned(),
+            None => access_token_from_cookies(parts)
+                .ok_or_else(|| AppError::Unauthorized("Sign in to continue.".to_owned()))?,
+        };
+        let current = from_access_token(state, &token).await.map_err(|error| {
+            if error.status.is_server_error() {
+                AppError::Internal(anyhow::anyhow!("checking an access token failed: {}", error.message))
+            } else {
+                AppError::Unauthorized("Your session has ended. Sign in again.".to_owned())
+            }
+        })?;
+        Ok(Self(current))
+    }
+}
+
+/// The access token inside the chunked auth cookie: `name`, or `name.0`, `name.1`, ... joined
+/// in order; the value is the session JSON, optionally `base64-` and base64url encoded.
+fn access_token_from_cookies(parts: &Parts) -> Option<String> {
+    let mut whole: Option<String> = None;
+    let mut chunks: Vec<(usize, String)> = Vec::new();
+    for header in parts.headers.get_all(header::COOKIE) {
+        let Ok(header) = header.to_str() else { continue };
+        for cookie in cookie::Cookie::split_parse_encoded(header).flatten() {
+            let name = cookie.name();
+            if name == AUTH_COOKIE {
+                whole = Some(cookie.value().to_owned());
+            } else if let Some(index) = name.strip_prefix(AUTH_COOKIE).and_then(|rest| rest.strip_prefix('.')) {
+                if let Ok(index) = index.parse::<usize>() {
+                    chunks.push((index, cookie.value().to_owned()));
+                }
+            }
+        }
+    }
+    let value = whole.or_else(|| {
+        chunks.sort_by_key(|(index, _)| *index);
+        // Chunks must run 0, 1, 2... without a gap, or the value is incomplete.
+        let complete = chunks.iter().enumerate().all(|(expected, (index, _))| expected == *index);
+        (complete && !chunks.is_empty()).then(|| chunks.into_iter().map(|(_, chunk)| chunk).collect())
+    })?;
+    let json = match value.strip_prefix("base64-") {
+        Some(encoded) => String::from_utf8(URL_SAFE_NO_PAD.decode(encoded.trim_end_matches('=')).ok()?).ok()?,
+        None => value,
+    };
+    let session: serde_json::Value = serde_json::from_str(&json).ok()?;
+    session.get("access_token")?.as_str().map(str::to_owned)
+}
+
 #[cfg(test)]
 mod tests {
     use axum::{Router, body::Body, http::Request, routing::post};
@@ -125,6 +193,28 @@ mod tests {
         assert_eq!(body["code"], "unsupported_media_type");
         let (status, _) = send(None, r#"{"name":"Red","quantity":1}"#).await;
         assert_eq!(status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    }
+
+    fn parts_with_cookies(cookies: &str) -> Parts {
+        Request::get("/").header(header::COOKIE, cookies).body(()).unwrap().into_parts().0
+    }
+
+    #[test]
+    fn the_access_token_is_read_from_chunked_base64_cookies() {
+        let session = r#"{"access_token":"eyJ.token.sig","refresh_token":"r","user":{"id":"forged"}}"#;
+        let encoded = format!("base64-{}", URL_SAFE_NO_PAD.encode(session));
+        let (first, second) = encoded.split_at(20);
+        let parts = parts_with_cookies(&format!("other=1; {AUTH_COOKIE}.1={second}; {AUTH_COOKIE}.0={first}"));
+        assert_eq!(access_token_from_cookies(&parts).as_deref(), Some("eyJ.token.sig"));
+    }
+
+    #[test]
+    fn a_single_plain_cookie_works_and_a_gap_in_the_chunks_does_not() {
+        let parts = parts_with_cookies(&format!(r#"{AUTH_COOKIE}={{"access_token":"abc"}}"#));
+        assert_eq!(access_token_from_cookies(&parts).as_deref(), Some("abc"));
+        let parts = parts_with_cookies(&format!("{AUTH_COOKIE}.0=base64-eyJh; {AUTH_COOKIE}.2=xyz"));
+        assert_eq!(access_token_from_cookies(&parts), None);
+        assert_eq!(access_token_from_cookies(&parts_with_cookies("sb-other-auth-token=x")), None);
     }
 
     #[tokio::test]

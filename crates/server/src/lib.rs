@@ -1,12 +1,15 @@
 //! The Bobbin server: one binary that serves the React app (embedded at build time), the product
-//! API under `/api/v2` and, in later work, the auth service under `/auth/v1`.
+//! API under `/api/v2` and the auth service under `/auth/v1`.
 //!
 //! Start at [`startup::Application`]; every route is listed in [`routes::router`].
 
+pub mod auth;
 pub mod config;
 pub mod db;
+pub mod entity;
 pub mod error;
 pub mod extract;
+pub mod mail;
 pub mod routes;
 pub mod startup;
 pub mod state;

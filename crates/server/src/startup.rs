@@ -8,7 +8,12 @@ use migration::{Migrator, MigratorTrait as _};
 use sea_orm::DatabaseConnection;
 use tokio::{net::TcpListener, sync::watch};
 
-use crate::{config::ServeArgs, db, routes, state::AppState};
+use crate::{
+    auth::AuthService,
+    config::{Environment, ServeArgs},
+    db, routes,
+    state::AppState,
+};
 
 #[derive(Debug)]
 pub struct Application {
@@ -25,7 +30,20 @@ impl Application {
         Migrator::up(&db, None).await.context("applying database migrations")?;
         let listener =
             TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
-        let state = AppState { db: db.clone(), environment: args.environment };
+        let auth = AuthService::new(&db, args.auth.clone()).await.context("starting the auth service")?;
+        if !auth.mailer.uses_smtp() {
+            if args.environment == Environment::Production {
+                tracing::warn!("BOBBIN_SMTP_URL is not set: e-mail (sign-up links, password resets) is only kept in the outbox table");
+            } else {
+                tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
+            }
+        }
+        let state = AppState {
+            db: db.clone(),
+            environment: args.environment,
+            auth,
+            trust_forwarded_for: args.trust_forwarded_for,
+        };
         let router = routes::router(state, args.request_timeout());
         Ok(Self { listener, router, db, shutdown_grace: args.shutdown_grace() })
     }
@@ -51,7 +69,8 @@ impl Application {
     ) -> anyhow::Result<()> {
         tracing::info!(address = %self.local_addr(), "listening");
         let (stopping_tx, mut stopping_rx) = watch::channel(false);
-        let server = axum::serve(self.listener, self.router).with_graceful_shutdown(async move {
+        let server = axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+            .with_graceful_shutdown(async move {
             shutdown.await;
             tracing::info!("shutting down: finishing requests in flight");
             let _ = stopping_tx.send(true);

@@ -4,6 +4,7 @@
 mod catalog;
 mod health;
 mod meta;
+mod users;
 mod web;
 
 use std::time::Duration;
@@ -27,16 +28,25 @@ use tower_http::{
     trace::{DefaultOnResponse, TraceLayer},
 };
 use tracing::Level;
-use utoipa::OpenApi;
+use utoipa::{
+    Modify, OpenApi,
+    openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme},
+};
 use utoipa_axum::{router::OpenApiRouter, routes};
 
 use crate::{
+    auth,
+    config::Environment,
     error::{AppError, ErrorBody, FieldError, json_errors, status_error},
+    extract::AUTH_COOKIE,
+    mail,
     state::AppState,
 };
 
 /// Largest request body the API reads, unless a route sets its own limit.
 pub const BODY_LIMIT: usize = 1024 * 1024;
+/// Largest request body the auth service reads: credentials and a little metadata.
+const AUTH_BODY_LIMIT: usize = 64 * 1024;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
@@ -54,12 +64,35 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wa
                        Every error answers with `ErrorBody`."
     ),
     components(schemas(ErrorBody, FieldError)),
+    modifiers(&SecuritySchemes),
     tags(
         (name = "meta", description = "Health and version of the service"),
         (name = "catalog", description = "The thread catalogue and the thread converter (public)"),
+        (name = "users", description = "The signed-in person"),
     )
 )]
 struct ApiDoc;
+
+/// The two ways to present the session: the access token from `/auth/v1/token` as a bearer
+/// token, or the browser client's auth cookie.
+struct SecuritySchemes;
+
+impl Modify for SecuritySchemes {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let components = openapi.components.get_or_insert_with(Default::default);
+        components.add_security_scheme(
+            "bearer",
+            SecurityScheme::Http(HttpBuilder::new().scheme(HttpAuthScheme::Bearer).bearer_format("JWT").build()),
+        );
+        components.add_security_scheme(
+            "cookie",
+            SecurityScheme::ApiKey(ApiKey::Cookie(ApiKeyValue::with_description(
+                AUTH_COOKIE,
+                "The session as the browser client stores it (chunked as `.0`, `.1`, ... when long)",
+            ))),
+        );
+    }
+}
 
 /// The whole application.
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
@@ -74,7 +107,8 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                 .routes(routes!(catalog::thread))
                 .routes(routes!(catalog::search))
                 .routes(routes!(catalog::convert))
-                .routes(routes!(catalog::convert_bulk)),
+                .routes(routes!(catalog::convert_bulk))
+                .routes(routes!(users::me)),
         )
         .split_for_parts();
     let openapi_json = Bytes::from(openapi.to_json().expect("the OpenAPI document serialises"));
@@ -95,9 +129,18 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         // Outermost, so it also shapes the 408 and 413 answers of the two layers above.
         .layer(middleware::map_response(json_errors));
 
-    Router::new()
-        .merge(api)
-        .merge(web::router(state.environment))
+    let auth = Router::new()
+        .nest("/auth/v1", auth::router())
+        .layer(DefaultBodyLimit::max(AUTH_BODY_LIMIT))
+        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout));
+
+    let mut app = Router::new().merge(api).merge(auth);
+    // The outbox holds everyone's sign-in links: never served in production.
+    if state.environment != Environment::Production {
+        app = app.merge(mail::mailbox::router());
+    }
+
+    app.merge(web::router(state.environment))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CONTENT_SECURITY_POLICY),

@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use bobbin_server::{
-    config::{DatabaseArgs, Environment, ServeArgs},
+    config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     startup::Application,
 };
 use sea_orm::{
@@ -116,13 +116,32 @@ impl TestApp {
     }
 }
 
+/// A port that was free a moment ago: the site URL (in e-mailed links) must name the port
+/// before the server binds it.
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
 pub fn serve_args(database_url: &str) -> ServeArgs {
+    let port = free_port();
     ServeArgs {
-        bind: "127.0.0.1:0".parse().unwrap(),
+        bind: format!("127.0.0.1:{port}").parse().unwrap(),
         environment: Environment::Development,
         shutdown_grace: 1,
         request_timeout: 30,
+        trust_forwarded_for: false,
         database: DatabaseArgs { database_url: database_url.to_owned(), db_max_connections: 5 },
+        auth: AuthArgs {
+            site_url: format!("http://127.0.0.1:{port}/").parse().unwrap(),
+            redirect_urls: vec!["https://allowed.example/*".to_owned()],
+            autoconfirm: false,
+            jwt_expiry: 3600,
+            smtp_url: None,
+            mail_from: "Bobbin <no-reply@bobbin.test>".to_owned(),
+            rate_limit: 1000,
+            // Tests send several mails to one address within a second.
+            email_interval: 0,
+        },
     }
 }
 

@@ -1,6 +1,8 @@
 //! API integration tests: each test starts the real server on port 0 against a fresh database,
 //! SQLite or PostgreSQL, and talks to it over HTTP.
 
+mod auth;
+mod auth_helpers;
 mod catalog;
 mod database;
 mod errors;

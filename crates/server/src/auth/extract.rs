@@ -1,0 +1,129 @@
+//! Extractors of the auth service: the JSON body, the caller's address, and the signed-in
+//! session behind a bearer token.
+
+use std::net::SocketAddr;
+
+use axum::{
+    body::Bytes,
+    extract::{ConnectInfo, FromRequest, FromRequestParts, Request},
+    http::{StatusCode, header, request::Parts},
+};
+use sea_orm::EntityTrait as _;
+use serde::de::DeserializeOwned;
+
+use crate::{
+    auth::{
+        error::{AuthError, AuthResult},
+        keys::Claims,
+        session::ClientInfo,
+    },
+    entity::{session, user},
+    state::AppState,
+};
+
+/// A JSON request body; errors in the auth service's shape (`bad_json`, `validation_failed`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AuthJson<T>(pub T);
+
+impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
+    type Rejection = AuthError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
+            if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                AuthError::new(StatusCode::PAYLOAD_TOO_LARGE, "request_entity_too_large", "Request body is too large")
+            } else {
+                AuthError::bad_request("bad_json", "Could not read the request body")
+            }
+        })?;
+        // An empty body is an empty object (the client posts `/logout` and `/factors/{id}/challenge` bare).
+        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+        serde_json::from_slice(bytes).map(AuthJson).map_err(|error| {
+            if error.is_data() {
+                AuthError::validation(format!("Invalid request body: {error}"))
+            } else {
+                AuthError::bad_request("bad_json", format!("Could not parse request body as JSON: {error}"))
+            }
+        })
+    }
+}
+
+/// The caller's address and browser, for rate limits and the session record.
+#[derive(Debug, Clone)]
+pub struct Client(pub ClientInfo);
+
+impl Client {
+    /// The rate-limit key: the address, or `unknown` (tests that call the router directly).
+    pub fn ip(&self) -> &str {
+        self.0.ip.as_deref().unwrap_or("unknown")
+    }
+}
+
+impl FromRequestParts<AppState> for Client {
+    type Rejection = AuthError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let forwarded = state
+            .trust_forwarded_for
+            .then(|| parts.headers.get("x-forwarded-for")?.to_str().ok()?.rsplit(',').next().map(|ip| ip.trim().to_owned()))
+            .flatten();
+        let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip().to_string());
+        let user_agent = parts
+            .headers
+            .get(header::USER_AGENT)
+            .and_then(|value| value.to_str().ok())
+            .map(|agent| agent.chars().take(512).collect());
+        Ok(Self(ClientInfo { ip: forwarded.or(peer), user_agent }))
+    }
+}
+
+/// A signed-in caller of the auth service: a valid bearer access token whose session still
+/// exists, and its user.
+#[derive(Debug, Clone)]
+pub struct CurrentSession {
+    pub claims: Claims,
+    pub session: session::Model,
+    pub user: user::Model,
+}
+
+impl CurrentSession {
+    pub fn is_aal2(&self) -> bool {
+        self.session.aal == crate::auth::session::AAL2
+    }
+}
+
+impl FromRequestParts<AppState> for CurrentSession {
+    type Rejection = AuthError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let token = bearer(parts).ok_or_else(|| {
+            AuthError::new(StatusCode::UNAUTHORIZED, "no_authorization", "This endpoint requires a valid Bearer token")
+        })?;
+        from_access_token(state, token).await
+    }
+}
+
+/// The bearer token of a request, if any.
+pub fn bearer(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+    let (scheme, token) = value.split_once(' ')?;
+    scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|token| !token.is_empty())
+}
+
+/// Checks an access token (signature, expiry, audience, issuer) and that its session and user
+/// still exist: a signed-out session's tokens stop working at once, not when they expire.
+pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<CurrentSession> {
+    let claims = state.auth.keys.verify(token).map_err(|error| {
+        AuthError::forbidden("bad_jwt", format!("invalid JWT: unable to parse or verify signature, {error}"))
+    })?;
+    let session = session::Entity::find_by_id(claims.session_id)
+        .one(&state.db)
+        .await?
+        .filter(|session| session.user_id == claims.sub)
+        .ok_or_else(|| AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist"))?;
+    let user = user::Entity::find_by_id(claims.sub)
+        .one(&state.db)
+        .await?
+        .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
+    Ok(CurrentSession { claims, session, user })
+}

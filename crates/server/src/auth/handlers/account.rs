@@ -1,0 +1,393 @@
+//! Sign-up, sign-in (`/token` grants), sign-out and the signed-in user (`/user`).
+
+use axum::{
+    Json,
+    extract::{Query, State},
+    http::StatusCode,
+    response::{IntoResponse, Response},
+};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
+    QueryFilter as _, TransactionTrait as _,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+
+use super::{FLOW_STATE_EXPIRY, TokenKind, new_flow_state, pkce_params, redirect_target, send_token_mail};
+use crate::{
+    auth::{
+        error::{AuthError, AuthResult},
+        extract::{AuthJson, Client, CurrentSession},
+        password, rate_limit, secret,
+        session::{self, Method},
+        user::{self as account, user_json},
+    },
+    entity::{flow_state, mfa_factor, user},
+    state::AppState,
+};
+
+#[derive(Debug, Deserialize)]
+pub struct RedirectQuery {
+    redirect_to: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct SignupBody {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    phone: String,
+    #[serde(default)]
+    password: String,
+    data: Option<Value>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+/// `POST /signup`. With auto-confirm the answer is a session; otherwise the (unconfirmed)
+/// user, and a confirmation e-mail. Signing up again with a registered address answers a user
+/// object of the same shape (and sends no e-mail to the owner of the address, who did not ask),
+/// so the answer never tells whether an address has an account.
+pub async fn signup(
+    State(state): State<AppState>,
+    client: Client,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<SignupBody>,
+) -> AuthResult<Response> {
+    let auth = &state.auth;
+    rate_limit::check_requests(&state.db, "signup", client.ip(), auth.config.rate_limit).await?;
+    if !body.phone.is_empty() {
+        return Err(AuthError::bad_request("phone_provider_disabled", "Phone signups are disabled"));
+    }
+    if body.password.is_empty() {
+        return Err(AuthError::validation("Signup requires a valid password"));
+    }
+    let email = account::parse_email(&body.email)?;
+    check_new_password(auth, &body.password)?;
+    let metadata = account::parse_metadata(body.data)?;
+    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+    let redirect = redirect_target(auth, query.redirect_to.as_deref());
+    // Hashed before the lookup, so that a registered address takes as long as a new one.
+    let hash = password::hash(&body.password)?;
+
+    if let Some(existing) = account::find_by_email(&state.db, &email).await? {
+        if auth.config.autoconfirm {
+            return Err(AuthError::unprocessable("user_already_exists", "User already registered"));
+        }
+        if existing.email_confirmed_at.is_none() {
+            // Not yet confirmed: the same person trying again. Send the link again.
+            send_token_mail(auth, &state.db, &existing, TokenKind::Confirmation, &email, &redirect, None).await?;
+        }
+        return Ok(Json(obfuscated_user(&email, Value::Object(account::parse_metadata(None)?))).into_response());
+    }
+
+    let txn = state.db.begin().await?;
+    let created =
+        account::create(&txn, &email, Some(hash), metadata, "email", None, auth.config.autoconfirm).await?;
+    let flow = match pkce {
+        Some(pkce) if !auth.config.autoconfirm => {
+            Some(new_flow_state(&txn, pkce, Some(created.id), "email", "email/signup", Some(redirect.to_string())).await?.id)
+        }
+        _ => None,
+    };
+    txn.commit().await?;
+
+    if auth.config.autoconfirm {
+        let tokens = session::start(auth, &state.db, &created, Method::Password, &client.0).await?;
+        return Ok(Json(tokens).into_response());
+    }
+    send_token_mail(auth, &state.db, &created, TokenKind::Confirmation, &email, &redirect, flow).await?;
+    let created = mark_sent(&state, created).await?;
+    Ok(Json(user_json(&state.db, &created).await?).into_response())
+}
+
+async fn mark_sent(state: &AppState, user: user::Model) -> AuthResult<user::Model> {
+    let mut active = user.into_active_model();
+    active.confirmation_sent_at = Set(Some(OffsetDateTime::now_utc()));
+    Ok(active.update(&state.db).await?)
+}
+
+/// What a repeated sign-up answers: a fresh id, no identities, as for a new unconfirmed account.
+fn obfuscated_user(email: &str, metadata: Value) -> Value {
+    let now = account::rfc3339(OffsetDateTime::now_utc());
+    json!({
+        "id": uuid::Uuid::new_v4(),
+        "aud": "authenticated",
+        "role": "",
+        "email": email,
+        "phone": "",
+        "confirmation_sent_at": now,
+        "app_metadata": { "provider": "email", "providers": ["email"] },
+        "user_metadata": metadata,
+        "identities": [],
+        "created_at": now,
+        "updated_at": now,
+        "is_anonymous": false,
+    })
+}
+
+#[derive(Debug, Deserialize)]
+pub struct GrantQuery {
+    grant_type: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct TokenBody {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    phone: String,
+    #[serde(default)]
+    password: String,
+    #[serde(default)]
+    refresh_token: String,
+    #[serde(default)]
+    auth_code: String,
+    #[serde(default)]
+    code_verifier: String,
+}
+
+/// `POST /token?grant_type=password|refresh_token|pkce`.
+pub async fn token(
+    State(state): State<AppState>,
+    client: Client,
+    Query(query): Query<GrantQuery>,
+    AuthJson(body): AuthJson<TokenBody>,
+) -> AuthResult<Response> {
+    let auth = &state.auth;
+    let limit = auth.config.rate_limit;
+    let tokens = match query.grant_type.as_deref().unwrap_or_default() {
+        "password" => {
+            rate_limit::check_requests(&state.db, "token", client.ip(), limit).await?;
+            password_grant(&state, &client, body).await?
+        }
+        "refresh_token" => {
+            rate_limit::check_requests(&state.db, "refresh", client.ip(), limit.saturating_mul(5)).await?;
+            if body.refresh_token.is_empty() {
+                return Err(AuthError::validation("refresh_token required"));
+            }
+            session::refresh(auth, &state.db, &body.refresh_token).await?
+        }
+        "pkce" => {
+            rate_limit::check_requests(&state.db, "token", client.ip(), limit).await?;
+            pkce_grant(&state, &client, body).await?
+        }
+        "id_token" => {
+            return Err(AuthError::bad_request(
+                "provider_disabled",
+                "Sign-in with an ID token is not supported here; use e-mail and password, a magic link or a configured OAuth provider",
+            ));
+        }
+        "web3" => {
+            return Err(AuthError::bad_request("web3_provider_disabled", "Web3 sign-in is not supported here"));
+        }
+        _ => return Err(AuthError::bad_request("invalid_credentials", "unsupported_grant_type")),
+    };
+    Ok(Json(tokens).into_response())
+}
+
+async fn password_grant(state: &AppState, client: &Client, body: TokenBody) -> AuthResult<session::TokenResponse> {
+    if !body.phone.is_empty() {
+        return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
+    }
+    if body.email.is_empty() || body.password.is_empty() {
+        return Err(AuthError::validation("An email address and a password are required"));
+    }
+    let email = account::parse_email(&body.email).map_err(|_| AuthError::invalid_credentials())?;
+    let found = account::find_by_email(&state.db, &email).await?;
+    let Some(user) = found else {
+        password::verify_dummy(&body.password);
+        return Err(AuthError::invalid_credentials());
+    };
+    let Some(hash) = user.encrypted_password.as_deref() else {
+        password::verify_dummy(&body.password);
+        return Err(AuthError::invalid_credentials());
+    };
+    if !password::verify(&body.password, hash) {
+        return Err(AuthError::invalid_credentials());
+    }
+    // Only after the password matched, so this answer reveals nothing to a stranger.
+    if user.email_confirmed_at.is_none() {
+        return Err(AuthError::bad_request("email_not_confirmed", "Email not confirmed"));
+    }
+    session::start(&state.auth, &state.db, &user, Method::Password, &client.0).await
+}
+
+async fn pkce_grant(state: &AppState, client: &Client, body: TokenBody) -> AuthResult<session::TokenResponse> {
+    if body.auth_code.is_empty() || body.code_verifier.is_empty() {
+        return Err(AuthError::validation("invalid request: both auth code and code verifier should be non-empty"));
+    }
+    let txn = state.db.begin().await?;
+    let flow = flow_state::Entity::find()
+        .filter(flow_state::Column::AuthCodeHash.eq(secret::sha256_hex(&body.auth_code)))
+        .one(&txn)
+        .await?
+        .ok_or_else(|| AuthError::not_found("flow_state_not_found", "invalid flow state, no valid flow state found"))?;
+    // Single use: whatever happens next, this code is spent.
+    let deleted = flow_state::Entity::delete_by_id(flow.id).exec(&txn).await?;
+    txn.commit().await?;
+    if deleted.rows_affected != 1 {
+        return Err(AuthError::not_found("flow_state_not_found", "invalid flow state, no valid flow state found"));
+    }
+    let issued = flow.auth_code_issued_at.unwrap_or(flow.created_at);
+    if OffsetDateTime::now_utc() - issued > FLOW_STATE_EXPIRY {
+        return Err(AuthError::not_found("flow_state_expired", "invalid flow state, flow state has expired"));
+    }
+    if !secret::pkce_matches(&flow.code_challenge_method, &flow.code_challenge, &body.code_verifier) {
+        return Err(AuthError::forbidden(
+            "bad_code_verifier",
+            "code challenge does not match previously saved code verifier",
+        ));
+    }
+    let user = match flow.user_id {
+        Some(id) => user::Entity::find_by_id(id).one(&state.db).await?,
+        None => None,
+    }
+    .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))?;
+    let method = match flow.authentication_method.as_str() {
+        "recovery" => Method::Recovery,
+        "magiclink" => Method::MagicLink,
+        "email_change" => Method::EmailChange,
+        "email/signup" => Method::EmailSignup,
+        _ => Method::OAuth,
+    };
+    session::start(&state.auth, &state.db, &user, method, &client.0).await
+}
+
+#[derive(Debug, Deserialize)]
+pub struct LogoutQuery {
+    scope: Option<String>,
+}
+
+/// `POST /logout?scope=global|local|others` (global by default, as in Supabase Auth).
+pub async fn logout(
+    State(state): State<AppState>,
+    current: CurrentSession,
+    Query(query): Query<LogoutQuery>,
+) -> AuthResult<StatusCode> {
+    let scope = query.scope.as_deref().unwrap_or("global");
+    session::end(&state.db, current.user.id, current.session.id, scope).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// `GET /user`.
+pub async fn get_user(State(state): State<AppState>, current: CurrentSession) -> AuthResult<Json<Value>> {
+    Ok(Json(user_json(&state.db, &current.user).await?))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct UpdateUserBody {
+    email: Option<String>,
+    password: Option<String>,
+    data: Option<Value>,
+    phone: Option<String>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+/// `PUT /user`: metadata (merged), password, or e-mail (confirmed by links to both the current
+/// and the new address before it changes). Changing the password or the address needs an
+/// `aal2` session once the account has a verified factor.
+pub async fn update_user(
+    State(state): State<AppState>,
+    current: CurrentSession,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<UpdateUserBody>,
+) -> AuthResult<Json<Value>> {
+    let auth = &state.auth;
+    if body.phone.as_deref().is_some_and(|phone| !phone.is_empty()) {
+        return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
+    }
+    let changes_credentials = body.password.is_some() || body.email.is_some();
+    if changes_credentials && !current.is_aal2() && has_verified_factor(&state, current.user.id).await? {
+        return Err(AuthError::new(
+            StatusCode::UNAUTHORIZED,
+            "insufficient_aal",
+            "AAL2 session is required to update email or password when MFA is enabled.",
+        ));
+    }
+    let mut user = current.user.clone();
+    let now = OffsetDateTime::now_utc();
+
+    if let Some(data) = body.data {
+        let patch = account::parse_metadata(Some(data))?;
+        let mut merged = user.raw_user_meta_data.as_object().cloned().unwrap_or_default();
+        for (key, value) in patch {
+            // As in Supabase Auth: a null value removes the key.
+            if value.is_null() {
+                merged.remove(&key);
+            } else {
+                merged.insert(key, value);
+            }
+        }
+        account::parse_metadata(Some(Value::Object(merged.clone())))?;
+        let mut active = user.into_active_model();
+        active.raw_user_meta_data = Set(Value::Object(merged));
+        active.updated_at = Set(now);
+        user = active.update(&state.db).await?;
+    }
+
+    if let Some(new_password) = body.password {
+        check_new_password(auth, &new_password)?;
+        if user.encrypted_password.as_deref().is_some_and(|hash| password::verify(&new_password, hash)) {
+            return Err(AuthError::unprocessable(
+                "same_password",
+                "New password should be different from the old password.",
+            ));
+        }
+        let mut active = user.into_active_model();
+        active.encrypted_password = Set(Some(password::hash(&new_password)?));
+        active.updated_at = Set(now);
+        user = active.update(&state.db).await?;
+        // Other devices signed in with the old password are signed out.
+        session::end(&state.db, user.id, current.session.id, "others").await?;
+    }
+
+    if let Some(raw) = body.email {
+        let new_email = account::parse_email(&raw)?;
+        if new_email != user.email {
+            if account::find_by_email(&state.db, &new_email).await?.is_some() {
+                return Err(AuthError::unprocessable(
+                    "email_exists",
+                    "A user with this email address has already been registered",
+                ));
+            }
+            let redirect = redirect_target(auth, query.redirect_to.as_deref());
+            let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+            let mut active = user.into_active_model();
+            active.email_change = Set(Some(new_email.clone()));
+            active.email_change_sent_at = Set(Some(now));
+            active.updated_at = Set(now);
+            user = active.update(&state.db).await?;
+            let flow = match pkce {
+                Some(pkce) => Some(
+                    new_flow_state(&state.db, pkce, Some(user.id), "email", "email_change", Some(redirect.to_string()))
+                        .await?
+                        .id,
+                ),
+                None => None,
+            };
+            let current_email = user.email.clone();
+            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, flow).await?;
+            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeCurrent, &current_email, &redirect, flow)
+                .await?;
+        }
+    }
+    Ok(Json(user_json(&state.db, &user).await?))
+}
+
+/// A new password: not absurdly long (a bound on the work of one request), then strong enough.
+fn check_new_password(auth: &crate::auth::AuthService, password: &str) -> AuthResult<()> {
+    password::check_max_length(password).map_err(|error| AuthError::validation(error.to_string()))?;
+    Ok(auth.password_policy.check(password)?)
+}
+
+pub async fn has_verified_factor(state: &AppState, user_id: uuid::Uuid) -> AuthResult<bool> {
+    Ok(mfa_factor::Entity::find()
+        .filter(mfa_factor::Column::UserId.eq(user_id))
+        .filter(mfa_factor::Column::Status.eq("verified"))
+        .one(&state.db)
+        .await?
+        .is_some())
+}

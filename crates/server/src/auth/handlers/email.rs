@@ -1,0 +1,407 @@
+//! The e-mailed flows: the verify link and code, recovery, magic links and resending.
+//!
+//! Every request that sends mail answers the same whether or not the address has an account
+//! (and the per-address interval is counted either way), so none of them tells a stranger who
+//! is registered.
+
+use axum::{
+    Json,
+    extract::{Query, State},
+    response::{IntoResponse, Redirect, Response},
+};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
+    QueryFilter as _, TransactionTrait as _,
+};
+use serde::Deserialize;
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use url::Url;
+
+use super::{TokenKind, issue_auth_code, new_flow_state, pkce_params, redirect_target, send_token_mail};
+use crate::{
+    auth::{
+        error::{AuthError, AuthResult},
+        extract::{AuthJson, Client},
+        rate_limit, secret,
+        session::{self, Method},
+        user as account,
+    },
+    entity::{flow_state, one_time_token, user},
+    state::AppState,
+};
+
+const LINK_INVALID: &str = "Email link is invalid or has expired";
+const CODE_INVALID: &str = "Token has expired or is invalid";
+
+/// The `type` of a verification, and the token kinds it may match.
+fn kinds_for(kind: &str) -> AuthResult<&'static [TokenKind]> {
+    Ok(match kind {
+        "signup" => &[TokenKind::Confirmation],
+        "recovery" => &[TokenKind::Recovery],
+        "magiclink" => &[TokenKind::MagicLink],
+        "email_change" => &[TokenKind::EmailChangeNew, TokenKind::EmailChangeCurrent],
+        // The code of a sign-up or magic-link e-mail, typed in.
+        "email" => &[TokenKind::MagicLink, TokenKind::Confirmation],
+        "invite" => return Err(AuthError::validation("Invites are sent by teams, not by the auth service")),
+        "sms" | "phone_change" => return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled")),
+        _ => return Err(AuthError::validation(format!("Verify requires a verification type, not \"{kind}\""))),
+    })
+}
+
+/// What a verified token did.
+enum Verified {
+    /// Sign the person in (and, for a PKCE flow, hand out an auth code instead).
+    SignIn { user: user::Model, method: Method, flow: Option<flow_state::Model> },
+    /// One of the two e-mail change links; the other is still to be opened.
+    HalfOfEmailChange,
+}
+
+/// Finds and spends the one-time token, and applies it (confirm the address, change it...).
+async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> AuthResult<Verified> {
+    let mut query = one_time_token::Entity::find()
+        .filter(one_time_token::Column::Kind.is_in(kinds.iter().map(|kind| kind.as_str())));
+    query = match token {
+        Lookup::Link(token) => query.filter(one_time_token::Column::TokenHash.eq(secret::sha256_hex(token))),
+        Lookup::Code { email, code } => query
+            .filter(one_time_token::Column::RelatesTo.eq(email))
+            .filter(one_time_token::Column::CodeHash.eq(secret::code_hash(email, code))),
+    };
+    let invalid = || AuthError::forbidden("otp_expired", if matches!(token, Lookup::Link(_)) { LINK_INVALID } else { CODE_INVALID });
+    let txn = state.db.begin().await?;
+    let row = query.one(&txn).await?.ok_or_else(invalid)?;
+    // Spent whatever happens next; deleting by id makes two concurrent uses yield one winner.
+    let deleted = one_time_token::Entity::delete_by_id(row.id).exec(&txn).await?;
+    if deleted.rows_affected != 1 {
+        return Err(invalid());
+    }
+    let kind = kinds.iter().copied().find(|kind| kind.as_str() == row.kind).ok_or_else(invalid)?;
+    if OffsetDateTime::now_utc() - row.created_at > kind.lifetime() {
+        txn.commit().await?;
+        return Err(invalid());
+    }
+    let user = user::Entity::find_by_id(row.user_id).one(&txn).await?.ok_or_else(invalid)?;
+    let now = OffsetDateTime::now_utc();
+    let (user, method) = match kind {
+        TokenKind::Confirmation | TokenKind::MagicLink | TokenKind::Recovery => {
+            let method = match kind {
+                TokenKind::Confirmation => Method::EmailSignup,
+                TokenKind::MagicLink => Method::MagicLink,
+                _ => Method::Recovery,
+            };
+            // Opening any e-mailed link proves the address.
+            let user = if user.email_confirmed_at.is_none() {
+                let mut active = user.into_active_model();
+                active.email_confirmed_at = Set(Some(now));
+                active.updated_at = Set(now);
+                active.update(&txn).await?
+            } else {
+                user
+            };
+            (user, method)
+        }
+        TokenKind::EmailChangeCurrent | TokenKind::EmailChangeNew => {
+            let other = one_time_token::Entity::find()
+                .filter(one_time_token::Column::UserId.eq(user.id))
+                .filter(one_time_token::Column::Kind.is_in([
+                    TokenKind::EmailChangeCurrent.as_str(),
+                    TokenKind::EmailChangeNew.as_str(),
+                ]))
+                .one(&txn)
+                .await?;
+            if other.is_some() {
+                txn.commit().await?;
+                return Ok(Verified::HalfOfEmailChange);
+            }
+            let new_email = user.email_change.clone().ok_or_else(invalid)?;
+            let mut active = user.into_active_model();
+            active.email = Set(new_email.clone());
+            active.email_change = Set(None);
+            active.email_change_sent_at = Set(None);
+            active.updated_at = Set(now);
+            let user = active.update(&txn).await.map_err(|error| match error.sql_err() {
+                Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => {
+                    AuthError::unprocessable("email_exists", "A user with this email address has already been registered")
+                }
+                _ => error.into(),
+            })?;
+            crate::entity::identity::Entity::update_many()
+                .col_expr(crate::entity::identity::Column::Email, new_email.into())
+                .filter(crate::entity::identity::Column::UserId.eq(user.id))
+                .filter(crate::entity::identity::Column::Provider.eq("email"))
+                .exec(&txn)
+                .await?;
+            (user, Method::EmailChange)
+        }
+    };
+    let flow = match row.flow_state_id {
+        Some(id) => flow_state::Entity::find_by_id(id).one(&txn).await?,
+        None => None,
+    };
+    txn.commit().await?;
+    Ok(Verified::SignIn { user, method, flow })
+}
+
+#[derive(Clone, Copy)]
+enum Lookup<'a> {
+    Link(&'a str),
+    Code { email: &'a str, code: &'a str },
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VerifyLinkQuery {
+    #[serde(default)]
+    token: String,
+    #[serde(rename = "type", default)]
+    kind: String,
+    redirect_to: Option<String>,
+}
+
+/// `GET /verify`: the link in the e-mail. Redirects to `redirect_to` with, for a PKCE flow,
+/// `?code=` to exchange, else the session in the fragment (the implicit flow); errors as
+/// `error`, `error_code` and `error_description` in the query.
+pub async fn verify_link(State(state): State<AppState>, client: Client, Query(query): Query<VerifyLinkQuery>) -> Response {
+    let target = redirect_target(&state.auth, query.redirect_to.as_deref());
+    let outcome = async {
+        rate_limit::check_requests(&state.db, "verify", client.ip(), state.auth.config.rate_limit).await?;
+        let kinds = kinds_for(&query.kind)?;
+        consume(&state, kinds, Lookup::Link(&query.token)).await
+    }
+    .await;
+    match outcome {
+        Ok(Verified::HalfOfEmailChange) => {
+            let message = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+            redirect_with(&target, false, &[("message", message)])
+        }
+        Ok(Verified::SignIn { user, flow: Some(flow), .. }) => {
+            // The method travels in the flow state, to the code exchange.
+            let target = flow.redirect_to.as_deref().map_or(target.clone(), |to| redirect_target(&state.auth, Some(to)));
+            match issue_auth_code(&state.db, flow, user.id).await {
+                Ok(code) => redirect_with(&target, true, &[("code", &code)]),
+                Err(error) => error_redirect(&target, &error),
+            }
+        }
+        Ok(Verified::SignIn { user, method, flow: None }) => {
+            match session::start(&state.auth, &state.db, &user, method, &client.0).await {
+                Ok(tokens) => redirect_with(
+                    &target,
+                    false,
+                    &[
+                        ("access_token", &tokens.access_token),
+                        ("expires_at", &tokens.expires_at.to_string()),
+                        ("expires_in", &tokens.expires_in.to_string()),
+                        ("refresh_token", &tokens.refresh_token),
+                        ("token_type", "bearer"),
+                        ("type", &query.kind),
+                    ],
+                ),
+                Err(error) => error_redirect(&target, &error),
+            }
+        }
+        Err(error) => error_redirect(&target, &error),
+    }
+}
+
+/// `redirect_to` with parameters in the query (`in_query`) or the fragment.
+fn redirect_with(target: &Url, in_query: bool, params: &[(&str, &str)]) -> Response {
+    let mut url = target.clone();
+    if in_query {
+        let mut pairs = url.query_pairs_mut();
+        for (name, value) in params {
+            pairs.append_pair(name, value);
+        }
+    } else {
+        let fragment = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(params).finish();
+        url.set_fragment(Some(&fragment));
+    }
+    Redirect::to(url.as_str()).into_response()
+}
+
+/// Errors go in the query, where the client looks first (it reads both) and where a page can
+/// read them without the client.
+fn error_redirect(target: &Url, error: &AuthError) -> Response {
+    let kind = if error.status.is_server_error() { "server_error" } else { "access_denied" };
+    redirect_with(
+        target,
+        true,
+        &[("error", kind), ("error_code", error.code), ("error_description", &error.message)],
+    )
+}
+
+#[derive(Debug, Deserialize)]
+pub struct VerifyBody {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    token: String,
+    #[serde(default)]
+    token_hash: String,
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    phone: String,
+    redirect_to: Option<String>,
+}
+
+/// `POST /verify`: a code typed in (`email` + `token`) or a link's token (`token_hash`). Answers
+/// a session.
+pub async fn verify(State(state): State<AppState>, client: Client, AuthJson(body): AuthJson<VerifyBody>) -> AuthResult<Response> {
+    rate_limit::check_requests(&state.db, "verify", client.ip(), state.auth.config.rate_limit).await?;
+    if !body.phone.is_empty() {
+        return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
+    }
+    let kinds = kinds_for(&body.kind)?;
+    let _ = body.redirect_to;
+    let verified = if !body.token_hash.is_empty() {
+        consume(&state, kinds, Lookup::Link(&body.token_hash)).await?
+    } else {
+        if body.token.is_empty() || body.email.is_empty() {
+            return Err(AuthError::validation("Verify requires either a token and an email, or a token hash"));
+        }
+        let email = account::parse_email(&body.email)?;
+        consume(&state, kinds, Lookup::Code { email: &email, code: body.token.trim() }).await?
+    };
+    match verified {
+        Verified::HalfOfEmailChange => Ok(Json(json!({
+            "msg": "Confirmation link accepted. Please proceed to confirm link sent to the other email",
+            "code": 200,
+        }))
+        .into_response()),
+        Verified::SignIn { user, method, flow } => {
+            if let Some(flow) = flow {
+                // A typed code ends the PKCE flow as well; its state is no longer needed.
+                flow_state::Entity::delete_by_id(flow.id).exec(&state.db).await?;
+            }
+            Ok(Json(session::start(&state.auth, &state.db, &user, method, &client.0).await?).into_response())
+        }
+    }
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RecoverBody {
+    #[serde(default)]
+    email: String,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+pub struct RedirectQuery {
+    redirect_to: Option<String>,
+}
+
+/// `POST /recover`: a password-reset link, if the address has an account. Answers `{}` either way.
+pub async fn recover(
+    State(state): State<AppState>,
+    client: Client,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<RecoverBody>,
+) -> AuthResult<Json<Value>> {
+    let auth = &state.auth;
+    rate_limit::check_requests(&state.db, "recover", client.ip(), auth.config.rate_limit).await?;
+    let email = account::parse_email(&body.email)?;
+    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+    let redirect = redirect_target(auth, query.redirect_to.as_deref());
+    let Some(user) = account::find_by_email(&state.db, &email).await? else {
+        rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
+        return Ok(Json(json!({})));
+    };
+    let flow = match pkce {
+        Some(pkce) => Some(new_flow_state(&state.db, pkce, Some(user.id), "recovery", "recovery", Some(redirect.to_string())).await?.id),
+        None => None,
+    };
+    send_token_mail(auth, &state.db, &user, TokenKind::Recovery, &email, &redirect, flow).await?;
+    let mut active = user.into_active_model();
+    active.recovery_sent_at = Set(Some(OffsetDateTime::now_utc()));
+    active.update(&state.db).await?;
+    Ok(Json(json!({})))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct OtpBody {
+    #[serde(default)]
+    email: String,
+    #[serde(default)]
+    phone: String,
+    data: Option<Value>,
+    create_user: Option<bool>,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+/// `POST /otp` (and the older `/magiclink`): a magic link and code. A new address gets an
+/// account (unless `create_user` is false) and a confirmation e-mail instead.
+pub async fn otp(
+    State(state): State<AppState>,
+    client: Client,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<OtpBody>,
+) -> AuthResult<Json<Value>> {
+    let auth = &state.auth;
+    rate_limit::check_requests(&state.db, "otp", client.ip(), auth.config.rate_limit).await?;
+    if !body.phone.is_empty() {
+        return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
+    }
+    let email = account::parse_email(&body.email)?;
+    let metadata = account::parse_metadata(body.data)?;
+    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+    let redirect = redirect_target(auth, query.redirect_to.as_deref());
+    let (user, kind) = match account::find_by_email(&state.db, &email).await? {
+        Some(user) => (user, TokenKind::MagicLink),
+        None if body.create_user.unwrap_or(true) => {
+            (account::create(&state.db, &email, None, metadata, "email", None, false).await?, TokenKind::Confirmation)
+        }
+        None => {
+            // Supabase Auth answers `otp_disabled` here, which tells who is registered; we
+            // answer as if a link went out.
+            rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
+            return Ok(Json(json!({})));
+        }
+    };
+    let authentication_method = if kind == TokenKind::Confirmation { "email/signup" } else { "magiclink" };
+    let flow = match pkce {
+        Some(pkce) => Some(new_flow_state(&state.db, pkce, Some(user.id), "email", authentication_method, Some(redirect.to_string())).await?.id),
+        None => None,
+    };
+    send_token_mail(auth, &state.db, &user, kind, &email, &redirect, flow).await?;
+    Ok(Json(json!({})))
+}
+
+#[derive(Debug, Deserialize)]
+pub struct ResendBody {
+    #[serde(rename = "type", default)]
+    kind: String,
+    #[serde(default)]
+    email: String,
+}
+
+/// `POST /resend`: the sign-up confirmation or the e-mail change links again.
+pub async fn resend(
+    State(state): State<AppState>,
+    client: Client,
+    Query(query): Query<RedirectQuery>,
+    AuthJson(body): AuthJson<ResendBody>,
+) -> AuthResult<Json<Value>> {
+    let auth = &state.auth;
+    rate_limit::check_requests(&state.db, "otp", client.ip(), auth.config.rate_limit).await?;
+    let email = account::parse_email(&body.email)?;
+    let redirect = redirect_target(auth, query.redirect_to.as_deref());
+    let user = account::find_by_email(&state.db, &email).await?;
+    match (body.kind.as_str(), user) {
+        ("signup", Some(user)) if user.email_confirmed_at.is_none() => {
+            send_token_mail(auth, &state.db, &user, TokenKind::Confirmation, &email, &redirect, None).await?;
+        }
+        ("email_change", Some(user)) if user.email_change.is_some() => {
+            let new_email = user.email_change.clone().unwrap_or_default();
+            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, None).await?;
+        }
+        ("signup" | "email_change", _) => {
+            rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
+        }
+        ("sms" | "phone_change", _) => {
+            return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
+        }
+        _ => return Err(AuthError::validation("Missing one of these types: signup, email_change, sms, phone_change")),
+    }
+    Ok(Json(json!({ "message_id": null })))
+}

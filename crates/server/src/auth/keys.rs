@@ -1,0 +1,152 @@
+//! The key that signs access tokens (ES256, with a `kid`), kept in the database so that every
+//! server instance signs and verifies with the same key, and published at
+//! `/auth/v1/.well-known/jwks.json` so that clients can verify tokens themselves (auth-js
+//! `getClaims`).
+//!
+//! The key is created on first start. Two instances starting at once may both create one; all
+//! stored keys verify, and every instance signs with the oldest, so they agree.
+
+use anyhow::Context as _;
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use p256::{
+    SecretKey,
+    pkcs8::{EncodePrivateKey as _, LineEnding},
+};
+use rand::RngCore as _;
+use sea_orm::{ActiveValue::Set, DatabaseConnection, EntityTrait as _, QueryOrder as _};
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::entity::signing_key;
+
+/// The audience of every access token, as in Supabase Auth.
+pub const AUDIENCE: &str = "authenticated";
+
+/// The claims of an access token: Supabase Auth's set.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    pub iss: String,
+    pub sub: Uuid,
+    pub aud: String,
+    pub exp: i64,
+    pub iat: i64,
+    pub email: String,
+    pub phone: String,
+    pub role: String,
+    pub aal: String,
+    pub amr: Vec<AmrEntry>,
+    pub session_id: Uuid,
+    pub app_metadata: Value,
+    pub user_metadata: Value,
+    pub is_anonymous: bool,
+}
+
+/// One authentication method of a session and when it was used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AmrEntry {
+    pub method: String,
+    pub timestamp: i64,
+}
+
+#[derive(Debug)]
+struct VerifyingKey {
+    kid: String,
+    key: DecodingKey,
+    jwk: Value,
+}
+
+#[derive(Debug)]
+pub struct SigningKeys {
+    kid: String,
+    signing: EncodingKey,
+    verifying: Vec<VerifyingKey>,
+    issuer: String,
+}
+
+impl SigningKeys {
+    /// Loads the stored keys, creating the first one if there is none.
+    pub async fn load_or_create(db: &DatabaseConnection, issuer: String) -> anyhow::Result<Self> {
+        let mut stored = signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
+        if stored.is_empty() {
+            let created = new_key()?;
+            signing_key::Entity::insert(created).exec(db).await.context("storing the new signing key")?;
+            stored = signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
+        }
+        let mut verifying = Vec::with_capacity(stored.len());
+        for key in &stored {
+            let secret = SecretKey::from_sec1_pem(&key.private_key)
+                .or_else(|_| <SecretKey as p256::pkcs8::DecodePrivateKey>::from_pkcs8_pem(&key.private_key))
+                .context("reading a stored signing key")?;
+            let jwk: Value = serde_json::from_str(&secret.public_key().to_jwk_string())?;
+            let x = jwk["x"].as_str().context("JWK x")?;
+            let y = jwk["y"].as_str().context("JWK y")?;
+            verifying.push(VerifyingKey {
+                kid: key.id.clone(),
+                key: DecodingKey::from_ec_components(x, y)?,
+                jwk: json!({
+                    "kty": "EC", "crv": "P-256", "x": x, "y": y,
+                    "kid": key.id, "alg": "ES256", "use": "sig", "key_ops": ["verify"],
+                }),
+            });
+        }
+        let first = &stored[0];
+        Ok(Self {
+            kid: first.id.clone(),
+            signing: EncodingKey::from_ec_pem(first.private_key.as_bytes())?,
+            verifying,
+            issuer,
+        })
+    }
+
+    pub fn issuer(&self) -> &str {
+        &self.issuer
+    }
+
+    pub fn sign(&self, claims: &Claims) -> anyhow::Result<String> {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.kid.clone());
+        Ok(jsonwebtoken::encode(&header, claims, &self.signing)?)
+    }
+
+    /// Checks the signature (with the key its `kid` names), the expiry, the audience and the
+    /// issuer. Whether the session still exists is the caller's check.
+    pub fn verify(&self, token: &str) -> Result<Claims, jsonwebtoken::errors::Error> {
+        let header = jsonwebtoken::decode_header(token)?;
+        let key = self
+            .verifying
+            .iter()
+            .find(|key| header.kid.as_deref() == Some(key.kid.as_str()))
+            .ok_or(jsonwebtoken::errors::ErrorKind::InvalidKeyFormat)?;
+        let mut validation = Validation::new(Algorithm::ES256);
+        validation.set_audience(&[AUDIENCE]);
+        validation.set_issuer(&[&self.issuer]);
+        validation.leeway = 0;
+        validation.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
+        Ok(jsonwebtoken::decode::<Claims>(token, &key.key, &validation)?.claims)
+    }
+
+    /// The public keys, as a JSON Web Key Set.
+    pub fn jwks(&self) -> Value {
+        json!({ "keys": self.verifying.iter().map(|key| key.jwk.clone()).collect::<Vec<_>>() })
+    }
+}
+
+fn new_key() -> anyhow::Result<signing_key::ActiveModel> {
+    let secret = loop {
+        let mut bytes = [0_u8; 32];
+        rand::rng().fill_bytes(&mut bytes);
+        // Fails only for zero or a value above the curve order: about 2^-32 of draws.
+        if let Ok(secret) = SecretKey::from_slice(&bytes) {
+            break secret;
+        }
+    };
+    let pem = secret.to_pkcs8_pem(LineEnding::LF).context("encoding the signing key")?;
+    Ok(signing_key::ActiveModel {
+        id: Set(Uuid::new_v4().to_string()),
+        algorithm: Set("ES256".to_owned()),
+        private_key: Set(pem.to_string()),
+        created_at: Set(OffsetDateTime::now_utc()),
+    })
+}

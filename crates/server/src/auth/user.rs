@@ -1,0 +1,212 @@
+//! The user object of the auth API (Supabase Auth's `User`), and the account rules around it.
+
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
+    QueryFilter as _, QueryOrder as _,
+};
+use serde_json::{Map, Value, json};
+use time::{OffsetDateTime, format_description::well_known::Rfc3339};
+use uuid::Uuid;
+
+use crate::{
+    auth::error::{AuthError, AuthResult},
+    entity::{identity, mfa_factor, user},
+};
+
+/// Longest `user_metadata` the service stores, serialised.
+pub const MAX_METADATA_BYTES: usize = 8 * 1024;
+
+pub fn rfc3339(time: OffsetDateTime) -> String {
+    time.format(&Rfc3339).unwrap_or_default()
+}
+
+fn optional_time(time: Option<OffsetDateTime>) -> Value {
+    time.map_or(Value::Null, |time| Value::String(rfc3339(time)))
+}
+
+/// The user as the auth API answers it, with identities and factors.
+pub async fn user_json(db: &impl ConnectionTrait, user: &user::Model) -> AuthResult<Value> {
+    let identities = identity::Entity::find()
+        .filter(identity::Column::UserId.eq(user.id))
+        .order_by_asc(identity::Column::CreatedAt)
+        .all(db)
+        .await?;
+    let factors = mfa_factor::Entity::find()
+        .filter(mfa_factor::Column::UserId.eq(user.id))
+        .order_by_asc(mfa_factor::Column::CreatedAt)
+        .all(db)
+        .await?;
+    let mut object = json!({
+        "id": user.id,
+        "aud": "authenticated",
+        "role": "authenticated",
+        "email": user.email,
+        "email_confirmed_at": optional_time(user.email_confirmed_at),
+        "confirmed_at": optional_time(user.email_confirmed_at),
+        "confirmation_sent_at": optional_time(user.confirmation_sent_at),
+        "recovery_sent_at": optional_time(user.recovery_sent_at),
+        "email_change_sent_at": optional_time(user.email_change_sent_at),
+        "new_email": user.email_change,
+        "phone": "",
+        "last_sign_in_at": optional_time(user.last_sign_in_at),
+        "app_metadata": user.raw_app_meta_data,
+        "user_metadata": user.raw_user_meta_data,
+        "identities": identities.iter().map(identity_json).collect::<Vec<_>>(),
+        "created_at": rfc3339(user.created_at),
+        "updated_at": rfc3339(user.updated_at),
+        "is_anonymous": false,
+    });
+    // Supabase Auth leaves `factors` out when there are none, and drops empty optional fields.
+    let fields = object.as_object_mut().expect("a JSON object");
+    fields.retain(|_, value| !value.is_null());
+    if !factors.is_empty() {
+        fields.insert("factors".to_owned(), factors.iter().map(factor_json).collect());
+    }
+    Ok(object)
+}
+
+pub fn identity_json(identity: &identity::Model) -> Value {
+    json!({
+        "identity_id": identity.id,
+        "id": identity.provider_id,
+        "user_id": identity.user_id,
+        "identity_data": identity.identity_data,
+        "provider": identity.provider,
+        "last_sign_in_at": optional_time(identity.last_sign_in_at),
+        "created_at": rfc3339(identity.created_at),
+        "updated_at": rfc3339(identity.updated_at),
+        "email": identity.email,
+    })
+}
+
+pub fn factor_json(factor: &mfa_factor::Model) -> Value {
+    json!({
+        "id": factor.id,
+        "friendly_name": factor.friendly_name,
+        "factor_type": factor.factor_type,
+        "status": factor.status,
+        "created_at": rfc3339(factor.created_at),
+        "updated_at": rfc3339(factor.updated_at),
+    })
+}
+
+/// A lower-cased e-mail address, checked the way a sign-up form would: one `@`, a non-empty
+/// local part, a domain with a dot, no spaces, at most 320 characters.
+pub fn parse_email(raw: &str) -> AuthResult<String> {
+    let email = raw.trim().to_lowercase();
+    let invalid = || AuthError::bad_request("email_address_invalid", format!("Email address \"{raw}\" is invalid"));
+    if email.is_empty() {
+        return Err(AuthError::bad_request("validation_failed", "An email address is required"));
+    }
+    let (local, domain) = email.split_once('@').ok_or_else(invalid)?;
+    let well_formed = !local.is_empty()
+        && local.len() <= 64
+        && email.len() <= 320
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !domain.contains('@')
+        && !email.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | ',' | ';'));
+    if !well_formed {
+        return Err(invalid());
+    }
+    Ok(email)
+}
+
+/// `data` of a sign-up or user update: a JSON object of reasonable size.
+pub fn parse_metadata(data: Option<Value>) -> AuthResult<Map<String, Value>> {
+    match data {
+        None | Some(Value::Null) => Ok(Map::new()),
+        Some(Value::Object(map)) => {
+            if serde_json::to_vec(&map).map_or(usize::MAX, |bytes| bytes.len()) > MAX_METADATA_BYTES {
+                return Err(AuthError::validation(format!(
+                    "User metadata must be at most {} KiB",
+                    MAX_METADATA_BYTES / 1024
+                )));
+            }
+            Ok(map)
+        }
+        Some(_) => Err(AuthError::validation("data must be a JSON object")),
+    }
+}
+
+pub async fn find_by_email(db: &impl ConnectionTrait, email: &str) -> AuthResult<Option<user::Model>> {
+    Ok(user::Entity::find().filter(user::Column::Email.eq(email)).one(db).await?)
+}
+
+/// Creates an account and its identity for `provider` (`email`, or an OAuth provider).
+pub async fn create(
+    db: &impl ConnectionTrait,
+    email: &str,
+    password_hash: Option<String>,
+    metadata: Map<String, Value>,
+    provider: &str,
+    provider_id: Option<String>,
+    confirmed: bool,
+) -> AuthResult<user::Model> {
+    let now = OffsetDateTime::now_utc();
+    let id = Uuid::new_v4();
+    let user = user::ActiveModel {
+        id: Set(id),
+        email: Set(email.to_owned()),
+        encrypted_password: Set(password_hash),
+        email_confirmed_at: Set(confirmed.then_some(now)),
+        last_sign_in_at: Set(None),
+        raw_user_meta_data: Set(Value::Object(metadata.clone())),
+        raw_app_meta_data: Set(json!({ "provider": provider, "providers": [provider] })),
+        confirmation_sent_at: Set(None),
+        recovery_sent_at: Set(None),
+        email_change: Set(None),
+        email_change_sent_at: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(db)
+    .await
+    .map_err(|error| match error.sql_err() {
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => {
+            AuthError::unprocessable("user_already_exists", "User already registered")
+        }
+        _ => AuthError::from(error),
+    })?;
+    let mut identity_data = metadata;
+    identity_data.insert("sub".to_owned(), json!(id));
+    identity_data.insert("email".to_owned(), json!(email));
+    identity_data.insert("email_verified".to_owned(), json!(confirmed));
+    identity::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        user_id: Set(id),
+        provider: Set(provider.to_owned()),
+        provider_id: Set(provider_id.unwrap_or_else(|| id.to_string())),
+        identity_data: Set(Value::Object(identity_data)),
+        email: Set(Some(email.to_owned())),
+        last_sign_in_at: Set(None),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(db)
+    .await?;
+    Ok(user)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_are_lower_cased_and_checked() {
+        assert_eq!(parse_email("  Ada@Example.COM ").unwrap(), "ada@example.com");
+        for bad in ["ada", "@example.com", "ada@example", "ada@.com", "ada @example.com", "a@b@c.com", "ada@example.com."] {
+            assert_eq!(parse_email(bad).unwrap_err().code, "email_address_invalid", "{bad}");
+        }
+        assert_eq!(parse_email("").unwrap_err().code, "validation_failed");
+    }
+
+    #[test]
+    fn metadata_must_be_a_small_object() {
+        assert!(parse_metadata(None).unwrap().is_empty());
+        assert_eq!(parse_metadata(Some(json!({"full_name": "Ada"}))).unwrap()["full_name"], "Ada");
+        assert!(parse_metadata(Some(json!(["x"]))).is_err());
+        assert!(parse_metadata(Some(json!({"x": "y".repeat(MAX_METADATA_BYTES)}))).is_err());
+    }
+}

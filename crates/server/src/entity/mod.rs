@@ -1,0 +1,13 @@
+//! sea-orm models of the tables in `migrations/`. Relations are left out where queries join by
+//! hand; each model says what its rows are in the migration that creates its table.
+
+pub mod flow_state;
+pub mod identity;
+pub mod mail_outbox;
+pub mod mfa_challenge;
+pub mod mfa_factor;
+pub mod one_time_token;
+pub mod refresh_token;
+pub mod session;
+pub mod signing_key;
+pub mod user;

@@ -1,0 +1,29 @@
+use sea_orm::entity::prelude::*;
+use time::OffsetDateTime;
+
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "users")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: Uuid,
+    /// Lower-cased.
+    pub email: String,
+    /// Argon2id PHC string; `None` for accounts that only sign in through OAuth.
+    pub encrypted_password: Option<String>,
+    pub email_confirmed_at: Option<OffsetDateTime>,
+    pub last_sign_in_at: Option<OffsetDateTime>,
+    pub raw_user_meta_data: Json,
+    pub raw_app_meta_data: Json,
+    pub confirmation_sent_at: Option<OffsetDateTime>,
+    pub recovery_sent_at: Option<OffsetDateTime>,
+    /// A new address waiting for confirmation.
+    pub email_change: Option<String>,
+    pub email_change_sent_at: Option<OffsetDateTime>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,76 @@
+//! Sending Bobbin's e-mail: over SMTP when `BOBBIN_SMTP_URL` is set, otherwise into the outbox
+//! table, which development mode shows at `/dev/mailbox` (see [`mailbox`]).
+
+pub mod mailbox;
+pub mod templates;
+
+use anyhow::Context as _;
+use lettre::{
+    AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor,
+    message::MultiPart,
+};
+use sea_orm::{ActiveValue::Set, DatabaseConnection, EntityTrait as _};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::{config::AuthArgs, entity::mail_outbox, mail::templates::RenderedMail};
+
+#[derive(Debug, Clone)]
+pub struct Mailer {
+    smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
+    from: lettre::message::Mailbox,
+}
+
+impl Mailer {
+    pub fn new(args: &AuthArgs) -> anyhow::Result<Self> {
+        let from = args.mail_from.parse().with_context(|| format!("BOBBIN_MAIL_FROM `{}` is not a mailbox", args.mail_from))?;
+        let smtp = args
+            .smtp_url
+            .as_deref()
+            .map(|url| {
+                AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
+                    .map(lettre::transport::smtp::AsyncSmtpTransportBuilder::build)
+                    // The URL may hold a password: never echo it.
+                    .context("BOBBIN_SMTP_URL is not a valid SMTP URL (smtp://, smtps:// or smtp://...?tls=required)")
+            })
+            .transpose()?;
+        Ok(Self { smtp, from })
+    }
+
+    pub fn uses_smtp(&self) -> bool {
+        self.smtp.is_some()
+    }
+
+    /// Sends `mail` to `to`. Over SMTP the delivery runs in the background, so that how long
+    /// a request takes never tells whether an e-mail went out (and so whether an address has
+    /// an account); a failed delivery is logged. Without SMTP the mail is stored in the outbox
+    /// before this returns.
+    pub async fn send(&self, db: &DatabaseConnection, to: &str, mail: RenderedMail) -> anyhow::Result<()> {
+        let Some(smtp) = self.smtp.clone() else {
+            mail_outbox::Entity::insert(mail_outbox::ActiveModel {
+                id: Set(Uuid::new_v4()),
+                to_address: Set(to.to_owned()),
+                subject: Set(mail.subject),
+                text_body: Set(mail.text),
+                html_body: Set(mail.html),
+                created_at: Set(OffsetDateTime::now_utc()),
+            })
+            .exec(db)
+            .await
+            .context("storing mail in the outbox")?;
+            return Ok(());
+        };
+        let message = Message::builder()
+            .from(self.from.clone())
+            .to(to.parse().context("recipient address")?)
+            .subject(mail.subject)
+            .multipart(MultiPart::alternative_plain_html(mail.text, mail.html))
+            .context("building the message")?;
+        tokio::spawn(async move {
+            if let Err(error) = smtp.send(message).await {
+                tracing::error!(error = %error, "sending e-mail over SMTP failed");
+            }
+        });
+        Ok(())
+    }
+}
