@@ -11,4 +11,7 @@ rm -rf "$folder"
 mkdir -p "$folder"
 cp "$here/../target/release/bobbin" "$folder/bobbin"
 cd "$folder"
-BOBBIN_LOG=${BOBBIN_LOG:-warn} exec env -u DATABASE_URL ./bobbin serve --bind "127.0.0.1:$port" --env "$environment"
+# Every test signs in from 127.0.0.1, so the per-address rate limit is raised here; the Rust
+# tests check the limit itself.
+BOBBIN_LOG=${BOBBIN_LOG:-warn} BOBBIN_AUTH_RATE_LIMIT=100000 exec env -u DATABASE_URL -u BOBBIN_SMTP_URL \
+  ./bobbin serve --bind "127.0.0.1:$port" --env "$environment" --site-url "http://127.0.0.1:$port"
