@@ -41,6 +41,14 @@ export default defineConfig({
       testMatch: /production\.spec\.ts/,
       use: { ...devices['Desktop Chrome'], baseURL: servers.production },
     },
+    {
+      // The official auth client (@supabase/auth-js) against the auth service, from Node: no
+      // browser is launched, since these tests use neither `page` nor `context`. Its own folder,
+      // so neither this project nor the browser projects pick up the other's files.
+      name: 'auth-client',
+      testDir: './auth-client',
+      use: { baseURL: servers.development },
+    },
   ],
   webServer: Object.entries(servers).map(([environment, url]) => ({
     command: `bash serve.sh ${environment} ${new URL(url).port}`,
