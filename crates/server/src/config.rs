@@ -125,6 +125,43 @@ pub struct AuthArgs {
     /// Seconds between two e-mails to the same address.
     #[arg(long, env = "BOBBIN_AUTH_EMAIL_INTERVAL", default_value_t = 60, value_name = "SECONDS")]
     pub email_interval: u32,
+
+    #[command(flatten)]
+    pub oauth: OAuthArgs,
+}
+
+/// Sign-in with outside accounts. A provider is offered when its client id and secret are set;
+/// register `{site URL}/auth/v1/callback` as the callback URL at the provider.
+#[derive(Debug, Clone, Args)]
+pub struct OAuthArgs {
+    /// Client id of a GitHub OAuth app.
+    #[arg(long, env = "BOBBIN_OAUTH_GITHUB_CLIENT_ID", requires = "github_secret")]
+    pub github_client_id: Option<String>,
+
+    /// Client secret of the GitHub OAuth app.
+    #[arg(long, env = "BOBBIN_OAUTH_GITHUB_SECRET", hide_env_values = true, requires = "github_client_id")]
+    pub github_secret: Option<String>,
+
+    /// Where GitHub's sign-in pages are (change for GitHub Enterprise).
+    #[arg(long, env = "BOBBIN_OAUTH_GITHUB_URL", default_value = "https://github.com")]
+    pub github_url: url::Url,
+
+    /// Where GitHub's API is (change for GitHub Enterprise).
+    #[arg(long, env = "BOBBIN_OAUTH_GITHUB_API_URL", default_value = "https://api.github.com")]
+    pub github_api_url: url::Url,
+
+    /// Client id at Google, or at any OpenID Connect provider named by `--google-issuer`.
+    #[arg(long, env = "BOBBIN_OAUTH_GOOGLE_CLIENT_ID", requires = "google_secret")]
+    pub google_client_id: Option<String>,
+
+    /// Client secret at Google (or the OpenID Connect provider).
+    #[arg(long, env = "BOBBIN_OAUTH_GOOGLE_SECRET", hide_env_values = true, requires = "google_client_id")]
+    pub google_secret: Option<String>,
+
+    /// The OpenID Connect issuer offered as "google"; its endpoints are read from
+    /// `{issuer}/.well-known/openid-configuration`.
+    #[arg(long, env = "BOBBIN_OAUTH_GOOGLE_ISSUER", default_value = "https://accounts.google.com")]
+    pub google_issuer: url::Url,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -26,6 +26,9 @@ pub struct Application {
 impl Application {
     /// Opens (and creates) the database, applies pending migrations and binds the listener.
     pub async fn build(args: ServeArgs) -> anyhow::Result<Self> {
+        // TLS (to OAuth providers and SMTP servers) uses ring. Installing it twice (tests start
+        // several servers in one process) is harmless.
+        let _ = rustls::crypto::ring::default_provider().install_default();
         let db = db::connect(&args.database).await?;
         Migrator::up(&db, None).await.context("applying database migrations")?;
         let listener =

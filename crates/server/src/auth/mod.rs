@@ -14,6 +14,7 @@ pub mod error;
 pub mod extract;
 mod handlers;
 pub mod keys;
+pub mod oauth;
 pub mod password;
 pub mod rate_limit;
 pub mod secret;
@@ -40,6 +41,7 @@ pub struct AuthService {
     pub keys: SigningKeys,
     pub mailer: Mailer,
     pub password_policy: password::PasswordPolicy,
+    pub providers: oauth::Providers,
 }
 
 impl AuthService {
@@ -47,13 +49,14 @@ impl AuthService {
         let issuer = config.site_url.join("auth/v1")?.to_string();
         let keys = SigningKeys::load_or_create(db, issuer).await?;
         let mailer = Mailer::new(&config)?;
-        Ok(Arc::new(Self { config, keys, mailer, password_policy: password::PasswordPolicy::default() }))
+        let providers = oauth::Providers::new(&config.oauth)?;
+        Ok(Arc::new(Self { config, keys, mailer, password_policy: password::PasswordPolicy::default(), providers }))
     }
 }
 
 /// The `/auth/v1` routes.
 pub fn router() -> Router<AppState> {
-    use handlers::{account, email, meta, mfa};
+    use handlers::{account, email, meta, mfa, oauth};
 
     // The official client sends these on every call; a page on another origin (the embeddable
     // widget's host, say) may call the service with a bearer token, never with cookies.
@@ -87,8 +90,8 @@ pub fn router() -> Router<AppState> {
         .route("/health", get(meta::health))
         .route("/.well-known/jwks.json", get(meta::jwks))
         .route("/sso", post(meta::sso))
-        .route("/authorize", get(meta::authorize))
-        .route("/callback", get(meta::callback).post(meta::callback))
+        .route("/authorize", get(oauth::authorize))
+        .route("/callback", get(oauth::callback))
         .fallback(meta::not_found)
         .layer(SetResponseHeaderLayer::overriding(error::API_VERSION_HEADER, error::API_VERSION))
         .layer(cors)

@@ -170,23 +170,36 @@ pub async fn create(
         _ => AuthError::from(error),
     })?;
     let mut identity_data = metadata;
-    identity_data.insert("sub".to_owned(), json!(id));
+    identity_data.entry("sub").or_insert_with(|| json!(id));
     identity_data.insert("email".to_owned(), json!(email));
-    identity_data.insert("email_verified".to_owned(), json!(confirmed));
-    identity::ActiveModel {
+    identity_data.entry("email_verified").or_insert(json!(confirmed));
+    add_identity(db, user.id, email.to_owned(), provider, provider_id.unwrap_or_else(|| id.to_string()), identity_data).await?;
+    Ok(user)
+}
+
+/// Records that the user signs in through `provider` as `provider_id`.
+pub async fn add_identity(
+    db: &impl ConnectionTrait,
+    user_id: Uuid,
+    email: String,
+    provider: &str,
+    provider_id: String,
+    data: Map<String, Value>,
+) -> AuthResult<identity::Model> {
+    let now = OffsetDateTime::now_utc();
+    Ok(identity::ActiveModel {
         id: Set(Uuid::new_v4()),
-        user_id: Set(id),
+        user_id: Set(user_id),
         provider: Set(provider.to_owned()),
-        provider_id: Set(provider_id.unwrap_or_else(|| id.to_string())),
-        identity_data: Set(Value::Object(identity_data)),
-        email: Set(Some(email.to_owned())),
-        last_sign_in_at: Set(None),
+        provider_id: Set(provider_id),
+        identity_data: Set(Value::Object(data)),
+        email: Set(Some(email)),
+        last_sign_in_at: Set(Some(now)),
         created_at: Set(now),
         updated_at: Set(now),
     }
     .insert(db)
-    .await?;
-    Ok(user)
+    .await?)
 }
 
 #[cfg(test)]

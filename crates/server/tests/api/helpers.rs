@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use bobbin_server::{
-    config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
+    config::{AuthArgs, DatabaseArgs, Environment, OAuthArgs, ServeArgs},
     startup::Application,
 };
 use sea_orm::{
@@ -141,6 +141,15 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
             rate_limit: 1000,
             // Tests send several mails to one address within a second.
             email_interval: 0,
+            oauth: OAuthArgs {
+                github_client_id: None,
+                github_secret: None,
+                github_url: "https://github.com".parse().unwrap(),
+                github_api_url: "https://api.github.com".parse().unwrap(),
+                google_client_id: None,
+                google_secret: None,
+                google_issuer: "https://accounts.google.com".parse().unwrap(),
+            },
         },
     }
 }

@@ -8,5 +8,7 @@ mod database;
 mod errors;
 mod health;
 mod helpers;
+mod oauth;
+mod oauth_provider;
 mod openapi;
 mod web;

@@ -7,7 +7,7 @@
 use axum::{
     Json,
     extract::{Query, State},
-    response::{IntoResponse, Redirect, Response},
+    response::{IntoResponse, Response},
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
@@ -16,9 +16,11 @@ use sea_orm::{
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
-use url::Url;
 
-use super::{TokenKind, issue_auth_code, new_flow_state, pkce_params, redirect_target, send_token_mail};
+use super::{
+    TokenKind, error_redirect, issue_auth_code, new_flow_state, pkce_params, redirect_target, redirect_with, send_token_mail,
+    session_redirect,
+};
 use crate::{
     auth::{
         error::{AuthError, AuthResult},
@@ -183,49 +185,12 @@ pub async fn verify_link(State(state): State<AppState>, client: Client, Query(qu
         }
         Ok(Verified::SignIn { user, method, flow: None }) => {
             match session::start(&state.auth, &state.db, &user, method, &client.0).await {
-                Ok(tokens) => redirect_with(
-                    &target,
-                    false,
-                    &[
-                        ("access_token", &tokens.access_token),
-                        ("expires_at", &tokens.expires_at.to_string()),
-                        ("expires_in", &tokens.expires_in.to_string()),
-                        ("refresh_token", &tokens.refresh_token),
-                        ("token_type", "bearer"),
-                        ("type", &query.kind),
-                    ],
-                ),
+                Ok(tokens) => session_redirect(&target, &tokens, Some(&query.kind)),
                 Err(error) => error_redirect(&target, &error),
             }
         }
         Err(error) => error_redirect(&target, &error),
     }
-}
-
-/// `redirect_to` with parameters in the query (`in_query`) or the fragment.
-fn redirect_with(target: &Url, in_query: bool, params: &[(&str, &str)]) -> Response {
-    let mut url = target.clone();
-    if in_query {
-        let mut pairs = url.query_pairs_mut();
-        for (name, value) in params {
-            pairs.append_pair(name, value);
-        }
-    } else {
-        let fragment = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(params).finish();
-        url.set_fragment(Some(&fragment));
-    }
-    Redirect::to(url.as_str()).into_response()
-}
-
-/// Errors go in the query, where the client looks first (it reads both) and where a page can
-/// read them without the client.
-fn error_redirect(target: &Url, error: &AuthError) -> Response {
-    let kind = if error.status.is_server_error() { "server_error" } else { "access_denied" };
-    redirect_with(
-        target,
-        true,
-        &[("error", kind), ("error_code", error.code), ("error_description", &error.message)],
-    )
 }
 
 #[derive(Debug, Deserialize)]

@@ -1,16 +1,15 @@
 //! What the service says about itself (`/settings`, `/health`, the JWKS), and the sign-in paths
-//! Bobbin does not offer yet, answered with clear errors.
+//! Bobbin does not offer (SAML), answered with clear errors.
 
 use axum::{
     Json,
-    extract::{Query, State},
+    extract::State,
     http::{StatusCode, Uri},
 };
-use serde::Deserialize;
 use serde_json::{Value, json};
 
 use crate::{
-    auth::error::{AuthError, AuthResult},
+    auth::error::AuthError,
     state::AppState,
 };
 
@@ -21,8 +20,8 @@ pub async fn settings(State(state): State<AppState>) -> Json<Value> {
             "email": true,
             "phone": false,
             "anonymous_users": false,
-            "github": false,
-            "google": false,
+            "github": state.auth.providers.enabled("github"),
+            "google": state.auth.providers.enabled("google"),
         },
         "disable_signup": false,
         "mailer_autoconfirm": state.auth.config.autoconfirm,
@@ -46,28 +45,6 @@ pub async fn jwks(State(state): State<AppState>) -> ([(axum::http::HeaderName, &
 /// `POST /sso`: SAML single sign-on is not configured on this server.
 pub async fn sso() -> AuthError {
     AuthError::bad_request("sso_provider_disabled", "Single sign-on (SAML) is not configured on this server")
-}
-
-#[derive(Debug, Deserialize)]
-pub struct AuthorizeQuery {
-    provider: Option<String>,
-}
-
-/// `GET /authorize?provider=...`: no OAuth provider is configured yet.
-pub async fn authorize(Query(query): Query<AuthorizeQuery>) -> AuthResult<()> {
-    let provider = query.provider.unwrap_or_default();
-    if provider.is_empty() {
-        return Err(AuthError::validation("Unsupported provider: missing provider"));
-    }
-    Err(AuthError::bad_request(
-        "validation_failed",
-        format!("Unsupported provider: provider {provider} is not enabled"),
-    ))
-}
-
-/// `GET|POST /callback`: nothing to come back from while no provider is configured.
-pub async fn callback() -> AuthError {
-    AuthError::bad_request("bad_oauth_callback", "OAuth callback without a configured provider")
 }
 
 pub async fn not_found(uri: Uri) -> AuthError {

@@ -5,7 +5,9 @@ pub mod account;
 pub mod email;
 pub mod meta;
 pub mod mfa;
+pub mod oauth;
 
+use axum::response::{IntoResponse as _, Redirect, Response};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _,
     QueryFilter as _,
@@ -18,7 +20,7 @@ use crate::{
     auth::{
         AuthService,
         error::{AuthError, AuthResult},
-        rate_limit, secret,
+        rate_limit, secret, session,
     },
     entity::{flow_state, one_time_token, user},
     mail::templates::{self, MailKind},
@@ -200,4 +202,47 @@ pub async fn send_token_mail(
     let mail = templates::render(kind.mail(), &context);
     auth.mailer.send(db, address, mail).await?;
     Ok(())
+}
+
+/// `redirect_to` with parameters in the query (`in_query`) or the fragment.
+pub fn redirect_with(target: &Url, in_query: bool, params: &[(&str, &str)]) -> Response {
+    let mut url = target.clone();
+    if in_query {
+        let mut pairs = url.query_pairs_mut();
+        for (name, value) in params {
+            pairs.append_pair(name, value);
+        }
+    } else {
+        let fragment = url::form_urlencoded::Serializer::new(String::new()).extend_pairs(params).finish();
+        url.set_fragment(Some(&fragment));
+    }
+    Redirect::to(url.as_str()).into_response()
+}
+
+/// Errors go in the query, where the client looks first (it reads both) and where a page can
+/// read them without the client.
+pub fn error_redirect(target: &Url, error: &AuthError) -> Response {
+    let kind = if error.status.is_server_error() { "server_error" } else { "access_denied" };
+    redirect_with(
+        target,
+        true,
+        &[("error", kind), ("error_code", error.code), ("error_description", &error.message)],
+    )
+}
+
+/// `redirect_to` with a new session in the fragment: the implicit flow. `kind` is the
+/// verification type, for the client's `PASSWORD_RECOVERY` event.
+pub fn session_redirect(target: &Url, tokens: &session::TokenResponse, kind: Option<&str>) -> Response {
+    let (expires_at, expires_in) = (tokens.expires_at.to_string(), tokens.expires_in.to_string());
+    let mut params = vec![
+        ("access_token", tokens.access_token.as_str()),
+        ("expires_at", &expires_at),
+        ("expires_in", &expires_in),
+        ("refresh_token", &tokens.refresh_token),
+        ("token_type", "bearer"),
+    ];
+    if let Some(kind) = kind {
+        params.push(("type", kind));
+    }
+    redirect_with(target, false, &params)
 }
