@@ -29,6 +29,8 @@ export interface LoggedRequest {
   headers: Headers;
   /** The JSON body, parsed, if there was one. */
   body: unknown;
+  /** The answer's status, once it came. */
+  status?: number;
 }
 
 /** Session storage in memory: what `localStorage` is to the app. */
@@ -64,7 +66,7 @@ export interface Mailbox {
   all(to: string): Promise<Mail[]>;
 }
 
-interface Fixtures {
+interface WorkerFixtures {
   /** The server's origin, which is also its site URL (`serve.sh` passes `--site-url`). */
   site: string;
   /** A new client with its own storage; PKCE unless told otherwise. */
@@ -72,57 +74,75 @@ interface Fixtures {
   mailbox: Mailbox;
 }
 
-export const test = base.extend<Fixtures>({
-  site: async ({ baseURL }, use) => {
-    if (!baseURL) throw new Error('the auth-client project needs a baseURL');
-    await use(new URL(baseURL).origin);
-  },
+// Worker-scoped, so that `beforeAll` hooks can create accounts too.
+export const test = base.extend<object, WorkerFixtures>({
+  site: [
+    // Playwright reads which fixtures a fixture needs from this pattern; this one needs none.
+    async ({}, use, workerInfo) => {
+      const baseURL = workerInfo.project.use.baseURL;
+      if (!baseURL) throw new Error('the auth-client project needs a baseURL');
+      await use(new URL(baseURL).origin);
+    },
+    { scope: 'worker' },
+  ],
 
-  newClient: async ({ site }, use) => {
-    await use((flowType = 'pkce') => {
-      const storage = new MemoryStorage();
-      const requests: LoggedRequest[] = [];
-      const auth = new GoTrueClient({
-        url: `${site}/auth/v1`,
-        // The key is public and holds no secret; the service accepts any value.
-        headers: { apikey: 'anything' },
-        storage,
-        storageKey: 'sb-bobbin-auth-token',
-        autoRefreshToken: false,
-        persistSession: true,
-        detectSessionInUrl: false,
-        flowType,
-        fetch: async (input, init) => {
-          const request = new Request(input, init);
-          const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
-          requests.push({ method: request.method, url: new URL(request.url), headers: request.headers, body });
-          return fetch(request);
-        },
+  newClient: [
+    async ({ site }, use) => {
+      await use((flowType = 'pkce') => {
+        const storage = new MemoryStorage();
+        const requests: LoggedRequest[] = [];
+        const auth = new GoTrueClient({
+          url: `${site}/auth/v1`,
+          // The key is public and holds no secret; the service accepts any value.
+          headers: { apikey: 'anything' },
+          storage,
+          storageKey: 'sb-bobbin-auth-token',
+          autoRefreshToken: false,
+          persistSession: true,
+          detectSessionInUrl: false,
+          flowType,
+          fetch: async (input, init) => {
+            const request = new Request(input, init);
+            const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+            const logged: LoggedRequest = { method: request.method, url: new URL(request.url), headers: request.headers, body };
+            requests.push(logged);
+            const response = await fetch(request);
+            logged.status = response.status;
+            return response;
+          },
+        });
+        return { auth, storage, requests };
       });
-      return { auth, storage, requests };
-    });
-  },
+    },
+    { scope: 'worker' },
+  ],
 
-  mailbox: async ({ site }, use) => {
-    const all = async (to: string): Promise<Mail[]> => {
-      const response = await fetch(`${site}/dev/mailbox.json`);
-      expect(response.status, 'GET /dev/mailbox.json').toBe(200);
-      const mails = (await response.json()) as Mail[];
-      return mails.filter((mail) => mail.to === to);
-    };
-    const receive = async (to: string, options: { seen?: Iterable<string> } = {}): Promise<Mail> => {
-      const seen = new Set(options.seen ?? []);
-      let found: Mail | undefined;
-      await expect
-        .poll(async () => {
-          found = (await all(to)).find((mail) => !seen.has(mail.id));
-          return found !== undefined;
-        }, { message: `an e-mail to ${to}`, timeout: 5_000 })
-        .toBe(true);
-      return found as Mail;
-    };
-    await use({ receive, all });
-  },
+  mailbox: [
+    async ({ site }, use) => {
+      const all = async (to: string): Promise<Mail[]> => {
+        const response = await fetch(`${site}/dev/mailbox.json`);
+        expect(response.status, 'GET /dev/mailbox.json').toBe(200);
+        const mails = (await response.json()) as Mail[];
+        return mails.filter((mail) => mail.to === to);
+      };
+      const receive = async (to: string, options: { seen?: Iterable<string> } = {}): Promise<Mail> => {
+        const seen = new Set(options.seen ?? []);
+        let found: Mail | undefined;
+        await expect
+          .poll(
+            async () => {
+              found = (await all(to)).find((mail) => !seen.has(mail.id));
+              return found !== undefined;
+            },
+            { message: `an e-mail to ${to}`, timeout: 5_000 },
+          )
+          .toBe(true);
+        return found as Mail;
+      };
+      await use({ receive, all });
+    },
+    { scope: 'worker' },
+  ],
 });
 
 export { expect };
