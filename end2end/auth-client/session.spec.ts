@@ -103,12 +103,12 @@ test('refreshSession rotates the refresh token; the old one works a moment for a
   expect(claims?.session_id).toBeTruthy();
   expect(claims?.amr).toEqual([{ method: 'password', timestamp: expect.any(Number) }]);
 
-  // Another tab that refreshed with the same token a moment ago gets a sibling in the same session.
+  // Another tab that refreshes with the same token a moment later is served in the same session
+  // (Bobbin mints it a sibling token; Supabase Auth answers the active child: either works).
   const tab = newClient();
   const sibling = await tab.auth.refreshSession({ refresh_token: first?.refresh_token ?? '' });
   expect(sibling.error).toBeNull();
   expect(sibling.data.session?.refresh_token).not.toBe(first?.refresh_token);
-  expect(sibling.data.session?.refresh_token).not.toBe(data.session?.refresh_token);
   expect((await tab.auth.getClaims()).data?.claims.session_id).toBe(claims?.session_id);
 
   // The rotated token keeps working for the client that holds it.
@@ -131,6 +131,9 @@ test('a refresh token used again after the reuse interval ends its whole session
   const { email, password } = await signUpConfirmed(newClient(), mailbox, site);
   const client = newClient();
   const first = (await client.auth.signInWithPassword({ email, password })).data.session;
+  // Rotated twice: Supabase Auth hands the active token to whoever presents its parent (a
+  // client that lost the answer to its refresh), so reuse is detected from the grandparent on.
+  expect((await client.auth.refreshSession()).error).toBeNull();
   const rotated = await client.auth.refreshSession();
   expect(rotated.error).toBeNull();
 
