@@ -1,7 +1,8 @@
 # Bobbin's two entry points (see README.md):
 #   make run    build everything and serve http://127.0.0.1:3000 with SQLite in ./data/
 #   make test   run every test: Rust (SQLite and PostgreSQL), front-end unit tests, Playwright
-# Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL.
+# Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL,
+# and the SMTP server the tests send mail through (python3-aiosmtpd).
 # Targets are files, so a second run rebuilds only what changed.
 
 SHELL := bash
@@ -47,6 +48,7 @@ lint: $(DIST)
 	$(NPM) run typecheck -w app-react -w end2end
 
 test-rust: $(DIST)
+	scripts/ensure-smtp-sink.sh
 	scripts/with-postgres.sh $(CARGO) test --release --locked --workspace
 
 test-web: $(NODE_MODULES) $(WASM)

@@ -86,6 +86,30 @@ pub fn verify_dummy(password: &str) {
     black_box(verify(black_box(password), DUMMY_HASH));
 }
 
+/// [`hash`] on a blocking thread: Argon2 spends tens of milliseconds of CPU on purpose, which
+/// must not stall the threads that serve other requests.
+///
+/// # Errors
+///
+/// As [`hash`].
+pub async fn hash_off_thread(password: String) -> anyhow::Result<String> {
+    tokio::task::spawn_blocking(move || hash(&password)).await?
+}
+
+/// [`verify`] on a blocking thread; with no stored hash (no such account, or an account
+/// without a password) it spends the same time on [`verify_dummy`] and answers `false`.
+pub async fn verify_off_thread(password: String, phc: Option<String>) -> bool {
+    tokio::task::spawn_blocking(move || match phc {
+        Some(phc) => verify(&password, &phc),
+        None => {
+            verify_dummy(&password);
+            false
+        }
+    })
+    .await
+    .unwrap_or(false)
+}
+
 /// Whether `phc` was made with other parameters than today's, so that sign-in can store a new
 /// hash while it has the password in hand. An unreadable hash counts as needing one.
 #[must_use]

@@ -4,6 +4,8 @@
 pub mod mailbox;
 pub mod templates;
 
+use std::time::Duration;
+
 use anyhow::Context as _;
 use lettre::{
     AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor,
@@ -14,6 +16,11 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{config::AuthArgs, entity::mail_outbox, mail::templates::RenderedMail};
+
+/// Pauses before each delivery attempt: an SMTP server that is briefly away (restarting, say)
+/// does not lose anyone's sign-up link.
+const RETRY_PAUSES: [Duration; 4] =
+    [Duration::ZERO, Duration::from_secs(1), Duration::from_secs(5), Duration::from_secs(30)];
 
 #[derive(Debug, Clone)]
 pub struct Mailer {
@@ -67,9 +74,18 @@ impl Mailer {
             .multipart(MultiPart::alternative_plain_html(mail.text, mail.html))
             .context("building the message")?;
         tokio::spawn(async move {
-            if let Err(error) = smtp.send(message).await {
-                tracing::error!(error = %error, "sending e-mail over SMTP failed");
+            for (attempt, pause) in RETRY_PAUSES.iter().enumerate() {
+                tokio::time::sleep(*pause).await;
+                match smtp.send(message.clone()).await {
+                    Ok(_) => return,
+                    Err(error) if error.is_permanent() => {
+                        tracing::error!(error = %error, "the SMTP server refused an e-mail");
+                        return;
+                    }
+                    Err(error) => tracing::warn!(error = %error, attempt = attempt + 1, "sending e-mail over SMTP failed"),
+                }
             }
+            tracing::error!("an e-mail could not be delivered to the SMTP server; giving up");
         });
         Ok(())
     }

@@ -69,7 +69,7 @@ pub async fn signup(
     let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     // Hashed before the lookup, so that a registered address takes as long as a new one.
-    let hash = password::hash(&body.password)?;
+    let hash = password::hash_off_thread(body.password.clone()).await?;
 
     if let Some(existing) = account::find_by_email(&state.db, &email).await? {
         if auth.config.autoconfirm {
@@ -196,17 +196,12 @@ async fn password_grant(state: &AppState, client: &Client, body: TokenBody) -> A
     }
     let email = account::parse_email(&body.email).map_err(|_| AuthError::invalid_credentials())?;
     let found = account::find_by_email(&state.db, &email).await?;
-    let Some(user) = found else {
-        password::verify_dummy(&body.password);
+    // An unknown address (or an account without a password) takes as long as a wrong password.
+    let hash = found.as_ref().and_then(|user| user.encrypted_password.clone());
+    let matches = password::verify_off_thread(body.password, hash).await;
+    let Some(user) = found.filter(|_| matches) else {
         return Err(AuthError::invalid_credentials());
     };
-    let Some(hash) = user.encrypted_password.as_deref() else {
-        password::verify_dummy(&body.password);
-        return Err(AuthError::invalid_credentials());
-    };
-    if !password::verify(&body.password, hash) {
-        return Err(AuthError::invalid_credentials());
-    }
     // Only after the password matched, so this answer reveals nothing to a stranger.
     if user.email_confirmed_at.is_none() {
         return Err(AuthError::bad_request("email_not_confirmed", "Email not confirmed"));
@@ -330,14 +325,16 @@ pub async fn update_user(
 
     if let Some(new_password) = body.password {
         check_new_password(auth, &new_password)?;
-        if user.encrypted_password.as_deref().is_some_and(|hash| password::verify(&new_password, hash)) {
+        if user.encrypted_password.is_some()
+            && password::verify_off_thread(new_password.clone(), user.encrypted_password.clone()).await
+        {
             return Err(AuthError::unprocessable(
                 "same_password",
                 "New password should be different from the old password.",
             ));
         }
         let mut active = user.into_active_model();
-        active.encrypted_password = Set(Some(password::hash(&new_password)?));
+        active.encrypted_password = Set(Some(password::hash_off_thread(new_password).await?));
         active.updated_at = Set(now);
         user = active.update(&state.db).await?;
         // Other devices signed in with the old password are signed out.

@@ -1,0 +1,102 @@
+//! E-mail over SMTP, through a real SMTP server process: `scripts/smtp-sink.py` (aiosmtpd),
+//! which prints every message it accepts as a JSON line.
+
+use std::{process::Stdio, time::Duration};
+
+use reqwest::StatusCode;
+use serde_json::Value;
+use tokio::{
+    io::{AsyncBufReadExt as _, BufReader, Lines},
+    process::{Child, ChildStdout, Command},
+};
+
+use crate::{
+    auth_helpers::PASSWORD,
+    helpers::{Backend, TestApp, spawn_app_with},
+};
+
+struct SmtpSink {
+    port: u16,
+    lines: Lines<BufReader<ChildStdout>>,
+    // Killed when the test ends (and the sink also stops when its stdin closes).
+    _process: Child,
+}
+
+impl SmtpSink {
+    async fn start(port: u16) -> Self {
+        let script = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/smtp-sink.py");
+        let mut process = Command::new("/usr/bin/python3")
+            .arg(script)
+            .arg(port.to_string())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("scripts/smtp-sink.py runs (scripts/ensure-smtp-sink.sh installs python3-aiosmtpd)");
+        let mut lines = BufReader::new(process.stdout.take().unwrap()).lines();
+        let ready = tokio::time::timeout(Duration::from_secs(10), lines.next_line()).await;
+        assert_eq!(ready.expect("the SMTP sink starts").unwrap().as_deref(), Some("ready"));
+        Self { port, lines, _process: process }
+    }
+
+    /// The next message the server accepted.
+    async fn next_message(&mut self) -> Value {
+        let line = tokio::time::timeout(Duration::from_secs(15), self.lines.next_line())
+            .await
+            .expect("an e-mail reaches the SMTP server in time")
+            .unwrap()
+            .expect("the SMTP sink is running");
+        serde_json::from_str(&line).unwrap()
+    }
+}
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port()
+}
+
+async fn app_sending_to(port: u16) -> TestApp {
+    spawn_app_with(Backend::Sqlite, move |args| {
+        args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}"));
+        args.auth.mail_from = "Bobbin <no-reply@bobbin.test>".to_owned();
+    })
+    .await
+}
+
+#[tokio::test]
+async fn sign_up_mail_goes_out_over_smtp_with_a_working_link() {
+    let mut sink = SmtpSink::start(free_port()).await;
+    let app = app_sending_to(sink.port).await;
+
+    assert_eq!(app.signup("smtp@example.com").await.status, StatusCode::OK);
+    let mail = sink.next_message().await;
+    assert_eq!(mail["to"], serde_json::json!(["smtp@example.com"]));
+    assert_eq!(mail["from"], "no-reply@bobbin.test");
+    assert_eq!(mail["subject"], "Confirm your e-mail address for Bobbin");
+    let text = mail["text"].as_str().unwrap();
+    let html = mail["html"].as_str().unwrap();
+    let link = text
+        .split_whitespace()
+        .find(|word| word.starts_with(&format!("{}/auth/v1/verify?", app.address)))
+        .unwrap_or_else(|| panic!("an absolute verify link in {text}"));
+    let unescaped = html.replace("&#38;", "&").replace("&amp;", "&");
+    assert!(unescaped.contains(&format!("href=\"{link}\"")), "the HTML part has the same link: {html}");
+    // Nothing was kept in the outbox.
+    assert!(app.mailbox().await.is_empty());
+
+    let response = app.client.get(link).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::SEE_OTHER);
+    assert_eq!(app.sign_in("smtp@example.com", PASSWORD).await.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn mail_is_delivered_when_the_smtp_server_comes_back() {
+    // The SMTP server is down when the mail is sent...
+    let port = free_port();
+    let app = app_sending_to(port).await;
+    assert_eq!(app.signup("later@example.com").await.status, StatusCode::OK, "signing up does not wait for SMTP");
+    // ...and starts a moment later: a retry delivers the mail.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut sink = SmtpSink::start(port).await;
+    let mail = sink.next_message().await;
+    assert_eq!(mail["to"], serde_json::json!(["later@example.com"]));
+}
