@@ -21,7 +21,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Serve the web app and its API. Pending database migrations run first.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Inspect or change the database schema without serving.
     Migrate(MigrateArgs),
 }

@@ -116,10 +116,12 @@ fn access_token_from_cookies(parts: &Parts) -> Option<String> {
             let name = cookie.name();
             if name == AUTH_COOKIE {
                 whole = Some(cookie.value().to_owned());
-            } else if let Some(index) = name.strip_prefix(AUTH_COOKIE).and_then(|rest| rest.strip_prefix('.')) {
-                if let Ok(index) = index.parse::<usize>() {
-                    chunks.push((index, cookie.value().to_owned()));
-                }
+            } else if let Some(index) = name
+                .strip_prefix(AUTH_COOKIE)
+                .and_then(|rest| rest.strip_prefix('.'))
+                .and_then(|index| index.parse::<usize>().ok())
+            {
+                chunks.push((index, cookie.value().to_owned()));
             }
         }
     }
@@ -130,7 +132,9 @@ fn access_token_from_cookies(parts: &Parts) -> Option<String> {
         (complete && !chunks.is_empty()).then(|| chunks.into_iter().map(|(_, chunk)| chunk).collect())
     })?;
     let json = match value.strip_prefix("base64-") {
-        Some(encoded) => String::from_utf8(URL_SAFE_NO_PAD.decode(encoded.trim_end_matches('=')).ok()?).ok()?,
+        Some(encoded) => {
+            String::from_utf8(URL_SAFE_NO_PAD.decode(encoded.trim_end_matches('=')).ok()?).ok()?
+        }
         None => value,
     };
     let session: serde_json::Value = serde_json::from_str(&json).ok()?;
@@ -204,7 +208,8 @@ mod tests {
         let session = r#"{"access_token":"eyJ.token.sig","refresh_token":"r","user":{"id":"forged"}}"#;
         let encoded = format!("base64-{}", URL_SAFE_NO_PAD.encode(session));
         let (first, second) = encoded.split_at(20);
-        let parts = parts_with_cookies(&format!("other=1; {AUTH_COOKIE}.1={second}; {AUTH_COOKIE}.0={first}"));
+        let parts =
+            parts_with_cookies(&format!("other=1; {AUTH_COOKIE}.1={second}; {AUTH_COOKIE}.0={first}"));
         assert_eq!(access_token_from_cookies(&parts).as_deref(), Some("eyJ.token.sig"));
     }
 

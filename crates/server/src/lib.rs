@@ -50,7 +50,7 @@ pub fn run(cli: Cli) -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => {
-            let app = startup::Application::build(args).await?;
+            let app = startup::Application::build(*args).await?;
             app.run_until_stopped(startup::shutdown_signal()).await
         }
         Command::Migrate(args) => migrate(args).await,

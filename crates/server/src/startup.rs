@@ -36,7 +36,9 @@ impl Application {
         let auth = AuthService::new(&db, args.auth.clone()).await.context("starting the auth service")?;
         if !auth.mailer.uses_smtp() {
             if args.environment == Environment::Production {
-                tracing::warn!("BOBBIN_SMTP_URL is not set: e-mail (sign-up links, password resets) is only kept in the outbox table");
+                tracing::warn!(
+                    "BOBBIN_SMTP_URL is not set: e-mail (sign-up links, password resets) is only kept in the outbox table"
+                );
             } else {
                 tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
             }
@@ -72,12 +74,13 @@ impl Application {
     ) -> anyhow::Result<()> {
         tracing::info!(address = %self.local_addr(), "listening");
         let (stopping_tx, mut stopping_rx) = watch::channel(false);
-        let server = axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
-            .with_graceful_shutdown(async move {
-            shutdown.await;
-            tracing::info!("shutting down: finishing requests in flight");
-            let _ = stopping_tx.send(true);
-        });
+        let server =
+            axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
+                .with_graceful_shutdown(async move {
+                    shutdown.await;
+                    tracing::info!("shutting down: finishing requests in flight");
+                    let _ = stopping_tx.send(true);
+                });
         let grace = self.shutdown_grace;
         let grace_over = async move {
             let _ = stopping_rx.wait_for(|stopping| *stopping).await;

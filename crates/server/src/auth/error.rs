@@ -72,7 +72,11 @@ impl AuthError {
     pub fn internal(cause: impl std::fmt::Display) -> Self {
         // The cause goes to the log, never to the client.
         tracing::error!(error = %cause, "auth request failed");
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, "unexpected_failure", "Unexpected failure, please try again.")
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "unexpected_failure",
+            "Unexpected failure, please try again.",
+        )
     }
 }
 

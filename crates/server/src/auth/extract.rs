@@ -31,7 +31,11 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let bytes = Bytes::from_request(request, state).await.map_err(|rejection| {
             if rejection.status() == StatusCode::PAYLOAD_TOO_LARGE {
-                AuthError::new(StatusCode::PAYLOAD_TOO_LARGE, "request_entity_too_large", "Request body is too large")
+                AuthError::new(
+                    StatusCode::PAYLOAD_TOO_LARGE,
+                    "request_entity_too_large",
+                    "Request body is too large",
+                )
             } else {
                 AuthError::bad_request("bad_json", "Could not read the request body")
             }
@@ -65,7 +69,16 @@ impl FromRequestParts<AppState> for Client {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let forwarded = state
             .trust_forwarded_for
-            .then(|| parts.headers.get("x-forwarded-for")?.to_str().ok()?.rsplit(',').next().map(|ip| ip.trim().to_owned()))
+            .then(|| {
+                parts
+                    .headers
+                    .get("x-forwarded-for")?
+                    .to_str()
+                    .ok()?
+                    .rsplit(',')
+                    .next()
+                    .map(|ip| ip.trim().to_owned())
+            })
             .flatten();
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip().to_string());
         let user_agent = parts
@@ -97,7 +110,11 @@ impl FromRequestParts<AppState> for CurrentSession {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = bearer(parts).ok_or_else(|| {
-            AuthError::new(StatusCode::UNAUTHORIZED, "no_authorization", "This endpoint requires a valid Bearer token")
+            AuthError::new(
+                StatusCode::UNAUTHORIZED,
+                "no_authorization",
+                "This endpoint requires a valid Bearer token",
+            )
         })?;
         from_access_token(state, token).await
     }
@@ -120,7 +137,9 @@ pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<Curr
         .one(&state.db)
         .await?
         .filter(|session| session.user_id == claims.sub)
-        .ok_or_else(|| AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist"))?;
+        .ok_or_else(|| {
+            AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
+        })?;
     let user = user::Entity::find_by_id(claims.sub)
         .one(&state.db)
         .await?

@@ -68,7 +68,8 @@ pub struct SigningKeys {
 impl SigningKeys {
     /// Loads the stored keys, creating the first one if there is none.
     pub async fn load_or_create(db: &DatabaseConnection, issuer: String) -> anyhow::Result<Self> {
-        let mut stored = signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
+        let mut stored =
+            signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
         if stored.is_empty() {
             let created = new_key()?;
             signing_key::Entity::insert(created).exec(db).await.context("storing the new signing key")?;

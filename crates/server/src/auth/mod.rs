@@ -50,7 +50,13 @@ impl AuthService {
         let keys = SigningKeys::load_or_create(db, issuer).await?;
         let mailer = Mailer::new(&config)?;
         let providers = oauth::Providers::new(&config.oauth)?;
-        Ok(Arc::new(Self { config, keys, mailer, password_policy: password::PasswordPolicy::default(), providers }))
+        Ok(Arc::new(Self {
+            config,
+            keys,
+            mailer,
+            password_policy: password::PasswordPolicy::default(),
+            providers,
+        }))
     }
 }
 

@@ -7,8 +7,9 @@
 //! verified e-mail address and name.
 
 use oauth2::{
-    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet, HttpClientError,
-    HttpRequest, HttpResponse, RedirectUrl, Scope, TokenResponse as _, TokenUrl, basic::BasicClient,
+    AuthUrl, AuthorizationCode, ClientId, ClientSecret, CsrfToken, EndpointNotSet, EndpointSet,
+    HttpClientError, HttpRequest, HttpResponse, RedirectUrl, Scope, TokenResponse as _, TokenUrl,
+    basic::BasicClient,
 };
 use std::pin::Pin;
 
@@ -41,6 +42,7 @@ struct Provider {
 }
 
 #[derive(Debug)]
+#[expect(clippy::large_enum_variant, reason = "two values, built once at start-up")]
 enum Kind {
     GitHub { web: Url, api: Url },
     Oidc { issuer: Url, discovery: OnceCell<Discovery> },
@@ -48,6 +50,7 @@ enum Kind {
 
 /// The parts of an OpenID Connect discovery document Bobbin uses.
 #[derive(Debug, Clone, Deserialize)]
+#[expect(clippy::struct_field_names, reason = "the discovery document's names")]
 struct Discovery {
     authorization_endpoint: Url,
     token_endpoint: Url,
@@ -109,13 +112,22 @@ impl Providers {
 
     fn provider(&self, name: &str) -> AuthResult<&Provider> {
         self.get(name).ok_or_else(|| {
-            AuthError::bad_request("validation_failed", format!("Unsupported provider: provider {name} is not enabled"))
+            AuthError::bad_request(
+                "validation_failed",
+                format!("Unsupported provider: provider {name} is not enabled"),
+            )
         })
     }
 
     /// Where to send the person to sign in at `name`; `state` comes back to the callback.
     /// `scopes` adds to the ones Bobbin needs.
-    pub async fn authorize_url(&self, name: &str, callback: &Url, state: String, scopes: &str) -> AuthResult<Url> {
+    pub async fn authorize_url(
+        &self,
+        name: &str,
+        callback: &Url,
+        state: String,
+        scopes: &str,
+    ) -> AuthResult<Url> {
         let provider = self.provider(name)?;
         let client = self.client(provider, callback).await?;
         let needed: &[&str] = match provider.kind {
@@ -123,7 +135,8 @@ impl Providers {
             Kind::Oidc { .. } => &["openid", "email", "profile"],
         };
         let mut request = client.authorize_url(|| CsrfToken::new(state));
-        for scope in needed.iter().copied().chain(scopes.split([' ', ','])).filter(|scope| !scope.is_empty()) {
+        for scope in needed.iter().copied().chain(scopes.split([' ', ','])).filter(|scope| !scope.is_empty())
+        {
             request = request.add_scope(Scope::new(scope.to_owned()));
         }
         Ok(request.url().0)
@@ -133,10 +146,14 @@ impl Providers {
     pub async fn user(&self, name: &str, callback: &Url, code: String) -> AuthResult<ExternalUser> {
         let provider = self.provider(name)?;
         let client = self.client(provider, callback).await?;
-        let token = client.exchange_code(AuthorizationCode::new(code)).request_async(&Http(&self.http)).await.map_err(|error| {
-            tracing::warn!(provider = name, %error, "OAuth code exchange failed");
-            AuthError::unprocessable("bad_oauth_callback", "The provider did not accept the sign-in code")
-        })?;
+        let token = client
+            .exchange_code(AuthorizationCode::new(code))
+            .request_async(&Http(&self.http))
+            .await
+            .map_err(|error| {
+                tracing::warn!(provider = name, %error, "OAuth code exchange failed");
+                AuthError::unprocessable("bad_oauth_callback", "The provider did not accept the sign-in code")
+            })?;
         let access_token = token.access_token().secret();
         match &provider.kind {
             Kind::GitHub { api, .. } => self.github_user(api, access_token).await,
@@ -149,7 +166,9 @@ impl Providers {
 
     async fn client(&self, provider: &Provider, callback: &Url) -> AuthResult<Client> {
         let (auth, token) = match &provider.kind {
-            Kind::GitHub { web, .. } => (join(web, "login/oauth/authorize")?, join(web, "login/oauth/access_token")?),
+            Kind::GitHub { web, .. } => {
+                (join(web, "login/oauth/authorize")?, join(web, "login/oauth/access_token")?)
+            }
             Kind::Oidc { issuer, discovery } => {
                 let found = self.discover(issuer, discovery).await?;
                 (found.authorization_endpoint.clone(), found.token_endpoint.clone())
@@ -163,7 +182,11 @@ impl Providers {
     }
 
     /// The issuer's discovery document, fetched once.
-    async fn discover<'a>(&self, issuer: &Url, discovery: &'a OnceCell<Discovery>) -> AuthResult<&'a Discovery> {
+    async fn discover<'a>(
+        &self,
+        issuer: &Url,
+        discovery: &'a OnceCell<Discovery>,
+    ) -> AuthResult<&'a Discovery> {
         discovery
             .get_or_try_init(|| async {
                 let url = join(issuer, ".well-known/openid-configuration")?;
@@ -186,21 +209,25 @@ impl Providers {
 
     async fn github_user(&self, api: &Url, access_token: &str) -> AuthResult<ExternalUser> {
         #[derive(Deserialize)]
-        struct Email {
+        struct Address {
             email: String,
             primary: bool,
             verified: bool,
         }
         let profile = self.get_json(join(api, "user")?, access_token).await?;
-        let emails: Vec<Email> = serde_json::from_value(self.get_json(join(api, "user/emails")?, access_token).await?)
-            .map_err(|_| provider_answer_error())?;
+        let emails: Vec<Address> =
+            serde_json::from_value(self.get_json(join(api, "user/emails")?, access_token).await?)
+                .map_err(|_| provider_answer_error())?;
         // The address the person chose as primary (whether GitHub verified it decides).
         let email = emails
             .iter()
             .find(|email| email.primary)
             .or_else(|| emails.iter().find(|email| email.verified))
             .ok_or_else(|| {
-                AuthError::unprocessable("provider_email_needs_verification", "Error getting user email from external provider")
+                AuthError::unprocessable(
+                    "provider_email_needs_verification",
+                    "Error getting user email from external provider",
+                )
             })?;
         let id = match &profile["id"] {
             Value::Number(id) => id.to_string(),
@@ -249,10 +276,14 @@ impl Providers {
 fn oidc_user(info: &Value) -> AuthResult<ExternalUser> {
     let id = info["sub"].as_str().filter(|sub| !sub.is_empty()).ok_or_else(provider_answer_error)?;
     let email = info["email"].as_str().ok_or_else(|| {
-        AuthError::unprocessable("provider_email_needs_verification", "Error getting user email from external provider")
+        AuthError::unprocessable(
+            "provider_email_needs_verification",
+            "Error getting user email from external provider",
+        )
     })?;
     // Some providers send `"email_verified": "true"`.
-    let email_verified = matches!(&info["email_verified"], Value::Bool(true)) || info["email_verified"] == "true";
+    let email_verified =
+        matches!(&info["email_verified"], Value::Bool(true)) || info["email_verified"] == "true";
     let name = info["name"].as_str().unwrap_or_default();
     let data = json!({
         "sub": id,
@@ -324,7 +355,10 @@ mod tests {
 
     #[test]
     fn userinfo_needs_a_subject_and_reads_string_booleans() {
-        let user = oidc_user(&json!({ "sub": "42", "email": "a@example.com", "email_verified": "true", "name": "Ada" })).unwrap();
+        let user = oidc_user(
+            &json!({ "sub": "42", "email": "a@example.com", "email_verified": "true", "name": "Ada" }),
+        )
+        .unwrap();
         assert!(user.email_verified);
         assert_eq!(user.data["full_name"], "Ada");
         assert!(oidc_user(&json!({ "email": "a@example.com" })).is_err());

@@ -99,9 +99,10 @@ pub async fn hash_off_thread(password: String) -> anyhow::Result<String> {
 /// [`verify`] on a blocking thread; with no stored hash (no such account, or an account
 /// without a password) it spends the same time on [`verify_dummy`] and answers `false`.
 pub async fn verify_off_thread(password: String, phc: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || match phc {
-        Some(phc) => verify(&password, &phc),
-        None => {
+    tokio::task::spawn_blocking(move || {
+        if let Some(phc) = phc {
+            verify(&password, &phc)
+        } else {
             verify_dummy(&password);
             false
         }

@@ -12,7 +12,12 @@ pub const WINDOW_SECONDS: i64 = 5 * 60;
 
 /// Counts one request from `client` to `bucket` (e.g. `token`, `verify`) and refuses it once
 /// more than `limit` arrived in the current 5-minute window.
-pub async fn check_requests(db: &DatabaseConnection, bucket: &str, client: &str, limit: u32) -> AuthResult<()> {
+pub async fn check_requests(
+    db: &DatabaseConnection,
+    bucket: &str,
+    client: &str,
+    limit: u32,
+) -> AuthResult<()> {
     let now = OffsetDateTime::now_utc().unix_timestamp();
     let window = now - now.rem_euclid(WINDOW_SECONDS);
     let key = format!("{bucket}:ip:{client}");
@@ -33,7 +38,11 @@ pub async fn check_requests(db: &DatabaseConnection, bucket: &str, client: &str,
         }
     };
     let row = db
-        .query_one_raw(Statement::from_sql_and_values(db.get_database_backend(), sql, [key.into(), window.into()]))
+        .query_one_raw(Statement::from_sql_and_values(
+            db.get_database_backend(),
+            sql,
+            [key.into(), window.into()],
+        ))
         .await?
         .ok_or_else(|| AuthError::internal("the rate-limit upsert returned no row"))?;
     let count: i32 = row.try_get("", "count")?;

@@ -26,8 +26,7 @@ pub fn six_digit_code() -> String {
 
 /// Lower-case hex SHA-256.
 pub fn sha256_hex(value: &str) -> String {
-    let digest = Sha256::digest(value.as_bytes());
-    digest.iter().map(|byte| format!("{byte:02x}")).collect()
+    format!("{:x}", Sha256::digest(value.as_bytes()))
 }
 
 /// The stored form of an e-mailed code: salted with the address it went to, because a

@@ -116,13 +116,14 @@ pub async fn start(
 }
 
 /// Raises a session to `aal2` after a verified second factor, and answers new tokens.
-pub async fn step_up(auth: &AuthService, db: &DatabaseConnection, session: session::Model) -> AuthResult<TokenResponse> {
+pub async fn step_up(
+    auth: &AuthService,
+    db: &DatabaseConnection,
+    session: session::Model,
+) -> AuthResult<TokenResponse> {
     let now = OffsetDateTime::now_utc();
-    let mut amr: Vec<AmrEntry> = session
-        .amr
-        .clone()
-        .and_then(|value| serde_json::from_value(value).ok())
-        .unwrap_or_default();
+    let mut amr: Vec<AmrEntry> =
+        session.amr.clone().and_then(|value| serde_json::from_value(value).ok()).unwrap_or_default();
     amr.retain(|entry| entry.method != Method::Totp.as_str());
     amr.insert(0, AmrEntry { method: Method::Totp.as_str().to_owned(), timestamp: now.unix_timestamp() });
     let txn = db.begin().await?;
@@ -145,7 +146,11 @@ pub async fn step_up(auth: &AuthService, db: &DatabaseConnection, session: sessi
 }
 
 /// The `refresh_token` grant.
-pub async fn refresh(auth: &AuthService, db: &DatabaseConnection, presented: &str) -> AuthResult<TokenResponse> {
+pub async fn refresh(
+    auth: &AuthService,
+    db: &DatabaseConnection,
+    presented: &str,
+) -> AuthResult<TokenResponse> {
     let now = OffsetDateTime::now_utc();
     let txn = db.begin().await?;
     let Some(token) = refresh_token::Entity::find()
@@ -159,7 +164,10 @@ pub async fn refresh(auth: &AuthService, db: &DatabaseConnection, presented: &st
         ));
     };
     let Some(session) = session::Entity::find_by_id(token.session_id).one(&txn).await? else {
-        return Err(AuthError::bad_request("session_not_found", "Invalid Refresh Token: No Valid Session Found"));
+        return Err(AuthError::bad_request(
+            "session_not_found",
+            "Invalid Refresh Token: No Valid Session Found",
+        ));
     };
     if session.not_after.is_some_and(|end| end <= now) {
         return Err(AuthError::bad_request("session_expired", "Invalid Refresh Token: Session Expired"));
@@ -170,7 +178,10 @@ pub async fn refresh(auth: &AuthService, db: &DatabaseConnection, presented: &st
             tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
             session::Entity::delete_by_id(session.id).exec(&txn).await?;
             txn.commit().await?;
-            return Err(AuthError::bad_request("refresh_token_already_used", "Invalid Refresh Token: Already Used"));
+            return Err(AuthError::bad_request(
+                "refresh_token_already_used",
+                "Invalid Refresh Token: Already Used",
+            ));
         }
     } else {
         // Revoke only if still unrevoked: of two concurrent refreshes, one flips the flag and
@@ -249,7 +260,11 @@ async fn respond(
     })
 }
 
-async fn new_refresh_token(db: &impl ConnectionTrait, session_id: Uuid, parent: Option<Uuid>) -> AuthResult<String> {
+async fn new_refresh_token(
+    db: &impl ConnectionTrait,
+    session_id: Uuid,
+    parent: Option<Uuid>,
+) -> AuthResult<String> {
     let token = secret::refresh_token();
     let now = OffsetDateTime::now_utc();
     refresh_token::ActiveModel {

@@ -94,7 +94,8 @@ pub fn factor_json(factor: &mfa_factor::Model) -> Value {
 /// local part, a domain with a dot, no spaces, at most 320 characters.
 pub fn parse_email(raw: &str) -> AuthResult<String> {
     let email = raw.trim().to_lowercase();
-    let invalid = || AuthError::bad_request("email_address_invalid", format!("Email address \"{raw}\" is invalid"));
+    let invalid =
+        || AuthError::bad_request("email_address_invalid", format!("Email address \"{raw}\" is invalid"));
     if email.is_empty() {
         return Err(AuthError::bad_request("validation_failed", "An email address is required"));
     }
@@ -106,7 +107,9 @@ pub fn parse_email(raw: &str) -> AuthResult<String> {
         && !domain.starts_with('.')
         && !domain.ends_with('.')
         && !domain.contains('@')
-        && !email.chars().any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | ',' | ';'));
+        && !email
+            .chars()
+            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | ',' | ';'));
     if !well_formed {
         return Err(invalid());
     }
@@ -173,7 +176,15 @@ pub async fn create(
     identity_data.entry("sub").or_insert_with(|| json!(id));
     identity_data.insert("email".to_owned(), json!(email));
     identity_data.entry("email_verified").or_insert(json!(confirmed));
-    add_identity(db, user.id, email.to_owned(), provider, provider_id.unwrap_or_else(|| id.to_string()), identity_data).await?;
+    add_identity(
+        db,
+        user.id,
+        email.to_owned(),
+        provider,
+        provider_id.unwrap_or_else(|| id.to_string()),
+        identity_data,
+    )
+    .await?;
     Ok(user)
 }
 
@@ -209,7 +220,15 @@ mod tests {
     #[test]
     fn addresses_are_lower_cased_and_checked() {
         assert_eq!(parse_email("  Ada@Example.COM ").unwrap(), "ada@example.com");
-        for bad in ["ada", "@example.com", "ada@example", "ada@.com", "ada @example.com", "a@b@c.com", "ada@example.com."] {
+        for bad in [
+            "ada",
+            "@example.com",
+            "ada@example",
+            "ada@.com",
+            "ada @example.com",
+            "a@b@c.com",
+            "ada@example.com.",
+        ] {
             assert_eq!(parse_email(bad).unwrap_err().code, "email_address_invalid", "{bad}");
         }
         assert_eq!(parse_email("").unwrap_err().code, "validation_failed");

@@ -2,6 +2,8 @@
 //! e-mail the server would have sent, newest first. Mounted only outside production mode, where
 //! it would hand anyone the sign-in links of everyone.
 
+use std::fmt::Write as _;
+
 use axum::{
     Json, Router,
     extract::State,
@@ -72,15 +74,16 @@ async fn page(State(state): State<AppState>) -> Result<impl IntoResponse, AppErr
         html.push_str("<p>No e-mail yet.</p>");
     }
     for mail in mails {
-        html.push_str(&format!(
+        let _ = write!(
+            html,
             "<article><h2>{}</h2><p>To {} at {}</p><pre>{}</pre><ul>",
             escape(&mail.subject),
             escape(&mail.to),
             mail.created_at,
             escape(&mail.text)
-        ));
+        );
         for link in &mail.links {
-            html.push_str(&format!("<li><a href=\"{0}\">{0}</a></li>", escape(link)));
+            let _ = write!(html, "<li><a href=\"{0}\">{0}</a></li>", escape(link));
         }
         html.push_str("</ul></article><hr>");
     }

@@ -7,10 +7,7 @@ pub mod templates;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use lettre::{
-    AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor,
-    message::MultiPart,
-};
+use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor, message::MultiPart};
 use sea_orm::{ActiveValue::Set, DatabaseConnection, EntityTrait as _};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -30,7 +27,10 @@ pub struct Mailer {
 
 impl Mailer {
     pub fn new(args: &AuthArgs) -> anyhow::Result<Self> {
-        let from = args.mail_from.parse().with_context(|| format!("BOBBIN_MAIL_FROM `{}` is not a mailbox", args.mail_from))?;
+        let from = args
+            .mail_from
+            .parse()
+            .with_context(|| format!("BOBBIN_MAIL_FROM `{}` is not a mailbox", args.mail_from))?;
         let smtp = args
             .smtp_url
             .as_deref()
@@ -82,7 +82,9 @@ impl Mailer {
                         tracing::error!(error = %error, "the SMTP server refused an e-mail");
                         return;
                     }
-                    Err(error) => tracing::warn!(error = %error, attempt = attempt + 1, "sending e-mail over SMTP failed"),
+                    Err(error) => {
+                        tracing::warn!(error = %error, attempt = attempt + 1, "sending e-mail over SMTP failed");
+                    }
                 }
             }
             tracing::error!("an e-mail could not be delivered to the SMTP server; giving up");

@@ -35,7 +35,14 @@ pub struct Profile {
 )]
 pub async fn me(AuthUser(current): AuthUser) -> Result<impl IntoResponse, AppError> {
     let user = current.user;
-    let full_name = user.raw_user_meta_data.get("full_name").and_then(|name| name.as_str()).map(str::to_owned);
-    let profile = Profile { id: user.id, email: user.email, full_name, default_team_pid: None, created_at: user.created_at };
+    let full_name =
+        user.raw_user_meta_data.get("full_name").and_then(|name| name.as_str()).map(str::to_owned);
+    let profile = Profile {
+        id: user.id,
+        email: user.email,
+        full_name,
+        default_team_pid: None,
+        created_at: user.created_at,
+    };
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
 }

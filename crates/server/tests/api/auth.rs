@@ -18,7 +18,9 @@ async fn age(app: &crate::helpers::TestApp, table: &str, column: &str, seconds: 
         sea_orm::DatabaseBackend::Postgres => {
             format!("UPDATE {table} SET {column} = {column} - interval '{seconds} seconds'")
         }
-        _ => format!("UPDATE {table} SET {column} = strftime('%Y-%m-%d %H:%M:%f+00:00', {column}, '-{seconds} seconds')"),
+        _ => format!(
+            "UPDATE {table} SET {column} = strftime('%Y-%m-%d %H:%M:%f+00:00', {column}, '-{seconds} seconds')"
+        ),
     };
     app.db.execute_raw(Statement::from_string(backend, sql)).await.unwrap();
 }
@@ -33,7 +35,10 @@ async fn sign_up_with_auto_confirm_answers_a_session_with_supabase_claims(
     let app = spawn_app_with(backend, |args| args.auth.autoconfirm = true).await;
 
     let answer = app
-        .auth_post("/signup", &json!({ "email": "Ada@Example.com", "password": PASSWORD, "data": { "full_name": "Ada L." } }))
+        .auth_post(
+            "/signup",
+            &json!({ "email": "Ada@Example.com", "password": PASSWORD, "data": { "full_name": "Ada L." } }),
+        )
         .await;
 
     assert_eq!(answer.status, StatusCode::OK, "{answer:?}");
@@ -71,20 +76,30 @@ async fn access_tokens_are_es256_and_verify_with_the_published_key(
 
     let header = jsonwebtoken::decode_header(&token).unwrap();
     assert_eq!(header.alg, jsonwebtoken::Algorithm::ES256);
-    let key = jwks["keys"].as_array().unwrap().iter().find(|key| key["kid"] == header.kid.clone().unwrap()).unwrap();
+    let key = jwks["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|key| key["kid"] == header.kid.clone().unwrap())
+        .unwrap();
     assert_eq!(key["kty"], "EC");
     assert_eq!(key["crv"], "P-256");
     assert!(key.get("d").is_none(), "the private part is never published");
-    let decoding = jsonwebtoken::DecodingKey::from_ec_components(key["x"].as_str().unwrap(), key["y"].as_str().unwrap()).unwrap();
+    let decoding =
+        jsonwebtoken::DecodingKey::from_ec_components(key["x"].as_str().unwrap(), key["y"].as_str().unwrap())
+            .unwrap();
     let mut validation = jsonwebtoken::Validation::new(jsonwebtoken::Algorithm::ES256);
     validation.set_audience(&["authenticated"]);
     jsonwebtoken::decode::<Value>(&token, &decoding, &validation).expect("the token verifies with the JWKS");
 
     // The key is kept in the database: a restarted server signs with the same key.
-    let restarted = bobbin_server::startup::Application::build(crate::helpers::serve_args(&app.database.url)).await.unwrap();
+    let restarted = bobbin_server::startup::Application::build(crate::helpers::serve_args(&app.database.url))
+        .await
+        .unwrap();
     let address = format!("http://127.0.0.1:{}", restarted.port());
     tokio::spawn(restarted.run_until_stopped(std::future::pending()));
-    let again: Value = reqwest::get(format!("{address}/auth/v1/.well-known/jwks.json")).await.unwrap().json().await.unwrap();
+    let again: Value =
+        reqwest::get(format!("{address}/auth/v1/.well-known/jwks.json")).await.unwrap().json().await.unwrap();
     assert_eq!(again, jwks);
 }
 
@@ -106,7 +121,9 @@ async fn sign_up_sends_a_confirmation_whose_link_signs_the_person_in(
     assert!(mails[0]["subject"].as_str().unwrap().to_lowercase().contains("confirm"), "{}", mails[0]);
     assert!(mails[0]["html"].as_str().unwrap().contains("/auth/v1/verify"));
 
-    app.sign_in("grace@example.com", PASSWORD).await.assert_error(StatusCode::BAD_REQUEST, "email_not_confirmed");
+    app.sign_in("grace@example.com", PASSWORD)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "email_not_confirmed");
 
     let link = app.last_link_to("grace@example.com").await;
     let response = app.client.get(&link).send().await.unwrap();
@@ -114,7 +131,11 @@ async fn sign_up_sends_a_confirmation_whose_link_signs_the_person_in(
     let location = response.headers()["location"].to_str().unwrap().to_owned();
     assert!(location.starts_with(&app.address), "back to the site: {location}");
     let fragment = location.split_once('#').unwrap().1;
-    assert!(fragment.contains("access_token=") && fragment.contains("refresh_token=") && fragment.contains("type=signup"));
+    assert!(
+        fragment.contains("access_token=")
+            && fragment.contains("refresh_token=")
+            && fragment.contains("type=signup")
+    );
 
     let session = app.sign_in("grace@example.com", PASSWORD).await;
     assert_eq!(session.status, StatusCode::OK);
@@ -139,7 +160,8 @@ async fn signing_up_again_does_not_reveal_that_an_address_is_registered(
     let unknown = app.signup("new@example.com").await;
 
     assert_eq!(known.status, unknown.status);
-    let keys = |body: &Value| body.as_object().unwrap().keys().cloned().collect::<std::collections::BTreeSet<_>>();
+    let keys =
+        |body: &Value| body.as_object().unwrap().keys().cloned().collect::<std::collections::BTreeSet<_>>();
     assert_eq!(keys(&known.body), keys(&unknown.body));
     assert_ne!(known.body["id"], unknown.body["id"]);
     assert_eq!(app.mails_to("known@example.com").await.len(), mails_before, "nothing sent to the owner");
@@ -154,11 +176,14 @@ async fn weak_passwords_are_refused_with_their_reasons(#[values(Backend::Sqlite)
     short.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "weak_password");
     assert!(short.body["weak_password"]["reasons"].as_array().unwrap().contains(&json!("length")));
 
-    let common = app.auth_post("/signup", &json!({ "email": "a@example.com", "password": "password123" })).await;
+    let common =
+        app.auth_post("/signup", &json!({ "email": "a@example.com", "password": "password123" })).await;
     common.assert_error(StatusCode::UNPROCESSABLE_ENTITY, "weak_password");
     assert_eq!(common.body["weak_password"]["reasons"], json!(["pwned"]));
 
-    app.auth_post("/signup", &json!({ "email": "a@example.com" })).await.assert_error(StatusCode::BAD_REQUEST, "validation_failed");
+    app.auth_post("/signup", &json!({ "email": "a@example.com" }))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "validation_failed");
     app.auth_post("/signup", &json!({ "email": "not-an-address", "password": PASSWORD }))
         .await
         .assert_error(StatusCode::BAD_REQUEST, "email_address_invalid");
@@ -166,7 +191,10 @@ async fn weak_passwords_are_refused_with_their_reasons(#[values(Backend::Sqlite)
         .await
         .assert_error(StatusCode::BAD_REQUEST, "phone_provider_disabled");
     let malformed = super::auth_helpers::send(
-        app.client.post(app.url("/auth/v1/signup")).header("content-type", "application/json").body("{\"email\":"),
+        app.client
+            .post(app.url("/auth/v1/signup"))
+            .header("content-type", "application/json")
+            .body("{\"email\":"),
     )
     .await;
     malformed.assert_error(StatusCode::BAD_REQUEST, "bad_json");
@@ -191,7 +219,9 @@ async fn a_wrong_password_and_an_unknown_address_get_the_same_answer(
 
 #[rstest]
 #[tokio::test]
-async fn grant_types_this_server_does_not_offer_answer_clear_errors(#[values(Backend::Sqlite)] backend: Backend) {
+async fn grant_types_this_server_does_not_offer_answer_clear_errors(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
     let app = spawn_app(backend).await;
 
     app.auth_post("/token?grant_type=id_token", &json!({ "provider": "google", "id_token": "x" }))
@@ -203,7 +233,9 @@ async fn grant_types_this_server_does_not_offer_answer_clear_errors(#[values(Bac
     let unknown = app.auth_post("/token?grant_type=magic", &json!({})).await;
     assert_eq!(unknown.status, StatusCode::BAD_REQUEST);
     assert_eq!(unknown.body["message"], "unsupported_grant_type");
-    app.auth_post("/sso", &json!({ "domain": "example.com" })).await.assert_error(StatusCode::BAD_REQUEST, "sso_provider_disabled");
+    app.auth_post("/sso", &json!({ "domain": "example.com" }))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "sso_provider_disabled");
 }
 
 // --- refresh tokens --------------------------------------------------------------------------
@@ -235,7 +267,9 @@ async fn refresh_tokens_rotate_and_a_reused_old_token_ends_the_session(
     app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": new }))
         .await
         .assert_error(StatusCode::BAD_REQUEST, "refresh_token_not_found");
-    app.auth_get_as(&refreshed.access_token(), "/user").await.assert_error(StatusCode::FORBIDDEN, "session_not_found");
+    app.auth_get_as(&refreshed.access_token(), "/user")
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "session_not_found");
 
     app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": "made-up" }))
         .await
@@ -256,7 +290,12 @@ async fn code_from_link(app: &crate::helpers::TestApp, email: &str) -> String {
     let response = app.client.get(&link).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::SEE_OTHER);
     let location = url::Url::parse(response.headers()["location"].to_str().unwrap()).unwrap();
-    location.query_pairs().find(|(name, _)| name == "code").unwrap_or_else(|| panic!("no code in {location}")).1.into_owned()
+    location
+        .query_pairs()
+        .find(|(name, _)| name == "code")
+        .unwrap_or_else(|| panic!("no code in {location}"))
+        .1
+        .into_owned()
 }
 
 #[rstest]
@@ -277,8 +316,12 @@ async fn a_pkce_sign_up_exchanges_its_code_once_with_the_right_verifier(
     let link = app.last_link_to("pk@example.com").await;
     let response = app.client.get(&link).send().await.unwrap();
     let location = response.headers()["location"].to_str().unwrap().to_owned();
-    assert!(location.starts_with(&format!("{}/auth/callback?next=%2Finventory&code=", app.address)), "{location}");
-    let code = url::Url::parse(&location).unwrap().query_pairs().find(|(n, _)| n == "code").unwrap().1.into_owned();
+    assert!(
+        location.starts_with(&format!("{}/auth/callback?next=%2Finventory&code=", app.address)),
+        "{location}"
+    );
+    let code =
+        url::Url::parse(&location).unwrap().query_pairs().find(|(n, _)| n == "code").unwrap().1.into_owned();
 
     let wrong = app
         .auth_post("/token?grant_type=pkce", &json!({ "auth_code": code, "code_verifier": "x".repeat(43) }))
@@ -298,7 +341,9 @@ async fn a_pkce_sign_up_exchanges_its_code_once_with_the_right_verifier(
 
 #[rstest]
 #[tokio::test]
-async fn a_pkce_code_expires_after_five_minutes(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn a_pkce_code_expires_after_five_minutes(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let app = spawn_app(backend).await;
     app.confirmed_user("late@example.com").await;
     app.auth_post(
@@ -333,14 +378,18 @@ async fn recovery_with_pkce_signs_in_and_the_password_can_then_change(
     let mail = &app.mails_to("reset@example.com").await[0];
     assert!(mail["subject"].as_str().unwrap().to_lowercase().contains("password"), "{mail}");
     let code = code_from_link(&app, "reset@example.com").await;
-    let session = app.auth_post("/token?grant_type=pkce", &json!({ "auth_code": code, "code_verifier": VERIFIER })).await;
+    let session = app
+        .auth_post("/token?grant_type=pkce", &json!({ "auth_code": code, "code_verifier": VERIFIER }))
+        .await;
     assert_eq!(session.status, StatusCode::OK, "{session:?}");
     assert_eq!(claims(&session.access_token())["amr"][0]["method"], "recovery");
 
     let token = session.access_token();
     let updated = app.auth_put_as(&token, "/user", &json!({ "password": "A-New-Bobbin-Pass-77" })).await;
     assert_eq!(updated.status, StatusCode::OK, "{updated:?}");
-    app.sign_in("reset@example.com", PASSWORD).await.assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
+    app.sign_in("reset@example.com", PASSWORD)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
     assert_eq!(app.sign_in("reset@example.com", "A-New-Bobbin-Pass-77").await.status, StatusCode::OK);
     app.auth_put_as(&token, "/user", &json!({ "password": "A-New-Bobbin-Pass-77" }))
         .await
@@ -378,7 +427,9 @@ async fn a_magic_link_code_signs_in_once(#[values(Backend::Sqlite, Backend::Post
     app.auth_post("/verify", &json!({ "type": "email", "email": "magic@example.com", "token": "000000" }))
         .await
         .assert_error(StatusCode::FORBIDDEN, "otp_expired");
-    let session = app.auth_post("/verify", &json!({ "type": "email", "email": "magic@example.com", "token": code })).await;
+    let session = app
+        .auth_post("/verify", &json!({ "type": "email", "email": "magic@example.com", "token": code }))
+        .await;
     assert_eq!(session.status, StatusCode::OK, "{session:?}");
     assert_eq!(claims(&session.access_token())["amr"][0]["method"], "magiclink");
     app.auth_post("/verify", &json!({ "type": "email", "email": "magic@example.com", "token": code }))
@@ -386,7 +437,8 @@ async fn a_magic_link_code_signs_in_once(#[values(Backend::Sqlite, Backend::Post
         .assert_error(StatusCode::FORBIDDEN, "otp_expired");
 
     // Unknown address and create_user false: the same answer, nothing sent, no account made.
-    let unknown = app.auth_post("/otp", &json!({ "email": "stranger@example.com", "create_user": false })).await;
+    let unknown =
+        app.auth_post("/otp", &json!({ "email": "stranger@example.com", "create_user": false })).await;
     assert_eq!((unknown.status, unknown.body), (StatusCode::OK, json!({})));
     assert!(app.mails_to("stranger@example.com").await.is_empty());
 }
@@ -400,7 +452,8 @@ async fn a_magic_link_to_a_new_address_creates_the_account_and_confirms_it(
 
     app.auth_post("/otp", &json!({ "email": "fresh@example.com", "data": { "full_name": "Fresh" } })).await;
     let link = app.last_link_to("fresh@example.com").await;
-    let token = url::Url::parse(&link).unwrap().query_pairs().find(|(n, _)| n == "token").unwrap().1.into_owned();
+    let token =
+        url::Url::parse(&link).unwrap().query_pairs().find(|(n, _)| n == "token").unwrap().1.into_owned();
 
     let session = app.auth_post("/verify", &json!({ "type": "signup", "token_hash": token })).await;
 
@@ -411,7 +464,9 @@ async fn a_magic_link_to_a_new_address_creates_the_account_and_confirms_it(
 
 #[rstest]
 #[tokio::test]
-async fn expired_links_and_bad_types_are_refused(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn expired_links_and_bad_types_are_refused(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let app = spawn_app(backend).await;
     app.signup("old@example.com").await;
     let link = app.last_link_to("old@example.com").await;
@@ -420,7 +475,10 @@ async fn expired_links_and_bad_types_are_refused(#[values(Backend::Sqlite, Backe
 
     let response = app.client.get(&link).send().await.unwrap();
     let location = response.headers()["location"].to_str().unwrap();
-    assert!(location.contains("error=access_denied") && location.contains("error_code=otp_expired"), "{location}");
+    assert!(
+        location.contains("error=access_denied") && location.contains("error_code=otp_expired"),
+        "{location}"
+    );
     app.auth_post("/verify", &json!({ "type": "bogus", "token_hash": "x" }))
         .await
         .assert_error(StatusCode::BAD_REQUEST, "validation_failed");
@@ -448,7 +506,9 @@ async fn redirect_targets_outside_the_site_and_the_allow_list_are_replaced(
     let location = evil.headers()["location"].to_str().unwrap();
     assert!(location.starts_with(&app.address), "{location}");
     let allowed = app.client.get(app.last_link_to("r2@example.com").await).send().await.unwrap();
-    assert!(allowed.headers()["location"].to_str().unwrap().starts_with("https://allowed.example/app/callback#"));
+    assert!(
+        allowed.headers()["location"].to_str().unwrap().starts_with("https://allowed.example/app/callback#")
+    );
 }
 
 // --- the user --------------------------------------------------------------------------------
@@ -464,7 +524,8 @@ async fn the_user_can_read_and_update_metadata_and_needs_a_valid_token(
         .await
         .access_token();
 
-    let updated = app.auth_put_as(&token, "/user", &json!({ "data": { "full_name": "Meta", "shop": null } })).await;
+    let updated =
+        app.auth_put_as(&token, "/user", &json!({ "data": { "full_name": "Meta", "shop": null } })).await;
     assert_eq!(updated.status, StatusCode::OK);
     assert_eq!(updated.body["user_metadata"], json!({ "full_name": "Meta" }));
     let user = app.auth_get_as(&token, "/user").await;
@@ -496,7 +557,9 @@ async fn an_expired_access_token_is_refused(#[values(Backend::Sqlite)] backend: 
 
 #[rstest]
 #[tokio::test]
-async fn an_email_change_needs_both_addresses_confirmed(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn an_email_change_needs_both_addresses_confirmed(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let app = spawn_app(backend).await;
     let token = app.confirmed_user("before@example.com").await.access_token();
     app.confirmed_user("taken@example.com").await;
@@ -523,7 +586,9 @@ async fn an_email_change_needs_both_addresses_confirmed(#[values(Backend::Sqlite
 
 #[rstest]
 #[tokio::test]
-async fn sign_out_ends_this_other_or_all_sessions(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn sign_out_ends_this_other_or_all_sessions(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let app = spawn_app_with(backend, |args| args.auth.autoconfirm = true).await;
     app.signup("many@example.com").await;
     let mut devices = Vec::new();
@@ -550,7 +615,9 @@ async fn sign_out_ends_this_other_or_all_sessions(#[values(Backend::Sqlite, Back
     assert!(!alive(devices[1].clone()).await);
     assert!(!alive(fifth).await);
 
-    app.auth_post_as(&devices[1], "/logout", &json!({})).await.assert_error(StatusCode::FORBIDDEN, "session_not_found");
+    app.auth_post_as(&devices[1], "/logout", &json!({}))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "session_not_found");
     let other = app.sign_in("many@example.com", PASSWORD).await.access_token();
     app.auth_post_as(&other, "/logout?scope=everything", &json!({}))
         .await
@@ -561,7 +628,8 @@ async fn sign_out_ends_this_other_or_all_sessions(#[values(Backend::Sqlite, Back
 
 fn totp_code(secret: &str, unix_time: u64) -> String {
     let bytes = totp_rs::Secret::Encoded(secret.to_owned()).to_bytes().unwrap();
-    totp_rs::TOTP::new_unchecked(totp_rs::Algorithm::SHA1, 6, 1, 30, bytes, None, String::new()).generate(unix_time)
+    totp_rs::TOTP::new_unchecked(totp_rs::Algorithm::SHA1, 6, 1, 30, bytes, None, String::new())
+        .generate(unix_time)
 }
 
 fn now() -> u64 {
@@ -576,7 +644,9 @@ async fn a_totp_factor_enrols_verifies_to_aal2_and_guards_the_account(
     let app = spawn_app_with(backend, |args| args.auth.autoconfirm = true).await;
     let token = app.signup("mfa@example.com").await.access_token();
 
-    let enrolled = app.auth_post_as(&token, "/factors", &json!({ "factor_type": "totp", "friendly_name": "Phone" })).await;
+    let enrolled = app
+        .auth_post_as(&token, "/factors", &json!({ "factor_type": "totp", "friendly_name": "Phone" }))
+        .await;
     assert_eq!(enrolled.status, StatusCode::OK, "{enrolled:?}");
     assert_eq!(enrolled.body["type"], "totp");
     let qr = enrolled.body["totp"]["qr_code"].as_str().unwrap();
@@ -595,12 +665,20 @@ async fn a_totp_factor_enrols_verifies_to_aal2_and_guards_the_account(
     let challenge = app.auth_post_as(&token, &format!("/factors/{factor}/challenge"), &json!({})).await;
     assert_eq!(challenge.status, StatusCode::OK, "{challenge:?}");
     let challenge_id = challenge.body["id"].as_str().unwrap().to_owned();
-    app.auth_post_as(&token, &format!("/factors/{factor}/verify"), &json!({ "challenge_id": challenge_id, "code": "123456x" }))
-        .await
-        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "mfa_verification_failed");
+    app.auth_post_as(
+        &token,
+        &format!("/factors/{factor}/verify"),
+        &json!({ "challenge_id": challenge_id, "code": "123456x" }),
+    )
+    .await
+    .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "mfa_verification_failed");
     let code = totp_code(&secret, now());
     let verified = app
-        .auth_post_as(&token, &format!("/factors/{factor}/verify"), &json!({ "challenge_id": challenge_id, "code": code }))
+        .auth_post_as(
+            &token,
+            &format!("/factors/{factor}/verify"),
+            &json!({ "challenge_id": challenge_id, "code": code }),
+        )
         .await;
     assert_eq!(verified.status, StatusCode::OK, "{verified:?}");
     let aal2 = verified.access_token();
@@ -611,9 +689,13 @@ async fn a_totp_factor_enrols_verifies_to_aal2_and_guards_the_account(
     // The same code is never accepted twice.
     let again = app.auth_post_as(&aal2, &format!("/factors/{factor}/challenge"), &json!({})).await;
     let again_id = again.body["id"].as_str().unwrap().to_owned();
-    app.auth_post_as(&aal2, &format!("/factors/{factor}/verify"), &json!({ "challenge_id": again_id, "code": code }))
-        .await
-        .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "mfa_verification_failed");
+    app.auth_post_as(
+        &aal2,
+        &format!("/factors/{factor}/verify"),
+        &json!({ "challenge_id": again_id, "code": code }),
+    )
+    .await
+    .assert_error(StatusCode::UNPROCESSABLE_ENTITY, "mfa_verification_failed");
 
     // A new sign-in is aal1: it cannot change the password or remove the factor.
     let aal1 = app.sign_in("mfa@example.com", PASSWORD).await.access_token();
@@ -621,7 +703,9 @@ async fn a_totp_factor_enrols_verifies_to_aal2_and_guards_the_account(
     app.auth_put_as(&aal1, "/user", &json!({ "password": "Another-Strong-Pass-1" }))
         .await
         .assert_error(StatusCode::UNAUTHORIZED, "insufficient_aal");
-    app.auth_delete_as(&aal1, &format!("/factors/{factor}")).await.assert_error(StatusCode::UNAUTHORIZED, "insufficient_aal");
+    app.auth_delete_as(&aal1, &format!("/factors/{factor}"))
+        .await
+        .assert_error(StatusCode::UNAUTHORIZED, "insufficient_aal");
     app.auth_post_as(&aal1, "/factors", &json!({ "factor_type": "totp" }))
         .await
         .assert_error(StatusCode::UNAUTHORIZED, "insufficient_aal");
@@ -661,13 +745,16 @@ async fn settings_and_health_describe_the_service(#[values(Backend::Sqlite)] bac
     assert_eq!(settings["mailer_autoconfirm"], false);
     let missing = super::auth_helpers::send(app.client.get(app.url("/auth/v1/nothing-here"))).await;
     missing.assert_error(StatusCode::NOT_FOUND, "not_found");
-    let provider = super::auth_helpers::send(app.client.get(app.url("/auth/v1/authorize?provider=myspace"))).await;
+    let provider =
+        super::auth_helpers::send(app.client.get(app.url("/auth/v1/authorize?provider=myspace"))).await;
     provider.assert_error(StatusCode::BAD_REQUEST, "validation_failed");
 }
 
 #[rstest]
 #[tokio::test]
-async fn cors_allows_the_client_headers_and_exposes_the_api_version(#[values(Backend::Sqlite)] backend: Backend) {
+async fn cors_allows_the_client_headers_and_exposes_the_api_version(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
     let app = spawn_app(backend).await;
 
     let preflight = app
@@ -675,7 +762,10 @@ async fn cors_allows_the_client_headers_and_exposes_the_api_version(#[values(Bac
         .request(reqwest::Method::OPTIONS, app.url("/auth/v1/token?grant_type=password"))
         .header("origin", "https://shop.example")
         .header("access-control-request-method", "POST")
-        .header("access-control-request-headers", "apikey,authorization,content-type,x-client-info,x-supabase-api-version")
+        .header(
+            "access-control-request-headers",
+            "apikey,authorization,content-type,x-client-info,x-supabase-api-version",
+        )
         .send()
         .await
         .unwrap();
@@ -698,13 +788,19 @@ async fn cors_allows_the_client_headers_and_exposes_the_api_version(#[values(Bac
 
 #[rstest]
 #[tokio::test]
-async fn too_many_sign_in_attempts_from_one_address_answer_429(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn too_many_sign_in_attempts_from_one_address_answer_429(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let app = spawn_app_with(backend, |args| args.auth.rate_limit = 3).await;
 
     for _ in 0..3 {
-        app.sign_in("x@example.com", "Wrong-Password-00").await.assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
+        app.sign_in("x@example.com", "Wrong-Password-00")
+            .await
+            .assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
     }
-    app.sign_in("x@example.com", "Wrong-Password-00").await.assert_error(StatusCode::TOO_MANY_REQUESTS, "over_request_rate_limit");
+    app.sign_in("x@example.com", "Wrong-Password-00")
+        .await
+        .assert_error(StatusCode::TOO_MANY_REQUESTS, "over_request_rate_limit");
     // Other endpoints count separately.
     assert_eq!(app.auth_post("/recover", &json!({ "email": "x@example.com" })).await.status, StatusCode::OK);
 }
@@ -761,7 +857,10 @@ async fn users_me_accepts_the_bearer_token_or_the_chunked_cookie(
     use base64::Engine as _;
     let app = spawn_app_with(backend, |args| args.auth.autoconfirm = true).await;
     let session = app
-        .auth_post("/signup", &json!({ "email": "me@example.com", "password": PASSWORD, "data": { "full_name": "Me Myself" } }))
+        .auth_post(
+            "/signup",
+            &json!({ "email": "me@example.com", "password": PASSWORD, "data": { "full_name": "Me Myself" } }),
+        )
         .await;
     let token = session.access_token();
 
@@ -781,21 +880,30 @@ async fn users_me_accepts_the_bearer_token_or_the_chunked_cookie(
     // is not trusted.
     let mut stored = session.body.clone();
     stored["user"]["email"] = json!("someone-else@example.com");
-    let value = format!("base64-{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(stored.to_string()));
+    let value =
+        format!("base64-{}", base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(stored.to_string()));
     let (a, b) = value.split_at(value.len() / 2);
     let cookie = format!("sb-bobbin-auth-token.0={a}; sb-bobbin-auth-token.1={b}");
-    let by_cookie = app.client.get(app.url("/api/v2/users/me")).header("cookie", &cookie).send().await.unwrap();
+    let by_cookie =
+        app.client.get(app.url("/api/v2/users/me")).header("cookie", &cookie).send().await.unwrap();
     assert_eq!(by_cookie.status(), StatusCode::OK);
     assert_eq!(by_cookie.json::<Value>().await.unwrap()["email"], "me@example.com");
 
     app.auth_post_as(&token, "/logout?scope=local", &json!({})).await;
     let after = app.client.get(app.url("/api/v2/users/me")).header("cookie", &cookie).send().await.unwrap();
-    assert_eq!(after.status(), StatusCode::UNAUTHORIZED, "a signed-out session's token stops working at once");
+    assert_eq!(
+        after.status(),
+        StatusCode::UNAUTHORIZED,
+        "a signed-out session's token stops working at once"
+    );
 }
 
 #[tokio::test]
 async fn the_dev_mailbox_is_not_served_in_production() {
-    let app = spawn_app_with(Backend::Sqlite, |args| args.environment = bobbin_server::config::Environment::Production).await;
+    let app = spawn_app_with(Backend::Sqlite, |args| {
+        args.environment = bobbin_server::config::Environment::Production;
+    })
+    .await;
 
     app.signup("prod@example.com").await;
 

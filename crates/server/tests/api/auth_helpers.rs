@@ -47,7 +47,11 @@ pub async fn send(request: reqwest::RequestBuilder) -> Answer {
     let status = response.status();
     let headers = response.headers().clone();
     let text = response.text().await.unwrap();
-    let body = if text.is_empty() { Value::Null } else { serde_json::from_str(&text).unwrap_or(Value::String(text)) };
+    let body = if text.is_empty() {
+        Value::Null
+    } else {
+        serde_json::from_str(&text).unwrap_or(Value::String(text))
+    };
     Answer { status, headers, body }
 }
 

@@ -163,7 +163,8 @@ pub async fn spawn_app_with(backend: Backend, configure: impl FnOnce(&mut ServeA
     let database = TestDatabase::create(backend).await;
     let mut args = serve_args(&database.url);
     configure(&mut args);
-    let app = Application::build(args).await.expect("the server starts");
+    // Boxed: the start-up future is large, and every test awaits this one.
+    let app = Box::pin(Application::build(args)).await.expect("the server starts");
     let address = format!("http://127.0.0.1:{}", app.port());
     let db = app.db().clone();
     tokio::spawn(app.run_until_stopped(std::future::pending()));

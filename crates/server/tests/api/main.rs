@@ -10,6 +10,6 @@ mod health;
 mod helpers;
 mod oauth;
 mod oauth_provider;
-mod smtp;
 mod openapi;
+mod smtp;
 mod web;

@@ -46,7 +46,9 @@ fn param(url: &Url, name: &str) -> Option<String> {
 
 fn fragment_param(url: &Url, name: &str) -> Option<String> {
     let fragment = url.fragment().unwrap_or_default();
-    url::form_urlencoded::parse(fragment.as_bytes()).find(|(key, _)| key == name).map(|(_, value)| value.into_owned())
+    url::form_urlencoded::parse(fragment.as_bytes())
+        .find(|(key, _)| key == name)
+        .map(|(_, value)| value.into_owned())
 }
 
 /// Starts a sign-in at `/authorize` with `query`, lets the stand-in send the person back, and
@@ -73,7 +75,9 @@ async fn exchange(app: &TestApp, code: &str) -> Value {
 
 #[rstest]
 #[tokio::test]
-async fn github_sign_in_with_pkce_creates_the_account_once(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn github_sign_in_with_pkce_creates_the_account_once(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let (app, stand_in) = app_with_providers(backend, CLIENT_SECRET).await;
     stand_in.sign_in_as(Person::new("Ada@Example.com"));
     let callback = format!("{}/auth/callback?next=%2Fdashboard", app.address);
@@ -143,7 +147,8 @@ async fn a_provider_verified_address_links_to_the_existing_account(
     let token = fragment_param(&back, "access_token").unwrap();
     let user = app.auth_get_as(&token, "/user").await.body;
     assert_eq!(user["id"], existing.body["user"]["id"]);
-    let providers: Vec<&str> = user["identities"].as_array().unwrap().iter().map(|i| i["provider"].as_str().unwrap()).collect();
+    let providers: Vec<&str> =
+        user["identities"].as_array().unwrap().iter().map(|i| i["provider"].as_str().unwrap()).collect();
     assert_eq!(providers, ["email", "github"]);
     assert_eq!(user["app_metadata"]["providers"], json!(["email", "github"]));
     // The owner's password still works.
@@ -162,7 +167,9 @@ async fn an_unconfirmed_sign_up_loses_its_password_when_the_owner_signs_in_throu
     stand_in.sign_in_as(Person::new("victim@example.com"));
     let back = sign_in_through(&app, "provider=github").await;
     assert!(fragment_param(&back, "access_token").is_some(), "{back}");
-    app.sign_in("victim@example.com", PASSWORD).await.assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
+    app.sign_in("victim@example.com", PASSWORD)
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
 }
 
 #[rstest]
@@ -173,7 +180,8 @@ async fn callbacks_that_go_wrong_come_back_with_an_error_and_no_session(
     let (app, stand_in) = app_with_providers(backend, CLIENT_SECRET).await;
     let target = format!("{}/auth/callback", app.address);
     let query = format!("provider=github&redirect_to={}", urlencode(&target));
-    let error_of = |url: &Url| (param(url, "error"), param(url, "error_code"), url.fragment().map(str::to_owned));
+    let error_of =
+        |url: &Url| (param(url, "error"), param(url, "error_code"), url.fragment().map(str::to_owned));
 
     // An address the provider has not verified.
     stand_in.sign_in_as(Person { email_verified: false, ..Person::new("unverified@example.com") });
@@ -209,7 +217,9 @@ async fn callbacks_that_go_wrong_come_back_with_an_error_and_no_session(
 
 #[rstest]
 #[tokio::test]
-async fn a_wrong_client_secret_fails_the_code_exchange(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn a_wrong_client_secret_fails_the_code_exchange(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let (app, stand_in) = app_with_providers(backend, "not-the-secret").await;
     stand_in.sign_in_as(Person::new("secret@example.com"));
     let back = sign_in_through(&app, "provider=github").await;
@@ -219,17 +229,21 @@ async fn a_wrong_client_secret_fails_the_code_exchange(#[values(Backend::Sqlite,
 
 #[rstest]
 #[tokio::test]
-async fn configured_providers_are_listed_and_others_refused(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+async fn configured_providers_are_listed_and_others_refused(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
     let (app, _stand_in) = app_with_providers(backend, CLIENT_SECRET).await;
     let settings = app.get("/auth/v1/settings").await.json::<Value>().await.unwrap();
     assert_eq!(settings["external"]["github"], true);
     assert_eq!(settings["external"]["google"], true);
-    let unknown = crate::auth_helpers::send(app.client.get(app.url("/auth/v1/authorize?provider=gitlab"))).await;
+    let unknown =
+        crate::auth_helpers::send(app.client.get(app.url("/auth/v1/authorize?provider=gitlab"))).await;
     unknown.assert_error(StatusCode::BAD_REQUEST, "validation_failed");
-    let bad_pkce = crate::auth_helpers::send(
-        app.client.get(app.url("/auth/v1/authorize?provider=github&code_challenge=short&code_challenge_method=s256")),
-    )
-    .await;
+    let bad_pkce =
+        crate::auth_helpers::send(app.client.get(
+            app.url("/auth/v1/authorize?provider=github&code_challenge=short&code_challenge_method=s256"),
+        ))
+        .await;
     bad_pkce.assert_error(StatusCode::BAD_REQUEST, "validation_failed");
 }
 

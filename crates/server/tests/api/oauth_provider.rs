@@ -34,7 +34,13 @@ pub struct Person {
 
 impl Person {
     pub fn new(email: &str) -> Self {
-        Self { id: 4242, email: email.to_owned(), email_verified: true, name: "Ada Lovelace".to_owned(), refuses: false }
+        Self {
+            id: 4242,
+            email: email.to_owned(),
+            email_verified: true,
+            name: "Ada Lovelace".to_owned(),
+            refuses: false,
+        }
     }
 }
 
@@ -123,24 +129,30 @@ async fn authorize(State(stand_in): State<StandIn>, Query(query): Query<Authoriz
 /// The code exchange: the client authenticates with HTTP Basic (the `oauth2` crate's default).
 async fn token(State(stand_in): State<StandIn>, headers: HeaderMap, Form(form): Form<TokenForm>) -> Response {
     use base64::Engine as _;
-    let expected = format!("Basic {}", base64::engine::general_purpose::STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}")));
+    let expected = format!(
+        "Basic {}",
+        base64::engine::general_purpose::STANDARD.encode(format!("{CLIENT_ID}:{CLIENT_SECRET}"))
+    );
     if headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok()) != Some(expected.as_str()) {
         return (StatusCode::UNAUTHORIZED, Json(json!({ "error": "invalid_client" }))).into_response();
     }
     let mut shared = stand_in.shared.lock().unwrap();
     let known = shared.codes.iter().position(|code| *code == form.code);
-    let redirect_ok = shared.last_authorize.as_ref().is_some_and(|last| last.redirect_uri == form.redirect_uri);
+    let redirect_ok =
+        shared.last_authorize.as_ref().is_some_and(|last| last.redirect_uri == form.redirect_uri);
     match known {
         Some(index) if form.grant_type == "authorization_code" && redirect_ok => {
             shared.codes.remove(index);
-            Json(json!({ "access_token": ACCESS_TOKEN, "token_type": "bearer", "scope": "user:email" })).into_response()
+            Json(json!({ "access_token": ACCESS_TOKEN, "token_type": "bearer", "scope": "user:email" }))
+                .into_response()
         }
         _ => (StatusCode::BAD_REQUEST, Json(json!({ "error": "invalid_grant" }))).into_response(),
     }
 }
 
 fn authorised(headers: &HeaderMap) -> bool {
-    headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok()) == Some(&format!("Bearer {ACCESS_TOKEN}"))
+    headers.get(header::AUTHORIZATION).and_then(|value| value.to_str().ok())
+        == Some(&format!("Bearer {ACCESS_TOKEN}"))
 }
 
 async fn github_user(State(stand_in): State<StandIn>, headers: HeaderMap) -> Response {

@@ -57,7 +57,6 @@ fn free_port() -> u16 {
 async fn app_sending_to(port: u16) -> TestApp {
     spawn_app_with(Backend::Sqlite, move |args| {
         args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}"));
-        args.auth.mail_from = "Bobbin <no-reply@bobbin.test>".to_owned();
     })
     .await
 }
@@ -93,7 +92,11 @@ async fn mail_is_delivered_when_the_smtp_server_comes_back() {
     // The SMTP server is down when the mail is sent...
     let port = free_port();
     let app = app_sending_to(port).await;
-    assert_eq!(app.signup("later@example.com").await.status, StatusCode::OK, "signing up does not wait for SMTP");
+    assert_eq!(
+        app.signup("later@example.com").await.status,
+        StatusCode::OK,
+        "signing up does not wait for SMTP"
+    );
     // ...and starts a moment later: a retry delivers the mail.
     tokio::time::sleep(Duration::from_millis(300)).await;
     let mut sink = SmtpSink::start(port).await;

@@ -77,18 +77,21 @@ pub async fn signup(
         }
         if existing.email_confirmed_at.is_none() {
             // Not yet confirmed: the same person trying again. Send the link again.
-            send_token_mail(auth, &state.db, &existing, TokenKind::Confirmation, &email, &redirect, None).await?;
+            send_token_mail(auth, &state.db, &existing, TokenKind::Confirmation, &email, &redirect, None)
+                .await?;
         }
-        return Ok(Json(obfuscated_user(&email, Value::Object(account::parse_metadata(None)?))).into_response());
+        return Ok(Json(obfuscated_user(&email, &metadata)).into_response());
     }
 
     let txn = state.db.begin().await?;
     let created =
         account::create(&txn, &email, Some(hash), metadata, "email", None, auth.config.autoconfirm).await?;
     let flow = match pkce {
-        Some(pkce) if !auth.config.autoconfirm => {
-            Some(new_flow_state(&txn, pkce, Some(created.id), "email", "email/signup", Some(redirect.to_string())).await?.id)
-        }
+        Some(pkce) if !auth.config.autoconfirm => Some(
+            new_flow_state(&txn, pkce, Some(created.id), "email", "email/signup", Some(redirect.to_string()))
+                .await?
+                .id,
+        ),
         _ => None,
     };
     txn.commit().await?;
@@ -109,7 +112,7 @@ async fn mark_sent(state: &AppState, user: user::Model) -> AuthResult<user::Mode
 }
 
 /// What a repeated sign-up answers: a fresh id, no identities, as for a new unconfirmed account.
-fn obfuscated_user(email: &str, metadata: Value) -> Value {
+fn obfuscated_user(email: &str, metadata: &serde_json::Map<String, Value>) -> Value {
     let now = account::rfc3339(OffsetDateTime::now_utc());
     json!({
         "id": uuid::Uuid::new_v4(),
@@ -180,14 +183,21 @@ pub async fn token(
             ));
         }
         "web3" => {
-            return Err(AuthError::bad_request("web3_provider_disabled", "Web3 sign-in is not supported here"));
+            return Err(AuthError::bad_request(
+                "web3_provider_disabled",
+                "Web3 sign-in is not supported here",
+            ));
         }
         _ => return Err(AuthError::bad_request("invalid_credentials", "unsupported_grant_type")),
     };
     Ok(Json(tokens).into_response())
 }
 
-async fn password_grant(state: &AppState, client: &Client, body: TokenBody) -> AuthResult<session::TokenResponse> {
+async fn password_grant(
+    state: &AppState,
+    client: &Client,
+    body: TokenBody,
+) -> AuthResult<session::TokenResponse> {
     if !body.phone.is_empty() {
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
     }
@@ -209,21 +219,32 @@ async fn password_grant(state: &AppState, client: &Client, body: TokenBody) -> A
     session::start(&state.auth, &state.db, &user, Method::Password, &client.0).await
 }
 
-async fn pkce_grant(state: &AppState, client: &Client, body: TokenBody) -> AuthResult<session::TokenResponse> {
+async fn pkce_grant(
+    state: &AppState,
+    client: &Client,
+    body: TokenBody,
+) -> AuthResult<session::TokenResponse> {
     if body.auth_code.is_empty() || body.code_verifier.is_empty() {
-        return Err(AuthError::validation("invalid request: both auth code and code verifier should be non-empty"));
+        return Err(AuthError::validation(
+            "invalid request: both auth code and code verifier should be non-empty",
+        ));
     }
     let txn = state.db.begin().await?;
     let flow = flow_state::Entity::find()
         .filter(flow_state::Column::AuthCodeHash.eq(secret::sha256_hex(&body.auth_code)))
         .one(&txn)
         .await?
-        .ok_or_else(|| AuthError::not_found("flow_state_not_found", "invalid flow state, no valid flow state found"))?;
+        .ok_or_else(|| {
+            AuthError::not_found("flow_state_not_found", "invalid flow state, no valid flow state found")
+        })?;
     // Single use: whatever happens next, this code is spent.
     let deleted = flow_state::Entity::delete_by_id(flow.id).exec(&txn).await?;
     txn.commit().await?;
     if deleted.rows_affected != 1 {
-        return Err(AuthError::not_found("flow_state_not_found", "invalid flow state, no valid flow state found"));
+        return Err(AuthError::not_found(
+            "flow_state_not_found",
+            "invalid flow state, no valid flow state found",
+        ));
     }
     let issued = flow.auth_code_issued_at.unwrap_or(flow.created_at);
     if OffsetDateTime::now_utc() - issued > FLOW_STATE_EXPIRY {
@@ -359,16 +380,32 @@ pub async fn update_user(
             user = active.update(&state.db).await?;
             let flow = match pkce {
                 Some(pkce) => Some(
-                    new_flow_state(&state.db, pkce, Some(user.id), "email", "email_change", Some(redirect.to_string()))
-                        .await?
-                        .id,
+                    new_flow_state(
+                        &state.db,
+                        pkce,
+                        Some(user.id),
+                        "email",
+                        "email_change",
+                        Some(redirect.to_string()),
+                    )
+                    .await?
+                    .id,
                 ),
                 None => None,
             };
             let current_email = user.email.clone();
-            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, flow).await?;
-            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeCurrent, &current_email, &redirect, flow)
+            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, flow)
                 .await?;
+            send_token_mail(
+                auth,
+                &state.db,
+                &user,
+                TokenKind::EmailChangeCurrent,
+                &current_email,
+                &redirect,
+                flow,
+            )
+            .await?;
         }
     }
     Ok(Json(user_json(&state.db, &user).await?))

@@ -18,8 +18,8 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    TokenKind, error_redirect, issue_auth_code, new_flow_state, pkce_params, redirect_target, redirect_with, send_token_mail,
-    session_redirect,
+    TokenKind, error_redirect, issue_auth_code, new_flow_state, pkce_params, redirect_target, redirect_with,
+    send_token_mail, session_redirect,
 };
 use crate::{
     auth::{
@@ -46,12 +46,19 @@ fn kinds_for(kind: &str) -> AuthResult<&'static [TokenKind]> {
         // The code of a sign-up or magic-link e-mail, typed in.
         "email" => &[TokenKind::MagicLink, TokenKind::Confirmation],
         "invite" => return Err(AuthError::validation("Invites are sent by teams, not by the auth service")),
-        "sms" | "phone_change" => return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled")),
-        _ => return Err(AuthError::validation(format!("Verify requires a verification type, not \"{kind}\""))),
+        "sms" | "phone_change" => {
+            return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
+        }
+        _ => {
+            return Err(AuthError::validation(format!(
+                "Verify requires a verification type, not \"{kind}\""
+            )));
+        }
     })
 }
 
 /// What a verified token did.
+#[expect(clippy::large_enum_variant, reason = "one short-lived value per request")]
 enum Verified {
     /// Sign the person in (and, for a PKCE flow, hand out an auth code instead).
     SignIn { user: user::Model, method: Method, flow: Option<flow_state::Model> },
@@ -69,7 +76,12 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
             .filter(one_time_token::Column::RelatesTo.eq(email))
             .filter(one_time_token::Column::CodeHash.eq(secret::code_hash(email, code))),
     };
-    let invalid = || AuthError::forbidden("otp_expired", if matches!(token, Lookup::Link(_)) { LINK_INVALID } else { CODE_INVALID });
+    let invalid = || {
+        AuthError::forbidden(
+            "otp_expired",
+            if matches!(token, Lookup::Link(_)) { LINK_INVALID } else { CODE_INVALID },
+        )
+    };
     let txn = state.db.begin().await?;
     let row = query.one(&txn).await?.ok_or_else(invalid)?;
     // Spent whatever happens next; deleting by id makes two concurrent uses yield one winner.
@@ -105,10 +117,10 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
         TokenKind::EmailChangeCurrent | TokenKind::EmailChangeNew => {
             let other = one_time_token::Entity::find()
                 .filter(one_time_token::Column::UserId.eq(user.id))
-                .filter(one_time_token::Column::Kind.is_in([
-                    TokenKind::EmailChangeCurrent.as_str(),
-                    TokenKind::EmailChangeNew.as_str(),
-                ]))
+                .filter(
+                    one_time_token::Column::Kind
+                        .is_in([TokenKind::EmailChangeCurrent.as_str(), TokenKind::EmailChangeNew.as_str()]),
+                )
                 .one(&txn)
                 .await?;
             if other.is_some() {
@@ -122,9 +134,10 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
             active.email_change_sent_at = Set(None);
             active.updated_at = Set(now);
             let user = active.update(&txn).await.map_err(|error| match error.sql_err() {
-                Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => {
-                    AuthError::unprocessable("email_exists", "A user with this email address has already been registered")
-                }
+                Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => AuthError::unprocessable(
+                    "email_exists",
+                    "A user with this email address has already been registered",
+                ),
                 _ => error.into(),
             })?;
             crate::entity::identity::Entity::update_many()
@@ -162,7 +175,11 @@ pub struct VerifyLinkQuery {
 /// `GET /verify`: the link in the e-mail. Redirects to `redirect_to` with, for a PKCE flow,
 /// `?code=` to exchange, else the session in the fragment (the implicit flow); errors as
 /// `error`, `error_code` and `error_description` in the query.
-pub async fn verify_link(State(state): State<AppState>, client: Client, Query(query): Query<VerifyLinkQuery>) -> Response {
+pub async fn verify_link(
+    State(state): State<AppState>,
+    client: Client,
+    Query(query): Query<VerifyLinkQuery>,
+) -> Response {
     let target = redirect_target(&state.auth, query.redirect_to.as_deref());
     let outcome = async {
         rate_limit::check_requests(&state.db, "verify", client.ip(), state.auth.config.rate_limit).await?;
@@ -172,12 +189,16 @@ pub async fn verify_link(State(state): State<AppState>, client: Client, Query(qu
     .await;
     match outcome {
         Ok(Verified::HalfOfEmailChange) => {
-            let message = "Confirmation link accepted. Please proceed to confirm link sent to the other email";
+            let message =
+                "Confirmation link accepted. Please proceed to confirm link sent to the other email";
             redirect_with(&target, false, &[("message", message)])
         }
         Ok(Verified::SignIn { user, flow: Some(flow), .. }) => {
             // The method travels in the flow state, to the code exchange.
-            let target = flow.redirect_to.as_deref().map_or(target.clone(), |to| redirect_target(&state.auth, Some(to)));
+            let target = flow
+                .redirect_to
+                .as_deref()
+                .map_or(target.clone(), |to| redirect_target(&state.auth, Some(to)));
             match issue_auth_code(&state.db, flow, user.id).await {
                 Ok(code) => redirect_with(&target, true, &[("code", &code)]),
                 Err(error) => error_redirect(&target, &error),
@@ -210,21 +231,27 @@ pub struct VerifyBody {
 
 /// `POST /verify`: a code typed in (`email` + `token`) or a link's token (`token_hash`). Answers
 /// a session.
-pub async fn verify(State(state): State<AppState>, client: Client, AuthJson(body): AuthJson<VerifyBody>) -> AuthResult<Response> {
+pub async fn verify(
+    State(state): State<AppState>,
+    client: Client,
+    AuthJson(body): AuthJson<VerifyBody>,
+) -> AuthResult<Response> {
     rate_limit::check_requests(&state.db, "verify", client.ip(), state.auth.config.rate_limit).await?;
     if !body.phone.is_empty() {
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
     }
     let kinds = kinds_for(&body.kind)?;
     let _ = body.redirect_to;
-    let verified = if !body.token_hash.is_empty() {
-        consume(&state, kinds, Lookup::Link(&body.token_hash)).await?
-    } else {
+    let verified = if body.token_hash.is_empty() {
         if body.token.is_empty() || body.email.is_empty() {
-            return Err(AuthError::validation("Verify requires either a token and an email, or a token hash"));
+            return Err(AuthError::validation(
+                "Verify requires either a token and an email, or a token hash",
+            ));
         }
         let email = account::parse_email(&body.email)?;
         consume(&state, kinds, Lookup::Code { email: &email, code: body.token.trim() }).await?
+    } else {
+        consume(&state, kinds, Lookup::Link(&body.token_hash)).await?
     };
     match verified {
         Verified::HalfOfEmailChange => Ok(Json(json!({
@@ -272,7 +299,18 @@ pub async fn recover(
         return Ok(Json(json!({})));
     };
     let flow = match pkce {
-        Some(pkce) => Some(new_flow_state(&state.db, pkce, Some(user.id), "recovery", "recovery", Some(redirect.to_string())).await?.id),
+        Some(pkce) => Some(
+            new_flow_state(
+                &state.db,
+                pkce,
+                Some(user.id),
+                "recovery",
+                "recovery",
+                Some(redirect.to_string()),
+            )
+            .await?
+            .id,
+        ),
         None => None,
     };
     send_token_mail(auth, &state.db, &user, TokenKind::Recovery, &email, &redirect, flow).await?;
@@ -313,9 +351,10 @@ pub async fn otp(
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let (user, kind) = match account::find_by_email(&state.db, &email).await? {
         Some(user) => (user, TokenKind::MagicLink),
-        None if body.create_user.unwrap_or(true) => {
-            (account::create(&state.db, &email, None, metadata, "email", None, false).await?, TokenKind::Confirmation)
-        }
+        None if body.create_user.unwrap_or(true) => (
+            account::create(&state.db, &email, None, metadata, "email", None, false).await?,
+            TokenKind::Confirmation,
+        ),
         None => {
             // Supabase Auth answers `otp_disabled` here, which tells who is registered; we
             // answer as if a link went out.
@@ -325,7 +364,18 @@ pub async fn otp(
     };
     let authentication_method = if kind == TokenKind::Confirmation { "email/signup" } else { "magiclink" };
     let flow = match pkce {
-        Some(pkce) => Some(new_flow_state(&state.db, pkce, Some(user.id), "email", authentication_method, Some(redirect.to_string())).await?.id),
+        Some(pkce) => Some(
+            new_flow_state(
+                &state.db,
+                pkce,
+                Some(user.id),
+                "email",
+                authentication_method,
+                Some(redirect.to_string()),
+            )
+            .await?
+            .id,
+        ),
         None => None,
     };
     send_token_mail(auth, &state.db, &user, kind, &email, &redirect, flow).await?;
@@ -358,7 +408,8 @@ pub async fn resend(
         }
         ("email_change", Some(user)) if user.email_change.is_some() => {
             let new_email = user.email_change.clone().unwrap_or_default();
-            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, None).await?;
+            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, None)
+                .await?;
         }
         ("signup" | "email_change", _) => {
             rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
@@ -366,7 +417,11 @@ pub async fn resend(
         ("sms" | "phone_change", _) => {
             return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
         }
-        _ => return Err(AuthError::validation("Missing one of these types: signup, email_change, sms, phone_change")),
+        _ => {
+            return Err(AuthError::validation(
+                "Missing one of these types: signup, email_change, sms, phone_change",
+            ));
+        }
     }
     Ok(Json(json!({ "message_id": null })))
 }

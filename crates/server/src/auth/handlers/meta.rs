@@ -8,10 +8,7 @@ use axum::{
 };
 use serde_json::{Value, json};
 
-use crate::{
-    auth::error::AuthError,
-    state::AppState,
-};
+use crate::{auth::error::AuthError, state::AppState};
 
 /// `GET /settings`: which sign-in methods are on.
 pub async fn settings(State(state): State<AppState>) -> Json<Value> {
@@ -33,11 +30,15 @@ pub async fn settings(State(state): State<AppState>) -> Json<Value> {
 
 /// `GET /health`.
 pub async fn health() -> Json<Value> {
-    Json(json!({ "version": crate::VERSION, "name": "Bobbin Auth", "description": "Supabase-Auth-compatible auth service" }))
+    Json(
+        json!({ "version": crate::VERSION, "name": "Bobbin Auth", "description": "Supabase-Auth-compatible auth service" }),
+    )
 }
 
 /// `GET /.well-known/jwks.json`: the public keys that verify access tokens.
-pub async fn jwks(State(state): State<AppState>) -> ([(axum::http::HeaderName, &'static str); 1], Json<Value>) {
+pub async fn jwks(
+    State(state): State<AppState>,
+) -> ([(axum::http::HeaderName, &'static str); 1], Json<Value>) {
     // The client caches key sets for 10 minutes; let shared caches do the same.
     ([(axum::http::header::CACHE_CONTROL, "public, max-age=600")], Json(state.auth.keys.jwks()))
 }

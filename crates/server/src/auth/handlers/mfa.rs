@@ -7,8 +7,8 @@ use axum::{
     http::StatusCode,
 };
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, EntityTrait as _,
-    QueryFilter as _, TransactionTrait as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, EntityTrait as _, QueryFilter as _,
+    TransactionTrait as _,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -46,9 +46,17 @@ pub async fn enroll(
 ) -> AuthResult<Json<Value>> {
     match body.factor_type.as_str() {
         "totp" => {}
-        "phone" => return Err(AuthError::unprocessable("mfa_phone_enroll_not_enabled", "MFA enroll is disabled for Phone")),
+        "phone" => {
+            return Err(AuthError::unprocessable(
+                "mfa_phone_enroll_not_enabled",
+                "MFA enroll is disabled for Phone",
+            ));
+        }
         "webauthn" => {
-            return Err(AuthError::unprocessable("mfa_webauthn_enroll_not_enabled", "MFA enroll is disabled for WebAuthn"));
+            return Err(AuthError::unprocessable(
+                "mfa_webauthn_enroll_not_enabled",
+                "MFA enroll is disabled for WebAuthn",
+            ));
         }
         other => return Err(AuthError::validation(format!("Invalid factor type: {other:?}; use totp"))),
     }
@@ -57,9 +65,14 @@ pub async fn enroll(
         return Err(AuthError::validation("A factor's friendly name must be at most 100 characters"));
     }
     let user = &current.user;
-    let factors = mfa_factor::Entity::find().filter(mfa_factor::Column::UserId.eq(user.id)).all(&state.db).await?;
+    let factors =
+        mfa_factor::Entity::find().filter(mfa_factor::Column::UserId.eq(user.id)).all(&state.db).await?;
     if factors.iter().any(|factor| factor.status == "verified") && !current.is_aal2() {
-        return Err(AuthError::new(StatusCode::UNAUTHORIZED, "insufficient_aal", "AAL2 required to enroll a new factor"));
+        return Err(AuthError::new(
+            StatusCode::UNAUTHORIZED,
+            "insufficient_aal",
+            "AAL2 required to enroll a new factor",
+        ));
     }
     if factors.len() as u64 >= MAX_FACTORS {
         return Err(AuthError::unprocessable(
@@ -81,10 +94,13 @@ pub async fn enroll(
         .issuer
         .map(|issuer| issuer.trim().to_owned())
         .filter(|issuer| !issuer.is_empty())
-        .or_else(|| state.auth.config.site_url.host_str().filter(|host| !host.contains(':')).map(str::to_owned))
+        .or_else(|| {
+            state.auth.config.site_url.host_str().filter(|host| !host.contains(':')).map(str::to_owned)
+        })
         .unwrap_or_else(|| "Bobbin".to_owned());
     // The client turns `qr_code` into a data URL itself (auth-js `mfa.enroll`): plain SVG here.
-    let enrolment = totp::enrol(&issuer, &user.email).map_err(|error| AuthError::validation(error.to_string()))?;
+    let enrolment =
+        totp::enrol(&issuer, &user.email).map_err(|error| AuthError::validation(error.to_string()))?;
     let now = OffsetDateTime::now_utc();
     let factor = mfa_factor::ActiveModel {
         id: Set(Uuid::new_v4()),
@@ -164,11 +180,13 @@ pub async fn verify(
     AuthJson(body): AuthJson<VerifyBody>,
 ) -> AuthResult<Json<session::TokenResponse>> {
     // Six digits are guessable without a limit; counted per account, not only per address.
-    rate_limit::check_requests(&state.db, "mfa", &current.user.id.to_string(), state.auth.config.rate_limit).await?;
+    rate_limit::check_requests(&state.db, "mfa", &current.user.id.to_string(), state.auth.config.rate_limit)
+        .await?;
     rate_limit::check_requests(&state.db, "mfa", client.ip(), state.auth.config.rate_limit).await?;
     let factor = own_factor(&state, &current, &id).await?;
-    let challenge_not_found =
-        || AuthError::not_found("mfa_factor_not_found", "MFA factor with the provided challenge ID not found");
+    let challenge_not_found = || {
+        AuthError::not_found("mfa_factor_not_found", "MFA factor with the provided challenge ID not found")
+    };
     let challenge_id = Uuid::parse_str(&body.challenge_id).map_err(|_| challenge_not_found())?;
     let challenge = mfa_challenge::Entity::find_by_id(challenge_id)
         .one(&state.db)
@@ -180,7 +198,10 @@ pub async fn verify(
         mfa_challenge::Entity::delete_by_id(challenge.id).exec(&state.db).await?;
         return Err(AuthError::unprocessable(
             "mfa_challenge_expired",
-            format!("MFA challenge {} has expired, verify against another challenge or create a new challenge.", challenge.id),
+            format!(
+                "MFA challenge {} has expired, verify against another challenge or create a new challenge.",
+                challenge.id
+            ),
         ));
     }
     let last_used = factor.last_used_step.and_then(|step| u64::try_from(step).ok());
@@ -220,7 +241,11 @@ pub async fn unenroll(
 ) -> AuthResult<Json<Value>> {
     let factor = own_factor(&state, &current, &id).await?;
     if factor.status == "verified" && !current.is_aal2() {
-        return Err(AuthError::new(StatusCode::UNAUTHORIZED, "insufficient_aal", "AAL2 required to unenroll verified factor"));
+        return Err(AuthError::new(
+            StatusCode::UNAUTHORIZED,
+            "insufficient_aal",
+            "AAL2 required to unenroll verified factor",
+        ));
     }
     mfa_factor::Entity::delete_by_id(factor.id).exec(&state.db).await?;
     Ok(Json(json!({ "id": factor.id })))

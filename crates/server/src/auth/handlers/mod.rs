@@ -9,8 +9,8 @@ pub mod oauth;
 
 use axum::response::{IntoResponse as _, Redirect, Response};
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _,
-    QueryFilter as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
+    EntityTrait as _, QueryFilter as _,
 };
 use time::{Duration, OffsetDateTime};
 use url::Url;
@@ -43,7 +43,9 @@ pub fn redirect_target(auth: &AuthService, requested: Option<&str>) -> Url {
     let same_origin = url.origin() == site.origin();
     let allowed = auth.config.redirect_urls.iter().any(|pattern| match pattern.strip_suffix('*') {
         Some(prefix) => url.as_str().starts_with(prefix),
-        None => url.as_str() == pattern || url.as_str().trim_end_matches('/') == pattern.trim_end_matches('/'),
+        None => {
+            url.as_str() == pattern || url.as_str().trim_end_matches('/') == pattern.trim_end_matches('/')
+        }
     });
     if same_origin || allowed { url } else { site.clone() }
 }
@@ -62,9 +64,7 @@ pub fn pkce_params(challenge: Option<&str>, method: Option<&str>) -> AuthResult<
             }
             Ok(Some((challenge.to_owned(), method)))
         }
-        _ => Err(AuthError::validation(
-            "PKCE flow requires code_challenge_method and code_challenge",
-        )),
+        _ => Err(AuthError::validation("PKCE flow requires code_challenge_method and code_challenge")),
     }
 }
 
@@ -93,7 +93,11 @@ pub async fn new_flow_state(
 }
 
 /// Gives a flow state its auth code (after the link or callback succeeded); answers the code.
-pub async fn issue_auth_code(db: &impl ConnectionTrait, flow: flow_state::Model, user_id: Uuid) -> AuthResult<String> {
+pub async fn issue_auth_code(
+    db: &impl ConnectionTrait,
+    flow: flow_state::Model,
+    user_id: Uuid,
+) -> AuthResult<String> {
     let code = Uuid::new_v4().to_string();
     let mut active: flow_state::ActiveModel = flow.into();
     active.user_id = Set(Some(user_id));

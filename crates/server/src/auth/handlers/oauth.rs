@@ -20,7 +20,9 @@ use time::{Duration, OffsetDateTime};
 use url::Url;
 use uuid::Uuid;
 
-use super::{error_redirect, issue_auth_code, new_flow_state, pkce_params, redirect_target, session_redirect};
+use super::{
+    error_redirect, issue_auth_code, new_flow_state, pkce_params, redirect_target, session_redirect,
+};
 use crate::{
     auth::{
         AuthService,
@@ -70,9 +72,19 @@ pub async fn authorize(
     let pkce = pkce_params(query.code_challenge.as_deref(), query.code_challenge_method.as_deref())?;
     let target = redirect_target(auth, query.redirect_to.as_deref());
     // An implicit flow keeps an empty challenge: the callback then answers a session.
-    let flow = new_flow_state(&state.db, pkce.unwrap_or_default(), None, &query.provider, "oauth", Some(target.into()))
+    let flow = new_flow_state(
+        &state.db,
+        pkce.unwrap_or_default(),
+        None,
+        &query.provider,
+        "oauth",
+        Some(target.into()),
+    )
+    .await?;
+    let url = auth
+        .providers
+        .authorize_url(&query.provider, &callback_url(auth)?, flow.id.to_string(), &query.scopes)
         .await?;
-    let url = auth.providers.authorize_url(&query.provider, &callback_url(auth)?, flow.id.to_string(), &query.scopes).await?;
     Ok((StatusCode::FOUND, [(header::LOCATION, url.to_string())]).into_response())
 }
 
@@ -86,7 +98,11 @@ pub struct CallbackQuery {
 
 /// `GET /callback`: where the provider sends the person back. Every outcome is a redirect to
 /// the flow's `redirect_to` (the site URL when the flow is unknown), errors in its query.
-pub async fn callback(State(state): State<AppState>, client: Client, Query(query): Query<CallbackQuery>) -> Response {
+pub async fn callback(
+    State(state): State<AppState>,
+    client: Client,
+    Query(query): Query<CallbackQuery>,
+) -> Response {
     let auth = &state.auth;
     let flow = match find_flow(&state, query.state.as_deref()).await {
         Ok(flow) => flow,
@@ -117,10 +133,17 @@ pub async fn callback(State(state): State<AppState>, client: Client, Query(query
 }
 
 /// The account of whoever the provider says came back.
-async fn person(state: &AppState, flow: &flow_state::Model, query: &CallbackQuery) -> AuthResult<user::Model> {
+async fn person(
+    state: &AppState,
+    flow: &flow_state::Model,
+    query: &CallbackQuery,
+) -> AuthResult<user::Model> {
     if let Some(error) = query.error.as_deref() {
         let description = query.error_description.as_deref().unwrap_or(error);
-        return Err(AuthError::bad_request("bad_oauth_callback", format!("The provider refused the sign-in: {description}")));
+        return Err(AuthError::bad_request(
+            "bad_oauth_callback",
+            format!("The provider refused the sign-in: {description}"),
+        ));
     }
     let code = query.code.clone().filter(|code| !code.is_empty()).ok_or_else(|| {
         AuthError::bad_request("bad_oauth_callback", "OAuth callback with missing authorization code")
@@ -145,7 +168,11 @@ async fn find_flow(state: &AppState, flow_id: Option<&str>) -> AuthResult<flow_s
         .ok_or_else(invalid)?;
     if flow.created_at + PROVIDER_ROUND_TRIP < OffsetDateTime::now_utc() {
         flow_state::Entity::delete_by_id(flow.id).exec(&state.db).await?;
-        return Err(AuthError::new(StatusCode::NOT_FOUND, "flow_state_expired", "OAuth sign-in took too long; please start again"));
+        return Err(AuthError::new(
+            StatusCode::NOT_FOUND,
+            "flow_state_expired",
+            "OAuth sign-in took too long; please start again",
+        ));
     }
     Ok(flow)
 }
@@ -186,7 +213,16 @@ async fn account_for(state: &AppState, provider: &str, external: &ExternalUser) 
     let user = match account::find_by_email(&txn, &email).await? {
         Some(existing) => link(&txn, existing, provider, external, now).await?,
         None => {
-            account::create(&txn, &email, None, external.data.clone(), provider, Some(external.id.clone()), true).await?
+            account::create(
+                &txn,
+                &email,
+                None,
+                external.data.clone(),
+                provider,
+                Some(external.id.clone()),
+                true,
+            )
+            .await?
         }
     };
     txn.commit().await?;
@@ -201,7 +237,15 @@ async fn link(
     external: &ExternalUser,
     now: OffsetDateTime,
 ) -> AuthResult<user::Model> {
-    account::add_identity(txn, existing.id, existing.email.clone(), provider, external.id.clone(), external.data.clone()).await?;
+    account::add_identity(
+        txn,
+        existing.id,
+        existing.email.clone(),
+        provider,
+        external.id.clone(),
+        external.data.clone(),
+    )
+    .await?;
     let mut app_metadata = existing.raw_app_meta_data.clone();
     let providers = app_metadata["providers"].as_array().cloned().unwrap_or_default();
     if !providers.iter().any(|known| known == provider) {
