@@ -59,10 +59,15 @@ test('getUser answers the signed-in user, and getClaims verifies the ES256 acces
     is_anonymous: false,
   });
   expect(data?.claims.amr).toEqual([{ method: 'email/signup', timestamp: expect.any(Number) }]);
-  // Verified locally with the published key, not by asking the service about the user.
-  expect(client.requests.map((request) => `${request.method} ${request.url.pathname}`)).toEqual([
-    'GET /auth/v1/.well-known/jwks.json',
-  ]);
+  // Verified locally with the published key (fetched, or cached by an earlier client in this
+  // process: auth-js caches key sets per storage key), not by asking the service about the user.
+  const asked = client.requests.map((request) => `${request.method} ${request.url.pathname}`);
+  expect(asked.filter((request) => request !== 'GET /auth/v1/.well-known/jwks.json')).toEqual([]);
+  const jwks = (await (await fetch(`${site}/auth/v1/.well-known/jwks.json`)).json()) as { keys: object[] };
+  expect(jwks.keys).toContainEqual(
+    expect.objectContaining({ kid: data?.header.kid, kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' }),
+  );
+  expect(JSON.stringify(jwks)).not.toMatch(/"d"\s*:/);
 
   // A token whose signature does not match is refused.
   const [header, payload] = session.access_token.split('.');
@@ -73,9 +78,9 @@ test('getUser answers the signed-in user, and getClaims verifies the ES256 acces
   expect(refused.error).toBeInstanceOf(AuthInvalidJwtError);
   expect(refused.data).toBeNull();
   // And the service refuses it as well.
-  const asked = await client.auth.getUser(tampered);
-  expect(asked.error).toBeInstanceOf(AuthApiError);
-  expect(asked.error).toMatchObject({ status: 403, code: 'bad_jwt' });
+  const refusedByService = await client.auth.getUser(tampered);
+  expect(refusedByService.error).toBeInstanceOf(AuthApiError);
+  expect(refusedByService.error).toMatchObject({ status: 403, code: 'bad_jwt' });
 });
 
 test('refreshSession rotates the refresh token; the old one works a moment for a concurrent tab', async ({
