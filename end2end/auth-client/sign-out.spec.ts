@@ -76,6 +76,12 @@ test.describe('signOut', () => {
     expect(error).toBeNull();
     expect((await here.auth.getSession()).data.session).toBeNull();
     expect((await newClient().auth.getUser(accessToken)).error).toBeInstanceOf(AuthSessionMissingError);
+    // A device signing out of a session that already ended is simply signed out: the client
+    // takes the service's 403 session_not_found as "already signed out".
+    const [late] = others;
+    expect((await late.auth.signOut({ scope: 'local' })).error).toBeNull();
+    expect((await late.auth.getSession()).data.session).toBeNull();
+    expect(late.requests.at(-1)).toMatchObject({ method: 'POST', status: 403 });
     for (const other of others) expect(await signedIn(other)).toBe(false);
     for (const token of refreshTokens) {
       expect(await refreshWith(newClient(), token)).toMatchObject({ status: 400, code: 'refresh_token_not_found' });

@@ -169,6 +169,29 @@ test('a weak password is refused with AuthWeakPasswordError and its reasons, and
   expect(await mailbox.all(email)).toEqual([]);
 });
 
+test("the link's token also verifies through verifyOtp({ token_hash }), as a server-side confirm route does", async ({
+  newClient,
+  mailbox,
+  site,
+}) => {
+  const email = uniqueEmail('token-hash');
+  expect((await newClient('implicit').auth.signUp({ email, password: strongPassword() })).error).toBeNull();
+  const link = verifyLinkIn(await mailbox.receive(email), site);
+  const client = newClient();
+
+  const { data, error } = await client.auth.verifyOtp({
+    token_hash: link.searchParams.get('token') ?? '',
+    type: 'signup',
+  });
+
+  expect(error).toBeNull();
+  expect(data.session?.access_token).toBeTruthy();
+  expect(data.user?.email).toBe(email);
+  expect(data.user?.email_confirmed_at).toBeTruthy();
+  const again = await newClient().auth.verifyOtp({ token_hash: link.searchParams.get('token') ?? '', type: 'signup' });
+  expect(again.error).toMatchObject({ status: 403, code: 'otp_expired' });
+});
+
 test('signing up again with a registered address answers as for a new one, and signs nobody in', async ({
   newClient,
   mailbox,
