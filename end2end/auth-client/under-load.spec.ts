@@ -3,6 +3,9 @@ import { expect, follow, signUpConfirmed, strongPassword, test, uniqueEmail, ver
 // Many people use the service at once: tabs refresh on a timer, and confirmation links are
 // opened whenever the e-mail arrives. Requests for different accounts must not fail each other,
 // whatever the database (SQLite is the default).
+//
+// Named to sort last: Playwright hands files to workers in name order, so these bursts come
+// while after-a-minute.spec.ts sits out its wait rather than while it makes its accounts.
 
 const PEOPLE = 6;
 
