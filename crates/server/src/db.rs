@@ -4,7 +4,8 @@ use std::{str::FromStr as _, time::Duration};
 
 use anyhow::{Context as _, bail};
 use sea_orm::{
-    DatabaseConnection, SqlxPostgresConnector, SqlxSqliteConnector,
+    DatabaseConnection, DatabaseTransaction, DbErr, SqliteTransactionMode, SqlxPostgresConnector,
+    SqlxSqliteConnector, TransactionOptions, TransactionTrait as _,
     sqlx::{
         postgres::{PgConnectOptions, PgPoolOptions},
         sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
@@ -35,6 +36,22 @@ impl Engine {
             _ => bail!("DATABASE_URL must start with sqlite:// or postgres:// (it starts with `{scheme}:`)"),
         }
     }
+}
+
+/// Begins a transaction that will write. On SQLite it takes the write lock at once (`BEGIN
+/// IMMEDIATE`), waiting up to the busy timeout for it: a transaction that reads first and
+/// writes later (as most do) would otherwise fail with "database is locked" whenever another
+/// connection wrote in between, which the busy timeout cannot cure. PostgreSQL ignores the mode.
+///
+/// # Errors
+///
+/// When the database cannot start the transaction.
+pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
+    db.begin_with_options(TransactionOptions {
+        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+        ..TransactionOptions::default()
+    })
+    .await
 }
 
 /// Opens a connection pool. SQLite gets WAL (readers never wait for the writer), foreign keys

@@ -3,12 +3,13 @@
 //!
 //! Rotation and reuse, as in Supabase Auth: using a refresh token revokes it and issues its
 //! child. A revoked token used again within [`REUSE_INTERVAL`] of its revocation (two tabs
-//! refreshing at once) gets a fresh sibling in the same session; used later, it is taken as a
-//! stolen token and the whole session (its token family) is ended.
+//! refreshing at once), or while its child is still unused (the answer carrying the child was
+//! lost), gets a fresh sibling in the same session; used later, it is taken as a stolen token
+//! and the whole session (its token family) is ended.
 
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, TransactionTrait as _,
+    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, QueryOrder as _,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -101,7 +102,7 @@ pub async fn start(
         created_at: Set(now),
         updated_at: Set(now),
     };
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(db).await?;
     let session = session.insert(&txn).await?;
     let token = new_refresh_token(&txn, session.id, None).await?;
     user::Entity::update(user::ActiveModel {
@@ -126,7 +127,7 @@ pub async fn step_up(
         session.amr.clone().and_then(|value| serde_json::from_value(value).ok()).unwrap_or_default();
     amr.retain(|entry| entry.method != Method::Totp.as_str());
     amr.insert(0, AmrEntry { method: Method::Totp.as_str().to_owned(), timestamp: now.unix_timestamp() });
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(db).await?;
     let mut active = session.into_active_model();
     active.aal = Set(AAL2.to_owned());
     active.amr = Set(Some(serde_json::to_value(&amr).map_err(AuthError::internal)?));
@@ -152,7 +153,7 @@ pub async fn refresh(
     presented: &str,
 ) -> AuthResult<TokenResponse> {
     let now = OffsetDateTime::now_utc();
-    let txn = db.begin().await?;
+    let txn = crate::db::begin_write(db).await?;
     let Some(token) = refresh_token::Entity::find()
         .filter(refresh_token::Column::TokenHash.eq(secret::sha256_hex(presented)))
         .one(&txn)
@@ -173,7 +174,24 @@ pub async fn refresh(
         return Err(AuthError::bad_request("session_expired", "Invalid Refresh Token: Session Expired"));
     }
     if token.revoked {
-        if now - token.updated_at > REUSE_INTERVAL {
+        // The session's newest token, if it is this token's unused child: the client never got
+        // the answer that carried it (a dropped connection) and retries with this token.
+        // Supabase Auth accepts that retry at any time; so does Bobbin, replacing the child.
+        let newest = refresh_token::Entity::find()
+            .filter(refresh_token::Column::SessionId.eq(session.id))
+            .order_by_desc(refresh_token::Column::CreatedAt)
+            .one(&txn)
+            .await?;
+        let lost_child = newest.filter(|newest| !newest.revoked && newest.parent_id == Some(token.id));
+        if let Some(child) = &lost_child {
+            refresh_token::Entity::update_many()
+                .col_expr(refresh_token::Column::Revoked, true.into())
+                .col_expr(refresh_token::Column::UpdatedAt, now.into())
+                .filter(refresh_token::Column::Id.eq(child.id))
+                .exec(&txn)
+                .await?;
+        }
+        if lost_child.is_none() && now - token.updated_at > REUSE_INTERVAL {
             // Reuse of an old token: someone else may hold it. End the whole family.
             tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
             session::Entity::delete_by_id(session.id).exec(&txn).await?;

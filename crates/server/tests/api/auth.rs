@@ -235,7 +235,7 @@ async fn grant_types_this_server_does_not_offer_answer_clear_errors(
     assert_eq!(unknown.body["message"], "unsupported_grant_type");
     app.auth_post("/sso", &json!({ "domain": "example.com" }))
         .await
-        .assert_error(StatusCode::BAD_REQUEST, "sso_provider_disabled");
+        .assert_error(StatusCode::NOT_FOUND, "saml_provider_disabled");
 }
 
 // --- refresh tokens --------------------------------------------------------------------------
@@ -255,9 +255,14 @@ async fn refresh_tokens_rotate_and_a_reused_old_token_ends_the_session(
     assert_ne!(new, old);
     assert_eq!(claims(&refreshed.access_token())["session_id"], claims(&first.access_token())["session_id"]);
 
-    // A second tab presenting the old token at the same moment still gets a working token.
+    // A second tab presenting the old token at the same moment still gets a working token,
+    // which it then uses.
     let concurrent = app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": old })).await;
     assert_eq!(concurrent.status, StatusCode::OK, "{concurrent:?}");
+    let later = app
+        .auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": concurrent.refresh_token() }))
+        .await;
+    assert_eq!(later.status, StatusCode::OK, "{later:?}");
 
     // Later than the reuse interval, the old token is taken as stolen: the session ends.
     age(&app, "refresh_tokens", "updated_at", 60).await;
@@ -277,6 +282,31 @@ async fn refresh_tokens_rotate_and_a_reused_old_token_ends_the_session(
     app.auth_post("/token?grant_type=refresh_token", &json!({}))
         .await
         .assert_error(StatusCode::BAD_REQUEST, "validation_failed");
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_refresh_whose_answer_was_lost_can_be_retried_later(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app_with(backend, |args| args.auth.autoconfirm = true).await;
+    let old = app.signup("lost@example.com").await.refresh_token();
+    // The answer to this refresh never reaches the client...
+    let lost = app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": old })).await;
+    assert_eq!(lost.status, StatusCode::OK);
+    // ...which retries with the old token well after the reuse interval.
+    age(&app, "refresh_tokens", "updated_at", 60).await;
+    let retried = app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": old })).await;
+    assert_eq!(retried.status, StatusCode::OK, "{retried:?}");
+    let next = app
+        .auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": retried.refresh_token() }))
+        .await;
+    assert_eq!(next.status, StatusCode::OK, "{next:?}");
+    // Once the chain has moved on, the old token is a reuse again.
+    age(&app, "refresh_tokens", "updated_at", 60).await;
+    app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": old }))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "refresh_token_already_used");
 }
 
 // --- PKCE ------------------------------------------------------------------------------------
@@ -918,4 +948,69 @@ async fn the_dev_mailbox_is_not_served_in_production() {
 
 fn urlencode(value: &str) -> String {
     url::form_urlencoded::byte_serialize(value.as_bytes()).collect()
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_resent_confirmation_keeps_the_pkce_flow(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let pkce =
+        json!({ "email": "again@example.com", "code_challenge": CHALLENGE, "code_challenge_method": "s256" });
+    let mut signup = pkce.clone();
+    signup["password"] = json!(PASSWORD);
+    assert_eq!(app.auth_post("/signup", &signup).await.status, StatusCode::OK);
+    let first = app.last_link_to("again@example.com").await;
+    let mut resend = pkce;
+    resend["type"] = json!("signup");
+    assert_eq!(app.auth_post("/resend", &resend).await.status, StatusCode::OK);
+    assert_ne!(app.last_link_to("again@example.com").await, first);
+
+    // The new link ends in an auth code, not a session in the fragment.
+    let code = code_from_link(&app, "again@example.com").await;
+    let session = app
+        .auth_post("/token?grant_type=pkce", &json!({ "auth_code": code, "code_verifier": VERIFIER }))
+        .await;
+    assert_eq!(session.status, StatusCode::OK, "{session:?}");
+}
+
+/// Requests from different people at the same moment: on SQLite, a transaction that reads and
+/// then writes must not fail with "database is locked" because another one wrote meanwhile.
+#[rstest]
+#[tokio::test]
+async fn people_confirming_and_refreshing_at_the_same_moment_all_succeed(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    const PEOPLE: usize = 8;
+    let app = spawn_app(backend).await;
+    let emails: Vec<String> = (0..PEOPLE).map(|n| format!("crowd{n}@example.com")).collect();
+    let mut links = Vec::new();
+    for email in &emails {
+        app.signup(email).await;
+        links.push(app.last_link_to(email).await);
+    }
+    let mut confirmations = tokio::task::JoinSet::new();
+    for link in links {
+        let client = app.client.clone();
+        confirmations.spawn(async move { client.get(link).send().await.unwrap() });
+    }
+    for response in confirmations.join_all().await {
+        let location = response.headers()["location"].to_str().unwrap().to_owned();
+        assert!(location.contains("access_token=") && !location.contains("error"), "{location}");
+    }
+
+    let mut tokens = Vec::new();
+    for email in &emails {
+        tokens.push(app.sign_in(email, PASSWORD).await.refresh_token());
+    }
+    let mut refreshes = tokio::task::JoinSet::new();
+    for token in tokens {
+        let request = app
+            .client
+            .post(app.url("/auth/v1/token?grant_type=refresh_token"))
+            .json(&json!({ "refresh_token": token }));
+        refreshes.spawn(async move { request.send().await.unwrap().status() });
+    }
+    assert_eq!(refreshes.join_all().await, vec![StatusCode::OK; PEOPLE]);
 }

@@ -8,13 +8,16 @@ use axum::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
-    QueryFilter as _, TransactionTrait as _,
+    QueryFilter as _,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
-use super::{FLOW_STATE_EXPIRY, TokenKind, new_flow_state, pkce_params, redirect_target, send_token_mail};
+use super::{
+    FLOW_STATE_EXPIRY, TokenKind, flow_for_link, new_flow_state, pkce_params, redirect_target,
+    send_token_mail,
+};
 use crate::{
     auth::{
         error::{AuthError, AuthResult},
@@ -83,7 +86,7 @@ pub async fn signup(
         return Ok(Json(obfuscated_user(&email, &metadata)).into_response());
     }
 
-    let txn = state.db.begin().await?;
+    let txn = crate::db::begin_write(&state.db).await?;
     let created =
         account::create(&txn, &email, Some(hash), metadata, "email", None, auth.config.autoconfirm).await?;
     let flow = match pkce {
@@ -229,7 +232,7 @@ async fn pkce_grant(
             "invalid request: both auth code and code verifier should be non-empty",
         ));
     }
-    let txn = state.db.begin().await?;
+    let txn = crate::db::begin_write(&state.db).await?;
     let flow = flow_state::Entity::find()
         .filter(flow_state::Column::AuthCodeHash.eq(secret::sha256_hex(&body.auth_code)))
         .one(&txn)
@@ -378,21 +381,7 @@ pub async fn update_user(
             active.email_change_sent_at = Set(Some(now));
             active.updated_at = Set(now);
             user = active.update(&state.db).await?;
-            let flow = match pkce {
-                Some(pkce) => Some(
-                    new_flow_state(
-                        &state.db,
-                        pkce,
-                        Some(user.id),
-                        "email",
-                        "email_change",
-                        Some(redirect.to_string()),
-                    )
-                    .await?
-                    .id,
-                ),
-                None => None,
-            };
+            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
             let current_email = user.email.clone();
             send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, flow)
                 .await?;

@@ -11,14 +11,14 @@ use axum::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
-    QueryFilter as _, TransactionTrait as _,
+    QueryFilter as _,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    TokenKind, error_redirect, issue_auth_code, new_flow_state, pkce_params, redirect_target, redirect_with,
+    TokenKind, error_redirect, flow_for_link, issue_auth_code, pkce_params, redirect_target, redirect_with,
     send_token_mail, session_redirect,
 };
 use crate::{
@@ -82,7 +82,7 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
             if matches!(token, Lookup::Link(_)) { LINK_INVALID } else { CODE_INVALID },
         )
     };
-    let txn = state.db.begin().await?;
+    let txn = crate::db::begin_write(&state.db).await?;
     let row = query.one(&txn).await?.ok_or_else(invalid)?;
     // Spent whatever happens next; deleting by id makes two concurrent uses yield one winner.
     let deleted = one_time_token::Entity::delete_by_id(row.id).exec(&txn).await?;
@@ -298,21 +298,7 @@ pub async fn recover(
         rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
         return Ok(Json(json!({})));
     };
-    let flow = match pkce {
-        Some(pkce) => Some(
-            new_flow_state(
-                &state.db,
-                pkce,
-                Some(user.id),
-                "recovery",
-                "recovery",
-                Some(redirect.to_string()),
-            )
-            .await?
-            .id,
-        ),
-        None => None,
-    };
+    let flow = flow_for_link(&state.db, pkce, user.id, "recovery", "recovery", &redirect).await?;
     send_token_mail(auth, &state.db, &user, TokenKind::Recovery, &email, &redirect, flow).await?;
     let mut active = user.into_active_model();
     active.recovery_sent_at = Set(Some(OffsetDateTime::now_utc()));
@@ -363,21 +349,7 @@ pub async fn otp(
         }
     };
     let authentication_method = if kind == TokenKind::Confirmation { "email/signup" } else { "magiclink" };
-    let flow = match pkce {
-        Some(pkce) => Some(
-            new_flow_state(
-                &state.db,
-                pkce,
-                Some(user.id),
-                "email",
-                authentication_method,
-                Some(redirect.to_string()),
-            )
-            .await?
-            .id,
-        ),
-        None => None,
-    };
+    let flow = flow_for_link(&state.db, pkce, user.id, "email", authentication_method, &redirect).await?;
     send_token_mail(auth, &state.db, &user, kind, &email, &redirect, flow).await?;
     Ok(Json(json!({})))
 }
@@ -388,6 +360,8 @@ pub struct ResendBody {
     kind: String,
     #[serde(default)]
     email: String,
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
 }
 
 /// `POST /resend`: the sign-up confirmation or the e-mail change links again.
@@ -400,15 +374,19 @@ pub async fn resend(
     let auth = &state.auth;
     rate_limit::check_requests(&state.db, "otp", client.ip(), auth.config.rate_limit).await?;
     let email = account::parse_email(&body.email)?;
+    // A PKCE client resends with a new challenge: the new link then ends in an auth code too.
+    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let user = account::find_by_email(&state.db, &email).await?;
     match (body.kind.as_str(), user) {
         ("signup", Some(user)) if user.email_confirmed_at.is_none() => {
-            send_token_mail(auth, &state.db, &user, TokenKind::Confirmation, &email, &redirect, None).await?;
+            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email/signup", &redirect).await?;
+            send_token_mail(auth, &state.db, &user, TokenKind::Confirmation, &email, &redirect, flow).await?;
         }
         ("email_change", Some(user)) if user.email_change.is_some() => {
             let new_email = user.email_change.clone().unwrap_or_default();
-            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, None)
+            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
+            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, flow)
                 .await?;
         }
         ("signup" | "email_change", _) => {

@@ -43,9 +43,10 @@ pub async fn jwks(
     ([(axum::http::header::CACHE_CONTROL, "public, max-age=600")], Json(state.auth.keys.jwks()))
 }
 
-/// `POST /sso`: SAML single sign-on is not configured on this server.
+/// `POST /sso`: SAML single sign-on is not configured on this server (Supabase Auth's answer
+/// when SAML is off).
 pub async fn sso() -> AuthError {
-    AuthError::bad_request("sso_provider_disabled", "Single sign-on (SAML) is not configured on this server")
+    AuthError::new(StatusCode::NOT_FOUND, "saml_provider_disabled", "SAML 2.0 is disabled")
 }
 
 pub async fn not_found(uri: Uri) -> AuthError {

@@ -8,7 +8,6 @@ use axum::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, EntityTrait as _, QueryFilter as _,
-    TransactionTrait as _,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -210,7 +209,7 @@ pub async fn verify(
         return Err(AuthError::unprocessable("mfa_verification_failed", "Invalid TOTP code entered"));
     };
     let step = i64::try_from(step).map_err(AuthError::internal)?;
-    let txn = state.db.begin().await?;
+    let txn = crate::db::begin_write(&state.db).await?;
     // Record the step only if no other request recorded it (or a later one) meanwhile: the
     // same code can never be accepted twice, even by two requests at once.
     let updated = mfa_factor::Entity::update_many()

@@ -92,6 +92,29 @@ pub async fn new_flow_state(
     .await?)
 }
 
+/// A flow state for an e-mailed link when the request started a PKCE flow: its id, for the
+/// link's one-time token. `None` (an implicit flow) when it did not.
+pub async fn flow_for_link(
+    db: &impl ConnectionTrait,
+    pkce: Option<(String, String)>,
+    user_id: Uuid,
+    provider_type: &str,
+    authentication_method: &str,
+    redirect: &Url,
+) -> AuthResult<Option<Uuid>> {
+    let Some(pkce) = pkce else { return Ok(None) };
+    let flow = new_flow_state(
+        db,
+        pkce,
+        Some(user_id),
+        provider_type,
+        authentication_method,
+        Some(redirect.to_string()),
+    )
+    .await?;
+    Ok(Some(flow.id))
+}
+
 /// Gives a flow state its auth code (after the link or callback succeeded); answers the code.
 pub async fn issue_auth_code(
     db: &impl ConnectionTrait,

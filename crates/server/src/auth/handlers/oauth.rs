@@ -12,7 +12,6 @@ use axum::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, QueryFilter as _,
-    TransactionTrait as _,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -209,7 +208,7 @@ async fn account_for(state: &AppState, provider: &str, external: &ExternalUser) 
         ));
     }
     let email = account::parse_email(&external.email)?;
-    let txn = state.db.begin().await?;
+    let txn = crate::db::begin_write(&state.db).await?;
     let user = match account::find_by_email(&txn, &email).await? {
         Some(existing) => link(&txn, existing, provider, external, now).await?,
         None => {
