@@ -143,6 +143,9 @@ impl Server {
 }
 
 fn get(url: &str) -> reqwest::blocking::Response {
+    // reqwest is built without a TLS crypto provider of its own (the server installs ring at
+    // start); this process never starts a server, so it installs one itself.
+    let _ = rustls::crypto::ring::default_provider().install_default();
     reqwest::blocking::get(url).unwrap()
 }
 
