@@ -15,8 +15,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    FLOW_STATE_EXPIRY, TokenKind, flow_for_link, new_flow_state, pkce_params, redirect_target,
-    send_token_mail,
+    FLOW_STATE_EXPIRY, PkceFields, TokenKind, flow_for_link, new_flow_state, redirect_target, send_token_mail,
 };
 use crate::{
     auth::{
@@ -44,8 +43,8 @@ pub struct SignupBody {
     #[serde(default)]
     password: String,
     data: Option<Value>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceFields,
 }
 
 /// `POST /signup`. With auto-confirm the answer is a session; otherwise the (unconfirmed)
@@ -69,7 +68,7 @@ pub async fn signup(
     let email = account::parse_email(&body.email)?;
     check_new_password(auth, &body.password)?;
     let metadata = account::parse_metadata(body.data)?;
-    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+    let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     // Hashed before the lookup, so that a registered address takes as long as a new one.
     let hash = password::hash_off_thread(body.password.clone()).await?;
@@ -301,8 +300,8 @@ pub struct UpdateUserBody {
     password: Option<String>,
     data: Option<Value>,
     phone: Option<String>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceFields,
 }
 
 /// `PUT /user`: metadata (merged), password, or e-mail (confirmed by links to both the current
@@ -375,7 +374,7 @@ pub async fn update_user(
                 ));
             }
             let redirect = redirect_target(auth, query.redirect_to.as_deref());
-            let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+            let pkce = body.pkce.parse()?;
             let mut active = user.into_active_model();
             active.email_change = Set(Some(new_email.clone()));
             active.email_change_sent_at = Set(Some(now));

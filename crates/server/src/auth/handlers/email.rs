@@ -18,7 +18,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    TokenKind, error_redirect, flow_for_link, issue_auth_code, pkce_params, redirect_target, redirect_with,
+    PkceFields, TokenKind, error_redirect, flow_for_link, issue_auth_code, redirect_target, redirect_with,
     send_token_mail, session_redirect,
 };
 use crate::{
@@ -273,8 +273,8 @@ pub async fn verify(
 pub struct RecoverBody {
     #[serde(default)]
     email: String,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceFields,
 }
 
 #[derive(Debug, Deserialize)]
@@ -292,7 +292,7 @@ pub async fn recover(
     let auth = &state.auth;
     rate_limit::check_requests(&state.db, "recover", client.ip(), auth.config.rate_limit).await?;
     let email = account::parse_email(&body.email)?;
-    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+    let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let Some(user) = account::find_by_email(&state.db, &email).await? else {
         rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
@@ -314,8 +314,8 @@ pub struct OtpBody {
     phone: String,
     data: Option<Value>,
     create_user: Option<bool>,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceFields,
 }
 
 /// `POST /otp` (and the older `/magiclink`): a magic link and code. A new address gets an
@@ -333,7 +333,7 @@ pub async fn otp(
     }
     let email = account::parse_email(&body.email)?;
     let metadata = account::parse_metadata(body.data)?;
-    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+    let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let (user, kind) = match account::find_by_email(&state.db, &email).await? {
         Some(user) => (user, TokenKind::MagicLink),
@@ -360,8 +360,8 @@ pub struct ResendBody {
     kind: String,
     #[serde(default)]
     email: String,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceFields,
 }
 
 /// `POST /resend`: the sign-up confirmation or the e-mail change links again.
@@ -375,7 +375,7 @@ pub async fn resend(
     rate_limit::check_requests(&state.db, "otp", client.ip(), auth.config.rate_limit).await?;
     let email = account::parse_email(&body.email)?;
     // A PKCE client resends with a new challenge: the new link then ends in an auth code too.
-    let pkce = pkce_params(body.code_challenge.as_deref(), body.code_challenge_method.as_deref())?;
+    let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let user = account::find_by_email(&state.db, &email).await?;
     match (body.kind.as_str(), user) {

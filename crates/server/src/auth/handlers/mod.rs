@@ -50,21 +50,36 @@ pub fn redirect_target(auth: &AuthService, requested: Option<&str>) -> Url {
     if same_origin || allowed { url } else { site.clone() }
 }
 
-/// PKCE parameters of a request that starts a flow; both or neither.
-pub fn pkce_params(challenge: Option<&str>, method: Option<&str>) -> AuthResult<Option<(String, String)>> {
-    match (challenge.filter(|c| !c.is_empty()), method.filter(|m| !m.is_empty())) {
-        (None, None) => Ok(None),
-        (Some(challenge), Some(method)) => {
-            let method = method.to_ascii_lowercase();
-            if method != "s256" && method != "plain" {
-                return Err(AuthError::validation(format!("Code challenge method not supported: {method}")));
+/// The PKCE fields of a request that starts a flow (flattened into its body or query).
+#[derive(Debug, Default, serde::Deserialize)]
+pub struct PkceFields {
+    code_challenge: Option<String>,
+    code_challenge_method: Option<String>,
+}
+
+impl PkceFields {
+    /// The challenge and its method (`s256` or `plain`): both or neither.
+    pub fn parse(&self) -> AuthResult<Option<(String, String)>> {
+        let challenge = self.code_challenge.as_deref();
+        let method = self.code_challenge_method.as_deref();
+        match (challenge.filter(|c| !c.is_empty()), method.filter(|m| !m.is_empty())) {
+            (None, None) => Ok(None),
+            (Some(challenge), Some(method)) => {
+                let method = method.to_ascii_lowercase();
+                if method != "s256" && method != "plain" {
+                    return Err(AuthError::validation(format!(
+                        "Code challenge method not supported: {method}"
+                    )));
+                }
+                if !(43..=128).contains(&challenge.len()) {
+                    return Err(AuthError::validation(
+                        "code challenge has to be between 43 and 128 characters",
+                    ));
+                }
+                Ok(Some((challenge.to_owned(), method)))
             }
-            if !(43..=128).contains(&challenge.len()) {
-                return Err(AuthError::validation("code challenge has to be between 43 and 128 characters"));
-            }
-            Ok(Some((challenge.to_owned(), method)))
+            _ => Err(AuthError::validation("PKCE flow requires code_challenge_method and code_challenge")),
         }
-        _ => Err(AuthError::validation("PKCE flow requires code_challenge_method and code_challenge")),
     }
 }
 

@@ -19,9 +19,7 @@ use time::{Duration, OffsetDateTime};
 use url::Url;
 use uuid::Uuid;
 
-use super::{
-    error_redirect, issue_auth_code, new_flow_state, pkce_params, redirect_target, session_redirect,
-};
+use super::{PkceFields, error_redirect, issue_auth_code, new_flow_state, redirect_target, session_redirect};
 use crate::{
     auth::{
         AuthService,
@@ -46,8 +44,8 @@ pub struct AuthorizeQuery {
     redirect_to: Option<String>,
     #[serde(default)]
     scopes: String,
-    code_challenge: Option<String>,
-    code_challenge_method: Option<String>,
+    #[serde(flatten)]
+    pkce: PkceFields,
 }
 
 /// `GET /authorize?provider=...`: a redirect to the provider's sign-in page.
@@ -68,7 +66,7 @@ pub async fn authorize(
     }
     // Each call stores a flow state, so strangers may not call it without limit.
     rate_limit::check_requests(&state.db, "authorize", client.ip(), auth.config.rate_limit).await?;
-    let pkce = pkce_params(query.code_challenge.as_deref(), query.code_challenge_method.as_deref())?;
+    let pkce = query.pkce.parse()?;
     let target = redirect_target(auth, query.redirect_to.as_deref());
     // An implicit flow keeps an empty challenge: the callback then answers a session.
     let flow = new_flow_state(
