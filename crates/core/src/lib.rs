@@ -12,6 +12,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub mod catalogue;
 pub mod colour;
 pub mod convert;
+pub mod email;
 
 #[cfg(test)]
 mod tests {

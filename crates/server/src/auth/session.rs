@@ -173,35 +173,37 @@ pub async fn refresh(
     if session.not_after.is_some_and(|end| end <= now) {
         return Err(AuthError::bad_request("session_expired", "Invalid Refresh Token: Session Expired"));
     }
-    if token.revoked {
-        // The session's newest token, if it is this token's unused child: the client never got
-        // the answer that carried it (a dropped connection) and retries with this token.
-        // Supabase Auth accepts that retry at any time; so does Bobbin, replacing the child.
+    if token.revoked && now - token.updated_at > REUSE_INTERVAL {
+        // Outside the reuse interval (within it, two tabs refreshing at once both get a token
+        // and keep it). The session's newest token, if it is this token's unused child: the
+        // client never got the answer that carried it (a dropped connection) and retries with
+        // this token. Supabase Auth accepts that retry at any time; so does Bobbin, replacing
+        // the child. Anything else is a reuse: someone else may hold the token.
         let newest = refresh_token::Entity::find()
             .filter(refresh_token::Column::SessionId.eq(session.id))
             .order_by_desc(refresh_token::Column::CreatedAt)
             .one(&txn)
             .await?;
-        let lost_child = newest.filter(|newest| !newest.revoked && newest.parent_id == Some(token.id));
-        if let Some(child) = &lost_child {
-            refresh_token::Entity::update_many()
-                .col_expr(refresh_token::Column::Revoked, true.into())
-                .col_expr(refresh_token::Column::UpdatedAt, now.into())
-                .filter(refresh_token::Column::Id.eq(child.id))
-                .exec(&txn)
-                .await?;
+        match newest.filter(|newest| !newest.revoked && newest.parent_id == Some(token.id)) {
+            Some(lost_child) => {
+                refresh_token::Entity::update_many()
+                    .col_expr(refresh_token::Column::Revoked, true.into())
+                    .col_expr(refresh_token::Column::UpdatedAt, now.into())
+                    .filter(refresh_token::Column::Id.eq(lost_child.id))
+                    .exec(&txn)
+                    .await?;
+            }
+            None => {
+                tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
+                session::Entity::delete_by_id(session.id).exec(&txn).await?;
+                txn.commit().await?;
+                return Err(AuthError::bad_request(
+                    "refresh_token_already_used",
+                    "Invalid Refresh Token: Already Used",
+                ));
+            }
         }
-        if lost_child.is_none() && now - token.updated_at > REUSE_INTERVAL {
-            // Reuse of an old token: someone else may hold it. End the whole family.
-            tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
-            session::Entity::delete_by_id(session.id).exec(&txn).await?;
-            txn.commit().await?;
-            return Err(AuthError::bad_request(
-                "refresh_token_already_used",
-                "Invalid Refresh Token: Already Used",
-            ));
-        }
-    } else {
+    } else if !token.revoked {
         // Revoke only if still unrevoked: of two concurrent refreshes, one flips the flag and
         // the other sees zero rows and is treated as a reuse within the interval.
         refresh_token::Entity::update_many()

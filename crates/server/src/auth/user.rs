@@ -1,5 +1,6 @@
 //! The user object of the auth API (Supabase Auth's `User`), and the account rules around it.
 
+use bobbin_core::email::{EmailAddress, EmailError};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
     QueryFilter as _, QueryOrder as _,
@@ -90,30 +91,19 @@ pub fn factor_json(factor: &mfa_factor::Model) -> Value {
     })
 }
 
-/// A lower-cased e-mail address, checked the way a sign-up form would: one `@`, a non-empty
-/// local part, a domain with a dot, no spaces, at most 320 characters.
+/// An e-mail address from a request, parsed by the core's [`EmailAddress`] (trimmed,
+/// lower-cased, well-formed), with the auth service's error codes.
 pub fn parse_email(raw: &str) -> AuthResult<String> {
-    let email = raw.trim().to_lowercase();
-    let invalid =
-        || AuthError::bad_request("email_address_invalid", format!("Email address \"{raw}\" is invalid"));
-    if email.is_empty() {
-        return Err(AuthError::bad_request("validation_failed", "An email address is required"));
+    match EmailAddress::parse(raw) {
+        Ok(email) => Ok(email.into_string()),
+        Err(EmailError::Empty) => {
+            Err(AuthError::bad_request("validation_failed", "An email address is required"))
+        }
+        Err(EmailError::Invalid(_)) => Err(AuthError::bad_request(
+            "email_address_invalid",
+            format!("Email address \"{raw}\" is invalid"),
+        )),
     }
-    let (local, domain) = email.split_once('@').ok_or_else(invalid)?;
-    let well_formed = !local.is_empty()
-        && local.len() <= 64
-        && email.len() <= 320
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !domain.contains('@')
-        && !email
-            .chars()
-            .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | ',' | ';'));
-    if !well_formed {
-        return Err(invalid());
-    }
-    Ok(email)
 }
 
 /// `data` of a sign-up or user update: a JSON object of reasonable size.
