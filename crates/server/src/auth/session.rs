@@ -184,25 +184,22 @@ pub async fn refresh(
             .order_by_desc(refresh_token::Column::CreatedAt)
             .one(&txn)
             .await?;
-        match newest.filter(|newest| !newest.revoked && newest.parent_id == Some(token.id)) {
-            Some(lost_child) => {
-                refresh_token::Entity::update_many()
-                    .col_expr(refresh_token::Column::Revoked, true.into())
-                    .col_expr(refresh_token::Column::UpdatedAt, now.into())
-                    .filter(refresh_token::Column::Id.eq(lost_child.id))
-                    .exec(&txn)
-                    .await?;
-            }
-            None => {
-                tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
-                session::Entity::delete_by_id(session.id).exec(&txn).await?;
-                txn.commit().await?;
-                return Err(AuthError::bad_request(
-                    "refresh_token_already_used",
-                    "Invalid Refresh Token: Already Used",
-                ));
-            }
-        }
+        let Some(lost_child) = newest.filter(|newest| !newest.revoked && newest.parent_id == Some(token.id))
+        else {
+            tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
+            session::Entity::delete_by_id(session.id).exec(&txn).await?;
+            txn.commit().await?;
+            return Err(AuthError::bad_request(
+                "refresh_token_already_used",
+                "Invalid Refresh Token: Already Used",
+            ));
+        };
+        refresh_token::Entity::update_many()
+            .col_expr(refresh_token::Column::Revoked, true.into())
+            .col_expr(refresh_token::Column::UpdatedAt, now.into())
+            .filter(refresh_token::Column::Id.eq(lost_child.id))
+            .exec(&txn)
+            .await?;
     } else if !token.revoked {
         // Revoke only if still unrevoked: of two concurrent refreshes, one flips the flag and
         // the other sees zero rows and is treated as a reuse within the interval.
