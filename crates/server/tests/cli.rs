@@ -142,6 +142,14 @@ impl Server {
     }
 }
 
+/// A failed assertion must not leave the server running (it would keep the test run waiting).
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
 fn get(url: &str) -> reqwest::blocking::Response {
     // reqwest is built without a TLS crypto provider of its own (the server installs ring at
     // start); this process never starts a server, so it installs one itself.
