@@ -20,6 +20,33 @@ export const routes: RouteObject[] = [
         element: <LandingLayout />,
         children: [{ index: true, element: <LandingPage /> }],
       },
+      // The sign-in screens have no layout (spec, section 2).
+      {
+        path: paths.login,
+        lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/login-page')).LoginPage })),
+      },
+      {
+        path: paths.register,
+        lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/register-page')).RegisterPage })),
+      },
+      {
+        path: paths.authCallback,
+        lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/callback-page')).CallbackPage })),
+      },
+      {
+        path: paths.forgotPassword,
+        lazy: lazyRoute(async () => ({
+          Component: (await import('@/features/auth/forgot-password-page')).ForgotPasswordPage,
+        })),
+      },
+      {
+        path: paths.authReset,
+        lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/reset-page')).ResetPage })),
+      },
+      {
+        path: paths.authConfirm,
+        lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/confirm-page')).ConfirmPage })),
+      },
       {
         element: <DefaultLayout />,
         children: [

@@ -2,6 +2,12 @@
 
 export const paths = {
   home: '/',
+  login: '/login',
+  register: '/register',
+  forgotPassword: '/forgot-password',
+  authCallback: '/auth/callback',
+  authConfirm: '/auth/confirm',
+  authReset: '/auth/reset',
   threadConverter: '/tools/thread-converter',
 } as const;
 

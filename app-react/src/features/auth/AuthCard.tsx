@@ -1,0 +1,35 @@
+import type { ReactNode } from 'react';
+import { Brand } from '@/components/Brand';
+import { pageTitle } from '@/config/paths';
+
+interface AuthCardProps {
+  /** The page's title, also the document title (spec, section 2). */
+  title: string;
+  children: ReactNode;
+}
+
+/** The frame of the sign-in screens, which have no layout (spec, section 2). */
+export function AuthCard({ title, children }: AuthCardProps) {
+  return (
+    <main className="auth">
+      <title>{pageTitle(title)}</title>
+      <div className="auth__brand">
+        <Brand />
+      </div>
+      <section className="card auth__card" aria-labelledby="auth-title">
+        <h1 id="auth-title">{title}</h1>
+        {children}
+      </section>
+    </main>
+  );
+}
+
+/** An error from the auth service, where the person is looking: above the form's button. */
+export function AuthError({ message }: { message: string | null }) {
+  if (!message) return null;
+  return (
+    <p className="field__error auth__error" role="alert">
+      {message}
+    </p>
+  );
+}
