@@ -207,21 +207,12 @@ pub async fn add_identity(
 mod tests {
     use super::*;
 
+    /// The parsing itself is the core's (`bobbin_core::email`); here, the service's codes.
     #[test]
-    fn addresses_are_lower_cased_and_checked() {
+    fn address_errors_carry_the_auth_service_codes() {
         assert_eq!(parse_email("  Ada@Example.COM ").unwrap(), "ada@example.com");
-        for bad in [
-            "ada",
-            "@example.com",
-            "ada@example",
-            "ada@.com",
-            "ada @example.com",
-            "a@b@c.com",
-            "ada@example.com.",
-        ] {
-            assert_eq!(parse_email(bad).unwrap_err().code, "email_address_invalid", "{bad}");
-        }
-        assert_eq!(parse_email("").unwrap_err().code, "validation_failed");
+        assert_eq!(parse_email("ada@example").unwrap_err().code, "email_address_invalid");
+        assert_eq!(parse_email(" ").unwrap_err().code, "validation_failed");
     }
 
     #[test]
