@@ -38,6 +38,12 @@ describe('routes', () => {
     expect(screen.getByRole('contentinfo')).toBeTruthy();
   });
 
+  it('sends /reset on to the new-password page', async () => {
+    const router = renderAt('/reset');
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/auth/reset');
+  });
+
   it('shows the breakpoint helper in development only', async () => {
     renderAt('/', 'development');
     expect(await screen.findByTestId('breakpoint-helper')).toBeTruthy();

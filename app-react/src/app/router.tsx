@@ -1,4 +1,4 @@
-import { type RouteObject, createBrowserRouter } from 'react-router';
+import { type RouteObject, createBrowserRouter, redirect } from 'react-router';
 
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { paths } from '@/config/paths';
@@ -43,6 +43,8 @@ export const routes: RouteObject[] = [
         path: paths.authReset,
         lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/reset-page')).ResetPage })),
       },
+      // The spec lists /reset among the public paths; the page itself is /auth/reset.
+      { path: paths.reset, loader: () => redirect(paths.authReset) },
       {
         path: paths.authConfirm,
         lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/confirm-page')).ConfirmPage })),

@@ -8,6 +8,7 @@ export const paths = {
   authCallback: '/auth/callback',
   authConfirm: '/auth/confirm',
   authReset: '/auth/reset',
+  reset: '/reset',
   threadConverter: '/tools/thread-converter',
 } as const;
 
