@@ -1,6 +1,24 @@
-import { describe, expect, it } from 'vitest';
+import { waitFor } from '@testing-library/react';
 
-import { AUTH_COOKIE, authErrorMessage, hasAuthCookie, safeRedirect } from './auth';
+import { fakeAuth, fakeSession, resetFakeAuth, setAuthCookie, signIn } from '@/test/fake-auth';
+
+import {
+  AUTH_COOKIE,
+  type AuthEvent,
+  authErrorMessage,
+  currentSession,
+  getAuthState,
+  hasAuthCookie,
+  onAuthEvent,
+  passwordErrorMessage,
+  safeRedirect,
+  startAuth,
+  syncFromOtherTab,
+} from './auth';
+
+vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
+
+beforeEach(resetFakeAuth);
 
 describe('hasAuthCookie', () => {
   it('sees the whole cookie or its first chunk', () => {
@@ -16,15 +34,35 @@ describe('hasAuthCookie', () => {
 
 describe('authErrorMessage (spec, section 8)', () => {
   it("shows the auth service's message", () => {
-    expect(authErrorMessage({ message: 'Invalid login credentials' }, 'Login failed')).toBe(
-      'Invalid login credentials',
-    );
+    expect(authErrorMessage({ message: 'Invalid login credentials' }, 'Login failed')).toBe('Invalid login credentials');
   });
 
   it('falls back when there is no usable message', () => {
     for (const error of [undefined, null, 'boom', {}, { message: '' }, { message: '{}' }, { message: 42 }]) {
       expect(authErrorMessage(error, 'Registration failed')).toBe('Registration failed');
     }
+  });
+
+  it.each(['Login failed', 'Registration failed', 'OAuth failed', 'Reset failed', 'Password update failed', 'Sign out failed'])(
+    "falls back to '%s'",
+    (fallback) => {
+      expect(authErrorMessage(new Error(''), fallback)).toBe(fallback);
+    },
+  );
+});
+
+describe('passwordErrorMessage', () => {
+  it('says what to change about a weak password', () => {
+    const error = { message: 'Password is known to be weak and easy to guess.', reasons: ['length', 'pwned'] };
+    expect(passwordErrorMessage(error, 'Registration failed')).toBe(
+      'Password is known to be weak and easy to guess: use at least 8 characters; ' +
+        'choose a password that is not on lists of common passwords.',
+    );
+  });
+
+  it('is the plain message, or the fallback, otherwise', () => {
+    expect(passwordErrorMessage({ message: 'Signups not allowed' }, 'Registration failed')).toBe('Signups not allowed');
+    expect(passwordErrorMessage(null, 'Password update failed')).toBe('Password update failed');
   });
 });
 
@@ -34,9 +72,69 @@ describe('safeRedirect', () => {
   });
 
   it('refuses other hosts and odd values', () => {
-    for (const target of ['https://evil.example/', '//evil.example', '/\\evil.example', 'profile', '', null, undefined]) {
+    for (const target of [
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      '/\t/evil.example',
+      'javascript:alert(1)',
+      'profile',
+      '',
+      null,
+      undefined,
+    ]) {
       expect(safeRedirect(target)).toBe('/');
     }
     expect(safeRedirect('//evil.example', '/dashboard')).toBe('/dashboard');
+  });
+});
+
+describe('the session store', () => {
+  it('knows a visitor without the cookie is logged out, without loading the client', async () => {
+    startAuth();
+    expect(getAuthState()).toEqual({ status: 'signed-out' });
+    expect(await currentSession()).toBeNull();
+    expect(fakeAuth.created).toBe(0);
+  });
+
+  it("follows the client's events once the cookie is there", async () => {
+    signIn(fakeSession({ id: 'u1', email: 'ada@example.com' }));
+    const events: AuthEvent[] = [];
+    onAuthEvent((event) => events.push(event));
+    startAuth();
+    expect(getAuthState()).toEqual({ status: 'unknown' });
+    await waitFor(() => expect(events).toEqual(['INITIAL_SESSION']));
+    expect(getAuthState()).toEqual({ status: 'signed-in', user: { id: 'u1', email: 'ada@example.com' } });
+
+    fakeAuth.emit('SIGNED_OUT', null);
+    expect(getAuthState()).toEqual({ status: 'signed-out' });
+    expect(events).toEqual(['INITIAL_SESSION', 'SIGNED_OUT']);
+    expect(fakeAuth.created).toBe(1);
+  });
+
+  it("logs out when another tab removed the cookie, and follows another tab's sign-in", async () => {
+    signIn();
+    startAuth();
+    await waitFor(() => expect(getAuthState().status).toBe('signed-in'));
+    const events: AuthEvent[] = [];
+    onAuthEvent((event) => events.push(event));
+
+    setAuthCookie(false);
+    await syncFromOtherTab();
+    expect(getAuthState()).toEqual({ status: 'signed-out' });
+    expect(events).toEqual(['SIGNED_OUT']);
+
+    signIn(fakeSession({ id: 'u2' }));
+    await syncFromOtherTab();
+    expect(getAuthState()).toMatchObject({ status: 'signed-in', user: { id: 'u2' } });
+    expect(events).toEqual(['SIGNED_OUT', 'SYNCED']);
+  });
+
+  it('says nothing when another tab changed nothing for a logged-out tab', async () => {
+    const events: AuthEvent[] = [];
+    onAuthEvent((event) => events.push(event));
+    await syncFromOtherTab();
+    expect(events).toEqual([]);
+    expect(fakeAuth.created).toBe(0);
   });
 });

@@ -1,27 +1,40 @@
 // The app's door to the auth service (/auth/v1 on this server, Supabase-Auth-compatible). The
 // official client (@supabase/ssr's browser client over @supabase/auth-js) keeps the session in
-// the chunked `sb-bobbin-auth-token` cookie the server reads; nothing here handles tokens.
+// the chunked `sb-bobbin-auth-token` cookie the server reads and refreshes it; nothing here
+// handles tokens. This module only mirrors what the client reports (signed in as whom, or
+// signed out) into a small store React reads, and passes the client's events on to the app.
 //
-// The client is large (about 66 KB gzipped with supabase-js), so it is its own chunk, loaded on
-// first use. A visitor without the auth cookie is known to be logged out without loading it.
-import type { SupabaseClient } from '@supabase/supabase-js';
+// The client is large (about 55 KB sent, with supabase-js), so it is its own chunk, loaded on
+// first use. A visitor without the auth cookie is known to be logged out without loading it: the
+// landing page and the sign-in screens' first paint never fetch it for them.
+import type { AuthChangeEvent, Session, SupabaseClient } from '@supabase/supabase-js';
+import { useSyncExternalStore } from 'react';
+
+import { reloadOnce } from './lazy-route';
 
 /** The cookie (and its `.0`, `.1`, ... chunks) the server reads the session from. */
 export const AUTH_COOKIE = 'sb-bobbin-auth-token';
 
-let client: Promise<SupabaseClient> | undefined;
+/** Other tabs of this browser hear of sign-ins and sign-outs here (see `crossTab` below). */
+const TAB_CHANNEL = 'bobbin:auth';
 
-/** The one auth client of this page, created on first use. */
-export function getAuthClient(): Promise<SupabaseClient> {
-  client ??= import('@supabase/ssr').then(({ createBrowserClient }) =>
-    // The key is required by the client and holds no secret: the server has no gateway.
-    createBrowserClient(window.location.origin, 'bobbin', {
-      cookieOptions: { name: AUTH_COOKIE },
-      auth: { flowType: 'pkce' },
-    }),
-  );
-  return client;
+export interface SignedInUser {
+  id: string;
+  email: string | undefined;
 }
+
+export type AuthState =
+  /** The cookie is there; the client is loading to say whose session it holds, if still valid. */
+  | { status: 'unknown' }
+  | { status: 'signed-out' }
+  | { status: 'signed-in'; user: SignedInUser };
+
+/**
+ * What the app hears: the client's events, plus `SIGNED_OUT` or `SYNCED` when another tab
+ * changed the session (spec, section 4: refresh the profile if a session exists, else log out).
+ */
+export type AuthEvent = AuthChangeEvent | 'SYNCED';
+export type AuthListener = (event: AuthEvent, state: AuthState) => void;
 
 /** Whether the session cookie is there at all (cheap: no client needed). */
 export function hasAuthCookie(cookies: string = document.cookie): boolean {
@@ -30,6 +43,156 @@ export function hasAuthCookie(cookies: string = document.cookie): boolean {
     .map((entry) => entry.trim().split('=', 1)[0])
     .some((name) => name === AUTH_COOKIE || name === `${AUTH_COOKIE}.0`);
 }
+
+// ---- The store ---------------------------------------------------------------------------
+
+let state: AuthState = initialState();
+const stateListeners = new Set<() => void>();
+const eventListeners = new Set<AuthListener>();
+
+function initialState(): AuthState {
+  return typeof document !== 'undefined' && hasAuthCookie() ? { status: 'unknown' } : { status: 'signed-out' };
+}
+
+function stateFrom(session: Session | null): AuthState {
+  if (!session) return { status: 'signed-out' };
+  return { status: 'signed-in', user: { id: session.user.id, email: session.user.email } };
+}
+
+function setState(next: AuthState) {
+  const sameUser = (a: AuthState, b: AuthState) =>
+    a.status === 'signed-in' && b.status === 'signed-in' && a.user.id === b.user.id && a.user.email === b.user.email;
+  if (next.status === state.status && (next.status !== 'signed-in' || sameUser(next, state))) return;
+  state = next;
+  for (const listener of stateListeners) listener();
+}
+
+function emit(event: AuthEvent) {
+  for (const listener of eventListeners) listener(event, state);
+}
+
+export function getAuthState(): AuthState {
+  return state;
+}
+
+function subscribeAuthState(listener: () => void): () => void {
+  stateListeners.add(listener);
+  return () => stateListeners.delete(listener);
+}
+
+/** Signed in as whom, signed out, or not known yet; re-renders when that changes. */
+export function useAuthState(): AuthState {
+  return useSyncExternalStore(subscribeAuthState, getAuthState);
+}
+
+/** Hears every auth event of this tab, and session changes made in other tabs. */
+export function onAuthEvent(listener: AuthListener): () => void {
+  eventListeners.add(listener);
+  return () => eventListeners.delete(listener);
+}
+
+// ---- The client --------------------------------------------------------------------------
+
+let client: Promise<SupabaseClient> | undefined;
+
+/** The one auth client of this page, created on first use; its events feed the store. */
+export function getAuthClient(): Promise<SupabaseClient> {
+  client ??= import('@supabase/ssr').then(createClient, (error: unknown) => {
+    // A chunk gone after a deployment: one guarded reload, as for route chunks (spec, section 4).
+    client = undefined;
+    if (reloadOnce()) return new Promise<never>(() => {});
+    throw error;
+  });
+  return client;
+}
+
+function createClient({ createBrowserClient }: typeof import('@supabase/ssr')): SupabaseClient {
+  // The key is required by the client and holds no secret: the server has no gateway.
+  const created = createBrowserClient(window.location.origin, 'bobbin', {
+    // @supabase/ssr's defaults give the spec's cookie: 400 days, path /, SameSite lax, chunks
+    // of about 3180 characters.
+    cookieOptions: { name: AUTH_COOKIE },
+    auth: {
+      flowType: 'pkce',
+      // /auth/callback exchanges the `?code=` itself, so no other page's query is ever taken
+      // for a sign-in.
+      detectSessionInUrl: false,
+    },
+  });
+  created.auth.onAuthStateChange((event, session) => {
+    // Runs inside the client's lock: no awaiting other client calls here (auth-js warns they
+    // would deadlock), only the store and the listeners, which schedule their own work.
+    setState(stateFrom(session));
+    emit(event);
+    if (event !== 'INITIAL_SESSION') crossTab.post();
+  });
+  return created;
+}
+
+/**
+ * Whether someone is signed in, without loading the client when there is no cookie. With a
+ * cookie, the client reads it (refreshing an expired access token) and tells.
+ */
+export async function currentSession(): Promise<Session | null> {
+  if (!hasAuthCookie()) {
+    setState({ status: 'signed-out' });
+    return null;
+  }
+  const { auth } = await getAuthClient();
+  const { data } = await auth.getSession();
+  setState(stateFrom(data.session));
+  return data.session;
+}
+
+/** Starts the client when a session cookie is there (at page load); else the visitor is out. */
+export function startAuth(): void {
+  if (hasAuthCookie()) {
+    if (state.status === 'signed-out') setState({ status: 'unknown' });
+    void getAuthClient();
+  } else {
+    setState({ status: 'signed-out' });
+  }
+}
+
+/**
+ * Whether the session still has to reach `aal2` (the account has a verified authenticator app
+ * and the session was made with the password alone). Read from the session: no request.
+ */
+export async function needsSecondFactor(): Promise<boolean> {
+  if (!hasAuthCookie()) return false;
+  const { auth } = await getAuthClient();
+  const { data } = await auth.mfa.getAuthenticatorAssuranceLevel();
+  return data?.nextLevel === 'aal2' && data.currentLevel !== 'aal2';
+}
+
+// ---- Other tabs --------------------------------------------------------------------------
+
+/**
+ * The session lives in a cookie, so another tab's sign-in or sign-out fires no `storage`
+ * event. auth-js tells its own instances in other tabs over a BroadcastChannel, but a tab that
+ * never loaded the client (a logged-out visitor) would not hear. So every auth event of a tab
+ * (except the initial one, which changes nothing) is announced here too, and a tab hearing it
+ * reads the cookie again: signed out if it is gone, else the client re-reads the session.
+ * Two tabs with the client may announce each other's events once; re-reading is idempotent.
+ */
+const crossTab = (() => {
+  const channel = typeof BroadcastChannel === 'undefined' ? null : new BroadcastChannel(TAB_CHANNEL);
+  channel?.addEventListener('message', () => {
+    void syncFromOtherTab();
+  });
+  return { post: () => channel?.postMessage('changed') };
+})();
+
+/** Another tab changed the session: follow it (spec, section 4). Exported for tests. */
+export async function syncFromOtherTab(): Promise<void> {
+  const before = state.status;
+  if (hasAuthCookie()) await currentSession();
+  else setState({ status: 'signed-out' });
+  if (state.status === 'signed-in') emit('SYNCED');
+  else if (before !== 'signed-out') emit('SIGNED_OUT');
+}
+
+// ---- Helpers for the screens -------------------------------------------------------------
 
 /** Spec, section 8: the auth service's message, else the screen's fallback. */
 export function authErrorMessage(error: unknown, fallback: string): string {
@@ -40,16 +203,55 @@ export function authErrorMessage(error: unknown, fallback: string): string {
   return fallback;
 }
 
+/** The auth service's error code (`insufficient_aal`, `weak_password`, ...), if any. */
+export function authErrorCode(error: unknown): string | undefined {
+  if (error && typeof error === 'object' && 'code' in error) {
+    const code = (error as { code: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}
+
+const WEAK_PASSWORD_ADVICE: Record<string, string> = {
+  length: 'use at least 8 characters',
+  characters: 'mix lower-case and upper-case letters, digits and symbols',
+  pwned: 'choose a password that is not on lists of common passwords',
+};
+
+/**
+ * The message for a failed sign-up or password change: the service's, with what to change
+ * when it refused a weak password (its `reasons`: length, characters, pwned).
+ */
+export function passwordErrorMessage(error: unknown, fallback: string): string {
+  const message = authErrorMessage(error, fallback);
+  const reasons =
+    error && typeof error === 'object' && 'reasons' in error && Array.isArray(error.reasons) ? error.reasons : [];
+  if (reasons.length === 0) return message;
+  const advice = reasons.map((reason) => WEAK_PASSWORD_ADVICE[String(reason)] ?? String(reason)).join('; ');
+  return `${message.replace(/\.$/, '')}: ${advice}.`;
+}
+
 /**
  * A path to go to after signing in, from a query value: only a path on this site (one leading
  * `/`, not `//` or `/\`, which browsers treat as another host), else `fallback`.
  */
 export function safeRedirect(target: string | null | undefined, fallback = '/'): string {
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback;
+  // Control characters (a tab or newline inside `/\t/evil.example`) are dropped by URL parsers,
+  // which would turn the path into `//evil.example`.
+  if (/[\u0000-\u001f\u007f]/.test(target)) return fallback;
   return target;
 }
 
 /** Where e-mailed links and OAuth come back to: the callback page, then on to `next`. */
 export function callbackUrl(next: string): string {
   return `${window.location.origin}/auth/callback?next=${encodeURIComponent(safeRedirect(next))}`;
+}
+
+/** For tests: forget the client and return the store to its first state. */
+export function resetAuthForTests(): void {
+  client = undefined;
+  state = initialState();
+  stateListeners.clear();
+  eventListeners.clear();
 }

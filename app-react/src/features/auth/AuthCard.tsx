@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+
 import { Brand } from '@/components/Brand';
 import { pageTitle } from '@/config/paths';
 
@@ -21,15 +22,5 @@ export function AuthCard({ title, children }: AuthCardProps) {
         {children}
       </section>
     </main>
-  );
-}
-
-/** An error from the auth service, where the person is looking: above the form's button. */
-export function AuthError({ message }: { message: string | null }) {
-  if (!message) return null;
-  return (
-    <p className="field__error auth__error" role="alert">
-      {message}
-    </p>
   );
 }

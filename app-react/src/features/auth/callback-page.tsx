@@ -1,44 +1,70 @@
+import type { AuthError, SupabaseClient } from '@supabase/supabase-js';
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
+import { FormAlert } from '@/components/form';
 import { paths } from '@/config/paths';
 import { authErrorMessage, getAuthClient, safeRedirect } from '@/lib/auth';
 
-import { AuthCard, AuthError } from './AuthCard';
+import { AuthCard } from './AuthCard';
 
 /**
- * `/auth/callback`: where e-mailed links and OAuth sign-ins come back with `?code=`. Once the
- * client has exchanged the code for a session, goes on to `next` (the confirm or reset page, or
- * where the person was going). Errors arrive as `error_description` in the query.
+ * A code can be exchanged once. React runs effects twice in development, and a second
+ * exchange would fail (the verifier is gone): both runs share the first one's answer.
+ */
+const exchanges = new Map<string, Promise<AuthError | null>>();
+
+function exchangeOnce(auth: SupabaseClient['auth'], code: string): Promise<AuthError | null> {
+  let exchange = exchanges.get(code);
+  if (!exchange) {
+    exchange = auth.exchangeCodeForSession(code).then(({ error }) => error);
+    exchanges.set(code, exchange);
+  }
+  return exchange;
+}
+
+/**
+ * `/auth/callback`: where e-mailed links and OAuth sign-ins come back, with `?code=` to exchange
+ * (with the PKCE verifier this browser kept) for a session, or with `error_description` when
+ * the service refused. Then on to `next`: the confirm or reset page, or where the person was
+ * going (a path on this site only).
  */
 export function CallbackPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(params.get('error_description'));
+  // The service's words when it refused (`error_description`), else the fallback.
+  const [refused] = useState(() =>
+    params.has('error') || params.has('error_description') ? params.get('error_description') || 'OAuth failed' : null,
+  );
+  const [code] = useState(() => params.get('code'));
   const [next] = useState(() => safeRedirect(params.get('next')));
+  const [error, setError] = useState<string | null>(refused);
 
   useEffect(() => {
-    if (error) return;
+    if (refused) return;
     let cancelled = false;
-    // The client exchanges the `?code=` itself when it starts (it finds it in the address, with
-    // the PKCE verifier it kept), and then removes it from the address; wait for that.
-    void getAuthClient().then(async ({ auth }) => {
-      const { error: failure } = await auth.initialize();
-      const { data } = await auth.getSession();
-      if (cancelled) return;
-      if (data.session) void navigate(next, { replace: true });
-      else setError(authErrorMessage(failure, 'OAuth failed'));
-    });
+    void (async () => {
+      try {
+        const { auth } = await getAuthClient();
+        const failure = code ? await exchangeOnce(auth, code) : null;
+        const { data } = await auth.getSession();
+        if (cancelled) return;
+        if (data.session && !failure) await navigate(next, { replace: true });
+        else setError(authErrorMessage(failure, 'OAuth failed'));
+      } catch (failure) {
+        if (!cancelled) setError(authErrorMessage(failure, 'OAuth failed'));
+      }
+    })();
     return () => {
       cancelled = true;
     };
-  }, [error, navigate, next]);
+  }, [refused, code, next, navigate]);
 
   return (
     <AuthCard title="Signing in">
       {error ? (
         <>
-          <AuthError message={error} />
+          <FormAlert message={error} />
           <p className="auth__links">
             <Link to={paths.login}>Back to login</Link>
           </p>

@@ -10,7 +10,7 @@ export function ConfirmPage() {
     <AuthCard title="E-mail confirmed">
       <p role="status">Your address is confirmed and you are signed in.</p>
       <p className="auth__links">
-        <Link className="button" to={paths.home}>
+        <Link className="button button--primary auth__submit" to={paths.home}>
           Continue
         </Link>
       </p>

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link } from 'react-router';
 
+import { FieldError, FormAlert, fieldProps } from '@/components/form';
 import { paths } from '@/config/paths';
 import { authErrorMessage, callbackUrl, getAuthClient } from '@/lib/auth';
 
-import { AuthCard, AuthError } from './AuthCard';
+import { AuthCard } from './AuthCard';
 
 /** `/forgot-password`: e-mails a link that signs the person in on the new-password page. */
 export function ForgotPasswordPage() {
@@ -15,10 +16,14 @@ export function ForgotPasswordPage() {
 
   const send = handleSubmit(async ({ email }) => {
     setError(null);
-    const { auth } = await getAuthClient();
-    const { error: failure } = await auth.resetPasswordForEmail(email, { redirectTo: callbackUrl(paths.authReset) });
-    if (failure) setError(authErrorMessage(failure, 'Reset failed'));
-    else setSent(true);
+    try {
+      const { auth } = await getAuthClient();
+      const { error: failure } = await auth.resetPasswordForEmail(email, { redirectTo: callbackUrl(paths.authReset) });
+      if (failure) setError(authErrorMessage(failure, 'Reset failed'));
+      else setSent(true);
+    } catch (failure) {
+      setError(authErrorMessage(failure, 'Reset failed'));
+    }
   });
 
   return (
@@ -28,13 +33,21 @@ export function ForgotPasswordPage() {
         <p role="status">If an account uses that address, a link to choose a new password is on its way.</p>
       ) : (
         <form onSubmit={send} noValidate>
+          <p className="muted">We will e-mail you a link to choose a new password.</p>
           <div className="field">
             <label htmlFor="forgot-email">E-mail</label>
-            <input id="forgot-email" type="email" autoComplete="email" required {...register('email')} />
+            <input
+              id="forgot-email"
+              type="email"
+              autoComplete="email"
+              {...fieldProps('forgot-email', formState.errors.email)}
+              {...register('email', { required: 'Enter your e-mail address.' })}
+            />
+            <FieldError id="forgot-email" error={formState.errors.email} />
           </div>
-          <AuthError message={error} />
-          <button className="button auth__submit" type="submit" disabled={formState.isSubmitting}>
-            Send the link
+          <FormAlert message={error} />
+          <button className="button button--primary auth__submit" type="submit" disabled={formState.isSubmitting}>
+            {formState.isSubmitting ? 'Sending…' : 'Send the link'}
           </button>
         </form>
       )}

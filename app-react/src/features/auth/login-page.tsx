@@ -1,51 +1,82 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
+import { FieldError, FormAlert, fieldProps } from '@/components/form';
+import { OneTimeCodeForm } from '@/components/OneTimeCodeForm';
 import { paths } from '@/config/paths';
-import { authErrorMessage, getAuthClient, safeRedirect } from '@/lib/auth';
+import {
+  authErrorMessage,
+  callbackUrl,
+  getAuthClient,
+  hasAuthCookie,
+  needsSecondFactor,
+  safeRedirect,
+} from '@/lib/auth';
 
-import { AuthCard, AuthError } from './AuthCard';
+import { AuthCard } from './AuthCard';
+import { OAuthButtons } from './OAuthButtons';
 
 interface Credentials {
   email: string;
   password: string;
 }
 
+/** The verified authenticator app the session must use to reach `aal2`, if it must. */
+async function pendingFactor(): Promise<string | null> {
+  if (!(await needsSecondFactor())) return null;
+  const { auth } = await getAuthClient();
+  const { data } = await auth.mfa.listFactors();
+  return data?.totp[0]?.id ?? null;
+}
+
 /**
- * `/login`: e-mail and password, then, when the account has a verified authenticator app, its
- * six-digit code (the session must reach `aal2`). Afterwards on to `?redirect=`, the page the
- * login guard sent the person away from.
+ * `/login`: e-mail and password (or a provider the server offers), then, when the account has a
+ * verified authenticator app, its six-digit code (the session must reach `aal2`). Afterwards on
+ * to `?redirect=`, the page the login guard sent the person away from.
  */
 export function LoginPage() {
   const [params] = useSearchParams();
   const navigate = useNavigate();
+  const redirectTo = safeRedirect(params.get('redirect'));
   const [error, setError] = useState<string | null>(null);
   const [factorId, setFactorId] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<Credentials>();
-  const done = () => navigate(safeRedirect(params.get('redirect')), { replace: true });
+  const done = () => navigate(redirectTo, { replace: true });
+
+  // Sent here with a session that still needs its code (the guard does not count it as
+  // logged in): ask for the code rather than the password again.
+  useEffect(() => {
+    if (!hasAuthCookie()) return;
+    let cancelled = false;
+    void pendingFactor().then((id) => {
+      if (!cancelled && id) setFactorId(id);
+    });
+    return () => {
+      cancelled = true;
+    };
+  }, []);
 
   const signIn = handleSubmit(async (credentials) => {
     setError(null);
-    const { auth } = await getAuthClient();
-    const { error: failure } = await auth.signInWithPassword(credentials);
-    if (failure) {
-      setError(authErrorMessage(failure, 'Login failed'));
-      return;
-    }
-    const { data: level } = await auth.mfa.getAuthenticatorAssuranceLevel();
-    if (level?.nextLevel === 'aal2' && level.currentLevel !== 'aal2') {
-      const { data: factors } = await auth.mfa.listFactors();
-      const totp = factors?.totp[0];
-      if (totp) {
-        setFactorId(totp.id);
+    try {
+      const { auth } = await getAuthClient();
+      const { error: failure } = await auth.signInWithPassword(credentials);
+      if (failure) {
+        setError(authErrorMessage(failure, 'Login failed'));
         return;
       }
+      const factor = await pendingFactor();
+      if (factor) setFactorId(factor);
+      else await done();
+    } catch (failure) {
+      setError(authErrorMessage(failure, 'Login failed'));
     }
-    await done();
   });
 
-  if (factorId) return <SecondStep factorId={factorId} onDone={done} />;
+  if (factorId) {
+    return <SecondStep factorId={factorId} onDone={done} onCancel={() => setFactorId(null)} />;
+  }
   return (
     <AuthCard title="Login">
       <form onSubmit={signIn} noValidate>
@@ -55,9 +86,10 @@ export function LoginPage() {
             id="login-email"
             type="email"
             autoComplete="email"
-            required
-            {...register('email', { required: true })}
+            {...fieldProps('login-email', formState.errors.email)}
+            {...register('email', { required: 'Enter your e-mail address.' })}
           />
+          <FieldError id="login-email" error={formState.errors.email} />
         </div>
         <div className="field">
           <label htmlFor="login-password">Password</label>
@@ -65,15 +97,17 @@ export function LoginPage() {
             id="login-password"
             type="password"
             autoComplete="current-password"
-            required
-            {...register('password', { required: true })}
+            {...fieldProps('login-password', formState.errors.password)}
+            {...register('password', { required: 'Enter your password.' })}
           />
+          <FieldError id="login-password" error={formState.errors.password} />
         </div>
-        <AuthError message={error} />
-        <button className="button auth__submit" type="submit" disabled={formState.isSubmitting}>
+        <FormAlert message={error} />
+        <button className="button button--primary auth__submit" type="submit" disabled={formState.isSubmitting}>
           {formState.isSubmitting ? 'Signing in…' : 'Sign in'}
         </button>
       </form>
+      <OAuthButtons redirectTo={callbackUrl(redirectTo)} />
       <p className="auth__links">
         <Link to={paths.forgotPassword}>Forgot your password?</Link>
         <Link to={paths.register}>Create an account</Link>
@@ -82,42 +116,46 @@ export function LoginPage() {
   );
 }
 
+interface SecondStepProps {
+  factorId: string;
+  onDone: () => unknown;
+  onCancel: () => void;
+}
+
 /** The code from the authenticator app, which raises the new session to `aal2`. */
-function SecondStep({ factorId, onDone }: { factorId: string; onDone: () => unknown }) {
-  const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<{ code: string }>();
-  const verify = handleSubmit(async ({ code }) => {
-    setError(null);
-    const { auth } = await getAuthClient();
-    const { error: failure } = await auth.mfa.challengeAndVerify({ factorId, code: code.trim() });
-    if (failure) {
-      setError(authErrorMessage(failure, 'Login failed'));
-      return;
+function SecondStep({ factorId, onDone, onCancel }: SecondStepProps) {
+  const verify = async (code: string) => {
+    try {
+      const { auth } = await getAuthClient();
+      const { error } = await auth.mfa.challengeAndVerify({ factorId, code });
+      if (error) return authErrorMessage(error, 'Login failed');
+      await onDone();
+      return null;
+    } catch (error) {
+      return authErrorMessage(error, 'Login failed');
     }
-    await onDone();
-  });
+  };
+
+  // Another account: end this half-finished session here (its cookie would bring the code
+  // prompt back).
+  const switchAccount = async () => {
+    const { auth } = await getAuthClient();
+    await auth.signOut({ scope: 'local' });
+    onCancel();
+  };
+
   return (
     <AuthCard title="Login">
-      <form onSubmit={verify} noValidate>
-        <p>Enter the six-digit code from your authenticator app.</p>
-        <div className="field">
-          <label htmlFor="login-code">Code</label>
-          <input
-            id="login-code"
-            inputMode="numeric"
-            autoComplete="one-time-code"
-            pattern="[0-9]{6}"
-            maxLength={6}
-            required
-            autoFocus
-            {...register('code', { required: true })}
-          />
-        </div>
-        <AuthError message={error} />
-        <button className="button auth__submit" type="submit" disabled={formState.isSubmitting}>
-          Verify
+      <OneTimeCodeForm
+        hint="Enter the six-digit code from your authenticator app."
+        submitLabel="Verify"
+        onCode={verify}
+      />
+      <p className="auth__links">
+        <button className="link-button" type="button" onClick={() => void switchAccount()}>
+          Use another account
         </button>
-      </form>
+      </p>
     </AuthCard>
   );
 }

@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 
+import { FieldError, FormAlert, fieldProps } from '@/components/form';
 import { paths } from '@/config/paths';
-import { authErrorMessage, callbackUrl, getAuthClient } from '@/lib/auth';
+import { callbackUrl, getAuthClient, passwordErrorMessage } from '@/lib/auth';
 
-import { AuthCard, AuthError } from './AuthCard';
+import { AuthCard } from './AuthCard';
 
 interface Registration {
   fullName: string;
@@ -13,39 +14,30 @@ interface Registration {
   password: string;
 }
 
-const WEAK_REASONS: Record<string, string> = {
-  length: 'use at least 8 characters',
-  characters: 'mix lower-case and upper-case letters, digits and symbols',
-  pwned: 'choose a password that is not on lists of common passwords',
-};
-
 /** `/register`: e-mail, password and an optional full name; the e-mail then confirms it. */
 export function RegisterPage() {
   const navigate = useNavigate();
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<Registration>();
+  const { errors } = formState;
 
   const signUp = handleSubmit(async ({ fullName, email, password }) => {
     setError(null);
-    const { auth } = await getAuthClient();
-    const name = fullName.trim();
-    const { data, error: failure } = await auth.signUp({
-      email,
-      password,
-      options: { data: name ? { full_name: name } : {}, emailRedirectTo: callbackUrl(paths.authConfirm) },
-    });
-    const reasons = failure && 'reasons' in failure ? (failure.reasons as string[]) : [];
-    if (failure && reasons.length > 0) {
-      // AuthWeakPasswordError: say what to change.
-      const advice = reasons.map((reason) => WEAK_REASONS[reason] ?? reason).join('; ');
-      setError(`${authErrorMessage(failure, 'Registration failed')}: ${advice}.`);
-    } else if (failure) {
-      setError(authErrorMessage(failure, 'Registration failed'));
-    } else if (data.session) {
-      await navigate(paths.home, { replace: true });
-    } else {
-      setSentTo(email);
+    try {
+      const { auth } = await getAuthClient();
+      const name = fullName.trim();
+      const { data, error: failure } = await auth.signUp({
+        email,
+        password,
+        options: { data: name ? { full_name: name } : {}, emailRedirectTo: callbackUrl(paths.authConfirm) },
+      });
+      if (failure) setError(passwordErrorMessage(failure, 'Registration failed'));
+      // With auto-confirmation (development) the account is ready at once.
+      else if (data.session) await navigate(paths.home, { replace: true });
+      else setSentTo(email);
+    } catch (failure) {
+      setError(passwordErrorMessage(failure, 'Registration failed'));
     }
   });
 
@@ -53,7 +45,10 @@ export function RegisterPage() {
     return (
       <AuthCard title="Register">
         <p role="status">
-          We sent a link to <strong>{sentTo}</strong>. Open it to confirm your address and sign in.
+          Check your e-mail: we sent a link to <strong>{sentTo}</strong>. Open it to confirm your address and sign in.
+        </p>
+        <p className="auth__links">
+          <Link to={paths.login}>Back to login</Link>
         </p>
       </AuthCard>
     );
@@ -67,7 +62,14 @@ export function RegisterPage() {
         </div>
         <div className="field">
           <label htmlFor="register-email">E-mail</label>
-          <input id="register-email" type="email" autoComplete="email" required {...register('email')} />
+          <input
+            id="register-email"
+            type="email"
+            autoComplete="email"
+            {...fieldProps('register-email', errors.email)}
+            {...register('email', { required: 'Enter your e-mail address.' })}
+          />
+          <FieldError id="register-email" error={errors.email} />
         </div>
         <div className="field">
           <label htmlFor="register-password">Password</label>
@@ -75,17 +77,19 @@ export function RegisterPage() {
             id="register-password"
             type="password"
             autoComplete="new-password"
-            minLength={8}
-            required
-            aria-describedby="register-password-hint"
-            {...register('password')}
+            {...fieldProps('register-password', errors.password, 'register-password-hint')}
+            {...register('password', {
+              required: 'Choose a password.',
+              minLength: { value: 8, message: 'Use at least 8 characters.' },
+            })}
           />
           <span id="register-password-hint" className="muted">
             At least 8 characters.
           </span>
+          <FieldError id="register-password" error={errors.password} />
         </div>
-        <AuthError message={error} />
-        <button className="button auth__submit" type="submit" disabled={formState.isSubmitting}>
+        <FormAlert message={error} />
+        <button className="button button--primary auth__submit" type="submit" disabled={formState.isSubmitting}>
           {formState.isSubmitting ? 'Creating your account…' : 'Create account'}
         </button>
       </form>

@@ -1,45 +1,45 @@
 import { useState } from 'react';
-import { useForm } from 'react-hook-form';
-import { useNavigate } from 'react-router';
+import { Link } from 'react-router';
 
+import { FormStatus } from '@/components/form';
+import { NewPasswordForm } from '@/components/NewPasswordForm';
 import { paths } from '@/config/paths';
-import { authErrorMessage, getAuthClient } from '@/lib/auth';
+import { getAuthClient, passwordErrorMessage, useAuthState } from '@/lib/auth';
 
-import { AuthCard, AuthError } from './AuthCard';
+import { AuthCard } from './AuthCard';
 
 /** `/auth/reset`: a new password, for the person the recovery link signed in. */
 export function ResetPage() {
-  const navigate = useNavigate();
-  const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<{ password: string }>();
+  const [saved, setSaved] = useState(false);
+  const authState = useAuthState();
+  const username = authState.status === 'signed-in' ? authState.user.email : undefined;
 
-  const save = handleSubmit(async ({ password }) => {
-    setError(null);
-    const { auth } = await getAuthClient();
-    const { error: failure } = await auth.updateUser({ password });
-    if (failure) setError(authErrorMessage(failure, 'Password update failed'));
-    else await navigate(paths.home, { replace: true });
-  });
+  const save = async (password: string) => {
+    try {
+      const { auth } = await getAuthClient();
+      const { error } = await auth.updateUser({ password });
+      if (error) return passwordErrorMessage(error, 'Password update failed');
+      setSaved(true);
+      return null;
+    } catch (error) {
+      return passwordErrorMessage(error, 'Password update failed');
+    }
+  };
 
   return (
     <AuthCard title="Choose a new password">
-      <form onSubmit={save} noValidate>
-        <div className="field">
-          <label htmlFor="reset-password">New password</label>
-          <input
-            id="reset-password"
-            type="password"
-            autoComplete="new-password"
-            minLength={8}
-            required
-            {...register('password')}
-          />
-        </div>
-        <AuthError message={error} />
-        <button className="button auth__submit" type="submit" disabled={formState.isSubmitting}>
-          Save the new password
-        </button>
-      </form>
+      {saved ? (
+        <>
+          <FormStatus message="Your new password is saved, and you are signed in." />
+          <p className="auth__links">
+            <Link className="button button--primary auth__submit" to={paths.home}>
+              Continue
+            </Link>
+          </p>
+        </>
+      ) : (
+        <NewPasswordForm id="reset" username={username} submitLabel="Save the new password" onSave={save} />
+      )}
     </AuthCard>
   );
 }

@@ -1,0 +1,69 @@
+// The product API (spec, section 7): base path /api/v2, credentials included (the server reads
+// the session from the auth cookie), no retry, a 20-second timeout whose abort reason is
+// 'Request timeout', a JSON content type for bodies other than form data, and statuses 400 to
+// 599 as errors. Errors carry the server's `{ code, message }` (README, "The API").
+
+export const API_BASE = '/api/v2';
+export const API_TIMEOUT_MS = 20_000;
+export const TIMEOUT_REASON = 'Request timeout';
+
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ApiRequest extends Omit<RequestInit, 'body'> {
+  /** A plain value is sent as JSON; FormData as is. */
+  body?: unknown;
+}
+
+/** Calls `path` under /api/v2 and answers its JSON body (undefined for 204). */
+export async function api<T>(path: string, { body, signal, headers, ...init }: ApiRequest = {}): Promise<T> {
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(TIMEOUT_REASON), API_TIMEOUT_MS);
+  // A caller's signal (TanStack Query cancelling) aborts too. AbortSignal.any is newer than the
+  // browsers the build targets, hence by hand.
+  const onAbort = () => controller.abort(signal?.reason);
+  if (signal?.aborted) onAbort();
+  signal?.addEventListener('abort', onAbort, { once: true });
+
+  const sendsJson = body !== undefined && !(body instanceof FormData);
+  try {
+    const response = await fetch(`${API_BASE}${path}`, {
+      ...init,
+      credentials: 'include',
+      headers: { Accept: 'application/json', ...(sendsJson ? { 'Content-Type': 'application/json' } : {}), ...headers },
+      body: body === undefined ? null : sendsJson ? JSON.stringify(body) : (body as FormData),
+      signal: controller.signal,
+    });
+    if (response.status >= 400) throw await errorOf(response);
+    if (response.status === 204) return undefined as T;
+    return (await response.json()) as T;
+  } catch (error) {
+    // fetch rejects with the abort reason itself only in some browsers; make it one Error.
+    if (controller.signal.aborted && controller.signal.reason === TIMEOUT_REASON) throw new Error(TIMEOUT_REASON);
+    throw error;
+  } finally {
+    clearTimeout(timer);
+    signal?.removeEventListener('abort', onAbort);
+  }
+}
+
+async function errorOf(response: Response): Promise<ApiError> {
+  try {
+    const body = (await response.json()) as { code?: unknown; message?: unknown };
+    if (typeof body.message === 'string') {
+      return new ApiError(response.status, typeof body.code === 'string' ? body.code : 'error', body.message);
+    }
+  } catch {
+    // Not JSON (a proxy's error page): the status says enough.
+  }
+  return new ApiError(response.status, 'error', response.statusText || `HTTP ${response.status}`);
+}
