@@ -1,7 +1,10 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, waitFor } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 
+import { fakeAuth, fakeSession, resetFakeAuth, signIn } from '@/test/fake-auth';
+
 import { AppProvider } from './provider';
+import { routes } from './router';
 
 // The WebAssembly core runs in the browser tests (end2end); here it is a stand-in.
 vi.mock('@/lib/core', async () => {
@@ -10,7 +13,32 @@ vi.mock('@/lib/core', async () => {
     coreQueryOptions: queryOptions({ queryKey: ['core'], queryFn: async () => ({ version: '0.0.0-test' }) }),
   };
 });
-import { routes } from './router';
+vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
+
+const profile = {
+  id: 'user-1',
+  email: 'ada@example.com',
+  full_name: 'Ada Lovelace',
+  default_team_pid: null,
+  created_at: '2026-11-01T10:00:00Z',
+};
+
+beforeEach(() => {
+  resetFakeAuth();
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/api/v2/users/me') return Response.json(profile);
+      if (url === '/auth/v1/settings') return Response.json({ external: { email: true, github: false } });
+      throw new Error(`unexpected fetch ${url}`);
+    }),
+  );
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
 
 function renderAt(path: string, environment: 'development' | 'staging' | 'production' = 'production') {
   const router = createMemoryRouter(routes, { initialEntries: [path] });
@@ -22,6 +50,8 @@ function renderAt(path: string, environment: 'development' | 'staging' | 'produc
   return router;
 }
 
+const where = (router: ReturnType<typeof renderAt>) => router.state.location.pathname + router.state.location.search;
+
 describe('routes', () => {
   it("titles the landing page 'Bobbin - Home'", async () => {
     renderAt('/');
@@ -30,18 +60,13 @@ describe('routes', () => {
   });
 
   it("answers an unmatched path with 'Page not found: {path}' inside the default layout", async () => {
+    signIn();
     renderAt('/no/such/page');
     expect(await screen.findByText('Page not found: /no/such/page')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
     // Non-fatal: the layout (header with the home link, footer) is still there.
     expect(screen.getByRole('link', { name: 'Bobbin home' })).toBeTruthy();
     expect(screen.getByRole('contentinfo')).toBeTruthy();
-  });
-
-  it('sends /reset on to the new-password page', async () => {
-    const router = renderAt('/reset');
-    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/auth/reset');
   });
 
   it('shows the breakpoint helper in development only', async () => {
@@ -60,5 +85,80 @@ describe('routes', () => {
     renderAt('/');
     expect(await screen.findByText('Bobbin 9.9.9')).toBeTruthy();
     expect(await screen.findByText('core 0.0.0-test')).toBeTruthy();
+  });
+});
+
+describe('the login guard', () => {
+  it('shows a logged-out visitor the landing page without loading the auth client', async () => {
+    renderAt('/');
+    expect(await screen.findByRole('link', { name: 'Log in' })).toBeTruthy();
+    expect(fakeAuth.created).toBe(0);
+  });
+
+  it('sends a logged-out visitor to the login page, keeping the page asked for', async () => {
+    const router = renderAt('/profile?tab=security');
+    expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
+    expect(where(router)).toBe('/login?redirect=%2Fprofile%3Ftab%3Dsecurity');
+    expect(document.title).toBe('Bobbin - Login');
+  });
+
+  it('lets a signed-in person in, and the header names them', async () => {
+    signIn();
+    const router = renderAt('/profile');
+    expect(await screen.findByRole('link', { name: /^Profile: ?Ada Lovelace$/ })).toBeTruthy();
+    expect(where(router)).toBe('/profile');
+  });
+
+  it('does not count a session still waiting for its second-factor code', async () => {
+    signIn(fakeSession({ factors: [{ id: 'f1', status: 'verified' }] }));
+    fakeAuth.aal = { currentLevel: 'aal1', nextLevel: 'aal2' };
+    const router = renderAt('/profile');
+    // The login page asks for the code, not the password.
+    expect(await screen.findByLabelText('Code')).toBeTruthy();
+    expect(where(router)).toBe('/login?redirect=%2Fprofile');
+  });
+
+  it('sends /reset to the new-password page when signed in, else to the page that e-mails a link', async () => {
+    const router = renderAt('/reset');
+    expect(await screen.findByRole('heading', { name: 'Forgot Password' })).toBeTruthy();
+    expect(where(router)).toBe('/forgot-password');
+  });
+
+  it('sends a signed-in /reset to the new-password page', async () => {
+    signIn();
+    const router = renderAt('/reset');
+    expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
+    expect(where(router)).toBe('/auth/reset');
+  });
+});
+
+describe('the profile page', () => {
+  beforeEach(() => {
+    signIn();
+  });
+
+  it("has the breadcrumb 'Profile', with the tab asked for in brackets", async () => {
+    renderAt('/profile?tab=invites');
+    const crumb = await screen.findByRole('navigation', { name: 'Breadcrumb' });
+    expect(crumb.textContent).toBe('Profile (My Invites)');
+    expect(document.title).toBe('Bobbin - Profile (My Invites)');
+    expect(screen.getByRole('tab', { name: 'My Invites', selected: true })).toBeTruthy();
+  });
+
+  it('shows the profile tab, and a plain breadcrumb, for no tab or an unknown one', async () => {
+    renderAt('/profile?tab=nope');
+    expect((await screen.findByRole('navigation', { name: 'Breadcrumb' })).textContent).toBe('Profile');
+    expect(screen.getByRole('tab', { name: 'Profile', selected: true })).toBeTruthy();
+    expect(await screen.findByText('Ada Lovelace', { selector: 'dd' })).toBeTruthy();
+  });
+
+  it('puts the chosen tab in the address', async () => {
+    const router = renderAt('/profile');
+    const security = await screen.findByRole('tab', { name: 'Security' });
+    // Radix switches tabs on mouse down (and on focus with the keyboard).
+    security.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0 }));
+    await waitFor(() => expect(where(router)).toBe('/profile?tab=security'));
+    expect((await screen.findByRole('navigation', { name: 'Breadcrumb' })).textContent).toBe('Profile (Security)');
+    expect(await screen.findByRole('heading', { name: 'Authenticator apps' })).toBeTruthy();
   });
 });

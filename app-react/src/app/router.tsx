@@ -1,18 +1,25 @@
-import { type RouteObject, createBrowserRouter, redirect } from 'react-router';
+import { type RouteObject, createBrowserRouter } from 'react-router';
 
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { paths } from '@/config/paths';
 import { lazyRoute } from '@/lib/lazy-route';
 
+import { alwaysRevalidate, loginGuard, resetRedirect } from './guards';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { LandingLayout } from './layouts/LandingLayout';
+import { AppRoot } from './root';
 import { RouteErrorPage } from './routes/error-page';
 import { LandingPage } from './routes/landing';
 
 // The landing page ships in the main bundle (it is the first page most people see); every
-// other page is its own chunk, loaded through lazyRoute().
+// other page is its own chunk, loaded through lazyRoute(). The root's loader is the login guard
+// (spec, section 2), run on every navigation before any page loads.
 export const routes: RouteObject[] = [
   {
+    id: 'root',
+    Component: AppRoot,
+    loader: loginGuard,
+    shouldRevalidate: alwaysRevalidate,
     errorElement: <RouteErrorPage />,
     HydrateFallback: LoadingOverlay,
     children: [
@@ -43,8 +50,7 @@ export const routes: RouteObject[] = [
         path: paths.authReset,
         lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/reset-page')).ResetPage })),
       },
-      // The spec lists /reset among the public paths; the page itself is /auth/reset.
-      { path: paths.reset, loader: () => redirect(paths.authReset) },
+      { path: paths.reset, loader: resetRedirect },
       {
         path: paths.authConfirm,
         lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/confirm-page')).ConfirmPage })),
@@ -52,6 +58,10 @@ export const routes: RouteObject[] = [
       {
         element: <DefaultLayout />,
         children: [
+          {
+            path: paths.profile,
+            lazy: lazyRoute(async () => ({ Component: (await import('@/features/profile/profile-page')).ProfilePage })),
+          },
           {
             path: paths.threadConverter,
             lazy: lazyRoute(async () => ({

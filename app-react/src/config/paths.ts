@@ -9,8 +9,38 @@ export const paths = {
   authConfirm: '/auth/confirm',
   authReset: '/auth/reset',
   reset: '/reset',
+  profile: '/profile',
   threadConverter: '/tools/thread-converter',
 } as const;
+
+/**
+ * The pages a visitor who is not logged in may open (spec, section 2, guard 2); every other
+ * path sends them to the login page. /auth/confirm and /auth/reset are not among them: the
+ * e-mailed links reach them signed in, through /auth/callback.
+ */
+export const publicPaths: ReadonlySet<string> = new Set([
+  paths.home,
+  paths.login,
+  paths.register,
+  paths.reset,
+  paths.authCallback,
+  paths.forgotPassword,
+]);
+
+/** The profile page's tabs, as `?tab=` values, with their labels (spec, section 2). */
+export const profileTabs = {
+  profile: 'Profile',
+  security: 'Security',
+  notifications: 'Notifications',
+  invites: 'My Invites',
+} as const;
+
+export type ProfileTab = keyof typeof profileTabs;
+
+/** A link to a tab of the profile page. */
+export function profileTabPath(tab: ProfileTab): string {
+  return `${paths.profile}?tab=${tab}`;
+}
 
 /** The document title of a page: the product name, then the page's own title. */
 export function pageTitle(title: string): string {

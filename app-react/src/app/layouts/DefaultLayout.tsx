@@ -3,6 +3,8 @@ import { Outlet } from 'react-router';
 import { Brand } from '@/components/Brand';
 import { SiteFooter } from '@/components/SiteFooter';
 
+import { AccountNav } from './AccountNav';
+
 /** The spec's default layout: header, a readable content column, footer. */
 export function DefaultLayout() {
   return (
@@ -12,6 +14,7 @@ export function DefaultLayout() {
       </a>
       <header className="site-header">
         <Brand />
+        <AccountNav />
       </header>
       <main id="main" className="layout__main layout__main--column">
         <Outlet />

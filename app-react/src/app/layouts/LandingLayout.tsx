@@ -3,6 +3,8 @@ import { Outlet } from 'react-router';
 import { Brand } from '@/components/Brand';
 import { SiteFooter } from '@/components/SiteFooter';
 
+import { AccountNav } from './AccountNav';
+
 /** The spec's landing layout: a wide, open page for the home page. */
 export function LandingLayout() {
   return (
@@ -12,6 +14,7 @@ export function LandingLayout() {
       </a>
       <header className="site-header site-header--landing">
         <Brand />
+        <AccountNav />
       </header>
       <main id="main" className="layout__main">
         <Outlet />

@@ -1,0 +1,126 @@
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render, screen, waitFor } from '@testing-library/react';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+
+import { profileQueryOptions } from '@/features/profile/api/get-profile';
+import { syncFromOtherTab } from '@/lib/auth';
+import { fakeAuth, fakeSession, resetFakeAuth, setAuthCookie, signIn } from '@/test/fake-auth';
+
+import { AppRoot } from './root';
+
+vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
+
+const profileOf = (id: string) => ({ id, email: `${id}@example.com`, full_name: null, default_team_pid: null, created_at: '' });
+
+let fetchMock: ReturnType<typeof vi.fn>;
+
+beforeEach(() => {
+  resetFakeAuth();
+  let served = 0;
+  fetchMock = vi.fn(async () => {
+    served += 1;
+    return Response.json({ ...profileOf(fakeAuth.session?.user.id ?? '?'), full_name: `version ${served}` });
+  });
+  vi.stubGlobal('fetch', fetchMock);
+  localStorage.clear();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+/** AppRoot over two pages: a public one (/) and one that needs a login (/profile). */
+function renderAt(path: string) {
+  const queryClient = new QueryClient();
+  const router = createMemoryRouter(
+    [
+      {
+        Component: AppRoot,
+        children: [
+          { index: true, element: <p>Home page</p> },
+          { path: '/profile', element: <p>Profile page</p> },
+        ],
+      },
+    ],
+    { initialEntries: [path] },
+  );
+  render(
+    <QueryClientProvider client={queryClient}>
+      <RouterProvider router={router} />
+    </QueryClientProvider>,
+  );
+  const profile = (userId: string) => queryClient.getQueryData(profileQueryOptions(userId).queryKey);
+  return { router, profile };
+}
+
+describe('the app root follows the session (spec, section 4)', () => {
+  it('loads the profile of the session it starts with', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { profile } = renderAt('/profile');
+    await waitFor(() => expect(profile('u1')).toMatchObject({ id: 'u1' }));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('refreshes the profile on auth events: a fresh one is kept, except after USER_UPDATED', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { profile } = renderAt('/profile');
+    await waitFor(() => expect(profile('u1')).toMatchObject({ full_name: 'version 1' }));
+
+    fakeAuth.emit('TOKEN_REFRESHED');
+    fakeAuth.emit('SIGNED_IN');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    fakeAuth.emit('USER_UPDATED');
+    await waitFor(() => expect(profile('u1')).toMatchObject({ full_name: 'version 2' }));
+  });
+
+  it("fetches at once when the user changes", async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { profile } = renderAt('/profile');
+    await waitFor(() => expect(profile('u1')).toBeTruthy());
+    fakeAuth.emit('SIGNED_IN', fakeSession({ id: 'u2' }));
+    await waitFor(() => expect(profile('u2')).toMatchObject({ id: 'u2' }));
+  });
+
+  it('logs out locally on SIGNED_OUT: profile and team data gone, and off to the home page', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    localStorage.setItem('bobbin:team-store', '{"teams":[]}');
+    localStorage.setItem('bobbin:chunk-reload-at', '1');
+    const { router, profile } = renderAt('/profile');
+    await waitFor(() => expect(profile('u1')).toBeTruthy());
+
+    setAuthCookie(false);
+    fakeAuth.emit('SIGNED_OUT', null);
+
+    expect(await screen.findByText('Home page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    expect(profile('u1')).toBeUndefined();
+    expect(localStorage.getItem('bobbin:team-store')).toBeNull();
+    expect(localStorage.getItem('bobbin:chunk-reload-at')).toBe('1');
+  });
+
+  it('logs out when another tab signed out', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { router, profile } = renderAt('/profile');
+    await waitFor(() => expect(profile('u1')).toBeTruthy());
+
+    setAuthCookie(false);
+    await syncFromOtherTab();
+
+    expect(await screen.findByText('Home page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+    expect(profile('u1')).toBeUndefined();
+  });
+
+  it("loads the profile when another tab signed in (a tab that never loaded the client)", async () => {
+    const { profile } = renderAt('/');
+    expect(fakeAuth.created).toBe(0);
+
+    signIn(fakeSession({ id: 'u3' }));
+    await syncFromOtherTab();
+
+    await waitFor(() => expect(profile('u3')).toMatchObject({ id: 'u3' }));
+    expect(screen.getByText('Home page')).toBeTruthy();
+  });
+});

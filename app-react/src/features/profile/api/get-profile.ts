@@ -1,0 +1,69 @@
+// GET /api/v2/users/me: the signed-in person's profile (spec, sections 4, 7 and 9).
+import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+import { useAuthState } from '@/lib/auth';
+
+export interface Profile {
+  id: string;
+  email: string;
+  full_name: string | null;
+  /** The team the app opens first; null until the person has a team. */
+  default_team_pid: string | null;
+  created_at: string;
+}
+
+/** Spec, section 9: the profile is fresh for 60 seconds unless a fetch is forced. */
+export const PROFILE_STALE_MS = 60_000;
+
+const profileRoot = ['users', 'me'] as const;
+
+/**
+ * The profile of `userId`. The key holds the user id, so a different person signed in is a
+ * different entry and always fetched. A failure is logged, not shown, and leaves no profile
+ * (null) rather than the previous one: the fetcher answers null instead of throwing, which also
+ * keeps the query from retrying (the product API does not retry, spec section 7).
+ */
+export function profileQueryOptions(userId: string) {
+  return queryOptions({
+    queryKey: [...profileRoot, userId],
+    queryFn: async ({ signal }): Promise<Profile | null> => {
+      try {
+        return await api<Profile>('/users/me', { cache: 'no-store', signal });
+      } catch (error) {
+        // Logged for whoever debugs, not shown (spec, section 8). A warning rather than an error:
+        // a session that ended elsewhere is not a bug in this page.
+        if (!signal.aborted) console.warn('Could not load the profile:', error);
+        return null;
+      }
+    },
+    // A failed fetch is not fresh: the next screen that needs the profile asks again.
+    staleTime: (query) => (query.state.data === null ? 0 : PROFILE_STALE_MS),
+  });
+}
+
+/** The signed-in person's profile; undefined while loading, null when signed out or failed. */
+export function useProfile(): Profile | null | undefined {
+  const auth = useAuthState();
+  const userId = auth.status === 'signed-in' ? auth.user.id : '';
+  const query = useQuery({ ...profileQueryOptions(userId), enabled: userId !== '' });
+  if (auth.status === 'signed-out') return null;
+  return query.data;
+}
+
+/**
+ * Fetches the profile unless the cached one is fresh (`force`: whatever its age). A fetch
+ * already running for that user is joined, never repeated.
+ */
+export async function refreshProfile(queryClient: QueryClient, userId: string, force = false): Promise<void> {
+  // Marking it stale without refetching leaves one fetch to prefetchQuery, which joins a fetch
+  // already running for this key rather than starting a second.
+  if (force) await queryClient.invalidateQueries({ queryKey: [...profileRoot, userId], refetchType: 'none' });
+  await queryClient.prefetchQuery(profileQueryOptions(userId));
+}
+
+/** Forgets every profile (sign-out): stops a fetch in flight, so it cannot answer later. */
+export async function clearProfile(queryClient: QueryClient): Promise<void> {
+  await queryClient.cancelQueries({ queryKey: profileRoot });
+  queryClient.removeQueries({ queryKey: profileRoot });
+}
