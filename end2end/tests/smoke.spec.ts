@@ -30,32 +30,60 @@ test.describe('without the WebAssembly module', () => {
   });
 });
 
-test('the WebAssembly module is fetched once per page load, not once per page', async ({ page }) => {
-  const wasmRequests: string[] = [];
-  page.on('request', (request) => {
-    if (request.url().endsWith('.wasm')) wasmRequests.push(request.url());
+test.describe('logged in', () => {
+  // Every page but the landing and sign-in pages needs a login, the not-found page included.
+  test.use({ signedIn: true });
+
+  test('the WebAssembly module is fetched once per page load, not once per page', async ({ page }) => {
+    const wasmRequests: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().endsWith('.wasm')) wasmRequests.push(request.url());
+    });
+
+    await page.goto('/no/such/page');
+    await expect(page.getByTestId('core-version')).toHaveText(/^core /);
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveTitle('Bobbin - Home');
+    await expect(page.getByTestId('core-version')).toHaveText(/^core /);
+
+    expect(wasmRequests).toHaveLength(1);
   });
 
-  await page.goto('/no/such/page');
-  await expect(page.getByTestId('core-version')).toHaveText(/^core /);
-  await page.getByRole('link', { name: 'Go to the home page' }).click();
-  await expect(page).toHaveTitle('Bobbin - Home');
-  await expect(page.getByTestId('core-version')).toHaveText(/^core /);
+  test('a client route opened or reloaded directly still renders', async ({ page }) => {
+    const response = await page.goto('/tools/some/deep/link?tab=x');
+    expect(response?.status()).toBe(200);
+    await expect(page.getByText('Page not found: /tools/some/deep/link')).toBeVisible();
 
-  expect(wasmRequests).toHaveLength(1);
+    await page.reload();
+
+    await expect(page.getByText('Page not found: /tools/some/deep/link')).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
+    await page.getByRole('link', { name: 'Go to the home page' }).click();
+    await expect(page).toHaveTitle('Bobbin - Home');
+  });
 });
 
-test('a client route opened or reloaded directly still renders', async ({ page }) => {
-  const response = await page.goto('/tools/some/deep/link?tab=x');
-  expect(response?.status()).toBe(200);
-  await expect(page.getByText('Page not found: /tools/some/deep/link')).toBeVisible();
+test('a page that needs a login sends a logged-out visitor to the login page, keeping the full path', async ({ page }) => {
+  await page.goto('/tools/some/deep/link?tab=x');
+  await expect(page).toHaveURL(/\/login\?redirect=%2Ftools%2Fsome%2Fdeep%2Flink%3Ftab%3Dx$/);
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+});
 
-  await page.reload();
+test('a logged-out visitor never loads the auth client on the landing and login pages', async ({ page }) => {
+  const loading: Promise<string>[] = [];
+  page.on('response', (response) => {
+    if (response.request().resourceType() === 'script') loading.push(response.text());
+  });
 
-  await expect(page.getByText('Page not found: /tools/some/deep/link')).toBeVisible();
-  await expect(page.getByRole('heading', { name: 'Page Not Found' })).toBeVisible();
-  await page.getByRole('link', { name: 'Go to the home page' }).click();
-  await expect(page).toHaveTitle('Bobbin - Home');
+  await page.goto('/');
+  await expect(page.getByTestId('core-version')).toHaveText(/^core /);
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Log in' }).click();
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+
+  const scripts = await Promise.all(loading);
+  expect(scripts.length).toBeGreaterThan(0);
+  // @supabase/ssr names itself in a header it sends; the string survives minifying.
+  expect(scripts.filter((script) => script.includes('supabase-ssr/'))).toEqual([]);
 });
 
 test("development shows the 'Development' banner and the breakpoint helper", async ({ page }) => {
