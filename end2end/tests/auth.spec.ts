@@ -107,6 +107,26 @@ test('a deep link opened logged out comes back after the login', async ({ page }
   await expect(page.getByRole('tab', { name: 'Security', selected: true })).toBeVisible();
 });
 
+test('another tab logging in or out is followed: the profile appears, or the app logs out', async ({ page, context }) => {
+  const account = await createAccount(page.request, 'two-tabs');
+  await page.goto('/');
+  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Log in' })).toBeVisible();
+
+  const other = await context.newPage();
+  await other.goto('/login?redirect=%2Fprofile');
+  await fillLogin(other, account);
+  await expect(other).toHaveURL(/\/profile$/);
+  // The first tab never loaded the auth client, and still hears of the sign-in.
+  await expect(accountLink(page)).toBeVisible();
+
+  await page.goto('/profile?tab=notifications');
+  await expect(page.getByRole('tab', { name: 'Notifications', selected: true })).toBeVisible();
+  await signOutHere(other);
+  // Signed out elsewhere: this tab logs out too, and leaves the page that needs a login.
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Log in' })).toBeVisible();
+});
+
 test('logging in goes on to the page named by ?redirect=', async ({ page }) => {
   const account = await createAccount(page.request, 'login');
 
