@@ -1,4 +1,10 @@
-import { loginRedirect } from './guards';
+import { QueryClient } from '@tanstack/react-query';
+
+import { teamStore } from '@/features/teams/store';
+import { anInvite } from '@/features/teams/test-data';
+import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
+
+import { loginRedirect, pendingInvitesRedirect, resetPendingInvitesGuard } from './guards';
 
 const at = (path: string) => new URL(path, 'https://bobbin.example');
 
@@ -29,5 +35,50 @@ describe('the login guard (spec, section 2, guard 2)', () => {
   it('lets a logged-in person open any page', () => {
     expect(loginRedirect(at('/profile?tab=security'), true)).toBeNull();
     expect(loginRedirect(at('/no/such/page'), true)).toBeNull();
+  });
+});
+
+describe('the pending-invites guard (spec, section 2, guard 3)', () => {
+  let queryClient: QueryClient;
+  let server: FakeApi;
+
+  beforeEach(() => {
+    resetPendingInvitesGuard();
+    teamStore.getState().reset();
+    queryClient = new QueryClient();
+    server = fakeApi({ 'GET /users/me/invites': () => Response.json({ invites: [anInvite('inv_1')] }) });
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('sends a person with pending invites to /profile?tab=invites, and stores the invites', async () => {
+    expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBe('/profile?tab=invites');
+    expect(teamStore.getState().myInvites).toEqual([anInvite('inv_1')]);
+  });
+
+  it('checks once per session', async () => {
+    await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1');
+    expect(await pendingInvitesRedirect(queryClient, at('/team'), 'u1')).toBeNull();
+    expect(server.callsTo('GET /users/me/invites')).toHaveLength(1);
+    // Another person signing in in this tab is another session.
+    expect(await pendingInvitesRedirect(queryClient, at('/team'), 'u2')).toBe('/profile?tab=invites');
+  });
+
+  it('does nothing without a session, or on a path under /profile/invites', async () => {
+    expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), null)).toBeNull();
+    expect(await pendingInvitesRedirect(queryClient, at('/profile/invites/accept?token=abc'), 'u1')).toBeNull();
+    expect(server.calls).toEqual([]);
+  });
+
+  it('lets a person without invites through', async () => {
+    server.handlers['GET /users/me/invites'] = () => Response.json({ invites: [] });
+    expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBeNull();
+  });
+
+  it('ignores errors', async () => {
+    server.handlers['GET /users/me/invites'] = () => apiError(500, 'internal', 'Broken.');
+    expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBeNull();
   });
 });

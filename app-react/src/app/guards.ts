@@ -1,10 +1,13 @@
 // The guards that run on every navigation (spec, section 2). Route validation (guard 1) is each
-// route's own loader; the pending-invites guard (3) and build-manifest redirects (4) come with
-// the features they need.
+// route's own loader; the login guard (2) and the pending-invites guard (3) are the root's
+// loader, in that order; build-manifest redirects (4) come with the feature that needs them.
+import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 
-import { paths, publicPaths } from '@/config/paths';
-import { currentSession, needsSecondFactor } from '@/lib/auth';
+import { paths, profileTabPath, publicPaths } from '@/config/paths';
+import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
+import { teamStore } from '@/features/teams/store';
+import { currentSession, getAuthState, hasAuthCookie, needsSecondFactor } from '@/lib/auth';
 
 /**
  * Guard 2, as a pure rule: where a visitor must go instead of `url`, or null to let them
@@ -33,6 +36,54 @@ export async function loginGuard({ request }: LoaderFunctionArgs): Promise<null>
   const target = loginRedirect(url, await isLoggedIn());
   if (target) throw redirect(target);
   return null;
+}
+
+// ---- Guard 3: pending invites -------------------------------------------------------------
+
+/** The people whose invites this page load has checked: once per session (spec, section 2). */
+const invitesChecked = new Set<string>();
+
+/**
+ * Guard 3, for the signed-in `userId` (null: no session): once per session, and never under
+ * /profile/invites (the accept link lives there), fetches the person's invites; with any, stores
+ * them and answers where to go instead: /profile?tab=invites. Errors are ignored.
+ */
+export async function pendingInvitesRedirect(queryClient: QueryClient, url: URL, userId: string | null): Promise<string | null> {
+  if (!userId || invitesChecked.has(userId) || url.pathname.startsWith(paths.profileInvites)) return null;
+  invitesChecked.add(userId);
+  try {
+    const invites = await queryClient.fetchQuery(myInvitesQueryOptions());
+    if (invites.length === 0) return null;
+    teamStore.getState().setMyInvites(invites);
+    return profileTabPath('invites');
+  } catch {
+    return null;
+  }
+}
+
+/** For tests: every session unchecked again. */
+export function resetPendingInvitesGuard(): void {
+  invitesChecked.clear();
+}
+
+/** The signed-in person's id, without loading the auth client for a visitor with no cookie. */
+async function signedInUserId(): Promise<string | null> {
+  const known = getAuthState();
+  // Checked already: no need to ask the client (which a public page may not have loaded).
+  if (known.status === 'signed-in' && invitesChecked.has(known.user.id)) return known.user.id;
+  if (!hasAuthCookie() || !(await isLoggedIn())) return null;
+  const state = getAuthState();
+  return state.status === 'signed-in' ? state.user.id : null;
+}
+
+/** The root route's loader: the login guard, then the pending-invites guard. */
+export function rootLoader(queryClient: QueryClient) {
+  return async (args: LoaderFunctionArgs): Promise<null> => {
+    await loginGuard(args);
+    const target = await pendingInvitesRedirect(queryClient, new URL(args.request.url), await signedInUserId());
+    if (target) throw redirect(target);
+    return null;
+  };
 }
 
 /** Logged in: a session, at `aal2` if the account has an authenticator app. */

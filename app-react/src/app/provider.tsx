@@ -3,6 +3,7 @@ import { type ReactNode, useState } from 'react';
 
 import { BreakpointHelper } from '@/components/BreakpointHelper';
 import { EnvironmentBanner } from '@/components/EnvironmentBanner';
+import { LoadingBar } from '@/components/LoadingBar';
 import { AppConfigContext } from '@/config/app-config-context';
 import { type AppConfig, appConfig } from '@/config/env';
 import { createQueryClient } from '@/lib/query-client';
@@ -13,12 +14,13 @@ interface AppProviderProps {
   config?: AppConfig;
 }
 
-/** Everything the pages share: the data cache, toasts and the development aids. */
+/** Everything the pages share: the data cache, its loading bar, toasts and the development aids. */
 export function AppProvider({ children, config = appConfig() }: AppProviderProps) {
   const [queryClient] = useState(createQueryClient);
   return (
     <AppConfigContext value={config}>
       <QueryClientProvider client={queryClient}>
+        <LoadingBar />
         <EnvironmentBanner environment={config.environment} />
         {children}
         <Toaster />

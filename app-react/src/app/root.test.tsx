@@ -3,6 +3,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 
 import { profileQueryOptions } from '@/features/profile/api/get-profile';
+import { teamStore } from '@/features/teams/store';
 import { syncFromOtherTab } from '@/lib/auth';
 import { fakeAuth, fakeSession, resetFakeAuth, setAuthCookie, signIn } from '@/test/fake-auth';
 
@@ -10,19 +11,26 @@ import { AppRoot } from './root';
 
 vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
 
+const team = { id: 't', public_id: 'tm_1', name: 'Team One', role: 'owner', member_count: 1, created_at: '' };
 const profileOf = (id: string) => ({ id, email: `${id}@example.com`, full_name: null, default_team_pid: null, created_at: '' });
 
 let fetchMock: ReturnType<typeof vi.fn>;
+/** How many times the profile was fetched (the other calls are the teams'). */
+const profileFetches = () => fetchMock.mock.calls.filter(([input]) => String(input) === '/api/v2/users/me').length;
 
 beforeEach(() => {
   resetFakeAuth();
   let served = 0;
-  fetchMock = vi.fn(async () => {
+  fetchMock = vi.fn(async (input: RequestInfo | URL) => {
+    const url = String(input);
+    if (url === '/api/v2/teams') return Response.json({ teams: [team] });
+    if (url.endsWith('/settings')) return Response.json({ settings: {} });
     served += 1;
     return Response.json({ ...profileOf(fakeAuth.session?.user.id ?? '?'), full_name: `version ${served}` });
   });
   vi.stubGlobal('fetch', fetchMock);
   localStorage.clear();
+  teamStore.getState().reset();
 });
 
 afterEach(() => {
@@ -58,7 +66,14 @@ describe('the app root follows the session (spec, section 4)', () => {
     signIn(fakeSession({ id: 'u1' }));
     const { profile } = renderAt('/profile');
     await waitFor(() => expect(profile('u1')).toMatchObject({ id: 'u1' }));
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(profileFetches()).toBe(1);
+  });
+
+  it('initialises the team store from the profile (spec, section 4)', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    renderAt('/profile');
+    await waitFor(() => expect(teamStore.getState().currentTeam).toMatchObject({ public_id: 'tm_1', name: 'Team One' }));
+    expect(teamStore.getState().teams).toHaveLength(1);
   });
 
   it('refreshes the profile on auth events: a fresh one is kept, except after USER_UPDATED', async () => {
@@ -69,7 +84,7 @@ describe('the app root follows the session (spec, section 4)', () => {
     fakeAuth.emit('TOKEN_REFRESHED');
     fakeAuth.emit('SIGNED_IN');
     await new Promise((resolve) => setTimeout(resolve, 20));
-    expect(fetchMock).toHaveBeenCalledTimes(1);
+    expect(profileFetches()).toBe(1);
 
     fakeAuth.emit('USER_UPDATED');
     await waitFor(() => expect(profile('u1')).toMatchObject({ full_name: 'version 2' }));
@@ -89,6 +104,7 @@ describe('the app root follows the session (spec, section 4)', () => {
     localStorage.setItem('bobbin:chunk-reload-at', '1');
     const { router, profile } = renderAt('/profile');
     await waitFor(() => expect(profile('u1')).toBeTruthy());
+    await waitFor(() => expect(teamStore.getState().currentTeamPublicId).toBe('tm_1'));
 
     setAuthCookie(false);
     fakeAuth.emit('SIGNED_OUT', null);
@@ -97,6 +113,9 @@ describe('the app root follows the session (spec, section 4)', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(profile('u1')).toBeUndefined();
     expect(localStorage.getItem('bobbin:team-store')).toBeNull();
+    // The in-memory store too, not only its copy.
+    expect(teamStore.getState().teams).toEqual([]);
+    expect(teamStore.getState().currentTeamPublicId).toBe('');
     expect(localStorage.getItem('bobbin:chunk-reload-at')).toBe('1');
   });
 

@@ -1,11 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useEffect, useRef } from 'react';
+import { useCallback, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 
 import { paths, publicPaths } from '@/config/paths';
-import { clearProfile, refreshProfile } from '@/features/profile/api/get-profile';
+import { clearProfile } from '@/features/profile/api/get-profile';
+import { connectTeamStore } from '@/features/teams/connect';
+import { SelectTeamContext } from '@/features/teams/select-team';
 import { type AuthEvent, getAuthState, onAuthEvent, startAuth } from '@/lib/auth';
 import { clearLocalTeamData } from '@/lib/team-data';
+
+import { refreshSession, selectTeam } from './teams';
 
 /** Spec, section 4: these events refresh the profile. */
 const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
@@ -20,9 +24,10 @@ const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
 
 /**
  * The root of every page: follows the session (spec, section 4). Auth events refresh the
- * profile (a changed user, USER_UPDATED, forces it); sign-out here or in another tab is a local
- * logout: the profile and the team data are cleared, and a page that needs a login is left for
- * the home page.
+ * profile (a changed user, USER_UPDATED, forces it) and initialise the team store from it;
+ * sign-out here or in another tab is a local logout: the profile and the team data are cleared,
+ * and a page that needs a login is left for the home page. It also keeps the team store in step
+ * with the data cache, and gives the pages the team selection (which saves the default team).
  */
 export function AppRoot() {
   const queryClient = useQueryClient();
@@ -30,6 +35,9 @@ export function AppRoot() {
   const { pathname } = useLocation();
   const pathnameRef = useRef(pathname);
   pathnameRef.current = pathname;
+
+  useEffect(() => connectTeamStore(queryClient), [queryClient]);
+  const select = useCallback((publicId: string) => selectTeam(queryClient, publicId), [queryClient]);
 
   useEffect(() => {
     const localLogout = async () => {
@@ -42,17 +50,21 @@ export function AppRoot() {
       if (event === 'SIGNED_OUT') {
         void localLogout();
       } else if (REFRESHING.has(event) && state.status === 'signed-in') {
-        // TODO(teams): initialise the team store from the profile here (spec, section 4).
-        void refreshProfile(queryClient, state.user.id, event === 'USER_UPDATED');
+        const force = event === 'USER_UPDATED';
+        void refreshSession(queryClient, state.user, { force, pathname: pathnameRef.current });
       }
     });
     startAuth();
     // The login guard may have started the client before this listener was there, so its
     // INITIAL_SESSION went unheard: catch up.
     const state = getAuthState();
-    if (state.status === 'signed-in') void refreshProfile(queryClient, state.user.id);
+    if (state.status === 'signed-in') void refreshSession(queryClient, state.user, { pathname: pathnameRef.current });
     return stop;
   }, [queryClient, navigate]);
 
-  return <Outlet />;
+  return (
+    <SelectTeamContext value={select}>
+      <Outlet />
+    </SelectTeamContext>
+  );
 }

@@ -1,10 +1,16 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
+import { useState } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 
 import { fakeAuth, fakeSession, resetFakeAuth, signIn } from '@/test/fake-auth';
 
+import { teamStore } from '@/features/teams/store';
+import { anInvite } from '@/features/teams/test-data';
+
+import { resetPendingInvitesGuard } from './guards';
 import { AppProvider } from './provider';
-import { routes } from './router';
+import { createRoutes } from './router';
 
 // The WebAssembly core runs in the browser tests (end2end); here it is a stand-in.
 vi.mock('@/lib/core', async () => {
@@ -23,13 +29,39 @@ const profile = {
   created_at: '2026-11-01T10:00:00Z',
 };
 
+const team = {
+  id: 'team-uuid',
+  public_id: 'tm_ada',
+  name: "ada@example.com's Team",
+  role: 'owner',
+  member_count: 1,
+  created_at: '2026-11-01T10:00:00Z',
+};
+
+/** What GET /api/v2/users/me/invites answers in a test. */
+let myInvites: unknown[] = [];
+/** Holds GET /api/v2/teams back until it resolves, when a test sets it. */
+let teamsAnswer: Promise<void> | undefined;
+
 beforeEach(() => {
   resetFakeAuth();
+  resetPendingInvitesGuard();
+  teamStore.getState().reset();
+  myInvites = [];
+  teamsAnswer = undefined;
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL) => {
       const url = String(input);
       if (url === '/api/v2/users/me') return Response.json(profile);
+      if (url === '/api/v2/users/me/invites') return Response.json({ invites: myInvites });
+      if (url === '/api/v2/teams') {
+        await teamsAnswer;
+        return Response.json({ teams: [team] });
+      }
+      if (url === `/api/v2/teams/${team.public_id}`) return Response.json({ team });
+      if (url.endsWith('/settings')) return Response.json({ settings: {} });
+      if (url.endsWith('/members')) return Response.json({ members: [] });
       if (url === '/auth/v1/settings') return Response.json({ external: { email: true, github: false } });
       throw new Error(`unexpected fetch ${url}`);
     }),
@@ -40,17 +72,27 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
+type MemoryRouter = ReturnType<typeof createMemoryRouter>;
+
 function renderAt(path: string, environment: 'development' | 'staging' | 'production' = 'production') {
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  let router: MemoryRouter | undefined;
+  // The routes' guards read through the AppProvider's data cache, as AppRouter's do.
+  function MemoryApp() {
+    const queryClient = useQueryClient();
+    const [made] = useState(() => createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] }));
+    router = made;
+    return <RouterProvider router={made} />;
+  }
   render(
     <AppProvider config={{ environment, version: '9.9.9' }}>
-      <RouterProvider router={router} />
+      <MemoryApp />
     </AppProvider>,
   );
+  if (!router) throw new Error('the router was not made');
   return router;
 }
 
-const where = (router: ReturnType<typeof renderAt>) => router.state.location.pathname + router.state.location.search;
+const where = (router: MemoryRouter) => router.state.location.pathname + router.state.location.search;
 
 describe('routes', () => {
   it("titles the landing page 'Bobbin - Home'", async () => {
@@ -160,5 +202,54 @@ describe('the profile page', () => {
     await waitFor(() => expect(where(router)).toBe('/profile?tab=security'));
     expect((await screen.findByRole('navigation', { name: 'Breadcrumb' })).textContent).toBe('Profile (Security)');
     expect(await screen.findByRole('heading', { name: 'Authenticator apps' })).toBeTruthy();
+  });
+});
+
+describe('the pending-invites guard (spec, section 2, guard 3)', () => {
+  const invite = anInvite('inv_1');
+
+  it('sends a signed-in person with pending invites to /profile?tab=invites, where they are listed', async () => {
+    signIn();
+    myInvites = [invite];
+    const router = renderAt('/dashboard');
+    expect(await screen.findByRole('button', { name: 'Accept the invite to Stitch Shop' })).toBeTruthy();
+    expect(where(router)).toBe('/profile?tab=invites');
+    expect(teamStore.getState().myInvites).toEqual([invite]);
+  });
+
+  it('leaves the invite link alone', async () => {
+    signIn();
+    myInvites = [invite];
+    const router = renderAt('/profile/invites/accept');
+    expect(await screen.findByRole('heading', { name: 'Join a team' })).toBeTruthy();
+    expect(where(router)).toBe('/profile/invites/accept');
+  });
+
+  it('lets a person without invites through', async () => {
+    signIn();
+    const router = renderAt('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
+    expect(where(router)).toBe('/dashboard');
+    expect(document.title).toBe('Bobbin - Dashboard');
+  });
+});
+
+describe('the teams in the default layout', () => {
+  it('shows the current team on the dashboard and in the header switcher', async () => {
+    signIn();
+    renderAt('/dashboard');
+    const switcher = (await screen.findByRole('combobox', { name: 'Team' })) as HTMLSelectElement;
+    await waitFor(() => expect(switcher.value).toBe('tm_ada'));
+    expect(await screen.findByText("ada@example.com's Team", { selector: 'strong' })).toBeTruthy();
+  });
+
+  it('shows the loading bar while an API call runs, and not after', async () => {
+    signIn();
+    let answer = () => {};
+    teamsAnswer = new Promise((resolve) => (answer = resolve));
+    renderAt('/dashboard');
+    expect(await screen.findByRole('progressbar', { name: 'Loading' })).toBeTruthy();
+    answer();
+    await waitFor(() => expect(screen.queryByRole('progressbar', { name: 'Loading' })).toBeNull());
   });
 });

@@ -1,10 +1,13 @@
+import { type QueryClient, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
 import { type RouteObject, createBrowserRouter } from 'react-router';
+import { RouterProvider } from 'react-router/dom';
 
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { paths } from '@/config/paths';
 import { lazyRoute } from '@/lib/lazy-route';
 
-import { alwaysRevalidate, loginGuard, resetRedirect } from './guards';
+import { alwaysRevalidate, resetRedirect, rootLoader } from './guards';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { LandingLayout } from './layouts/LandingLayout';
 import { AppRoot } from './root';
@@ -13,12 +16,13 @@ import { LandingPage } from './routes/landing';
 
 // The landing page ships in the main bundle (it is the first page most people see); every
 // other page is its own chunk, loaded through lazyRoute(). The root's loader is the login guard
-// (spec, section 2), run on every navigation before any page loads.
-export const routes: RouteObject[] = [
+// and then the pending-invites guard (spec, section 2), run on every navigation before any page
+// loads; the second reads through the data cache, hence `queryClient`.
+export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
     id: 'root',
     Component: AppRoot,
-    loader: loginGuard,
+    loader: rootLoader(queryClient),
     shouldRevalidate: alwaysRevalidate,
     errorElement: <RouteErrorPage />,
     HydrateFallback: LoadingOverlay,
@@ -59,8 +63,28 @@ export const routes: RouteObject[] = [
         element: <DefaultLayout />,
         children: [
           {
+            path: paths.dashboard,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/dashboard')).DashboardPage })),
+          },
+          {
             path: paths.profile,
-            lazy: lazyRoute(async () => ({ Component: (await import('@/features/profile/profile-page')).ProfilePage })),
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/profile')).ProfileRoute })),
+          },
+          {
+            path: paths.acceptInvite,
+            lazy: lazyRoute(async () => ({
+              Component: (await import('@/features/teams/accept-invite-page')).AcceptInvitePage,
+            })),
+          },
+          {
+            path: paths.team,
+            lazy: lazyRoute(async () => ({ Component: (await import('@/features/teams/team-page')).TeamPage })),
+          },
+          {
+            path: paths.testInvites,
+            lazy: lazyRoute(async () => ({
+              Component: (await import('@/features/teams/test-invites-page')).TestInvitesPage,
+            })),
           },
           {
             path: paths.threadConverter,
@@ -78,6 +102,9 @@ export const routes: RouteObject[] = [
   },
 ];
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+/** The app's router, made once, over the data cache of the AppProvider around it. */
+export function AppRouter() {
+  const queryClient = useQueryClient();
+  const [router] = useState(() => createBrowserRouter(createRoutes(queryClient)));
+  return <RouterProvider router={router} />;
 }

@@ -10,7 +10,14 @@ export const paths = {
   authReset: '/auth/reset',
   reset: '/reset',
   profile: '/profile',
+  /** The pending-invites guard leaves every path under this alone (spec, section 2). */
+  profileInvites: '/profile/invites',
+  /** The e-mailed invite link: `{site}/profile/invites/accept?token=...`. */
+  acceptInvite: '/profile/invites/accept',
+  dashboard: '/dashboard',
+  team: '/team',
   threadConverter: '/tools/thread-converter',
+  testInvites: '/test/invites',
 } as const;
 
 /**

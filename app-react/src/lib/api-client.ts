@@ -1,21 +1,33 @@
 // The product API (spec, section 7): base path /api/v2, credentials included (the server reads
 // the session from the auth cookie), no retry, a 20-second timeout whose abort reason is
 // 'Request timeout', a JSON content type for bodies other than form data, and statuses 400 to
-// 599 as errors. Errors carry the server's `{ code, message }` (README, "The API").
+// 599 as errors. Errors carry the server's `{ code, message, fields? }` (README, "The API").
 
 export const API_BASE = '/api/v2';
 export const API_TIMEOUT_MS = 20_000;
 export const TIMEOUT_REASON = 'Request timeout';
 
+export interface ApiErrorDetails {
+  /** Per-field messages of a 422 `validation_failed` answer. */
+  fields?: Record<string, string>;
+  /** A `statusMessage`, when the server sends one (spec, section 8: shown before `message`). */
+  statusMessage?: string;
+}
+
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  readonly fields: Record<string, string> | undefined;
+  readonly statusMessage: string | undefined;
 
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
+    details: ApiErrorDetails = {},
   ) {
     super(message);
+    this.fields = details.fields;
+    this.statusMessage = details.statusMessage;
   }
 }
 
@@ -58,12 +70,27 @@ export async function api<T>(path: string, { body, signal, headers, ...init }: A
 
 async function errorOf(response: Response): Promise<ApiError> {
   try {
-    const body = (await response.json()) as { code?: unknown; message?: unknown };
-    if (typeof body.message === 'string') {
-      return new ApiError(response.status, typeof body.code === 'string' ? body.code : 'error', body.message);
+    const body = (await response.json()) as { code?: unknown; message?: unknown; fields?: unknown; statusMessage?: unknown };
+    const statusMessage = typeof body.statusMessage === 'string' ? body.statusMessage : undefined;
+    if (typeof body.message === 'string' || statusMessage) {
+      const details: ApiErrorDetails = {};
+      if (statusMessage) details.statusMessage = statusMessage;
+      if (body.fields && typeof body.fields === 'object') details.fields = stringsOf(body.fields);
+      const message = typeof body.message === 'string' ? body.message : '';
+      return new ApiError(response.status, typeof body.code === 'string' ? body.code : 'error', message, details);
     }
   } catch {
     // Not JSON (a proxy's error page): the status says enough.
   }
   return new ApiError(response.status, 'error', response.statusText || `HTTP ${response.status}`);
+}
+
+/** The string entries of a `fields` object (a field's message, or the first of a list of them). */
+function stringsOf(fields: object): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(fields)) {
+    const message: unknown = Array.isArray(value) ? value[0] : value;
+    if (typeof message === 'string') out[name] = message;
+  }
+  return out;
 }

@@ -1,14 +1,25 @@
 // The team store (spec, section 3: teams, current team, members, invites, settings) is kept in
 // the browser between visits, and a logout must reset it and remove that copy (spec, section 4).
-// The store does not exist yet; this is where the teams feature plugs its reset in, so logout
-// (app/root.tsx) already calls it.
+// The store lives in the teams feature, which registers its reset here: logout (app/root.tsx)
+// calls clearLocalTeamData without knowing the feature.
 
-const TEAM_STORAGE_PREFIX = 'bobbin:team';
+export const TEAM_STORAGE_PREFIX = 'bobbin:team';
+
+const resets = new Set<() => void>();
+
+/** Registers what resets the in-memory team state at logout; answers the unregistering. */
+export function onTeamDataCleared(reset: () => void): () => void {
+  resets.add(reset);
+  return () => resets.delete(reset);
+}
 
 /** Resets the team store and removes its locally persisted data. */
 export function clearLocalTeamData(
   storage: Pick<Storage, 'length' | 'key' | 'removeItem'> | null = safeLocalStorage(),
 ): void {
+  // First the reset (the persisting store writes its empty state), then the removal, so no
+  // copy of the old data, nor of the empty state, is left behind.
+  for (const reset of resets) reset();
   if (!storage) return;
   const keys: string[] = [];
   for (let index = 0; index < storage.length; index += 1) {

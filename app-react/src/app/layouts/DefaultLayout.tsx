@@ -4,8 +4,9 @@ import { Brand } from '@/components/Brand';
 import { SiteFooter } from '@/components/SiteFooter';
 
 import { AccountNav } from './AccountNav';
+import { TeamSwitcher } from './TeamSwitcher';
 
-/** The spec's default layout: header, a readable content column, footer. */
+/** The spec's default layout: header (with the team switcher), a readable content column, footer. */
 export function DefaultLayout() {
   return (
     <div className="layout layout--default">
@@ -14,6 +15,7 @@ export function DefaultLayout() {
       </a>
       <header className="site-header">
         <Brand />
+        <TeamSwitcher />
         <AccountNav />
       </header>
       <main id="main" className="layout__main layout__main--column">

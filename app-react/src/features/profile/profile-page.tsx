@@ -1,4 +1,5 @@
 import * as Tabs from '@radix-ui/react-tabs';
+import type { ReactNode } from 'react';
 import { useSearchParams } from 'react-router';
 
 import { type ProfileTab, pageTitle, profileTabs } from '@/config/paths';
@@ -20,8 +21,11 @@ export function profileCrumb(tab: string | null): string {
   return isProfileTab(tab) ? `Profile (${profileTabs[tab]})` : 'Profile';
 }
 
-/** `/profile`: the person's details, security, notifications and invites, one tab each. */
-export function ProfilePage() {
+/**
+ * `/profile`: the person's details, security, notifications and invites, one tab each. The
+ * invites are the teams feature's (the app passes them in as `invites`).
+ */
+export function ProfilePage({ invites }: { invites?: ReactNode }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const active: ProfileTab = isProfileTab(requested) ? requested : 'profile';
@@ -67,7 +71,7 @@ export function ProfilePage() {
           <p>No notifications yet. News about your teams will appear here.</p>
         </Tabs.Content>
         <Tabs.Content className="tabs__panel" value="invites">
-          <p>Invites to join a team will appear here, to accept or decline.</p>
+          {invites ?? <p>Invites to join a team will appear here, to accept or decline.</p>}
         </Tabs.Content>
       </Tabs.Root>
     </div>

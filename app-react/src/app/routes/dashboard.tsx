@@ -1,0 +1,54 @@
+import { Link } from 'react-router';
+
+import { pageTitle, paths } from '@/config/paths';
+import { useTeamStore } from '@/features/teams/store';
+import { roleLabels } from '@/features/teams/types';
+
+/** `/dashboard`: the current team at a glance, and the way to the tools. */
+export function DashboardPage() {
+  const team = useTeamStore((state) => state.currentTeam);
+  const loading = useTeamStore((state) => state.loading);
+
+  return (
+    <div className="dashboard">
+      <title>{pageTitle('Dashboard')}</title>
+      <h1>Dashboard</h1>
+      <section className="card profile-section" aria-labelledby="dashboard-team">
+        <h2 id="dashboard-team">Your team</h2>
+        {team ? (
+          <>
+            <p className="dashboard__team">
+              <strong>{team.name}</strong>
+              <span className="muted">
+                {' '}
+                · {roleLabels[team.role]} · {team.member_count} {team.member_count === 1 ? 'member' : 'members'}
+              </span>
+            </p>
+            <Link to={paths.team}>Manage the team</Link>
+          </>
+        ) : loading ? (
+          <p role="status">Loading your teams…</p>
+        ) : (
+          <p>No team is selected. Choose one with the team switcher at the top of the page.</p>
+        )}
+      </section>
+      <section className="card profile-section" aria-labelledby="dashboard-tools">
+        <h2 id="dashboard-tools">Tools</h2>
+        <ul className="link-list">
+          <li>
+            <Link to={paths.threadConverter}>Thread converter</Link>
+            <span className="muted"> — find the closest thread in another brand</span>
+          </li>
+          <li>
+            <Link to={paths.team}>Team</Link>
+            <span className="muted"> — members, invites and team settings</span>
+          </li>
+          <li>
+            <Link to={paths.profile}>Your account</Link>
+            <span className="muted"> — profile, security and invites</span>
+          </li>
+        </ul>
+      </section>
+    </div>
+  );
+}

@@ -1,0 +1,28 @@
+// POST /api/v2/teams/{publicId}/invites {email, role}: invites an e-mail address to a team
+// (admins and owners); the server e-mails the accept link.
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { Invite, Role } from '../types';
+import { refresh } from './cache';
+import { teamInvitesQueryOptions } from './get-team-invites';
+
+export interface NewInvite {
+  publicId: string;
+  email: string;
+  role: Role;
+}
+
+export async function createInvite({ publicId, email, role }: NewInvite): Promise<Invite> {
+  const path = `/teams/${encodeURIComponent(publicId)}/invites`;
+  return (await api<{ invite: Invite }>(path, { method: 'POST', body: { email, role } })).invite;
+}
+
+export function useCreateInvite() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createInvite,
+    onSuccess: (_, { publicId }) => refresh(queryClient, teamInvitesQueryOptions(publicId).queryKey),
+  });
+}

@@ -1,0 +1,140 @@
+import { useQuery } from '@tanstack/react-query';
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+
+import { FieldError, FormAlert, FormStatus, fieldProps } from '@/components/form';
+import { ApiError } from '@/lib/api-client';
+import { converterQueryOptions } from '@/lib/core';
+
+import { useSettings } from '../api/get-settings';
+import { useUpdateSettings } from '../api/update-settings';
+import { type Settings, type Team, canManage, settingKeys } from '../types';
+
+interface SettingsFields {
+  currency: string;
+  rate: string;
+  threadLine: string;
+}
+
+const currencies = Intl.supportedValuesOf('currency');
+
+function fieldsOf(settings: Settings | undefined): SettingsFields {
+  const value = (key: string) => settings?.[key];
+  const text = (key: string) => (typeof value(key) === 'string' ? (value(key) as string) : '');
+  const rate = value(settingKeys.defaultStitchRate);
+  return {
+    currency: text(settingKeys.currency),
+    rate: typeof rate === 'number' ? String(rate) : '',
+    threadLine: text(settingKeys.preferredThreadLine),
+  };
+}
+
+/** The form's values as the PATCH map: an emptied field removes its key (null). */
+export function settingsChanges({ currency, rate, threadLine }: SettingsFields): Settings {
+  return {
+    [settingKeys.currency]: currency || null,
+    [settingKeys.defaultStitchRate]: rate.trim() === '' ? null : Number(rate),
+    [settingKeys.preferredThreadLine]: threadLine || null,
+  };
+}
+
+/**
+ * The team settings the tools start from: currency, price per 1,000 stitches, preferred thread
+ * line. Everyone sees them; admins and owners change them.
+ */
+export function TeamSettingsForm({ team }: { team: Team }) {
+  const id = useId();
+  const manage = canManage(team.role);
+  const settings = useSettings('team', team.public_id);
+  const update = useUpdateSettings();
+  // The catalogue's lines, for the thread line choice (the catalogue loads with the page's core).
+  const converter = useQuery(converterQueryOptions);
+  const [status, setStatus] = useState<string | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const { register, handleSubmit, formState } = useForm<SettingsFields>({ values: fieldsOf(settings.data) });
+  const { errors } = formState;
+
+  const submit = handleSubmit(async (fields) => {
+    setStatus(null);
+    setError(null);
+    try {
+      await update.mutateAsync({ scope: 'team', publicId: team.public_id, changes: settingsChanges(fields) });
+      setStatus('The team settings are saved.');
+    } catch (failure) {
+      setError(failure instanceof ApiError ? failure.message : 'The settings could not be saved.');
+    }
+  });
+
+  const current = fieldsOf(settings.data);
+  const lines = converter.data?.lines() ?? [];
+  return (
+    <section className="card profile-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Team settings</h2>
+      {settings.isError && !settings.data ? <p role="alert">The settings could not be loaded.</p> : null}
+      {manage ? null : (
+        <p className="muted" id={`${id}-why`}>
+          Only admins and owners can change the team settings.
+        </p>
+      )}
+      <form onSubmit={submit} noValidate>
+        <fieldset disabled={!manage || settings.isPending} aria-describedby={manage ? undefined : `${id}-why`}>
+          <legend className="visually-hidden">Defaults for the tools</legend>
+          <div className="field-row">
+            <div className="field">
+              <label htmlFor={`${id}-currency`}>Currency</label>
+              <select id={`${id}-currency`} {...register('currency')}>
+                <option value="">Not set</option>
+                {/* A code the browser does not list still shows. */}
+                {current.currency && !currencies.includes(current.currency) ? (
+                  <option value={current.currency}>{current.currency}</option>
+                ) : null}
+                {currencies.map((code) => (
+                  <option key={code} value={code}>
+                    {code}
+                  </option>
+                ))}
+              </select>
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-rate`}>Default price per 1,000 stitches</label>
+              <input
+                id={`${id}-rate`}
+                type="number"
+                inputMode="decimal"
+                min="0"
+                step="0.01"
+                {...fieldProps(`${id}-rate`, errors.rate)}
+                {...register('rate', {
+                  validate: (value) =>
+                    value.trim() === '' || (Number.isFinite(Number(value)) && Number(value) >= 0) || 'Enter a price of 0 or more.',
+                })}
+              />
+              <FieldError id={`${id}-rate`} error={errors.rate} />
+            </div>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-line`}>Preferred thread line</label>
+            <select id={`${id}-line`} {...register('threadLine')}>
+              <option value="">No preference</option>
+              {current.threadLine && !lines.some((line) => line.id === current.threadLine) ? (
+                <option value={current.threadLine}>{current.threadLine}</option>
+              ) : null}
+              {lines.map((line) => (
+                <option key={line.id} value={line.id}>
+                  {line.displayName}
+                </option>
+              ))}
+            </select>
+          </div>
+          {manage ? (
+            <button type="submit" className="button button--primary" disabled={formState.isSubmitting}>
+              Save settings
+            </button>
+          ) : null}
+        </fieldset>
+        <FormAlert message={error} />
+        <FormStatus message={status} />
+      </form>
+    </section>
+  );
+}

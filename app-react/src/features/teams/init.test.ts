@@ -1,0 +1,145 @@
+import { QueryClient } from '@tanstack/react-query';
+
+import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
+
+import { connectTeamStore } from './connect';
+import { chooseCurrentTeam, initTeams, loadTeam, personalTeamName } from './init';
+import { teamStore } from './store';
+import { aMember, aTeam } from './test-data';
+import type { Team } from './types';
+
+const state = () => teamStore.getState();
+let queryClient: QueryClient;
+let disconnect: () => void;
+
+/** A server whose team list is `teams`; POST /teams adds one. */
+function serverWith(teams: Team[]): FakeApi {
+  return fakeApi({
+    'GET /teams': () => Response.json({ teams }),
+    'POST /teams': (body) => {
+      const team = aTeam('tm_new', 'owner', (body as { name: string }).name);
+      teams.push(team);
+      return Response.json({ team }, { status: 201 });
+    },
+    'GET /teams/tm_a/settings': () => Response.json({ settings: { currency: 'EUR' } }),
+    'GET /teams/tm_a/members/settings': () => Response.json({ settings: { view: 'grid' } }),
+    'GET /teams/tm_b/settings': () => Response.json({ settings: { currency: 'GBP' } }),
+    'GET /teams/tm_b/members/settings': () => Response.json({ settings: {} }),
+    'GET /teams/tm_new/settings': () => Response.json({ settings: {} }),
+    'GET /teams/tm_new/members/settings': () => Response.json({ settings: {} }),
+    'GET /teams/tm_b': () => Response.json({ team: aTeam('tm_b', 'admin', 'Team B, fresh') }),
+    'GET /teams/tm_b/members': () => Response.json({ members: [aMember('u1', 'admin')] }),
+  });
+}
+
+beforeEach(() => {
+  state().reset();
+  queryClient = new QueryClient();
+  disconnect = connectTeamStore(queryClient);
+});
+
+afterEach(() => {
+  disconnect();
+  queryClient.clear();
+  vi.unstubAllGlobals();
+});
+
+describe('team initialisation (spec, section 4)', () => {
+  it("creates '{email}'s Team' for a person with none, then fetches the teams again", async () => {
+    const server = serverWith([]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: null, createPersonalTeam: true });
+
+    expect(server.callsTo('POST /teams')).toEqual([{ name: "ada@example.com's Team" }]);
+    expect(server.callsTo('GET /teams')).toHaveLength(2);
+    expect(state().currentTeam?.name).toBe("ada@example.com's Team");
+    expect(personalTeamName('x@y.z')).toBe("x@y.z's Team");
+  });
+
+  it('creates no team without a user, or on the invite link', async () => {
+    const server = serverWith([]);
+    await initTeams(queryClient, { email: null, defaultTeamPid: null, createPersonalTeam: true });
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: null, createPersonalTeam: false });
+    expect(server.callsTo('POST /teams')).toEqual([]);
+    expect(state().currentTeamPublicId).toBe('');
+  });
+
+  it('creates one team when several initialisations overlap', async () => {
+    const server = serverWith([]);
+    const input = { email: 'ada@example.com', defaultTeamPid: null, createPersonalTeam: true };
+    await Promise.all([initTeams(queryClient, input), initTeams(queryClient, input)]);
+    expect(server.callsTo('POST /teams')).toHaveLength(1);
+  });
+
+  it("makes the profile's default team current, and loads its settings and member settings", async () => {
+    serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_b', createPersonalTeam: true });
+    expect(state().currentTeamPublicId).toBe('tm_b');
+    expect(state().settings).toEqual({ currency: 'GBP' });
+  });
+
+  it('falls back to the first team when the default is not among them', async () => {
+    serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_gone', createPersonalTeam: true });
+    expect(state().currentTeamPublicId).toBe('tm_a');
+    expect(state().settings).toEqual({ currency: 'EUR' });
+    expect(state().memberSettings).toEqual({ view: 'grid' });
+    expect(chooseCurrentTeam([], 'x')).toBeUndefined();
+  });
+
+  it('logs a failure as a warning, shows nothing, and ends loading', async () => {
+    fakeApi({ 'GET /teams': () => apiError(500, 'internal', 'Something went wrong.') });
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    const error = vi.spyOn(console, 'error');
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: null, createPersonalTeam: true });
+    expect(warn).toHaveBeenCalledWith('Could not initialise the teams:', expect.objectContaining({ status: 500 }));
+    expect(error).not.toHaveBeenCalled();
+    expect(state().loading).toBe(false);
+    warn.mockRestore();
+    error.mockRestore();
+  });
+
+  it('does not retry a failed read (the product API never retries)', async () => {
+    const server = fakeApi({ 'GET /teams': () => apiError(503, 'unavailable', 'Try later.') });
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    await initTeams(queryClient, { email: 'a@b.c', defaultTeamPid: null, createPersonalTeam: true });
+    expect(server.callsTo('GET /teams')).toHaveLength(1);
+    vi.mocked(console.warn).mockRestore();
+  });
+});
+
+describe('selecting a team (spec, section 4)', () => {
+  it('loads its details and members, then makes it current, and its settings follow', async () => {
+    const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+
+    await loadTeam(queryClient, 'tm_b');
+
+    expect(state().currentTeam?.name).toBe('Team B, fresh');
+    expect(state().members).toEqual([aMember('u1', 'admin')]);
+    await vi.waitFor(() => expect(state().settings).toEqual({ currency: 'GBP' }));
+    expect(server.callsTo('GET /teams/tm_b/members/settings')).toHaveLength(1);
+  });
+
+  it('clears the settings when no team is current any more', async () => {
+    serverWith([aTeam('tm_a')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    expect(state().settings).toEqual({ currency: 'EUR' });
+
+    state().removeTeam('tm_a');
+    expect(state().settings).toEqual({});
+    expect(state().memberSettings).toEqual({});
+  });
+});
+
+describe('the store follows the data cache', () => {
+  it('takes a refetched team list, and drops a current team no longer in it', async () => {
+    const teams = [aTeam('tm_a'), aTeam('tm_b')];
+    serverWith(teams);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_b', createPersonalTeam: true });
+
+    teams.pop();
+    await queryClient.refetchQueries({ queryKey: ['teams', 'list'] });
+    expect(state().teams).toEqual([aTeam('tm_a')]);
+    expect(state().currentTeamPublicId).toBe('');
+  });
+});
