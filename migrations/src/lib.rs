@@ -10,6 +10,7 @@ pub use sea_orm_migration::prelude::*;
 
 mod m20261122_000001_users_and_sessions;
 mod m20261122_000002_auth_service;
+mod m20261123_000003_teams;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -20,6 +21,7 @@ impl MigratorTrait for Migrator {
         vec![
             Box::new(m20261122_000001_users_and_sessions::Migration),
             Box::new(m20261122_000002_auth_service::Migration),
+            Box::new(m20261123_000003_teams::Migration),
         ]
     }
 }

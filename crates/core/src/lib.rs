@@ -13,6 +13,8 @@ pub mod catalogue;
 pub mod colour;
 pub mod convert;
 pub mod email;
+pub mod settings;
+pub mod team;
 
 #[cfg(test)]
 mod tests {

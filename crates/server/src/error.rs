@@ -51,8 +51,21 @@ pub enum AppError {
     /// No valid session: no token, a bad or expired one, or a signed-out session.
     #[error("{0}")]
     Unauthorized(String),
+    /// Signed in, but the role in the team does not allow it; the message says who may.
+    #[error("{0}")]
+    Forbidden(String),
     #[error("{0}")]
     NotFound(String),
+    /// The request clashes with the current state (an invite already pending, the last
+    /// owner leaving), with a stable code.
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    /// What the request names existed but is over for good (a revoked or expired invite).
+    #[error("{message}")]
+    Gone { code: &'static str, message: String },
+    /// Too many requests of a kind; the message says when to try again.
+    #[error("{0}")]
+    RateLimited(String),
     #[error("the request body is not valid JSON: {0}")]
     InvalidJson(String),
     #[error("the request body must be JSON")]
@@ -76,10 +89,22 @@ impl AppError {
         Self::Rejected { code, message: message.into() }
     }
 
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Conflict { code, message: message.into() }
+    }
+
+    pub fn gone(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Gone { code, message: message.into() }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
+            Self::Conflict { .. } => StatusCode::CONFLICT,
+            Self::Gone { .. } => StatusCode::GONE,
+            Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
             Self::InvalidJson(_) => StatusCode::BAD_REQUEST,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -91,12 +116,14 @@ impl AppError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Unauthorized(_) => "unauthorized",
+            Self::Forbidden(_) => "forbidden",
             Self::NotFound(_) => "not_found",
+            Self::RateLimited(_) => "rate_limited",
             Self::InvalidJson(_) => "invalid_json",
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::PayloadTooLarge => "payload_too_large",
             Self::Validation(_) => "validation_failed",
-            Self::Rejected { code, .. } => code,
+            Self::Rejected { code, .. } | Self::Conflict { code, .. } | Self::Gone { code, .. } => code,
             Self::Database(_) | Self::Internal(_) => "internal",
         }
     }
@@ -104,9 +131,13 @@ impl AppError {
     fn body(self) -> ErrorBody {
         let code = self.code().to_owned();
         let (message, fields) = match self {
-            Self::Unauthorized(message) | Self::NotFound(message) | Self::Rejected { message, .. } => {
-                (message, Vec::new())
-            }
+            Self::Unauthorized(message)
+            | Self::Forbidden(message)
+            | Self::NotFound(message)
+            | Self::RateLimited(message)
+            | Self::Rejected { message, .. }
+            | Self::Conflict { message, .. }
+            | Self::Gone { message, .. } => (message, Vec::new()),
             Self::InvalidJson(detail) => {
                 (format!("The request body is not valid JSON: {detail}"), Vec::new())
             }

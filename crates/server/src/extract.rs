@@ -2,6 +2,10 @@
 //! problem answers in the API's one error shape, with the path of the offending field.
 //! [`AuthUser`] is the signed-in person of a product API request.
 
+mod team;
+
+pub use team::{TEAM_NOT_FOUND, TeamAdmin, TeamMember, membership, parse_role};
+
 use axum::{
     body::Bytes,
     extract::{FromRequest, FromRequestParts, Request, rejection::BytesRejection},

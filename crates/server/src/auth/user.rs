@@ -151,6 +151,7 @@ pub async fn create(
         recovery_sent_at: Set(None),
         email_change: Set(None),
         email_change_sent_at: Set(None),
+        default_team_id: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
     }

@@ -4,10 +4,15 @@
 pub mod flow_state;
 pub mod identity;
 pub mod mail_outbox;
+pub mod member_setting;
 pub mod mfa_challenge;
 pub mod mfa_factor;
 pub mod one_time_token;
 pub mod refresh_token;
 pub mod session;
 pub mod signing_key;
+pub mod team;
+pub mod team_invite;
+pub mod team_member;
+pub mod team_setting;
 pub mod user;

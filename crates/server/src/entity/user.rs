@@ -19,6 +19,8 @@ pub struct Model {
     /// A new address waiting for confirmation.
     pub email_change: Option<String>,
     pub email_change_sent_at: Option<OffsetDateTime>,
+    /// The team the app opens first; only meaningful while the person is still its member.
+    pub default_team_id: Option<Uuid>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

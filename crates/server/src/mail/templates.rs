@@ -27,6 +27,17 @@ pub enum MailKind {
     /// Confirm a change of address (sent to the new address, and to the current one where
     /// both must confirm).
     EmailChange,
+    /// Join a team ([`MailContext::invite`] says which, and as what).
+    TeamInvite,
+}
+
+/// What a team invite says: which team, who invites, and the role offered.
+#[derive(Debug, Clone, Copy)]
+pub struct InviteDetails<'a> {
+    pub team_name: &'a str,
+    /// The inviter's address, when their account still exists.
+    pub invited_by: Option<&'a str>,
+    pub role: &'a str,
 }
 
 /// What an e-mail says besides its kind. Both links must be absolute `http(s)` URLs; the
@@ -46,6 +57,8 @@ pub struct MailContext<'a> {
     pub new_email: Option<&'a str>,
     /// How long the link works.
     pub valid_for: Duration,
+    /// Only [`MailKind::TeamInvite`] uses it.
+    pub invite: Option<InviteDetails<'a>>,
 }
 
 /// An e-mail ready to send as `multipart/alternative`.
@@ -66,6 +79,7 @@ struct View<'a> {
     email: &'a str,
     new_email: Option<&'a str>,
     valid_for: String,
+    invite: Option<InviteDetails<'a>>,
 }
 
 #[derive(Template)]
@@ -97,6 +111,7 @@ pub fn render(kind: MailKind, context: &MailContext<'_>) -> RenderedMail {
         MailKind::MagicLink => "Your Bobbin sign-in link",
         MailKind::Recovery => "Reset your Bobbin password",
         MailKind::EmailChange => "Confirm your new e-mail address for Bobbin",
+        MailKind::TeamInvite => "You are invited to a team on Bobbin",
     };
     let view = View {
         kind,
@@ -107,6 +122,7 @@ pub fn render(kind: MailKind, context: &MailContext<'_>) -> RenderedMail {
         email: context.email,
         new_email: context.new_email,
         valid_for: describe_duration(context.valid_for),
+        invite: context.invite,
     };
     RenderedMail {
         subject: subject.to_owned(),
@@ -153,6 +169,7 @@ mod tests {
                 email,
                 new_email,
                 valid_for: Duration::from_hours(24),
+                invite: None,
             },
         )
     }
@@ -240,6 +257,7 @@ mod tests {
                 email: "ada@example.com",
                 new_email: None,
                 valid_for: Duration::from_hours(1),
+                invite: None,
             },
         );
         assert!(
@@ -274,6 +292,7 @@ mod tests {
                     email: hostile,
                     new_email: Some(hostile),
                     valid_for: Duration::from_hours(1),
+                    invite: None,
                 },
             );
             assert!(!mail.html.contains("<script>"), "{kind:?}: {}", mail.html);

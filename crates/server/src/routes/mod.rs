@@ -4,6 +4,7 @@
 mod catalog;
 mod health;
 mod meta;
+mod teams;
 mod users;
 mod web;
 
@@ -69,6 +70,9 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wa
         (name = "meta", description = "Health and version of the service"),
         (name = "catalog", description = "The thread catalogue and the thread converter (public)"),
         (name = "users", description = "The signed-in person"),
+        (name = "teams", description = "Teams and their members; roles owner, admin, member, viewer"),
+        (name = "invites", description = "Invites to join a team, by e-mail"),
+        (name = "settings", description = "Team settings, and each member's own settings in a team"),
     )
 )]
 struct ApiDoc;
@@ -110,7 +114,21 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                 .routes(routes!(catalog::search))
                 .routes(routes!(catalog::convert))
                 .routes(routes!(catalog::convert_bulk))
-                .routes(routes!(users::me)),
+                .routes(routes!(users::me))
+                .routes(routes!(users::set_default_team))
+                .routes(routes!(teams::list, teams::create))
+                .routes(routes!(teams::get, teams::rename, teams::delete))
+                .routes(routes!(teams::members, teams::put_member))
+                .routes(routes!(teams::remove_member))
+                .routes(routes!(teams::invites::list, teams::invites::create))
+                .routes(routes!(teams::invites::mine))
+                .routes(routes!(teams::invites::revoke))
+                .routes(routes!(teams::invites::accept_by_token))
+                .routes(routes!(teams::invites::accept_by_public_id))
+                .routes(routes!(teams::settings::team_all, teams::settings::team_patch))
+                .routes(routes!(teams::settings::team_one, teams::settings::team_set))
+                .routes(routes!(teams::settings::member_all, teams::settings::member_patch))
+                .routes(routes!(teams::settings::member_one, teams::settings::member_set)),
         )
         .split_for_parts();
     let openapi_json = Bytes::from(openapi.to_json().expect("the OpenAPI document serialises"));

@@ -1,12 +1,18 @@
-//! The signed-in person's profile: `GET /api/v2/users/me`.
+//! The signed-in person's profile: `GET /api/v2/users/me`, and their default team.
 
-use axum::{Json, http::header, response::IntoResponse};
-use serde::Serialize;
+use axum::{Json, extract::State, http::header, response::IntoResponse};
+use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, ConnectionTrait, EntityTrait as _};
+use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::{error::AppError, extract::AuthUser};
+use crate::{
+    entity::{team, team_member, user},
+    error::{AppError, ErrorBody, FieldError},
+    extract::{ApiJson, AuthUser, TEAM_NOT_FOUND, membership},
+    state::AppState,
+};
 
 /// The profile the app shows and builds on.
 #[derive(Debug, Serialize, ToSchema)]
@@ -15,7 +21,8 @@ pub struct Profile {
     pub email: String,
     /// From sign-up (`data.full_name`) or a later profile edit.
     pub full_name: Option<String>,
-    /// The public id of the team the app opens first; null until the person has a team.
+    /// The public id of the team the app opens first; null while the person has none (or has
+    /// left it).
     pub default_team_pid: Option<String>,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
@@ -29,20 +36,77 @@ pub struct Profile {
     tag = "users",
     responses(
         (status = 200, description = "The profile", body = Profile),
-        (status = 401, description = "Not signed in", body = crate::error::ErrorBody),
+        (status = 401, description = "Not signed in", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = []))
 )]
-pub async fn me(AuthUser(current): AuthUser) -> Result<impl IntoResponse, AppError> {
-    let user = current.user;
+pub async fn me(
+    State(state): State<AppState>,
+    AuthUser(current): AuthUser,
+) -> Result<impl IntoResponse, AppError> {
+    let profile = profile_of(&state.db, current.user).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
+}
+
+/// The team to open first.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct DefaultTeamBody {
+    pub team_public_id: String,
+}
+
+/// Makes one of the caller's teams their default; answers the profile.
+#[utoipa::path(
+    patch,
+    path = "/users/me/default-team",
+    tag = "users",
+    request_body = DefaultTeamBody,
+    responses(
+        (status = 200, description = "The profile", body = Profile),
+        (status = 401, description = "Not signed in", body = ErrorBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: no team id", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn set_default_team(
+    State(state): State<AppState>,
+    AuthUser(current): AuthUser,
+    ApiJson(body): ApiJson<DefaultTeamBody>,
+) -> Result<impl IntoResponse, AppError> {
+    let public_id = body.team_public_id.trim();
+    if public_id.is_empty() {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "teamPublicId",
+            "required",
+            "Name the team to open first.",
+        )]));
+    }
+    let (team, _role) = membership(&state, current.user.id, public_id)
+        .await?
+        .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
+    let user = user::ActiveModel {
+        id: Set(current.user.id),
+        default_team_id: Set(Some(team.id)),
+        updated_at: Set(OffsetDateTime::now_utc()),
+        ..Default::default()
+    }
+    .update(&state.db)
+    .await?;
+    let profile = profile_of(&state.db, user).await?;
+    Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
+}
+
+/// The profile of `user`. The default team counts only while they are still its member.
+async fn profile_of(db: &impl ConnectionTrait, user: user::Model) -> Result<Profile, AppError> {
+    let default_team_pid = match user.default_team_id {
+        Some(team_id) => match team_member::Entity::find_by_id((team_id, user.id)).one(db).await? {
+            Some(_) => team::Entity::find_by_id(team_id).one(db).await?.map(|team| team.public_id),
+            None => None,
+        },
+        None => None,
+    };
     let full_name =
         user.raw_user_meta_data.get("full_name").and_then(|name| name.as_str()).map(str::to_owned);
-    let profile = Profile {
-        id: user.id,
-        email: user.email,
-        full_name,
-        default_team_pid: None,
-        created_at: user.created_at,
-    };
-    Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
+    Ok(Profile { id: user.id, email: user.email, full_name, default_team_pid, created_at: user.created_at })
 }

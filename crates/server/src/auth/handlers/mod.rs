@@ -240,6 +240,7 @@ pub async fn send_token_mail(
         email: &user.email,
         new_email: user.email_change.as_deref(),
         valid_for: kind.lifetime().unsigned_abs(),
+        invite: None,
     };
     let mail = templates::render(kind.mail(), &context);
     auth.mailer.send(db, address, mail).await?;

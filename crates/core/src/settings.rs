@@ -1,0 +1,173 @@
+//! Team and member settings: maps of a key to a JSON value, with limits so that a map stays
+//! small enough to send on every page load, and checks for the keys the tools read.
+//!
+//! Known keys (the tools read their defaults from them):
+//!
+//! | key | value | used by |
+//! |---|---|---|
+//! | `currency` | ISO 4217 code, e.g. `"EUR"` | pricing calculator, inventory costs |
+//! | `default_stitch_rate` | number >= 0: price per 1,000 stitches in that currency | pricing calculator |
+//! | `preferred_thread_line` | a catalogue line id, e.g. `"madeira-polyneon"` | converter, inventory |
+//!
+//! Any other key matching the pattern may hold any JSON value within the size limit, so a new
+//! tool can keep its preferences without a migration.
+
+use std::fmt;
+
+use serde_json::Value;
+
+/// The longest key, in bytes (keys are ASCII).
+pub const KEY_MAX_LEN: usize = 64;
+/// The largest value, as compact JSON.
+pub const VALUE_MAX_BYTES: usize = 4 * 1024;
+/// The most keys one map (a team's, or one member's in one team) may hold.
+pub const MAX_KEYS: usize = 100;
+
+/// A setting's name: a lower-case letter, then lower-case letters, digits, `_`, `.` or `-`; at
+/// most 64 characters.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SettingKey(String);
+
+/// Why a setting was refused. The API turns each into a field error naming the key.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SettingError {
+    #[error(
+        "A setting's name starts with a lower-case letter and holds only lower-case letters, digits, \
+         `_`, `.` and `-`, at most {KEY_MAX_LEN} characters."
+    )]
+    InvalidKey,
+    #[error("A setting's value may be at most {VALUE_MAX_BYTES} bytes of JSON.")]
+    ValueTooLarge,
+    #[error("{0}")]
+    InvalidValue(&'static str),
+    #[error("A settings map holds at most {MAX_KEYS} keys: remove some first.")]
+    TooManyKeys,
+}
+
+impl SettingError {
+    /// A stable code for the API.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Self::InvalidKey => "invalid_key",
+            Self::ValueTooLarge => "too_large",
+            Self::InvalidValue(_) => "invalid",
+            Self::TooManyKeys => "too_many_keys",
+        }
+    }
+}
+
+impl SettingKey {
+    /// Parses a key.
+    ///
+    /// # Errors
+    ///
+    /// [`SettingError::InvalidKey`] when `raw` does not match the pattern.
+    pub fn parse(raw: &str) -> Result<Self, SettingError> {
+        let mut chars = raw.chars();
+        let starts_well = chars.next().is_some_and(|c| c.is_ascii_lowercase());
+        let rest_ok =
+            chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '_' | '.' | '-'));
+        if starts_well && rest_ok && raw.len() <= KEY_MAX_LEN {
+            Ok(Self(raw.to_owned()))
+        } else {
+            Err(SettingError::InvalidKey)
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Display for SettingKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// Checks `value` for `key`: the size limit for every key, and the shape of the known keys.
+/// `is_thread_line` says whether a catalogue line id exists (the catalogue is the caller's).
+/// Returns the value as compact JSON, ready to store.
+///
+/// # Errors
+///
+/// [`SettingError::ValueTooLarge`] over the limit; [`SettingError::InvalidValue`] for a known
+/// key whose value has the wrong shape.
+pub fn check_value(
+    key: &SettingKey,
+    value: &Value,
+    is_thread_line: impl Fn(&str) -> bool,
+) -> Result<String, SettingError> {
+    let json = value.to_string();
+    if json.len() > VALUE_MAX_BYTES {
+        return Err(SettingError::ValueTooLarge);
+    }
+    let valid = match key.as_str() {
+        "currency" => {
+            value.as_str().is_some_and(|code| code.len() == 3 && code.chars().all(|c| c.is_ascii_uppercase()))
+        }
+        "default_stitch_rate" => value.as_f64().is_some_and(|rate| rate.is_finite() && rate >= 0.0),
+        "preferred_thread_line" => value.as_str().is_some_and(&is_thread_line),
+        _ => true,
+    };
+    if !valid {
+        return Err(SettingError::InvalidValue(match key.as_str() {
+            "currency" => {
+                "`currency` is a three-letter ISO 4217 code in capitals, such as \"EUR\" or \"USD\"."
+            }
+            "default_stitch_rate" => {
+                "`default_stitch_rate` is the price per 1,000 stitches: a number of zero or more."
+            }
+            _ => "`preferred_thread_line` must be the id of a thread line in the catalogue.",
+        }));
+    }
+    Ok(json)
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use super::*;
+
+    fn key(raw: &str) -> SettingKey {
+        SettingKey::parse(raw).unwrap()
+    }
+
+    #[test]
+    fn keys_follow_the_pattern() {
+        for good in ["currency", "a", "pricing.rush_fee", "ui-theme2"] {
+            assert!(SettingKey::parse(good).is_ok(), "{good}");
+        }
+        for bad in ["", "Currency", "2fa", "_x", "has space", "ü", &"a".repeat(65)] {
+            assert_eq!(SettingKey::parse(bad), Err(SettingError::InvalidKey), "{bad}");
+        }
+        assert!(SettingKey::parse(&"a".repeat(64)).is_ok());
+    }
+
+    #[test]
+    fn any_value_within_the_limit_is_kept_as_compact_json() {
+        assert_eq!(check_value(&key("notes"), &json!({ "a": [1, 2] }), |_| false).unwrap(), r#"{"a":[1,2]}"#);
+        let big = json!("x".repeat(VALUE_MAX_BYTES));
+        assert_eq!(check_value(&key("notes"), &big, |_| false), Err(SettingError::ValueTooLarge));
+    }
+
+    #[test]
+    fn known_keys_are_checked() {
+        assert!(check_value(&key("currency"), &json!("EUR"), |_| false).is_ok());
+        for bad in [json!("eur"), json!("EURO"), json!(978)] {
+            assert!(matches!(
+                check_value(&key("currency"), &bad, |_| false),
+                Err(SettingError::InvalidValue(_))
+            ));
+        }
+        assert!(check_value(&key("default_stitch_rate"), &json!(1.25), |_| false).is_ok());
+        assert!(check_value(&key("default_stitch_rate"), &json!(0), |_| false).is_ok());
+        for bad in [json!(-1), json!("1.25")] {
+            assert!(check_value(&key("default_stitch_rate"), &bad, |_| false).is_err());
+        }
+        let known = |line: &str| line == "madeira-polyneon";
+        assert!(check_value(&key("preferred_thread_line"), &json!("madeira-polyneon"), known).is_ok());
+        assert!(check_value(&key("preferred_thread_line"), &json!("no-such-line"), known).is_err());
+    }
+}

@@ -1,0 +1,19 @@
+use sea_orm::entity::prelude::*;
+use time::OffsetDateTime;
+
+/// One key of a team's settings; `value` is compact JSON text.
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "team_settings")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub team_id: Uuid,
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub key: String,
+    pub value: String,
+    pub updated_at: OffsetDateTime,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

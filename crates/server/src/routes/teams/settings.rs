@@ -1,0 +1,368 @@
+//! Team settings (`/teams/{team_id}/settings`: every member reads, admins write) and each
+//! member's own settings in a team (`/teams/{team_id}/members/settings`: only that member reads
+//! or writes them). Both are maps of key to JSON value with the limits and known keys of
+//! `bobbin_core::settings`. In a PATCH of the whole map, a key set to `null` is removed.
+
+use std::collections::BTreeMap;
+
+use axum::{
+    Json,
+    extract::{Path, State},
+};
+use bobbin_core::{
+    catalogue::Catalogue,
+    settings::{self, MAX_KEYS, SettingError, SettingKey},
+    team::Action,
+};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _, PaginatorTrait as _,
+    QueryFilter as _, sea_query::OnConflict,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use crate::{
+    entity::{member_setting, team_setting},
+    error::{AppError, ErrorBody, FieldError},
+    extract::{ApiJson, TeamMember},
+    state::AppState,
+};
+
+/// A whole settings map.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct SettingsBody {
+    #[schema(value_type = Object, example = json!({ "currency": "EUR", "default_stitch_rate": 1.2 }))]
+    pub settings: BTreeMap<String, Value>,
+}
+
+/// One setting's value; `null` when it is not set.
+#[derive(Debug, Serialize, Deserialize, ToSchema)]
+pub struct ValueBody {
+    #[schema(value_type = Object)]
+    pub value: Value,
+}
+
+/// Whose settings: the team's, or one member's in that team.
+#[derive(Debug, Clone, Copy)]
+enum Scope {
+    Team(Uuid),
+    Member { team_id: Uuid, user_id: Uuid },
+}
+
+/// The team's settings (every member).
+#[utoipa::path(
+    get, path = "/teams/{team_id}/settings", tag = "settings",
+    params(("team_id" = String, Path, description = "The team's public id")),
+    responses((status = 200, body = SettingsBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn team_all(
+    State(state): State<AppState>,
+    member: TeamMember,
+) -> Result<Json<SettingsBody>, AppError> {
+    Ok(Json(SettingsBody { settings: read_all(&state.db, Scope::Team(member.team.id)).await? }))
+}
+
+/// Changes several team settings at once; `null` removes a key (admins and owners).
+#[utoipa::path(
+    patch, path = "/teams/{team_id}/settings", tag = "settings",
+    request_body(content = Object, description = "Keys to set, `null` to remove", example = json!({ "currency": "EUR" })),
+    params(("team_id" = String, Path, description = "The team's public id")),
+    responses(
+        (status = 200, body = SettingsBody),
+        (status = 403, description = "Only admins and owners change team settings", body = ErrorBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, each bad key named as a field", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn team_patch(
+    State(state): State<AppState>,
+    member: TeamMember,
+    ApiJson(changes): ApiJson<Map<String, Value>>,
+) -> Result<Json<SettingsBody>, AppError> {
+    member.require(Action::EditTeamSettings)?;
+    let scope = Scope::Team(member.team.id);
+    write(&state.db, scope, changes).await?;
+    Ok(Json(SettingsBody { settings: read_all(&state.db, scope).await? }))
+}
+
+/// One team setting (every member).
+#[utoipa::path(
+    get, path = "/teams/{team_id}/settings/{key}", tag = "settings",
+    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    responses((status = 200, body = ValueBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn team_one(
+    State(state): State<AppState>,
+    member: TeamMember,
+    Path((_team, key)): Path<(String, String)>,
+) -> Result<Json<ValueBody>, AppError> {
+    Ok(Json(ValueBody { value: read_one(&state.db, Scope::Team(member.team.id), &key).await? }))
+}
+
+/// Sets (or with `null`, removes) one team setting (admins and owners).
+#[utoipa::path(
+    patch, path = "/teams/{team_id}/settings/{key}", tag = "settings", request_body = ValueBody,
+    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    responses(
+        (status = 200, body = ValueBody),
+        (status = 403, description = "Only admins and owners change team settings", body = ErrorBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the key or its value", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn team_set(
+    State(state): State<AppState>,
+    member: TeamMember,
+    Path((_team, key)): Path<(String, String)>,
+    ApiJson(body): ApiJson<ValueBody>,
+) -> Result<Json<ValueBody>, AppError> {
+    member.require(Action::EditTeamSettings)?;
+    set_one(&state.db, Scope::Team(member.team.id), key, body.value).await
+}
+
+/// The caller's own settings in the team.
+#[utoipa::path(
+    get, path = "/teams/{team_id}/members/settings", tag = "settings",
+    params(("team_id" = String, Path, description = "The team's public id")),
+    responses((status = 200, body = SettingsBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn member_all(
+    State(state): State<AppState>,
+    member: TeamMember,
+) -> Result<Json<SettingsBody>, AppError> {
+    Ok(Json(SettingsBody { settings: read_all(&state.db, member_scope(&member)).await? }))
+}
+
+/// Changes several of the caller's own settings in the team; `null` removes a key.
+#[utoipa::path(
+    patch, path = "/teams/{team_id}/members/settings", tag = "settings",
+    request_body(content = Object, description = "Keys to set, `null` to remove"),
+    params(("team_id" = String, Path, description = "The team's public id")),
+    responses(
+        (status = 200, body = SettingsBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, each bad key named as a field", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn member_patch(
+    State(state): State<AppState>,
+    member: TeamMember,
+    ApiJson(changes): ApiJson<Map<String, Value>>,
+) -> Result<Json<SettingsBody>, AppError> {
+    let scope = member_scope(&member);
+    write(&state.db, scope, changes).await?;
+    Ok(Json(SettingsBody { settings: read_all(&state.db, scope).await? }))
+}
+
+/// One of the caller's own settings in the team.
+#[utoipa::path(
+    get, path = "/teams/{team_id}/members/settings/{key}", tag = "settings",
+    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    responses((status = 200, body = ValueBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn member_one(
+    State(state): State<AppState>,
+    member: TeamMember,
+    Path((_team, key)): Path<(String, String)>,
+) -> Result<Json<ValueBody>, AppError> {
+    Ok(Json(ValueBody { value: read_one(&state.db, member_scope(&member), &key).await? }))
+}
+
+/// Sets (or with `null`, removes) one of the caller's own settings in the team.
+#[utoipa::path(
+    patch, path = "/teams/{team_id}/members/settings/{key}", tag = "settings", request_body = ValueBody,
+    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    responses(
+        (status = 200, body = ValueBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the key or its value", body = ErrorBody),
+    ),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn member_set(
+    State(state): State<AppState>,
+    member: TeamMember,
+    Path((_team, key)): Path<(String, String)>,
+    ApiJson(body): ApiJson<ValueBody>,
+) -> Result<Json<ValueBody>, AppError> {
+    set_one(&state.db, member_scope(&member), key, body.value).await
+}
+
+// ---- Storage -----------------------------------------------------------------------------
+
+fn member_scope(member: &TeamMember) -> Scope {
+    Scope::Member { team_id: member.team.id, user_id: member.user.id }
+}
+
+async fn set_one(
+    db: &sea_orm::DatabaseConnection,
+    scope: Scope,
+    key: String,
+    value: Value,
+) -> Result<Json<ValueBody>, AppError> {
+    let mut changes = Map::new();
+    changes.insert(key.clone(), value);
+    write(db, scope, changes).await?;
+    Ok(Json(ValueBody { value: read_one(db, scope, &key).await? }))
+}
+
+fn field_error(key: &str, error: &SettingError) -> FieldError {
+    FieldError::new(key, error.code(), error.to_string())
+}
+
+fn parse_key(raw: &str) -> Result<SettingKey, AppError> {
+    SettingKey::parse(raw).map_err(|error| AppError::Validation(vec![field_error(raw, &error)]))
+}
+
+async fn read_all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, AppError> {
+    let rows: Vec<(String, String)> = match scope {
+        Scope::Team(team_id) => team_setting::Entity::find()
+            .filter(team_setting::Column::TeamId.eq(team_id))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|row| (row.key, row.value))
+            .collect(),
+        Scope::Member { team_id, user_id } => member_setting::Entity::find()
+            .filter(member_setting::Column::TeamId.eq(team_id))
+            .filter(member_setting::Column::UserId.eq(user_id))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|row| (row.key, row.value))
+            .collect(),
+    };
+    rows.into_iter().map(|(key, json)| Ok((key, stored_value(&json)?))).collect()
+}
+
+async fn read_one(db: &impl ConnectionTrait, scope: Scope, key: &str) -> Result<Value, AppError> {
+    let key = parse_key(key)?;
+    let json = match scope {
+        Scope::Team(team_id) => team_setting::Entity::find_by_id((team_id, key.as_str().to_owned()))
+            .one(db)
+            .await?
+            .map(|row| row.value),
+        Scope::Member { team_id, user_id } => {
+            member_setting::Entity::find_by_id((team_id, user_id, key.as_str().to_owned()))
+                .one(db)
+                .await?
+                .map(|row| row.value)
+        }
+    };
+    json.map_or(Ok(Value::Null), |json| stored_value(&json))
+}
+
+fn stored_value(json: &str) -> Result<Value, AppError> {
+    serde_json::from_str(json)
+        .map_err(|error| AppError::Internal(anyhow::anyhow!("a stored setting is not JSON: {error}")))
+}
+
+/// Checks every change first (each bad one becomes a field error, all reported together), then
+/// applies them in one transaction that is undone if the map would end up over the key limit.
+async fn write(
+    db: &sea_orm::DatabaseConnection,
+    scope: Scope,
+    changes: Map<String, Value>,
+) -> Result<(), AppError> {
+    let catalogue = Catalogue::builtin();
+    let is_thread_line = |id: &str| catalogue.line_by_id(id).is_ok();
+    let mut errors = Vec::new();
+    let mut checked: Vec<(SettingKey, Option<String>)> = Vec::with_capacity(changes.len());
+    for (raw, value) in &changes {
+        let key = match SettingKey::parse(raw) {
+            Ok(key) => key,
+            Err(error) => {
+                errors.push(field_error(raw, &error));
+                continue;
+            }
+        };
+        if value.is_null() {
+            checked.push((key, None));
+            continue;
+        }
+        match settings::check_value(&key, value, is_thread_line) {
+            Ok(json) => checked.push((key, Some(json))),
+            Err(error) => errors.push(field_error(raw, &error)),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(AppError::Validation(errors));
+    }
+
+    let txn = crate::db::begin_write(db).await?;
+    let now = OffsetDateTime::now_utc();
+    for (key, json) in checked {
+        let key = key.as_str().to_owned();
+        match (scope, json) {
+            (Scope::Team(team_id), Some(value)) => {
+                team_setting::Entity::insert(team_setting::ActiveModel {
+                    team_id: Set(team_id),
+                    key: Set(key),
+                    value: Set(value),
+                    updated_at: Set(now),
+                })
+                .on_conflict(
+                    OnConflict::columns([team_setting::Column::TeamId, team_setting::Column::Key])
+                        .update_columns([team_setting::Column::Value, team_setting::Column::UpdatedAt])
+                        .to_owned(),
+                )
+                .exec(&txn)
+                .await?;
+            }
+            (Scope::Team(team_id), None) => {
+                team_setting::Entity::delete_by_id((team_id, key)).exec(&txn).await?;
+            }
+            (Scope::Member { team_id, user_id }, Some(value)) => {
+                member_setting::Entity::insert(member_setting::ActiveModel {
+                    team_id: Set(team_id),
+                    user_id: Set(user_id),
+                    key: Set(key),
+                    value: Set(value),
+                    updated_at: Set(now),
+                })
+                .on_conflict(
+                    OnConflict::columns([
+                        member_setting::Column::TeamId,
+                        member_setting::Column::UserId,
+                        member_setting::Column::Key,
+                    ])
+                    .update_columns([member_setting::Column::Value, member_setting::Column::UpdatedAt])
+                    .to_owned(),
+                )
+                .exec(&txn)
+                .await?;
+            }
+            (Scope::Member { team_id, user_id }, None) => {
+                member_setting::Entity::delete_by_id((team_id, user_id, key)).exec(&txn).await?;
+            }
+        }
+    }
+    let count = match scope {
+        Scope::Team(team_id) => {
+            team_setting::Entity::find().filter(team_setting::Column::TeamId.eq(team_id)).count(&txn).await?
+        }
+        Scope::Member { team_id, user_id } => {
+            member_setting::Entity::find()
+                .filter(member_setting::Column::TeamId.eq(team_id))
+                .filter(member_setting::Column::UserId.eq(user_id))
+                .count(&txn)
+                .await?
+        }
+    };
+    if count > MAX_KEYS as u64 {
+        let error = SettingError::TooManyKeys;
+        return Err(AppError::rejected("too_many_settings", error.to_string()));
+    }
+    txn.commit().await?;
+    Ok(())
+}
