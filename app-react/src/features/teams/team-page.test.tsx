@@ -1,0 +1,154 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { Toaster } from '@/lib/toast';
+import { fakeSession, resetFakeAuth, signIn } from '@/test/fake-auth';
+import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
+import { renderPage } from '@/test/render';
+
+import { teamStore } from './store';
+import { TeamPage } from './team-page';
+import { aMember, aTeam, anInvite } from './test-data';
+import type { Role } from './types';
+
+vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
+// The thread catalogue runs in the browser tests (end2end); here it is a stand-in.
+vi.mock('@/lib/core', async () => {
+  const { queryOptions } = await import('@tanstack/react-query');
+  const lines = [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40' }];
+  return { converterQueryOptions: queryOptions({ queryKey: ['core', 'converter'], queryFn: async () => ({ lines: () => lines }) }) };
+});
+
+let server: FakeApi;
+
+/** The team page for someone whose role in team 'tm_shop' is `role`. */
+async function openAs(role: Role) {
+  resetFakeAuth();
+  signIn(fakeSession({ id: 'me' }));
+  const { currentSession } = await import('@/lib/auth');
+  await currentSession();
+  const team = aTeam('tm_shop', role, 'Stitch Shop');
+  teamStore.getState().reset();
+  teamStore.getState().setTeams([team]);
+  teamStore.getState().setCurrentTeam('tm_shop');
+  server = fakeApi({
+    'GET /teams/tm_shop': () => Response.json({ team }),
+    'GET /teams/tm_shop/members': () => Response.json({ members: [aMember('me', role, 'me@example.com'), aMember('u2', 'member', 'bo@example.com')] }),
+    'GET /teams/tm_shop/invites': () => Response.json({ invites: [anInvite('inv_1', { email: 'cy@example.com', team_public_id: 'tm_shop' })] }),
+    'GET /teams/tm_shop/settings': () => Response.json({ settings: { currency: 'EUR', default_stitch_rate: 1.5 } }),
+    'POST /teams/tm_shop/invites': (body) => Response.json({ invite: anInvite('inv_2', body as object) }, { status: 201 }),
+    'POST /teams/tm_shop/members': (body) => Response.json({ member: { ...aMember('u2', 'member'), ...(body as object) } }),
+    'POST /invites/inv_1/revoke': () => Response.json({ invite: anInvite('inv_1', { status: 'revoked', team_public_id: 'tm_shop' }) }),
+    'PATCH /teams/tm_shop/settings': (body) => Response.json({ settings: body }),
+    'DELETE /teams/tm_shop': () => new Response(null, { status: 204 }),
+    'GET /teams': () => Response.json({ teams: [] }),
+  });
+  return renderPage(
+    <>
+      <TeamPage />
+      <Toaster />
+    </>,
+    '/team',
+  );
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the team page as an owner', () => {
+  it('invites someone by e-mail with a role, with the success toast', async () => {
+    await openAs('owner');
+    const user = userEvent.setup();
+    const form = await screen.findByRole('region', { name: 'Invite someone' });
+    await user.type(within(form).getByLabelText('E-mail address'), 'new@example.com');
+    await user.selectOptions(within(form).getByLabelText('Role'), 'admin');
+    await user.click(within(form).getByRole('button', { name: 'Send invite' }));
+    expect(await screen.findByText('Invite sent successfully!')).toBeTruthy();
+    expect(server.callsTo('POST /teams/tm_shop/invites')).toEqual([{ email: 'new@example.com', role: 'admin' }]);
+  });
+
+  it("shows the server's status message, else its message, when the invite fails", async () => {
+    await openAs('owner');
+    server.handlers['POST /teams/tm_shop/invites'] = () =>
+      apiError(409, 'invite_pending', 'An invite to this address is already pending.');
+    const user = userEvent.setup();
+    const form = await screen.findByRole('region', { name: 'Invite someone' });
+    await user.type(within(form).getByLabelText('E-mail address'), 'cy@example.com');
+    await user.click(within(form).getByRole('button', { name: 'Send invite' }));
+    expect(await screen.findByText('An invite to this address is already pending.')).toBeTruthy();
+  });
+
+  it("changes a member's role, and may grant the owner role", async () => {
+    await openAs('owner');
+    const user = userEvent.setup();
+    const role = await screen.findByRole('combobox', { name: 'Role of bo@example.com' });
+    expect(within(role).getAllByRole('option').map((option) => option.textContent)).toEqual(['Owner', 'Admin', 'Member', 'Viewer']);
+    await user.selectOptions(role, 'viewer');
+    await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/members')).toEqual([{ userId: 'u2', role: 'viewer' }]));
+  });
+
+  it('lists pending invites and revokes one', async () => {
+    await openAs('owner');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Revoke the invite to cy@example.com' }));
+    await waitFor(() => expect(server.callsTo('POST /invites/inv_1/revoke')).toHaveLength(1));
+  });
+
+  it('saves the team settings; an emptied field removes its key', async () => {
+    await openAs('owner');
+    const user = userEvent.setup();
+    const rate = await screen.findByLabelText('Default price per 1,000 stitches');
+    await waitFor(() => expect((rate as HTMLInputElement).value).toBe('1.5'));
+    await user.clear(rate);
+    await user.type(rate, '2.25');
+    await user.selectOptions(screen.getByLabelText('Preferred thread line'), 'madeira-polyneon-40');
+    await user.selectOptions(screen.getByLabelText('Currency'), '');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
+        { currency: null, default_stitch_rate: 2.25, preferred_thread_line: 'madeira-polyneon-40' },
+      ]),
+    );
+  });
+
+  it('deletes the team after a confirmation that names it; it is then no longer current', async () => {
+    const { location } = await openAs('owner');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Delete team' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Delete Stitch Shop?' });
+    expect(server.callsTo('DELETE /teams/tm_shop')).toEqual([]);
+    await user.click(within(dialog).getByRole('button', { name: 'Delete team' }));
+    await waitFor(() => expect(location()).toBe('/dashboard'));
+    expect(server.callsTo('DELETE /teams/tm_shop')).toHaveLength(1);
+    expect(teamStore.getState().currentTeamPublicId).toBe('');
+  });
+});
+
+describe('the team page as an admin', () => {
+  it('may not grant the owner role nor delete the team', async () => {
+    await openAs('admin');
+    const role = await screen.findByRole('combobox', { name: 'Role of bo@example.com' });
+    expect(within(role).getAllByRole('option').map((option) => option.textContent)).toEqual(['Admin', 'Member', 'Viewer']);
+    expect(screen.queryByRole('button', { name: 'Delete team' })).toBeNull();
+    expect(screen.getByRole('region', { name: 'Invite someone' })).toBeTruthy();
+  });
+});
+
+describe('the team page as a viewer', () => {
+  it('shows the members and settings, read-only, with the reason, and no invite form', async () => {
+    await openAs('viewer');
+    expect(await screen.findByText('bo@example.com')).toBeTruthy();
+    expect(screen.queryByRole('region', { name: 'Invite someone' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Pending invites' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Team name' })).toBeNull();
+    expect(screen.queryByRole('combobox', { name: /^Role of/ })).toBeNull();
+    expect(screen.queryByRole('button', { name: /^Remove / })).toBeNull();
+    expect(screen.queryByRole('button', { name: 'Save settings' })).toBeNull();
+    expect(screen.getByLabelText('Currency').matches(':disabled')).toBe(true);
+    expect(screen.getByText('Only admins and owners can change the team settings.')).toBeTruthy();
+    // A viewer may still leave.
+    expect(screen.getByRole('button', { name: 'Leave team' })).toBeTruthy();
+    expect(server.callsTo('GET /teams/tm_shop/invites')).toEqual([]);
+  });
+});
