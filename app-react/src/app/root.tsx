@@ -32,9 +32,12 @@ const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
 export function AppRoot() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
   const pathnameRef = useRef(pathname);
   pathnameRef.current = pathname;
+  // Team initialisation needs the query too (where a sign-in page goes next).
+  const locationRef = useRef(pathname + search);
+  locationRef.current = pathname + search;
 
   useEffect(() => connectTeamStore(queryClient), [queryClient]);
   const select = useCallback((publicId: string) => selectTeam(queryClient, publicId), [queryClient]);
@@ -51,14 +54,14 @@ export function AppRoot() {
         void localLogout();
       } else if (REFRESHING.has(event) && state.status === 'signed-in') {
         const force = event === 'USER_UPDATED';
-        void refreshSession(queryClient, state.user, { force, pathname: pathnameRef.current });
+        void refreshSession(queryClient, state.user, { force, location: locationRef.current });
       }
     });
     startAuth();
     // The login guard may have started the client before this listener was there, so its
     // INITIAL_SESSION went unheard: catch up.
     const state = getAuthState();
-    if (state.status === 'signed-in') void refreshSession(queryClient, state.user, { pathname: pathnameRef.current });
+    if (state.status === 'signed-in') void refreshSession(queryClient, state.user, { location: locationRef.current });
     return stop;
   }, [queryClient, navigate]);
 

@@ -15,7 +15,7 @@ import type { SignedInUser } from '@/lib/auth';
 export async function refreshSession(
   queryClient: QueryClient,
   user: SignedInUser,
-  { force = false, pathname = '/' }: { force?: boolean; pathname?: string } = {},
+  { force = false, location = '/' }: { force?: boolean; location?: string } = {},
 ): Promise<void> {
   await refreshProfile(queryClient, user.id, force);
   const profile = queryClient.getQueryData(profileQueryOptions(user.id).queryKey);
@@ -26,8 +26,18 @@ export async function refreshSession(
     // Someone opening an invite's link is about to join that team: making them a team of their
     // own first would leave them with two, and the wrong one current. If the invite fails, the
     // next initialisation (the next page load) makes the personal team.
-    createPersonalTeam: !pathname.startsWith(paths.acceptInvite),
+    createPersonalTeam: !onTheWayToAnInvite(location),
   });
+}
+
+/**
+ * Whether `location` (path and query) is the invite link, or a sign-in step on the way to it:
+ * the login page's `redirect`, the sign-in callback's `next` (a sign-up from the link).
+ */
+export function onTheWayToAnInvite(location: string): boolean {
+  const url = new URL(location, 'http://bobbin.invalid');
+  const targets = [url.pathname, url.searchParams.get('redirect'), url.searchParams.get('next')];
+  return targets.some((target) => target?.startsWith(paths.acceptInvite));
 }
 
 /** Selecting a team: its details and members loaded, made current, then saved as the default. */

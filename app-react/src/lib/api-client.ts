@@ -85,11 +85,21 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, 'error', response.statusText || `HTTP ${response.status}`);
 }
 
-/** The string entries of a `fields` object (a field's message, or the first of a list of them). */
+/**
+ * The server's `fields` as field name to message: a list of `{ field, code, message }` (this
+ * server's shape; the first message of a field wins) or a plain map of name to message.
+ */
 function stringsOf(fields: object): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(fields)) {
-    const message: unknown = Array.isArray(value) ? value[0] : value;
+  if (Array.isArray(fields)) {
+    for (const entry of fields as unknown[]) {
+      if (!entry || typeof entry !== 'object') continue;
+      const { field, message } = entry as { field?: unknown; message?: unknown };
+      if (typeof field === 'string' && typeof message === 'string' && !(field in out)) out[field] = message;
+    }
+    return out;
+  }
+  for (const [name, message] of Object.entries(fields)) {
     if (typeof message === 'string') out[name] = message;
   }
   return out;

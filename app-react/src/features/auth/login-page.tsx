@@ -110,7 +110,10 @@ export function LoginPage() {
       <OAuthButtons redirectTo={callbackUrl(redirectTo)} />
       <p className="auth__links">
         <Link to={paths.forgotPassword}>Forgot your password?</Link>
-        <Link to={paths.register}>Create an account</Link>
+        {/* Someone sent here from a page (an invite link) who has no account comes back to it. */}
+        <Link to={params.has('redirect') ? `${paths.register}?${new URLSearchParams({ redirect: redirectTo })}` : paths.register}>
+          Create an account
+        </Link>
       </p>
     </AuthCard>
   );

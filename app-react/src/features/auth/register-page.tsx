@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { FieldError, FormAlert, fieldProps } from '@/components/form';
 import { paths } from '@/config/paths';
-import { callbackUrl, getAuthClient, passwordErrorMessage } from '@/lib/auth';
+import { callbackUrl, getAuthClient, passwordErrorMessage, safeRedirect } from '@/lib/auth';
 
 import { AuthCard } from './AuthCard';
 
@@ -14,9 +14,17 @@ interface Registration {
   password: string;
 }
 
-/** `/register`: e-mail, password and an optional full name; the e-mail then confirms it. */
+/**
+ * `/register`: e-mail, password and an optional full name; the e-mail then confirms it. With a
+ * `?redirect=` (someone sent to log in from a page, an invite link say, who has no account yet)
+ * the confirmation link leads back to that page rather than to the confirmation page.
+ */
 export function RegisterPage() {
   const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const redirect = params.get('redirect');
+  const next = redirect ? safeRedirect(redirect, paths.authConfirm) : null;
+  const loginLink = next ? `${paths.login}?${new URLSearchParams({ redirect: next })}` : paths.login;
   const [error, setError] = useState<string | null>(null);
   const [sentTo, setSentTo] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<Registration>();
@@ -30,11 +38,11 @@ export function RegisterPage() {
       const { data, error: failure } = await auth.signUp({
         email,
         password,
-        options: { data: name ? { full_name: name } : {}, emailRedirectTo: callbackUrl(paths.authConfirm) },
+        options: { data: name ? { full_name: name } : {}, emailRedirectTo: callbackUrl(next ?? paths.authConfirm) },
       });
       if (failure) setError(passwordErrorMessage(failure, 'Registration failed'));
       // With auto-confirmation (development) the account is ready at once.
-      else if (data.session) await navigate(paths.home, { replace: true });
+      else if (data.session) await navigate(next ?? paths.home, { replace: true });
       else setSentTo(email);
     } catch (failure) {
       setError(passwordErrorMessage(failure, 'Registration failed'));
@@ -48,7 +56,7 @@ export function RegisterPage() {
           Check your e-mail: we sent a link to <strong>{sentTo}</strong>. Open it to confirm your address and sign in.
         </p>
         <p className="auth__links">
-          <Link to={paths.login}>Back to login</Link>
+          <Link to={loginLink}>Back to login</Link>
         </p>
       </AuthCard>
     );
@@ -94,7 +102,7 @@ export function RegisterPage() {
         </button>
       </form>
       <p className="auth__links">
-        <Link to={paths.login}>I already have an account</Link>
+        <Link to={loginLink}>I already have an account</Link>
       </p>
     </AuthCard>
   );
