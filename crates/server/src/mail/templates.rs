@@ -272,6 +272,40 @@ mod tests {
     }
 
     #[test]
+    fn a_team_invite_names_the_team_the_inviter_and_the_role_and_escapes_them() {
+        let (site_url, _) = urls();
+        let link = Url::parse("https://bobbin.example/profile/invites/accept?token=t0k3n").unwrap();
+        let mail = render(
+            MailKind::TeamInvite,
+            &MailContext {
+                site_url: &site_url,
+                action_link: &link,
+                code: None,
+                email: "sam@example.com",
+                new_email: None,
+                valid_for: Duration::from_hours(7 * 24),
+                invite: Some(InviteDetails {
+                    team_name: "<b>Stitch</b> & Co",
+                    invited_by: Some("ada@example.com"),
+                    role: "admin",
+                }),
+            },
+        );
+        assert_eq!(mail.subject, "You are invited to a team on Bobbin");
+        assert!(
+            mail.text.starts_with(
+                "Join <b>Stitch</b> & Co on Bobbin\n\nada@example.com invites sam@example.com to join the team \"<b>Stitch</b> & Co\" on Bobbin as admin."
+            ),
+            "{}",
+            mail.text
+        );
+        assert!(mail.text.contains("once, for 7 days"), "{}", mail.text);
+        assert!(mail.html.contains("Accept the invite"), "{}", mail.html);
+        assert!(mail.html.contains("&#60;b&#62;Stitch&#60;/b&#62; &#38; Co"), "{}", mail.html);
+        assert!(!mail.html.contains("<b>Stitch"), "{}", mail.html);
+    }
+
+    #[test]
     fn an_address_change_without_the_new_address_still_reads_well() {
         let mail = render_with(MailKind::EmailChange, "ada@example.com", None);
         assert!(mail.text.contains("from ada@example.com to this address"), "{}", mail.text);

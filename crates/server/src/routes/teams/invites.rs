@@ -199,8 +199,15 @@ pub async fn create(
     }
     .insert(&txn)
     .await?;
-    send_invite_mail(&state, &invite, &member.team.name, &member.user.email, &token).await?;
     txn.commit().await?;
+    // After the commit: the development outbox is written on another connection, which would
+    // wait for this transaction's lock. An invite whose e-mail could not go out is removed, so
+    // the admin can simply try again (no pending invite in the way).
+    if let Err(error) = send_invite_mail(&state, &invite, &member.team.name, &member.user.email, &token).await
+    {
+        team_invite::Entity::delete_by_id(invite.id).exec(&state.db).await?;
+        return Err(error);
+    }
     let invite = invite_view(&state.db, invite, &member.team).await?;
     Ok((StatusCode::CREATED, Json(InviteBody { invite })).into_response())
 }

@@ -28,7 +28,7 @@ use uuid::Uuid;
 use crate::{
     entity::{team, team_member, user},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, AuthUser, TeamAdmin, TeamMember, parse_role},
+    extract::{ApiJson, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamMember, parse_role},
     state::AppState,
 };
 
@@ -308,10 +308,10 @@ pub async fn put_member(
 ) -> Result<Response, AppError> {
     let team_id = actor.team.id;
     let txn = crate::db::begin_write(&state.db).await?;
-    lock_team(&txn, team_id).await?;
+    let actor_role = lock_team(&txn, team_id, actor.user.id).await?;
     let current = find_member(&txn, team_id, body.user_id).await?;
     let current_role = current.as_ref().map(|row| parse_role(&row.role)).transpose()?;
-    rules::check_role_change(actor.role, current_role, body.role, owner_count(&txn, team_id).await?)
+    rules::check_role_change(actor_role, current_role, body.role, owner_count(&txn, team_id).await?)
         .map_err(membership_error)?;
     let added = current.is_none();
     if added {
@@ -370,10 +370,10 @@ pub async fn remove_member(
     let user_id = Uuid::parse_str(&user_id).map_err(|_| not_a_member())?;
     let team_id = actor.team.id;
     let txn = crate::db::begin_write(&state.db).await?;
-    lock_team(&txn, team_id).await?;
+    let actor_role = lock_team(&txn, team_id, actor.user.id).await?;
     let target = find_member(&txn, team_id, user_id).await?.ok_or_else(not_a_member)?;
     let leaving = user_id == actor.user.id;
-    rules::check_removal(actor.role, parse_role(&target.role)?, leaving, owner_count(&txn, team_id).await?)
+    rules::check_removal(actor_role, parse_role(&target.role)?, leaving, owner_count(&txn, team_id).await?)
         .map_err(membership_error)?;
     team_member::Entity::delete_by_id((team_id, user_id)).exec(&txn).await?;
     txn.commit().await?;
@@ -484,10 +484,14 @@ pub async fn adopt_as_default_if_none(
 }
 
 /// Holds the team's row until the transaction ends (PostgreSQL; SQLite's write transactions
-/// already run one at a time), so owner counts cannot change underneath.
-pub async fn lock_team(txn: &DatabaseTransaction, team_id: Uuid) -> Result<(), AppError> {
+/// already run one at a time), so roles and owner counts cannot change underneath, and answers
+/// the actor's role as it is now: the one the extractor read may have changed since.
+async fn lock_team(txn: &DatabaseTransaction, team_id: Uuid, actor: Uuid) -> Result<Role, AppError> {
     team::Entity::find_by_id(team_id).lock_exclusive().one(txn).await?;
-    Ok(())
+    let member = find_member(txn, team_id, actor)
+        .await?
+        .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
+    parse_role(&member.role)
 }
 
 async fn shares_a_team(db: &impl ConnectionTrait, actor: Uuid, other: Uuid) -> Result<bool, AppError> {

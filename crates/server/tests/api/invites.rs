@@ -1,0 +1,279 @@
+//! Invites: e-mailed with a link, token stored only as a hash, 7 days, pending, accepted,
+//! revoked or expired (issue 5, point 3; spec, sections 3, 4, 7 and 8).
+
+use reqwest::StatusCode;
+use rstest::rstest;
+use sea_orm::{ConnectionTrait as _, Statement};
+use serde_json::json;
+
+use crate::helpers::{Backend, TestApp, spawn_app};
+
+/// Every stored invite row, as the database holds it.
+async fn stored_invites(app: &TestApp) -> Vec<bobbin_server::entity::team_invite::Model> {
+    use sea_orm::EntityTrait as _;
+    bobbin_server::entity::team_invite::Entity::find().all(&app.db).await.unwrap()
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_invite_is_emailed_and_its_link_joins_the_team_once(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+
+    let created = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/invites"),
+            json!({ "email": " Sam@Example.com ", "role": "member" }),
+        )
+        .await;
+    let invite = created.assert_status(StatusCode::CREATED)["invite"].clone();
+    assert_eq!(invite["email"], "sam@example.com", "addresses are compared lower-cased");
+    assert_eq!(invite["role"], "member");
+    assert_eq!(invite["status"], "pending");
+    assert_eq!(invite["team_public_id"], team);
+    assert_eq!(invite["team_name"], "Stitch & Co");
+    assert_eq!(invite["invited_by_email"], "owner@example.com");
+    assert!(invite.get("token").is_none(), "the token only travels in the e-mail: {invite}");
+    let created_at = time::OffsetDateTime::parse(
+        invite["created_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    let expires_at = time::OffsetDateTime::parse(
+        invite["expires_at"].as_str().unwrap(),
+        &time::format_description::well_known::Rfc3339,
+    )
+    .unwrap();
+    assert_eq!((expires_at - created_at).whole_days(), 7);
+
+    let mail = &app.mails_to("sam@example.com").await[0];
+    assert_eq!(mail["subject"], "You are invited to a team on Bobbin");
+    let text = mail["text"].as_str().unwrap();
+    assert!(
+        text.contains(
+            "owner@example.com invites sam@example.com to join the team \"Stitch & Co\" on Bobbin as member"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("7 days"), "{text}");
+    let token = app.invite_token_to("sam@example.com").await;
+    assert!(token.len() >= 40, "a long random token: {token}");
+    let stored = stored_invites(&app).await;
+    assert_eq!(stored.len(), 1);
+    assert_ne!(stored[0].token_hash, token, "the token is not stored as such");
+    assert_eq!(stored[0].token_hash, bobbin_server::auth::secret::sha256_hex(&token), "but as its SHA-256");
+
+    // Signing up from the link: the new account lands in that team.
+    let sam = app.person("sam").await;
+    let accepted = app.api_post(&sam, "/invites/accept", json!({ "token": token })).await;
+    let body = accepted.assert_status(StatusCode::OK);
+    assert_eq!(body["invite"]["status"], "accepted");
+    assert_eq!(body["team"]["public_id"], team);
+    assert_eq!(body["team"]["role"], "member");
+    assert_eq!(body["team"]["member_count"], 2);
+    assert_eq!(app.api_get(&sam, "/users/me").await.body["default_team_pid"], team);
+
+    let again = app.api_post(&sam, "/invites/accept", json!({ "token": token })).await;
+    again.assert_api_error(StatusCode::CONFLICT, "invite_accepted");
+    let listed = app.api_get(&owner, &format!("/teams/{team}/invites")).await;
+    assert_eq!(listed.body["invites"][0]["status"], "accepted");
+    app.api_post(&owner, &format!("/invites/{}/revoke", invite["public_id"].as_str().unwrap()), json!({}))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "invite_accepted");
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_unknown_token_finds_nothing(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let sam = app.person("sam").await;
+    app.api_post(&sam, "/invites/accept", json!({ "token": "made-up" }))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    app.api_post(&sam, "/invites/accept", json!({}))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+}
+
+#[rstest]
+#[tokio::test]
+async fn accepting_a_revoked_invite_answers_410(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let sam = app.person("sam").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let invite = app.invite(&owner, &team, &sam.email, "viewer").await;
+    let token = app.invite_token_to(&sam.email).await;
+
+    let revoked = app.api_post(&owner, &format!("/invites/{invite}/revoke"), json!({})).await;
+    assert_eq!(revoked.assert_status(StatusCode::OK)["invite"]["status"], "revoked");
+    let twice = app.api_post(&owner, &format!("/invites/{invite}/revoke"), json!({})).await;
+    assert_eq!(
+        twice.assert_status(StatusCode::OK)["invite"]["status"],
+        "revoked",
+        "revoking again changes nothing"
+    );
+
+    app.api_post(&sam, "/invites/accept", json!({ "token": token }))
+        .await
+        .assert_api_error(StatusCode::GONE, "invite_revoked");
+    app.api_post(&sam, &format!("/invites/{invite}/accept"), json!({}))
+        .await
+        .assert_api_error(StatusCode::GONE, "invite_revoked");
+    assert_eq!(app.api_get(&sam, "/users/me/invites").await.body["invites"], json!([]));
+    // Revoked, the address may be invited again.
+    app.invite(&owner, &team, &sam.email, "member").await;
+}
+
+#[rstest]
+#[tokio::test]
+async fn accepting_an_expired_invite_answers_410(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let sam = app.person("sam").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let invite = app.invite(&owner, &team, &sam.email, "viewer").await;
+    let token = app.invite_token_to(&sam.email).await;
+    // Eight days later.
+    let backend = app.db.get_database_backend();
+    let sql = match backend {
+        sea_orm::DatabaseBackend::Postgres => {
+            "UPDATE team_invites SET expires_at = expires_at - INTERVAL '8 days'"
+        }
+        _ => "UPDATE team_invites SET expires_at = '2020-01-01T00:00:00Z'",
+    };
+    app.db.execute_raw(Statement::from_string(backend, sql)).await.unwrap();
+
+    app.api_post(&sam, "/invites/accept", json!({ "token": token }))
+        .await
+        .assert_api_error(StatusCode::GONE, "invite_expired");
+    let listed = app.api_get(&owner, &format!("/teams/{team}/invites")).await;
+    assert_eq!(listed.body["invites"][0]["status"], "expired");
+    assert_eq!(
+        app.api_get(&sam, "/users/me/invites").await.body["invites"],
+        json!([]),
+        "expired invites are not offered"
+    );
+    // Expired, the address may be invited again; revoking the old one still works.
+    app.invite(&owner, &team, &sam.email, "viewer").await;
+    app.api_post(&owner, &format!("/invites/{invite}/revoke"), json!({})).await.assert_status(StatusCode::OK);
+}
+
+#[rstest]
+#[tokio::test]
+async fn inviting_a_member_or_a_pending_address_is_refused(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let admin = app.person("admin").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    app.join(&owner, &team, &admin, "admin").await;
+    let invites = format!("/teams/{team}/invites");
+
+    app.api_post(&owner, &invites, json!({ "email": "ADMIN@example.com", "role": "member" }))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "already_member");
+    app.invite(&owner, &team, "sam@example.com", "member").await;
+    app.api_post(&admin, &invites, json!({ "email": "sam@example.com", "role": "viewer" }))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "invite_pending");
+    // Admins invite anyone but an owner.
+    app.api_post(&admin, &invites, json!({ "email": "boss@example.com", "role": "owner" }))
+        .await
+        .assert_api_error(StatusCode::FORBIDDEN, "forbidden");
+    let bad = app.api_post(&owner, &invites, json!({ "email": "not an address", "role": "member" })).await;
+    bad.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(bad.body["fields"][0]["field"], "email");
+    let bad_role = app.api_post(&owner, &invites, json!({ "email": "x@example.com", "role": "king" })).await;
+    assert_eq!(bad_role.body["fields"][0]["field"], "role", "{bad_role:?}");
+}
+
+#[rstest]
+#[tokio::test]
+async fn accepting_when_already_a_member_is_refused(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let sam = app.person("sam").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    app.invite(&owner, &team, &sam.email, "viewer").await;
+    let token = app.invite_token_to(&sam.email).await;
+    // Sam joins another way first (the owner adds them from a shared team).
+    let shared = app.team(&sam, "Sam's").await;
+    app.join(&sam, &shared, &owner, "member").await;
+    app.api_post(&owner, &format!("/teams/{team}/members"), json!({ "userId": sam.id, "role": "member" }))
+        .await
+        .assert_status(StatusCode::CREATED);
+
+    app.api_post(&sam, "/invites/accept", json!({ "token": token }))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "already_member");
+}
+
+#[rstest]
+#[tokio::test]
+async fn my_invites_are_the_pending_ones_to_my_address_and_only_i_accept_them_by_id(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let sam = app.person("sam").await;
+    let eve = app.person("eve").await;
+    let first = app.team(&owner, "First").await;
+    let second = app.team(&owner, "Second").await;
+    let to_first = app.invite(&owner, &first, &sam.email, "member").await;
+    let to_second = app.invite(&owner, &second, &sam.email, "viewer").await;
+    app.invite(&owner, &second, &eve.email, "viewer").await;
+
+    let mine = app.api_get(&sam, "/users/me/invites").await;
+    let listed: Vec<(&str, &str)> = mine.assert_status(StatusCode::OK)["invites"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| (i["public_id"].as_str().unwrap(), i["team_name"].as_str().unwrap()))
+        .collect();
+    assert_eq!(listed, [(to_second.as_str(), "Second"), (to_first.as_str(), "First")], "newest first");
+
+    // Someone else cannot accept or even see Sam's invite.
+    app.api_post(&eve, &format!("/invites/{to_first}/accept"), json!({}))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    app.api_post(&eve, &format!("/invites/{to_first}/revoke"), json!({}))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+
+    let accepted = app.api_post(&sam, &format!("/invites/{to_first}/accept"), json!({})).await;
+    assert_eq!(accepted.assert_status(StatusCode::OK)["team"]["name"], "First");
+    // Declining: the addressee revokes.
+    let declined = app.api_post(&sam, &format!("/invites/{to_second}/revoke"), json!({})).await;
+    assert_eq!(declined.assert_status(StatusCode::OK)["invite"]["status"], "revoked");
+    assert_eq!(app.api_get(&sam, "/users/me/invites").await.body["invites"], json!([]));
+    let teams = app.api_get(&sam, "/teams").await;
+    assert_eq!(teams.body["teams"].as_array().unwrap().len(), 1);
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_team_may_send_thirty_invites_an_hour(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Busy").await;
+    for n in 0..30 {
+        app.invite(&owner, &team, &format!("person{n}@example.com"), "viewer").await;
+    }
+    let answer = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/invites"),
+            json!({ "email": "one-more@example.com", "role": "viewer" }),
+        )
+        .await;
+    answer.assert_api_error(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
+    assert!(app.mails_to("one-more@example.com").await.is_empty());
+}
