@@ -13,7 +13,9 @@ pub mod catalogue;
 pub mod colour;
 pub mod convert;
 pub mod email;
+pub mod inventory;
 pub mod settings;
+mod sheet;
 pub mod team;
 
 #[cfg(test)]
