@@ -1,8 +1,9 @@
-//! What a team owns: threads (with quantities, where they are, when to buy more) and, in
-//! time, embroidery machines with their maintenance.
+//! What a team owns: threads (with quantities, where they are, when to buy more) and
+//! embroidery machines with their maintenance.
 
 pub mod amount;
 pub mod csv;
+pub mod machine;
 pub mod thread;
 
 pub use amount::{AmountError, Hundredths};

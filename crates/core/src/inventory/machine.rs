@@ -1,0 +1,390 @@
+//! Embroidery machines and their maintenance: what a machine is (heads, needles, speed, hoops),
+//! whether it runs, and when each kind of maintenance is next due.
+//!
+//! Next due comes from an interval per kind, in days and in stitches (the machine's stitch
+//! counter), whichever comes first. The defaults follow common maker advice for commercial
+//! machines, rounded to be easy to remember:
+//!
+//! | kind | every | or every |
+//! |---|---|---|
+//! | oiling | 7 days | 1,000,000 stitches |
+//! | hook cleaning | 30 days | 5,000,000 stitches |
+//! | needle change | 90 days | 10,000,000 stitches |
+//! | service | 365 days | 100,000,000 stitches |
+//! | other | no interval | |
+
+use serde::{Deserialize, Serialize};
+use time::{Date, Duration, Month};
+
+/// The longest name, brand, model or serial number, in characters.
+pub const TEXT_MAX_CHARS: usize = 100;
+/// The longest note, in characters.
+pub const NOTES_MAX_CHARS: usize = 2_000;
+/// The most hoops or sewing fields one machine lists.
+pub const MAX_HOOPS: usize = 30;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum MachineStatus {
+    Active,
+    /// Out of use until a repair or service is done.
+    Maintenance,
+    Retired,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(rename_all = "snake_case")]
+pub enum MaintenanceKind {
+    Oiling,
+    HookCleaning,
+    NeedleChange,
+    Service,
+    Other,
+}
+
+impl MaintenanceKind {
+    pub const ALL: [Self; 5] =
+        [Self::Oiling, Self::HookCleaning, Self::NeedleChange, Self::Service, Self::Other];
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Oiling => "oiling",
+            Self::HookCleaning => "hook_cleaning",
+            Self::NeedleChange => "needle_change",
+            Self::Service => "service",
+            Self::Other => "other",
+        }
+    }
+
+    /// How often this kind is due: days, and stitches on the counter. `None` for `Other`.
+    pub fn interval(self) -> Option<(i64, u64)> {
+        match self {
+            Self::Oiling => Some((7, 1_000_000)),
+            Self::HookCleaning => Some((30, 5_000_000)),
+            Self::NeedleChange => Some((90, 10_000_000)),
+            Self::Service => Some((365, 100_000_000)),
+            Self::Other => None,
+        }
+    }
+
+    /// When this kind is next due, after the last time it was done (its date, and the stitch
+    /// counter then if it was read).
+    pub fn next_due(self, last_done: Date, counter_then: Option<u64>) -> Option<Due> {
+        let (days, stitches) = self.interval()?;
+        Some(Due {
+            kind: self,
+            date: last_done.checked_add(Duration::days(days)).unwrap_or(Date::MAX),
+            at_stitches: counter_then.map(|counter| counter.saturating_add(stitches)),
+        })
+    }
+}
+
+/// When maintenance of one kind is next due: by `date`, or once the stitch counter passes
+/// `at_stitches`, whichever comes first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Due {
+    pub kind: MaintenanceKind,
+    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
+    #[serde(with = "iso_date")]
+    pub date: Date,
+    pub at_stitches: Option<u64>,
+}
+
+impl Due {
+    /// Whether it is due now: the date is reached, or the counter is past its mark.
+    pub fn is_due(&self, today: Date, counter_now: Option<u64>) -> bool {
+        today >= self.date
+            || matches!((self.at_stitches, counter_now), (Some(mark), Some(now)) if now >= mark)
+    }
+}
+
+/// A hoop or sewing field, in millimetres.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Hoop {
+    #[serde(default)]
+    pub name: String,
+    pub width_mm: u32,
+    pub height_mm: u32,
+}
+
+/// A machine as typed in, before it is checked.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+#[serde(deny_unknown_fields)]
+pub struct MachineDraft {
+    pub name: String,
+    #[serde(default)]
+    pub brand: String,
+    #[serde(default)]
+    pub model: String,
+    #[serde(default)]
+    pub serial_number: String,
+    #[serde(default = "one")]
+    pub heads: u32,
+    #[serde(default = "one")]
+    pub needles_per_head: u32,
+    pub max_spm: Option<u32>,
+    /// What it really runs at; often about half of the rated maximum.
+    pub typical_spm: Option<u32>,
+    #[serde(default)]
+    pub hoops: Vec<Hoop>,
+    #[serde(default = "active")]
+    pub status: MachineStatus,
+    /// `YYYY-MM-DD`.
+    pub purchase_date: Option<String>,
+    #[serde(default)]
+    pub notes: String,
+}
+
+fn one() -> u32 {
+    1
+}
+
+fn active() -> MachineStatus {
+    MachineStatus::Active
+}
+
+/// A valid machine.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Machine {
+    pub name: String,
+    pub brand: String,
+    pub model: String,
+    pub serial_number: String,
+    pub heads: u32,
+    pub needles_per_head: u32,
+    pub max_spm: Option<u32>,
+    pub typical_spm: Option<u32>,
+    pub hoops: Vec<Hoop>,
+    pub status: MachineStatus,
+    pub purchase_date: Option<Date>,
+    pub notes: String,
+}
+
+/// One problem with one field; `field` is the draft's field name (`hoops[2].width_mm` for a hoop).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MachineProblem {
+    pub field: String,
+    pub code: &'static str,
+    pub message: String,
+}
+
+impl MachineDraft {
+    /// Checks every field and answers the machine, or every problem found.
+    ///
+    /// # Errors
+    ///
+    /// The problems, each naming its field.
+    pub fn parse(self) -> Result<Machine, Vec<MachineProblem>> {
+        let mut problems = Vec::new();
+        let mut problem = |field: &str, code: &'static str, message: String| {
+            problems.push(MachineProblem { field: field.to_owned(), code, message });
+        };
+        let name = self.name.trim().to_owned();
+        if name.is_empty() {
+            problem("name", "required", "Give the machine a name, e.g. \"Tajima 6-head\".".to_owned());
+        }
+        for (field, value) in [
+            ("name", &name),
+            ("brand", &self.brand),
+            ("model", &self.model),
+            ("serial_number", &self.serial_number),
+        ] {
+            if value.trim().chars().count() > TEXT_MAX_CHARS {
+                problem(field, "too_long", format!("Use at most {TEXT_MAX_CHARS} characters."));
+            }
+        }
+        if !(1..=100).contains(&self.heads) {
+            problem("heads", "out_of_range", "A machine has 1 to 100 heads.".to_owned());
+        }
+        if !(1..=30).contains(&self.needles_per_head) {
+            problem("needles_per_head", "out_of_range", "A head has 1 to 30 needles.".to_owned());
+        }
+        for (field, speed) in [("max_spm", self.max_spm), ("typical_spm", self.typical_spm)] {
+            if speed.is_some_and(|spm| !(50..=3_000).contains(&spm)) {
+                problem(field, "out_of_range", "Stitches per minute are between 50 and 3,000.".to_owned());
+            }
+        }
+        if let (Some(max), Some(typical)) = (self.max_spm, self.typical_spm)
+            && typical > max
+        {
+            problem("typical_spm", "above_max", "The typical speed cannot be above the maximum.".to_owned());
+        }
+        if self.hoops.len() > MAX_HOOPS {
+            problem("hoops", "too_many", format!("List at most {MAX_HOOPS} hoops."));
+        }
+        for (index, hoop) in self.hoops.iter().enumerate() {
+            for (field, size) in [("width_mm", hoop.width_mm), ("height_mm", hoop.height_mm)] {
+                if !(10..=2_000).contains(&size) {
+                    problem(
+                        &format!("hoops[{index}].{field}"),
+                        "out_of_range",
+                        "Hoop sides are 10 to 2,000 mm.".to_owned(),
+                    );
+                }
+            }
+            if hoop.name.trim().chars().count() > TEXT_MAX_CHARS {
+                problem(
+                    &format!("hoops[{index}].name"),
+                    "too_long",
+                    format!("Use at most {TEXT_MAX_CHARS} characters."),
+                );
+            }
+        }
+        let purchase_date = match self.purchase_date.as_deref().map(str::trim).filter(|d| !d.is_empty()) {
+            None => None,
+            Some(raw) => {
+                parse_date(raw).map_err(|message| problem("purchase_date", "bad_date", message)).ok()
+            }
+        };
+        if self.notes.trim().chars().count() > NOTES_MAX_CHARS {
+            problem("notes", "too_long", format!("Use at most {NOTES_MAX_CHARS} characters."));
+        }
+        if !problems.is_empty() {
+            return Err(problems);
+        }
+        Ok(Machine {
+            name,
+            brand: self.brand.trim().to_owned(),
+            model: self.model.trim().to_owned(),
+            serial_number: self.serial_number.trim().to_owned(),
+            heads: self.heads,
+            needles_per_head: self.needles_per_head,
+            max_spm: self.max_spm,
+            typical_spm: self.typical_spm,
+            hoops: self
+                .hoops
+                .into_iter()
+                .map(|hoop| Hoop { name: hoop.name.trim().to_owned(), ..hoop })
+                .collect(),
+            status: self.status,
+            purchase_date,
+            notes: self.notes.trim().to_owned(),
+        })
+    }
+}
+
+/// Reads `YYYY-MM-DD`.
+///
+/// # Errors
+///
+/// A message saying what to write instead.
+pub fn parse_date(raw: &str) -> Result<Date, String> {
+    let bad = || {
+        format!(
+            "\"{}\" is not a date: write it as YYYY-MM-DD, e.g. 2026-03-31.",
+            raw.chars().take(20).collect::<String>()
+        )
+    };
+    let mut parts = raw.trim().splitn(3, '-');
+    let (Some(year), Some(month), Some(day)) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(bad());
+    };
+    if year.len() != 4 || month.len() != 2 || day.len() != 2 {
+        return Err(bad());
+    }
+    let year: i32 = year.parse().map_err(|_| bad())?;
+    let month: u8 = month.parse().map_err(|_| bad())?;
+    let day: u8 = day.parse().map_err(|_| bad())?;
+    let month = Month::try_from(month).map_err(|_| bad())?;
+    Date::from_calendar_date(year, month, day).map_err(|_| bad())
+}
+
+/// Dates as `YYYY-MM-DD` in JSON.
+pub mod iso_date {
+    use serde::{Deserialize, Deserializer, Serializer, de::Error};
+    use time::Date;
+
+    /// # Errors
+    ///
+    /// Never, in practice: writing to a serializer.
+    pub fn serialize<S: Serializer>(date: &Date, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(&format!(
+            "{:04}-{:02}-{:02}",
+            date.year(),
+            u8::from(date.month()),
+            date.day()
+        ))
+    }
+
+    /// # Errors
+    ///
+    /// When the text is not a `YYYY-MM-DD` date.
+    pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Date, D::Error> {
+        let raw = String::deserialize(deserializer)?;
+        super::parse_date(&raw).map_err(D::Error::custom)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use time::macros::date;
+
+    use super::*;
+
+    fn draft() -> MachineDraft {
+        serde_json::from_value(
+            serde_json::json!({ "name": "Tajima TMEZ", "max_spm": 1000, "typical_spm": 600 }),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn a_machine_needs_only_a_name_and_gets_sensible_defaults() {
+        let machine = draft().parse().unwrap();
+        assert_eq!(machine.heads, 1);
+        assert_eq!(machine.needles_per_head, 1);
+        assert_eq!(machine.status, MachineStatus::Active);
+        assert_eq!(machine.typical_spm, Some(600));
+    }
+
+    #[test]
+    fn every_bad_field_is_named() {
+        let bad = MachineDraft {
+            name: " ".into(),
+            heads: 0,
+            typical_spm: Some(1200),
+            hoops: vec![Hoop { name: "Cap".into(), width_mm: 5, height_mm: 60 }],
+            purchase_date: Some("31/03/2026".into()),
+            ..draft()
+        };
+        let fields: Vec<(String, &str)> =
+            bad.parse().unwrap_err().into_iter().map(|p| (p.field, p.code)).collect();
+        assert_eq!(
+            fields,
+            [
+                ("name".to_owned(), "required"),
+                ("heads".to_owned(), "out_of_range"),
+                ("typical_spm".to_owned(), "above_max"),
+                ("hoops[0].width_mm".to_owned(), "out_of_range"),
+                ("purchase_date".to_owned(), "bad_date"),
+            ]
+        );
+    }
+
+    #[test]
+    fn dates_are_read_strictly() {
+        assert_eq!(parse_date("2026-03-31"), Ok(date!(2026 - 03 - 31)));
+        for bad in ["2026-02-30", "2026-3-1", "26-03-31", "2026-03-31T00:00", ""] {
+            assert!(parse_date(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn maintenance_is_due_by_date_or_by_stitches_whichever_first() {
+        let due = MaintenanceKind::Oiling.next_due(date!(2026 - 01 - 01), Some(2_000_000)).unwrap();
+        assert_eq!(due.date, date!(2026 - 01 - 08));
+        assert_eq!(due.at_stitches, Some(3_000_000));
+        assert!(!due.is_due(date!(2026 - 01 - 07), Some(2_999_999)));
+        assert!(due.is_due(date!(2026 - 01 - 08), None), "the date came");
+        assert!(due.is_due(date!(2026 - 01 - 02), Some(3_000_000)), "the stitches came first");
+        let service = MaintenanceKind::Service.next_due(date!(2026 - 01 - 01), None).unwrap();
+        assert_eq!(service.date, date!(2027 - 01 - 01));
+        assert_eq!(service.at_stitches, None);
+        assert!(MaintenanceKind::Other.next_due(date!(2026 - 01 - 01), None).is_none());
+    }
+}
