@@ -8,13 +8,23 @@ import { expect, test } from '../fixtures/test';
 test.use({ signedIn: true });
 
 /**
- * Fails any request to the API and records it: the converter must never need the server. The
- * signed-in person's profile, which every page's header shows, is let through.
+ * What every signed-in page loads for its header, whatever the page: the profile, the pending
+ * invites (the guard), the teams and the current team's settings (the team switcher and store).
+ */
+const SHELL_CALLS = [
+  /^\/api\/v2\/users\/me(\/invites)?$/,
+  /^\/api\/v2\/teams$/,
+  /^\/api\/v2\/teams\/[^/]+\/(members\/)?settings$/,
+];
+
+/**
+ * Fails any other request to the API and records it: the converter must never need the server.
  */
 async function blockTheApi(page: Page): Promise<string[]> {
   const apiRequests: string[] = [];
   await page.route('**/api/**', (route) => {
-    if (new URL(route.request().url()).pathname === '/api/v2/users/me') return route.continue();
+    const { pathname } = new URL(route.request().url());
+    if (SHELL_CALLS.some((call) => call.test(pathname))) return route.continue();
     apiRequests.push(route.request().url());
     return route.abort();
   });
