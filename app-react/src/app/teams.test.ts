@@ -1,4 +1,11 @@
-import { onTheWayToAnInvite } from './teams';
+import { QueryClient } from '@tanstack/react-query';
+
+import { profileQueryOptions } from '@/features/profile/api/get-profile';
+import { teamStore } from '@/features/teams/store';
+import { aTeam } from '@/features/teams/test-data';
+import { fakeApi } from '@/test/fake-api';
+
+import { onTheWayToAnInvite, selectTeam } from './teams';
 
 describe('the personal team is not made on the way to an invite', () => {
   it.each([
@@ -10,5 +17,27 @@ describe('the personal team is not made on the way to an invite', () => {
     ['/profile?tab=invites', false],
   ])('%s: %s', (location, expected) => {
     expect(onTheWayToAnInvite(location)).toBe(expected);
+  });
+});
+
+describe('selecting a team (spec, section 4)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('loads its details and members, makes it current, then saves it as the default', async () => {
+    const server = fakeApi({
+      'GET /teams/tm_b': () => Response.json({ team: aTeam('tm_b') }),
+      'GET /teams/tm_b/members': () => Response.json({ members: [] }),
+      'PATCH /users/me/default-team': () =>
+        Response.json({ id: 'u1', email: 'a@b.c', full_name: null, default_team_pid: 'tm_b', created_at: '' }),
+    });
+    const queryClient = new QueryClient();
+    await selectTeam(queryClient, 'tm_b');
+    expect(server.calls.map((call) => call.route)).toEqual(['GET /teams/tm_b', 'GET /teams/tm_b/members', 'PATCH /users/me/default-team']);
+    expect(server.callsTo('PATCH /users/me/default-team')).toEqual([{ teamPublicId: 'tm_b' }]);
+    expect(teamStore.getState().currentTeamPublicId).toBe('tm_b');
+    // The cached profile names the new default, so the next initialisation keeps it.
+    expect(queryClient.getQueryData(profileQueryOptions('u1').queryKey)).toMatchObject({ default_team_pid: 'tm_b' });
   });
 });

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
+import { CreateTeamForm } from '@/features/teams/components/CreateTeamForm';
 import { useTeamStore } from '@/features/teams/store';
 import { roleLabels } from '@/features/teams/types';
 
@@ -49,6 +50,7 @@ export function DashboardPage() {
           </li>
         </ul>
       </section>
+      <CreateTeamForm />
     </div>
   );
 }

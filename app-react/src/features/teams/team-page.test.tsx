@@ -41,6 +41,7 @@ async function openAs(role: Role) {
     'POST /invites/inv_1/revoke': () => Response.json({ invite: anInvite('inv_1', { status: 'revoked', team_public_id: 'tm_shop' }) }),
     'PATCH /teams/tm_shop/settings': (body) => Response.json({ settings: body }),
     'DELETE /teams/tm_shop': () => new Response(null, { status: 204 }),
+    'DELETE /teams/tm_shop/members/me': () => new Response(null, { status: 204 }),
     'GET /teams': () => Response.json({ teams: [] }),
   });
   return renderPage(
@@ -150,5 +151,28 @@ describe('the team page as a viewer', () => {
     // A viewer may still leave.
     expect(screen.getByRole('button', { name: 'Leave team' })).toBeTruthy();
     expect(server.callsTo('GET /teams/tm_shop/invites')).toEqual([]);
+  });
+});
+
+describe('leaving a team', () => {
+  it('asks first, then leaves: the team is no longer current', async () => {
+    await openAs('member');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Leave team' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Leave Stitch Shop?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Leave team' }));
+    await waitFor(() => expect(server.callsTo('DELETE /teams/tm_shop/members/me')).toHaveLength(1));
+    await waitFor(() => expect(teamStore.getState().currentTeamPublicId).toBe(''));
+  });
+
+  it("shows the server's reason when the last owner may not leave", async () => {
+    await openAs('owner');
+    server.handlers['DELETE /teams/tm_shop/members/me'] = () =>
+      apiError(409, 'last_owner', 'A team must keep an owner: make someone else an owner first.');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Leave team' }));
+    await user.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Leave team' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('A team must keep an owner: make someone else an owner first.');
+    expect(teamStore.getState().currentTeamPublicId).toBe('tm_shop');
   });
 });
