@@ -1,6 +1,6 @@
 import { type Browser, type Page, type TestInfo, request as apiRequest } from '@playwright/test';
 
-import { type Account, createAccount, fillLogin, mailedLinkWhere } from '../fixtures/accounts';
+import { type Account, PASSWORD, createAccount, fillLogin, mailedLink, mailedLinkWhere, uniqueEmail } from '../fixtures/accounts';
 import { expect, test } from '../fixtures/test';
 
 // Teams, members and invites against the development server (serve.sh). Every test makes its
@@ -42,6 +42,16 @@ async function secondBrowser(browser: Browser, testInfo: TestInfo) {
       expect(errors, "errors in the second person's page").toEqual([]);
     },
   };
+}
+
+/** The accept link of the invite e-mailed to `email`. */
+function inviteLink(page: Page, email: string): Promise<string> {
+  return mailedLinkWhere(
+    page.request,
+    email,
+    (url) => url.pathname === '/profile/invites/accept' && url.searchParams.has('token'),
+    'an invite e-mail',
+  );
 }
 
 /** The owner, on the team page, invites `email` as `role`. */
@@ -112,13 +122,7 @@ test('an invite by e-mail: the mailed link, through the login, puts the person i
 
   const second = await secondBrowser(browser, testInfo);
   await test.step('the second person opens the mailed link, logs in, and lands in the team', async () => {
-    const link = await mailedLinkWhere(
-      page.request,
-      guest.email,
-      (url) => url.pathname === '/profile/invites/accept' && url.searchParams.has('token'),
-      'an invite e-mail',
-    );
-    await second.page.goto(link);
+    await second.page.goto(await inviteLink(page, guest.email));
     await expect(second.page).toHaveURL(/\/login\?redirect=%2Fprofile%2Finvites%2Faccept%3Ftoken%3D/);
     await fillLogin(second.page, guest);
     await expect(second.page).toHaveURL(/\/team$/);
@@ -148,6 +152,38 @@ test('an invite by e-mail: the mailed link, through the login, puts the person i
       data: { email: 'someone@example.com', role: 'member' },
     });
     expect(refused.status()).toBe(403);
+  });
+  await second.close();
+});
+
+test('someone without an account signs up from the invite link and lands in the team, with no team of their own', async ({
+  page,
+  browser,
+}, testInfo) => {
+  const owner = await newAccount(testInfo, 'signup-owner');
+  const newcomer = uniqueEmail('newcomer');
+  await logIn(page, owner);
+  await invite(page, newcomer, 'Member');
+
+  const second = await secondBrowser(browser, testInfo);
+  await test.step('the link asks for a login; they create an account instead', async () => {
+    await second.page.goto(await inviteLink(page, newcomer));
+    await expect(second.page).toHaveURL(/\/login\?redirect=/);
+    await second.page.getByRole('link', { name: 'Create an account' }).click();
+    await expect(second.page).toHaveURL(/\/register\?redirect=%2Fprofile%2Finvites%2Faccept/);
+    await second.page.getByLabel('E-mail').fill(newcomer);
+    await second.page.getByLabel('Password').fill(PASSWORD);
+    await second.page.getByRole('button', { name: 'Create account' }).click();
+    await expect(second.page.getByRole('status')).toContainText('Check your e-mail');
+  });
+
+  await test.step('the confirmation e-mail leads back to the invite, which puts them in the team', async () => {
+    await second.page.goto(await mailedLink(page.request, newcomer));
+    await expect(second.page).toHaveURL(/\/team$/);
+    await expect(second.page.getByRole('heading', { level: 1 })).toHaveText(`${owner.email}'s Team`);
+    await expect(second.page.getByText('Your role: Member')).toBeVisible();
+    await second.page.reload();
+    await expect(switcher(second.page).getByRole('option')).toHaveText([`${owner.email}'s Team`]);
   });
   await second.close();
 });
