@@ -11,6 +11,7 @@ pub use sea_orm_migration::prelude::*;
 mod m20261122_000001_users_and_sessions;
 mod m20261122_000002_auth_service;
 mod m20261123_000003_teams;
+mod m20261123_000004_inventory;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -22,6 +23,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000001_users_and_sessions::Migration),
             Box::new(m20261122_000002_auth_service::Migration),
             Box::new(m20261123_000003_teams::Migration),
+            Box::new(m20261123_000004_inventory::Migration),
         ]
     }
 }

@@ -113,6 +113,9 @@ pub struct Catalogue {
     lines: Vec<Line>,
     threads: Vec<Thread>,
     by_id: HashMap<&'static str, LineIndex>,
+    /// Thread indices, each line's range sorted by code key, so [`Catalogue::find`] is a binary
+    /// search (an inventory search looks up thousands of codes at once).
+    by_key: Vec<u32>,
 }
 
 /// The compact catalogue the build made from `data/threads/`. The server embeds it; the browser
@@ -152,7 +155,12 @@ impl Catalogue {
                 issues,
             });
         }
-        let mut catalogue = Catalogue { lines, threads, by_id: HashMap::new() };
+        let mut by_key: Vec<u32> = (0..u32::try_from(threads.len()).unwrap_or(u32::MAX)).collect();
+        for line in &lines {
+            by_key[line.threads.start as usize..line.threads.end as usize]
+                .sort_by(|&a, &b| threads[a as usize].key.cmp(&threads[b as usize].key).then(a.cmp(&b)));
+        }
+        let mut catalogue = Catalogue { lines, threads, by_id: HashMap::new(), by_key };
         catalogue.by_id = catalogue.line_indices().map(|index| (catalogue.line(index).id, index)).collect();
         Ok(catalogue)
     }
@@ -196,8 +204,16 @@ impl Catalogue {
     /// conflict, and then the first is the chart's first.
     pub fn find(&self, line: LineIndex, code: &str) -> Result<Vec<ThreadIndex>, CatalogueError> {
         let key = code_key(code).filter(|_| code::code_is_valid(code)).ok_or(CatalogueError::InvalidCode)?;
-        let found: Vec<ThreadIndex> =
-            self.threads_of(line).filter(|(_, thread)| thread.key == key).map(|(index, _)| index).collect();
+        let range = self.line(line).threads.clone();
+        let sorted = &self.by_key[range.start as usize..range.end as usize];
+        let first = sorted.partition_point(|&i| self.threads[i as usize].key < key);
+        // Equal keys keep chart order (the sort broke ties by index): a conflict's first colour
+        // is the chart's first.
+        let found: Vec<ThreadIndex> = sorted[first..]
+            .iter()
+            .take_while(|&&i| self.threads[i as usize].key == key)
+            .map(|&i| ThreadIndex(i))
+            .collect();
         if found.is_empty() {
             Err(CatalogueError::UnknownCode {
                 line: self.line(line).display_name(),

@@ -4,6 +4,7 @@
 pub mod amount;
 pub mod csv;
 pub mod machine;
+pub mod search;
 pub mod thread;
 
 pub use amount::{AmountError, Hundredths};

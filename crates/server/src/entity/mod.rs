@@ -3,6 +3,9 @@
 
 pub mod flow_state;
 pub mod identity;
+pub mod inventory_thread;
+pub mod machine;
+pub mod machine_maintenance;
 pub mod mail_outbox;
 pub mod member_setting;
 pub mod mfa_challenge;

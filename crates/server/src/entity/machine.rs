@@ -1,0 +1,35 @@
+use sea_orm::entity::prelude::*;
+use time::OffsetDateTime;
+
+/// One embroidery machine of a team (`bobbin_core::inventory::machine::Machine`).
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "machines")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: Uuid,
+    pub public_id: String,
+    pub team_id: Uuid,
+    pub name: String,
+    pub brand: String,
+    pub model: String,
+    pub serial_number: String,
+    pub heads: i32,
+    pub needles_per_head: i32,
+    pub max_spm: Option<i32>,
+    pub typical_spm: Option<i32>,
+    /// JSON text: a list of `Hoop`.
+    pub hoops: String,
+    pub status: String,
+    /// `YYYY-MM-DD`.
+    pub purchase_date: Option<String>,
+    pub notes: String,
+    pub version: i32,
+    pub updated_by: Option<Uuid>,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}
