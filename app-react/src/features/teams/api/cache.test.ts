@@ -1,3 +1,8 @@
+import { QueryClient } from '@tanstack/react-query';
+
+import { apiError, fakeApi } from '@/test/fake-api';
+
+import { aTeam } from '../test-data';
 import { myInvitesQueryOptions } from './get-my-invites';
 import { membersQueryOptions } from './get-members';
 import { settingsQueryOptions } from './get-settings';
@@ -23,5 +28,25 @@ describe('read cache lifetimes (spec, section 9)', () => {
 
   it("gives a team's and a member's settings different keys", () => {
     expect(settingsQueryOptions('team', 'tm').queryKey).not.toEqual(settingsQueryOptions('member', 'tm').queryKey);
+  });
+});
+
+describe('a failed read (spec, section 9)', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('keeps the stale data it had, after one try', async () => {
+    const server = fakeApi({ 'GET /teams': () => Response.json({ teams: [aTeam('tm_a')] }) });
+    const queryClient = new QueryClient();
+    await queryClient.fetchQuery(teamsQueryOptions());
+
+    server.handlers['GET /teams'] = () => apiError(503, 'unavailable', 'Try again later.');
+    await queryClient.refetchQueries({ queryKey: teamsQueryOptions().queryKey });
+
+    const state = queryClient.getQueryState(teamsQueryOptions().queryKey);
+    expect(state?.status).toBe('error');
+    expect(state?.data).toEqual([aTeam('tm_a')]);
+    expect(server.callsTo('GET /teams')).toHaveLength(2);
   });
 });
