@@ -66,6 +66,12 @@ describe('the pending-invites guard (spec, section 2, guard 3)', () => {
     expect(await pendingInvitesRedirect(queryClient, at('/team'), 'u2')).toBe('/profile?tab=invites');
   });
 
+  it('checks again after a logout', async () => {
+    await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1');
+    resetPendingInvitesGuard();
+    expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBe('/profile?tab=invites');
+  });
+
   it('does nothing without a session, or on a path under /profile/invites', async () => {
     expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), null)).toBeNull();
     expect(await pendingInvitesRedirect(queryClient, at('/profile/invites/accept?token=abc'), 'u1')).toBeNull();

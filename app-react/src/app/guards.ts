@@ -40,8 +40,31 @@ export async function loginGuard({ request }: LoaderFunctionArgs): Promise<null>
 
 // ---- Guard 3: pending invites -------------------------------------------------------------
 
-/** The people whose invites this page load has checked: once per session (spec, section 2). */
-const invitesChecked = new Set<string>();
+/**
+ * Whose invites this tab has checked: once per session (spec, section 2). Kept in
+ * sessionStorage, so a reload does not send someone who put an invite off back to it each time;
+ * a logout forgets it (the next sign-in is a new session).
+ */
+const CHECKED_KEY = 'bobbin:invites-checked';
+const invitesChecked = {
+  read(): string[] {
+    try {
+      return JSON.parse(sessionStorage.getItem(CHECKED_KEY) ?? '[]') as string[];
+    } catch {
+      return [];
+    }
+  },
+  has(userId: string): boolean {
+    return this.read().includes(userId);
+  },
+  add(userId: string): void {
+    try {
+      sessionStorage.setItem(CHECKED_KEY, JSON.stringify([...this.read(), userId]));
+    } catch {
+      // Storage disabled: the guard then checks on every page load, which is harmless.
+    }
+  },
+};
 
 /**
  * Guard 3, for the signed-in `userId` (null: no session): once per session, and never under
@@ -61,9 +84,13 @@ export async function pendingInvitesRedirect(queryClient: QueryClient, url: URL,
   }
 }
 
-/** For tests: every session unchecked again. */
+/** At logout, and in tests: the next session is checked again. */
 export function resetPendingInvitesGuard(): void {
-  invitesChecked.clear();
+  try {
+    sessionStorage.removeItem(CHECKED_KEY);
+  } catch {
+    // Nothing was kept either.
+  }
 }
 
 /** The signed-in person's id, without loading the auth client for a visitor with no cookie. */

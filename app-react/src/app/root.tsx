@@ -9,6 +9,7 @@ import { SelectTeamContext } from '@/features/teams/select-team';
 import { type AuthEvent, getAuthState, onAuthEvent, startAuth } from '@/lib/auth';
 import { clearLocalTeamData } from '@/lib/team-data';
 
+import { resetPendingInvitesGuard } from './guards';
 import { refreshSession, selectTeam } from './teams';
 
 /** Spec, section 4: these events refresh the profile. */
@@ -46,6 +47,7 @@ export function AppRoot() {
     const localLogout = async () => {
       await clearProfile(queryClient);
       clearLocalTeamData();
+      resetPendingInvitesGuard();
       // On a public page (the sign-in screens, the home page) there is nothing to leave.
       if (!publicPaths.has(pathnameRef.current)) await navigate(paths.home, { replace: true });
     };
