@@ -3,6 +3,7 @@
 
 mod catalog;
 mod health;
+mod inventory;
 mod meta;
 mod teams;
 mod users;
@@ -73,6 +74,7 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wa
         (name = "teams", description = "Teams and their members; roles owner, admin, member, viewer"),
         (name = "invites", description = "Invites to join a team, by e-mail"),
         (name = "settings", description = "Team settings, and each member's own settings in a team"),
+        (name = "inventory", description = "The team's threads and machines: members write, viewers read"),
     )
 )]
 struct ApiDoc;
@@ -104,32 +106,7 @@ impl Modify for SecuritySchemes {
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
     let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::healthz))
-        .nest(
-            "/api/v2",
-            OpenApiRouter::new()
-                .routes(routes!(meta::meta))
-                .routes(routes!(catalog::lines))
-                .routes(routes!(catalog::line))
-                .routes(routes!(catalog::thread))
-                .routes(routes!(catalog::search))
-                .routes(routes!(catalog::convert))
-                .routes(routes!(catalog::convert_bulk))
-                .routes(routes!(users::me))
-                .routes(routes!(users::set_default_team))
-                .routes(routes!(teams::list, teams::create))
-                .routes(routes!(teams::get, teams::rename, teams::delete))
-                .routes(routes!(teams::members, teams::put_member))
-                .routes(routes!(teams::remove_member))
-                .routes(routes!(teams::invites::list, teams::invites::create))
-                .routes(routes!(teams::invites::mine))
-                .routes(routes!(teams::invites::revoke))
-                .routes(routes!(teams::invites::accept_by_token))
-                .routes(routes!(teams::invites::accept_by_public_id))
-                .routes(routes!(teams::settings::team_all, teams::settings::team_patch))
-                .routes(routes!(teams::settings::team_one, teams::settings::team_set))
-                .routes(routes!(teams::settings::member_all, teams::settings::member_patch))
-                .routes(routes!(teams::settings::member_one, teams::settings::member_set)),
-        )
+        .nest("/api/v2", api_v2())
         .split_for_parts();
     let openapi_json = Bytes::from(openapi.to_json().expect("the OpenAPI document serialises"));
 
@@ -206,6 +183,39 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         )
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
+}
+
+/// Every route under `/api/v2`, with its OpenAPI description.
+fn api_v2() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(meta::meta))
+        .routes(routes!(catalog::lines))
+        .routes(routes!(catalog::line))
+        .routes(routes!(catalog::thread))
+        .routes(routes!(catalog::search))
+        .routes(routes!(catalog::convert))
+        .routes(routes!(catalog::convert_bulk))
+        .routes(routes!(users::me))
+        .routes(routes!(users::set_default_team))
+        .routes(routes!(teams::list, teams::create))
+        .routes(routes!(teams::get, teams::rename, teams::delete))
+        .routes(routes!(teams::members, teams::put_member))
+        .routes(routes!(teams::remove_member))
+        .routes(routes!(teams::invites::list, teams::invites::create))
+        .routes(routes!(teams::invites::mine))
+        .routes(routes!(teams::invites::revoke))
+        .routes(routes!(teams::invites::accept_by_token))
+        .routes(routes!(teams::invites::accept_by_public_id))
+        .routes(routes!(teams::settings::team_all, teams::settings::team_patch))
+        .routes(routes!(teams::settings::team_one, teams::settings::team_set))
+        .routes(routes!(teams::settings::member_all, teams::settings::member_patch))
+        .routes(routes!(teams::settings::member_one, teams::settings::member_set))
+        .routes(routes!(inventory::threads::list, inventory::threads::create))
+        .routes(routes!(inventory::threads::get, inventory::threads::update, inventory::threads::delete))
+        .routes(routes!(inventory::threads::adjust))
+        .routes(routes!(inventory::threads::bulk))
+        .routes(routes!(inventory::threads::export))
+        .routes(routes!(inventory::threads::import))
 }
 
 async fn api_not_found(request: Request) -> Response {

@@ -16,4 +16,5 @@ mod settings;
 mod smtp;
 mod team_helpers;
 mod teams;
+mod threads;
 mod web;

@@ -1,0 +1,3 @@
+//! The team inventories: threads (and, with the machine inventory, machines).
+
+pub mod threads;

@@ -1,0 +1,393 @@
+//! The thread inventory API (issue 6, points 1-3, 6 and 7).
+
+use reqwest::StatusCode;
+use rstest::rstest;
+use serde_json::{Value, json};
+
+use crate::{
+    helpers::{Backend, TestApp, spawn_app},
+    team_helpers::Person,
+};
+
+async fn owner_with_team(app: &TestApp) -> (Person, String) {
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    (owner, team)
+}
+
+fn codes(page: &Value) -> Vec<String> {
+    page["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["code"].as_str().unwrap_or("custom").to_owned())
+        .collect()
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_thread_is_added_from_the_catalogue_and_edited_from_its_version(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+
+    let added = app
+        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "01800", "quantity": 2.5, "location": "Shelf A", "reorder_point": 1, "cost_per_spool": 4.5 }))
+        .await;
+    let thread = added.assert_status(StatusCode::CREATED)["thread"].clone();
+    assert_eq!(thread["code"], "1800", "the code as the maker prints it");
+    assert_eq!(thread["name"], "Black");
+    assert_eq!(thread["colour"], "#2F3032");
+    assert_eq!(thread["line_name"], "Madeira Polyneon");
+    assert_eq!(thread["fibre"], "polyester");
+    assert_eq!(thread["quantity"], 2.5);
+    assert_eq!(thread["low"], false);
+    assert_eq!(thread["version"], 1);
+    assert_eq!(thread["updated_by_email"], "owner@example.com");
+    let id = thread["id"].as_str().unwrap();
+
+    let again = app
+        .api_post(&owner, &threads, json!({ "line": "Madeira Polyneon", "code": "1800", "quantity": 1 }))
+        .await;
+    again.assert_api_error(StatusCode::CONFLICT, "already_in_inventory");
+
+    let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 0.5, "location": "Shelf B", "reorder_point": 1, "version": 1 });
+    let edited = app.api(&owner, reqwest::Method::PUT, &format!("{threads}/{id}"), Some(edit.clone())).await;
+    let edited = edited.assert_status(StatusCode::OK)["thread"].clone();
+    assert_eq!(
+        (edited["quantity"].clone(), edited["version"].clone(), edited["low"].clone()),
+        (json!(0.5), json!(2), json!(true))
+    );
+    assert_eq!(edited["cost_per_spool"], Value::Null, "a full edit replaces every field");
+    // A second edit made from version 1 would overwrite the first: refused.
+    let stale = app.api(&owner, reqwest::Method::PUT, &format!("{threads}/{id}"), Some(edit)).await;
+    stale.assert_api_error(StatusCode::CONFLICT, "edit_conflict");
+
+    let fetched = app.api_get(&owner, &format!("{threads}/{id}")).await;
+    assert_eq!(fetched.assert_status(StatusCode::OK)["thread"]["location"], "Shelf B");
+    app.api_delete(&owner, &format!("{threads}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
+    app.api_get(&owner, &format!("{threads}/{id}"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[rstest]
+#[tokio::test]
+async fn bad_entries_name_each_field(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let answer = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/threads"),
+            json!({ "line": "madeira-polyneon", "code": "no-such", "quantity": 1.234, "location": "x".repeat(101) }),
+        )
+        .await;
+    answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    let fields: Vec<(&str, &str)> = answer.body["fields"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| (f["field"].as_str().unwrap(), f["code"].as_str().unwrap()))
+        .collect();
+    assert_eq!(fields, [("code", "unknown_code"), ("quantity", "bad_number"), ("location", "too_long")]);
+    let custom = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/threads"),
+            json!({ "name": "Fair gold", "colour": "gold", "quantity": 1 }),
+        )
+        .await;
+    assert_eq!(custom.body["fields"][0]["field"], "colour");
+}
+
+#[rstest]
+#[tokio::test]
+async fn quantity_adjustments_made_at_once_all_count(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let added = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/threads"),
+            json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 5 }),
+        )
+        .await;
+    let id = added.body["thread"]["id"].as_str().unwrap().to_owned();
+    let adjust = format!("/teams/{team}/threads/{id}/adjust");
+
+    // Ten people tapping at the same moment: +1 five times, -0.5 five times.
+    let mut taps = tokio::task::JoinSet::new();
+    for n in 0..10 {
+        let request = app
+            .client
+            .post(app.url(&format!("/api/v2{adjust}")))
+            .bearer_auth(&owner.token)
+            .json(&json!({ "delta": if n % 2 == 0 { 1.0 } else { -0.5 } }));
+        taps.spawn(async move { request.send().await.unwrap().status() });
+    }
+    while let Some(status) = taps.join_next().await {
+        assert_eq!(status.unwrap(), StatusCode::OK);
+    }
+    let thread = app.api_get(&owner, &format!("/teams/{team}/threads/{id}")).await;
+    assert_eq!(thread.body["thread"]["quantity"], 7.5, "5 + 5 x 1 - 5 x 0.5");
+
+    let too_many = app.api_post(&owner, &adjust, json!({ "delta": -8 })).await;
+    too_many.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "negative_quantity");
+    assert_eq!(
+        app.api_get(&owner, &format!("/teams/{team}/threads/{id}")).await.body["thread"]["quantity"],
+        7.5
+    );
+    app.api_post(&owner, &adjust, json!({ "delta": 0.001 }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+}
+
+#[rstest]
+#[tokio::test]
+async fn viewers_read_members_write_and_other_teams_see_nothing(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let viewer = app.person("viewer").await;
+    let member = app.person("member").await;
+    let outsider = app.person("outsider").await;
+    app.join(&owner, &team, &viewer, "viewer").await;
+    app.join(&owner, &team, &member, "member").await;
+    let other_team = app.team(&outsider, "Elsewhere").await;
+    let threads = format!("/teams/{team}/threads");
+
+    let added = app
+        .api_post(&member, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }))
+        .await;
+    let id = added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
+    assert_eq!(app.api_get(&viewer, &threads).await.assert_status(StatusCode::OK)["total"], 1);
+    app.api_get(&viewer, &format!("{threads}/export.csv")).await.assert_status(StatusCode::OK);
+    for (method, path, body) in [
+        (
+            reqwest::Method::POST,
+            threads.clone(),
+            json!({ "line": "madeira-polyneon", "code": "1801", "quantity": 1 }),
+        ),
+        (
+            reqwest::Method::PUT,
+            format!("{threads}/{id}"),
+            json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 3, "version": 1 }),
+        ),
+        (reqwest::Method::POST, format!("{threads}/{id}/adjust"), json!({ "delta": 1 })),
+        (reqwest::Method::DELETE, format!("{threads}/{id}"), json!({})),
+        (
+            reqwest::Method::POST,
+            format!("{threads}/bulk"),
+            json!({ "line": "madeira-polyneon", "codes": ["1801"] }),
+        ),
+        (
+            reqwest::Method::POST,
+            format!("{threads}/import"),
+            json!({ "csv": "line,code,quantity\nmadeira-polyneon,1801,1\n", "commit": true }),
+        ),
+    ] {
+        let viewer_answer = app.api(&viewer, method.clone(), &path, Some(body.clone())).await;
+        viewer_answer.assert_api_error(StatusCode::FORBIDDEN, "forbidden");
+        let outsider_answer = app.api(&outsider, method.clone(), &path, Some(body)).await;
+        outsider_answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+    app.api_get(&outsider, &threads).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    // The thread's id under the outsider's own team: not theirs, so not found.
+    app.api_get(&outsider, &format!("/teams/{other_team}/threads/{id}"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    app.api_post(&outsider, &format!("/teams/{other_team}/threads/{id}/adjust"), json!({ "delta": 5 }))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    assert_eq!(app.api_get(&owner, &format!("{threads}/{id}")).await.body["thread"]["quantity"], 1.0);
+}
+
+#[rstest]
+#[tokio::test]
+async fn csv_export_then_import_gives_the_same_inventory(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let import = format!("/teams/{team}/threads/import");
+    let file = "\u{feff}Brand;Number;Qty;Storage;Reorder at;Cost;Notes\r\n\
+                Madeira Polyneon;1800;2,5;\"Box 1; top\";1;4,50;\"=first\"\r\n\
+                Madeira Polyneon;1801;0,25;Box 2;;;\r\n";
+
+    let preview = app.api_post(&owner, &import, json!({ "csv": file })).await;
+    let body = preview.assert_status(StatusCode::OK);
+    assert_eq!(
+        (body["valid"].clone(), body["committed"].clone(), body["added"].clone()),
+        (json!(true), json!(false), json!(2))
+    );
+    assert_eq!(body["rows"][0]["action"], "add");
+    assert_eq!(
+        app.api_get(&owner, &format!("/teams/{team}/threads")).await.body["total"],
+        0,
+        "a preview writes nothing"
+    );
+
+    let committed = app.api_post(&owner, &import, json!({ "csv": file, "commit": true })).await;
+    assert_eq!(committed.assert_status(StatusCode::OK)["committed"], true);
+
+    let export = app
+        .client
+        .get(app.url(&format!("/api/v2/teams/{team}/threads/export.csv")))
+        .bearer_auth(&owner.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(export.headers()["content-type"], "text/csv; charset=utf-8");
+    assert!(export.headers()["content-disposition"].to_str().unwrap().contains("threads.csv"));
+    let exported = export.text().await.unwrap();
+    assert!(
+        exported.contains("madeira-polyneon,1800,Black,#2F3032,2.5,,Box 1; top,1,4.5,'=first"),
+        "{exported}"
+    );
+
+    // Into another team: the same inventory.
+    let copy = app.team(&owner, "Copy").await;
+    let imported = app
+        .api_post(
+            &owner,
+            &format!("/teams/{copy}/threads/import"),
+            json!({ "csv": exported, "commit": true }),
+        )
+        .await;
+    assert_eq!(imported.assert_status(StatusCode::OK)["added"], 2);
+    let strip = |page: Value| -> Vec<Value> {
+        page["threads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                let mut t = t.clone();
+                for volatile in ["id", "updated_at", "version"] {
+                    t.as_object_mut().unwrap().remove(volatile);
+                }
+                t
+            })
+            .collect()
+    };
+    let original = strip(app.api_get(&owner, &format!("/teams/{team}/threads")).await.body);
+    let copied = strip(app.api_get(&owner, &format!("/teams/{copy}/threads")).await.body);
+    assert_eq!(original, copied);
+    assert_eq!(original[0]["notes"], "=first");
+    // And into the same team: every row updates its entry, nothing changes.
+    let same = app.api_post(&owner, &import, json!({ "csv": exported, "commit": true })).await;
+    assert_eq!((same.body["added"].clone(), same.body["updated"].clone()), (json!(0), json!(2)));
+    assert_eq!(strip(app.api_get(&owner, &format!("/teams/{team}/threads")).await.body), original);
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_import_with_bad_rows_is_previewed_and_refused_whole(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let import = format!("/teams/{team}/threads/import");
+    let file = "line,code,quantity\nmadeira-polyneon,1800,1\nmadeira-polyneon,99999,1\nmadeira-polyneon,1801,lots\nmadeira-polyneon,1800,2\n";
+
+    let preview = app.api_post(&owner, &import, json!({ "csv": file })).await;
+    let body = preview.assert_status(StatusCode::OK);
+    assert_eq!(body["valid"], false);
+    let problems: Vec<(u64, String)> = body["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|row| {
+            row["problems"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| (row["line"].as_u64().unwrap(), p["code"].as_str().unwrap().to_owned()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    assert_eq!(
+        problems,
+        [(3, "unknown_code".to_owned()), (4, "bad_number".to_owned()), (5, "duplicate".to_owned())]
+    );
+
+    let commit = app.api_post(&owner, &import, json!({ "csv": file, "commit": true })).await;
+    commit.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "import_invalid");
+    assert_eq!(
+        app.api_get(&owner, &format!("/teams/{team}/threads")).await.body["total"],
+        0,
+        "all or nothing"
+    );
+    app.api_post(&owner, &import, json!({ "csv": "" }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "import_unreadable");
+}
+
+#[rstest]
+#[tokio::test]
+async fn many_codes_are_added_at_once_and_the_list_searches_them(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    app.api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }))
+        .await;
+
+    let unknown = app
+        .api_post(
+            &owner,
+            &format!("{threads}/bulk"),
+            json!({ "line": "madeira-polyneon", "codes": ["1801", "nope"] }),
+        )
+        .await;
+    unknown.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(unknown.body["fields"][0]["field"], "codes[1]");
+
+    let bulk = app
+        .api_post(
+            &owner,
+            &format!("{threads}/bulk"),
+            json!({ "line": "madeira-polyneon", "codes": ["1801, 1610\n1611", "1800"], "quantity": 2 }),
+        )
+        .await;
+    let body = bulk.assert_status(StatusCode::CREATED);
+    assert_eq!(body["added"].as_array().unwrap().len(), 3);
+    assert_eq!(body["already_owned"], json!(["1800"]));
+    app.api_post(
+        &owner,
+        &threads,
+        json!({ "name": "Fair gold", "colour": "#C9A227", "quantity": 0, "reorder_point": 1 }),
+    )
+    .await;
+
+    let all = app.api_get(&owner, &threads).await;
+    assert_eq!(codes(&all.body), ["1610", "1611", "1800", "1801", "custom"]);
+    let low = app.api_get(&owner, &format!("{threads}?low=true")).await;
+    assert_eq!(codes(&low.body), ["custom"]);
+    let by_text = app.api_get(&owner, &format!("{threads}?q=black")).await;
+    assert_eq!(codes(&by_text.body), ["1800"]);
+    let closest = app.api_get(&owner, &format!("{threads}?closest=%23303030&per_page=2")).await;
+    assert_eq!(closest.body["total"], 5);
+    assert_eq!(closest.body["threads"][0]["code"], "1800");
+    assert!(closest.body["threads"][0]["distance"].as_f64().unwrap() < 2.0, "{:?}", closest.body);
+    let paged = app.api_get(&owner, &format!("{threads}?sort=quantity&order=desc&per_page=2&page=2")).await;
+    assert_eq!((paged.body["page"].clone(), paged.body["per_page"].clone()), (json!(2), json!(2)));
+    assert_eq!(paged.body["threads"].as_array().unwrap().len(), 2);
+    let bad = app.api_get(&owner, &format!("{threads}?closest=red&sort=colourfulness")).await;
+    bad.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(bad.body["fields"].as_array().unwrap().len(), 2);
+    let shopping = app
+        .client
+        .get(app.url(&format!("/api/v2{threads}/export.csv?low=true")))
+        .bearer_auth(&owner.token)
+        .send()
+        .await
+        .unwrap();
+    assert!(shopping.headers()["content-disposition"].to_str().unwrap().contains("shopping-list.csv"));
+    let text = shopping.text().await.unwrap();
+    assert_eq!(text.lines().count(), 2, "the header and the one low thread: {text}");
+}
