@@ -114,7 +114,6 @@ pub struct Hoop {
 /// A machine as typed in, before it is checked.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(deny_unknown_fields)]
 pub struct MachineDraft {
     pub name: String,
     #[serde(default)]

@@ -216,6 +216,10 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(inventory::threads::bulk))
         .routes(routes!(inventory::threads::export))
         .routes(routes!(inventory::threads::import))
+        .routes(routes!(inventory::machines::list, inventory::machines::create))
+        .routes(routes!(inventory::machines::get, inventory::machines::update, inventory::machines::delete))
+        .routes(routes!(inventory::machines::log))
+        .routes(routes!(inventory::machines::unlog))
 }
 
 async fn api_not_found(request: Request) -> Response {

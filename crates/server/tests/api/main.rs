@@ -9,6 +9,7 @@ mod errors;
 mod health;
 mod helpers;
 mod invites;
+mod machines;
 mod oauth;
 mod oauth_provider;
 mod openapi;

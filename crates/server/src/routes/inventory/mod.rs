@@ -1,3 +1,4 @@
-//! The team inventories: threads (and, with the machine inventory, machines).
+//! The team inventories: threads, and machines with their maintenance.
 
+pub mod machines;
 pub mod threads;

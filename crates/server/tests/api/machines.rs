@@ -1,0 +1,177 @@
+//! The machine inventory and maintenance log API (issue 6, points 5-7).
+
+use reqwest::{Method, StatusCode};
+use rstest::rstest;
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, spawn_app};
+
+#[rstest]
+#[tokio::test]
+async fn a_machine_is_added_edited_from_its_version_and_its_maintenance_logged(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let machines = format!("/teams/{team}/machines");
+
+    let body = json!({
+        "name": "Tajima 6-head", "brand": "Tajima", "model": "TMEZ-SC", "serial_number": "T123",
+        "heads": 6, "needles_per_head": 15, "max_spm": 1200, "typical_spm": 650,
+        "hoops": [{ "name": "Cap", "width_mm": 130, "height_mm": 60 }, { "width_mm": 360, "height_mm": 500 }],
+        "purchase_date": "2025-06-01", "notes": "Bay 2"
+    });
+    let added = app.api_post(&owner, &machines, body.clone()).await;
+    let machine = added.assert_status(StatusCode::CREATED)["machine"].clone();
+    assert_eq!(machine["status"], "active");
+    assert_eq!(machine["heads"], 6);
+    assert_eq!(machine["hoops"][1], json!({ "name": "", "width_mm": 360, "height_mm": 500 }));
+    assert_eq!(machine["version"], 1);
+    let kinds: Vec<&str> =
+        machine["due"].as_array().unwrap().iter().map(|d| d["kind"].as_str().unwrap()).collect();
+    assert_eq!(
+        kinds,
+        ["oiling", "hook_cleaning", "needle_change", "service"],
+        "soonest first, `other` has no interval"
+    );
+    assert_eq!(machine["due"][0]["never_done"], true);
+    assert_eq!(machine["due"][0]["date"], "2025-06-08", "counted from the purchase date");
+    assert_eq!(machine["due"][0]["overdue"], true);
+    let id = machine["id"].as_str().unwrap().to_owned();
+
+    // Oiled today, with the stitch counter read: next oiling in 7 days or 1,000,000 stitches.
+    let today = time::OffsetDateTime::now_utc().date();
+    let iso = |d: time::Date| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
+    let logged = app
+        .api_post(&owner, &format!("{machines}/{id}/maintenance"), json!({ "performed_on": iso(today), "kind": "oiling", "stitch_counter": 2_000_000, "notes": "Hook oiled" }))
+        .await;
+    let entry = logged.assert_status(StatusCode::CREATED)["entry"].clone();
+    assert_eq!(entry["kind"], "oiling");
+    let detail = app.api_get(&owner, &format!("{machines}/{id}")).await;
+    let detail = detail.assert_status(StatusCode::OK)["machine"].clone();
+    assert_eq!(detail["maintenance"][0]["notes"], "Hook oiled");
+    assert_eq!(detail["stitch_counter"], 2_000_000);
+    let oiling = detail["due"].as_array().unwrap().iter().find(|d| d["kind"] == "oiling").unwrap().clone();
+    assert_eq!(oiling["date"], iso(today + time::Duration::days(7)));
+    assert_eq!(oiling["at_stitches"], 3_000_000);
+    assert_eq!((oiling["overdue"].clone(), oiling["never_done"].clone()), (json!(false), json!(false)));
+    // A later reading past the mark makes it due before the date.
+    app.api_post(
+        &owner,
+        &format!("{machines}/{id}/maintenance"),
+        json!({ "performed_on": iso(today), "kind": "other", "stitch_counter": 3_100_000 }),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
+    let later = app.api_get(&owner, &format!("{machines}/{id}")).await;
+    let oiling = later.body["machine"]["due"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["kind"] == "oiling")
+        .unwrap()
+        .clone();
+    assert_eq!(oiling["overdue"], true, "{oiling}");
+
+    let mut edit = body.clone();
+    edit["status"] = json!("maintenance");
+    edit["version"] = json!(1);
+    let edited = app.api(&owner, Method::PUT, &format!("{machines}/{id}"), Some(edit.clone())).await;
+    assert_eq!(edited.assert_status(StatusCode::OK)["machine"]["status"], "maintenance");
+    app.api(&owner, Method::PUT, &format!("{machines}/{id}"), Some(edit))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "edit_conflict");
+
+    let listed = app.api_get(&owner, &machines).await;
+    let listed = &listed.assert_status(StatusCode::OK)["machines"];
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert!(listed[0].get("maintenance").is_none(), "the list leaves the logs out");
+
+    let entry_id = entry["id"].as_str().unwrap();
+    app.api_delete(&owner, &format!("{machines}/{id}/maintenance/{entry_id}"))
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+    app.api_delete(&owner, &format!("{machines}/{id}/maintenance/{entry_id}"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    app.api_delete(&owner, &format!("{machines}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
+    assert_eq!(app.api_get(&owner, &machines).await.body["machines"], json!([]));
+}
+
+#[rstest]
+#[tokio::test]
+async fn bad_machines_and_log_entries_name_their_fields(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let machines = format!("/teams/{team}/machines");
+    let answer = app
+        .api_post(&owner, &machines, json!({ "name": "", "heads": 0, "max_spm": 800, "typical_spm": 900, "hoops": [{ "width_mm": 1, "height_mm": 100 }], "purchase_date": "01/06/2025" }))
+        .await;
+    answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    let fields: Vec<&str> =
+        answer.body["fields"].as_array().unwrap().iter().map(|f| f["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["name", "heads", "typical_spm", "hoops[0].width_mm", "purchase_date"]);
+    let bad_status = app.api_post(&owner, &machines, json!({ "name": "X", "status": "broken" })).await;
+    assert_eq!(bad_status.body["fields"][0]["field"], "status", "{bad_status:?}");
+
+    let id =
+        app.api_post(&owner, &machines, json!({ "name": "Brother PR1050X" })).await.body["machine"]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+    for (body, field) in [
+        (json!({ "performed_on": "2026-13-01", "kind": "oiling" }), "performed_on"),
+        (json!({ "performed_on": "2999-01-01", "kind": "oiling" }), "performed_on"),
+        (json!({ "performed_on": "2026-01-01", "kind": "polishing" }), "kind"),
+    ] {
+        let answer = app.api_post(&owner, &format!("{machines}/{id}/maintenance"), body).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], field, "{answer:?}");
+    }
+}
+
+#[rstest]
+#[tokio::test]
+async fn viewers_read_machines_and_other_teams_see_nothing(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let viewer = app.person("viewer").await;
+    let outsider = app.person("outsider").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    app.join(&owner, &team, &viewer, "viewer").await;
+    let elsewhere = app.team(&outsider, "Elsewhere").await;
+    let machines = format!("/teams/{team}/machines");
+    let id =
+        app.api_post(&owner, &machines, json!({ "name": "Brother PR1050X" })).await.body["machine"]["id"]
+            .as_str()
+            .unwrap()
+            .to_owned();
+
+    app.api_get(&viewer, &format!("{machines}/{id}")).await.assert_status(StatusCode::OK);
+    let writes: [(Method, String, Value); 4] = [
+        (Method::POST, machines.clone(), json!({ "name": "Another" })),
+        (Method::PUT, format!("{machines}/{id}"), json!({ "name": "Renamed", "version": 1 })),
+        (Method::DELETE, format!("{machines}/{id}"), json!({})),
+        (
+            Method::POST,
+            format!("{machines}/{id}/maintenance"),
+            json!({ "performed_on": "2026-01-01", "kind": "oiling" }),
+        ),
+    ];
+    for (method, path, body) in writes {
+        app.api(&viewer, method.clone(), &path, Some(body.clone()))
+            .await
+            .assert_api_error(StatusCode::FORBIDDEN, "forbidden");
+        app.api(&outsider, method, &path, Some(body))
+            .await
+            .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+    app.api_get(&outsider, &format!("/teams/{elsewhere}/machines/{id}"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    app.api_get(&outsider, &machines).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+}
