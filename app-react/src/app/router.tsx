@@ -93,6 +93,28 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
             })),
           },
           {
+            path: paths.inventory,
+            lazy: lazyRoute(async () => ({
+              Component: (await import('@/features/inventory/inventory-hub-page')).InventoryHubPage,
+            })),
+          },
+          {
+            path: paths.inventoryThreads,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).ThreadsRoute })),
+          },
+          {
+            path: paths.inventoryThread,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).ThreadRoute })),
+          },
+          {
+            path: paths.inventoryMachines,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).MachinesRoute })),
+          },
+          {
+            path: paths.inventoryMachine,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).MachineRoute })),
+          },
+          {
             path: '*',
             lazy: lazyRoute(async () => ({ Component: (await import('./routes/not-found')).NotFoundPage })),
           },

@@ -17,6 +17,14 @@ export const paths = {
   dashboard: '/dashboard',
   team: '/team',
   threadConverter: '/tools/thread-converter',
+  /** The hub of the inventories and tools, titled 'Calculators' (spec, section 2). */
+  inventory: '/inventory',
+  inventoryThreads: '/inventory/threads',
+  inventoryThread: '/inventory/threads/:threadId',
+  inventoryMachines: '/inventory/machines',
+  inventoryMachine: '/inventory/machines/:machineId',
+  calculators: '/calculators',
+  pricingCalculator: '/calculators/pricing',
   testInvites: '/test/invites',
 } as const;
 
@@ -47,6 +55,16 @@ export type ProfileTab = keyof typeof profileTabs;
 /** A link to a tab of the profile page. */
 export function profileTabPath(tab: ProfileTab): string {
   return `${paths.profile}?tab=${tab}`;
+}
+
+/** One thread of the team's inventory. */
+export function inventoryThreadPath(threadId: string): string {
+  return `${paths.inventoryThreads}/${encodeURIComponent(threadId)}`;
+}
+
+/** One machine of the team's inventory. */
+export function inventoryMachinePath(machineId: string): string {
+  return `${paths.inventoryMachines}/${encodeURIComponent(machineId)}`;
 }
 
 /** The document title of a page: the product name, then the page's own title. */

@@ -1,0 +1,29 @@
+// GET /api/v2/catalog/lines: the catalogue's thread lines (for the line pickers).
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { inventoryQuery } from './cache';
+
+export interface CatalogueLine {
+  id: string;
+  displayName: string;
+}
+
+export async function fetchCatalogueLines(signal?: AbortSignal): Promise<CatalogueLine[]> {
+  return (await api<{ lines: CatalogueLine[] }>('/catalog/lines', signal ? { signal } : {})).lines;
+}
+
+export function catalogueLinesQueryOptions() {
+  return queryOptions({
+    queryKey: ['catalogue', 'lines'],
+    queryFn: ({ signal }) => fetchCatalogueLines(signal),
+    ...inventoryQuery,
+    // Built into the server: unchanged while the app runs.
+    staleTime: Infinity,
+  });
+}
+
+export function useCatalogueLines() {
+  return useQuery(catalogueLinesQueryOptions());
+}

@@ -1,0 +1,24 @@
+// GET /api/v2/teams/{id}/threads/{threadId}: one entry.
+import { queryOptions, useQuery } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import type { ThreadView } from '../types';
+import { inventoryQuery, teamPath, threadsKey } from './cache';
+
+export async function fetchThread(teamId: string, threadId: string, signal?: AbortSignal): Promise<ThreadView> {
+  const path = teamPath(teamId, `threads/${encodeURIComponent(threadId)}`);
+  return (await api<{ thread: ThreadView }>(path, signal ? { signal } : {})).thread;
+}
+
+export function threadQueryOptions(teamId: string, threadId: string) {
+  return queryOptions({
+    queryKey: [...threadsKey(teamId), 'one', threadId],
+    queryFn: ({ signal }) => fetchThread(teamId, threadId, signal),
+    ...inventoryQuery,
+  });
+}
+
+export function useThread(teamId: string, threadId: string) {
+  return useQuery({ ...threadQueryOptions(teamId, threadId), enabled: teamId !== '' && threadId !== '' });
+}

@@ -1,0 +1,128 @@
+import { useId, useState } from 'react';
+
+import { FormAlert, FormStatus } from '@/components/form';
+
+import { useImportThreads } from '../api/import-threads';
+import { problemsOf } from '../errors';
+import type { ImportResult } from '../types';
+
+/**
+ * A CSV file checked first: its rows with their problems; the import itself (all rows or none)
+ * is offered only when every row is valid.
+ */
+export function ImportCsv({ teamId }: { teamId: string }) {
+  const id = useId();
+  const [csv, setCsv] = useState<string | null>(null);
+  const [preview, setPreview] = useState<ImportResult | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+  const run = useImportThreads(teamId);
+
+  const check = async (text: string) => {
+    setAlert(null);
+    setDone(null);
+    setPreview(null);
+    try {
+      setPreview(await run.mutateAsync({ csv: text, commit: false }));
+    } catch (error) {
+      setAlert(problemsOf(error, [], 'The file could not be read.').alert);
+    }
+  };
+
+  const choose = async (file: File | undefined) => {
+    if (!file) return;
+    const text = await file.text();
+    setCsv(text);
+    await check(text);
+  };
+
+  const commit = async () => {
+    if (csv === null) return;
+    setAlert(null);
+    try {
+      const result = await run.mutateAsync({ csv, commit: true });
+      setPreview(null);
+      setCsv(null);
+      setDone(`Imported: ${result.added} added, ${result.updated} updated.`);
+    } catch (error) {
+      setAlert(problemsOf(error, [], 'The import failed; nothing was written.').alert);
+    }
+  };
+
+  const bad = preview?.rows.filter((row) => row.problems.length > 0).length ?? 0;
+  return (
+    <section className="card profile-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Import CSV</h2>
+      <div className="field">
+        <label htmlFor={`${id}-file`}>CSV file</label>
+        <input
+          id={`${id}-file`}
+          type="file"
+          accept=".csv,text/csv"
+          aria-describedby={`${id}-hint`}
+          onChange={(event) => {
+            void choose(event.target.files?.[0]);
+            // The same file chosen again (after fixing it) is read again.
+            event.target.value = '';
+          }}
+        />
+        <p id={`${id}-hint`} className="muted">
+          The columns of an export. Nothing is written until you press Import.
+        </p>
+      </div>
+      {preview ? (
+        <>
+          <p role="status">
+            {preview.rows.length} row(s): {bad === 0 ? 'all valid.' : `${bad} with problems. Fix them in the file and choose it again.`}
+            {preview.ignored_columns.length > 0 ? ` Ignored columns: ${preview.ignored_columns.join(', ')}.` : ''}
+          </p>
+          <div className="table-scroll" role="region" aria-label="Import preview" tabIndex={0}>
+            <table className="bulk-table">
+              <thead>
+                <tr>
+                  <th scope="col">Row</th>
+                  <th scope="col">Line</th>
+                  <th scope="col">Code</th>
+                  <th scope="col">Name</th>
+                  <th scope="col">Quantity</th>
+                  <th scope="col">Result</th>
+                </tr>
+              </thead>
+              <tbody>
+                {preview.rows.map((row) => (
+                  <tr key={row.line}>
+                    <td>{row.line}</td>
+                    <td>{row.thread_line}</td>
+                    <td>{row.code}</td>
+                    <td>{row.name}</td>
+                    <td>{row.quantity}</td>
+                    <td>
+                      {row.problems.length > 0 ? (
+                        <ul className="field__error">
+                          {row.problems.map((problem) => (
+                            <li key={`${problem.field}-${problem.code}`}>{problem.message}</li>
+                          ))}
+                        </ul>
+                      ) : row.action === 'update' ? (
+                        'Updates the entry'
+                      ) : (
+                        'Adds'
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          {preview.valid ? (
+            <button type="button" className="button button--primary" disabled={run.isPending} onClick={() => void commit()}>
+              Import
+            </button>
+          ) : null}
+        </>
+      ) : null}
+      <FormAlert message={alert} />
+      <FormStatus message={done} />
+    </section>
+  );
+}

@@ -1,0 +1,256 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
+import { renderPage } from '@/test/render';
+
+import { draftOf } from './components/MachineForm';
+import { problemsOf } from './errors';
+import { MachinePage, today } from './machine-page';
+import { inputOf, valuesOf, ThreadPage } from './thread-page';
+import { ThreadsPage, pageRange } from './threads-page';
+import type { ImportResult, Machine, ThreadView } from './types';
+import { ApiError } from '@/lib/api-client';
+
+const LIST = 'GET /teams/tm_shop/threads?sort=code&order=asc&page=1&per_page=50';
+
+function aThread(id: string, extra: Partial<ThreadView> = {}): ThreadView {
+  return {
+    id,
+    line: 'madeira-polyneon-40',
+    line_name: 'Madeira Polyneon 40',
+    code: '1800',
+    name: 'Navy',
+    colour: '#1f2a44',
+    fibre: 'polyester',
+    quantity: 2,
+    spool_length_m: 1000,
+    location: 'Shelf A',
+    reorder_point: 1,
+    cost_per_spool: 4.5,
+    notes: '',
+    low: false,
+    version: 1,
+    updated_by_email: 'me@example.com',
+    updated_at: '2026-11-23T10:00:00Z',
+    ...extra,
+  };
+}
+
+let server: FakeApi;
+
+function threadsServer(threads: ThreadView[]) {
+  server = fakeApi({
+    [LIST]: () => Response.json({ threads, total: threads.length, page: 1, per_page: 50 }),
+    'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40' }] }),
+  });
+}
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+describe('the thread list', () => {
+  it('shows each thread with its swatch, quantity and low-stock badge, and the page range', async () => {
+    threadsServer([aThread('th_1'), aThread('th_2', { code: '1801', name: 'Sky', low: true, quantity: 0.5 })]);
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const table = await screen.findByRole('table');
+    expect(within(table).getByRole('link', { name: 'Navy' })).toBeTruthy();
+    expect(within(table).getByText('Low stock')).toBeTruthy();
+    expect(screen.getByLabelText('Quantity of 1801 Sky').textContent).toBe('0.5');
+    expect(screen.getByText('1–2 of 2')).toBeTruthy();
+  });
+
+  it('adds one in a tap and shows it before the server answers', async () => {
+    threadsServer([aThread('th_1')]);
+    let answer: (response: Response) => void = () => {};
+    server.handlers['POST /teams/tm_shop/threads/th_1/adjust'] = () => new Promise((resolve) => (answer = resolve));
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'One more of 1800 Navy' }));
+    expect(screen.getByLabelText('Quantity of 1800 Navy').textContent).toBe('3');
+    expect(server.callsTo('POST /teams/tm_shop/threads/th_1/adjust')).toEqual([{ delta: 1 }]);
+    answer(Response.json({ thread: aThread('th_1', { quantity: 3 }) }));
+  });
+
+  it('puts the quantity back and says why when the server refuses', async () => {
+    threadsServer([aThread('th_1', { quantity: 1 })]);
+    server.handlers['POST /teams/tm_shop/threads/th_1/adjust'] = () =>
+      apiError(422, 'negative_quantity', 'That would leave fewer than zero spools.');
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'One fewer of 1800 Navy' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('fewer than zero');
+    await waitFor(() => expect(screen.getByLabelText('Quantity of 1800 Navy').textContent).toBe('1'));
+  });
+
+  it('shows viewers no controls that change the inventory', async () => {
+    threadsServer([aThread('th_1')]);
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite={false} />, '/inventory/threads');
+    await screen.findByRole('table');
+    expect(screen.queryByRole('button', { name: /One more/ })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Add thread' })).toBeNull();
+    expect(screen.queryByLabelText('CSV file')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/v2/teams/tm_shop/threads/export.csv');
+    expect(screen.getByRole('link', { name: 'Shopping list' }).getAttribute('href')).toContain('low=true');
+  });
+
+  it('previews an import with its problems, and offers Import only once every row is valid', async () => {
+    threadsServer([]);
+    const bad: ImportResult = {
+      rows: [
+        { line: 2, thread_line: 'madeira-polyneon-40', code: '9999', name: '', quantity: '1', action: null, problems: [{ field: 'code', code: 'unknown_code', message: 'No thread 9999 in this line.' }] },
+      ],
+      ignored_columns: [],
+      valid: false,
+      committed: false,
+      added: 0,
+      updated: 0,
+    };
+    const good: ImportResult = { ...bad, rows: [{ ...bad.rows[0]!, code: '1800', action: 'add', problems: [] }], valid: true };
+    server.handlers['POST /teams/tm_shop/threads/import'] = (body) => {
+      const { csv, commit } = body as { csv: string; commit: boolean };
+      if (csv.includes('9999')) return Response.json(bad);
+      return Response.json(commit ? { ...good, committed: true, added: 1 } : good);
+    };
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    const input = await screen.findByLabelText('CSV file');
+    await user.upload(input, new File(['line,code,quantity\nmadeira-polyneon-40,9999,1\n'], 'threads.csv', { type: 'text/csv' }));
+    expect(await screen.findByText('No thread 9999 in this line.')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
+    await user.upload(input, new File(['line,code,quantity\nmadeira-polyneon-40,1800,1\n'], 'threads.csv', { type: 'text/csv' }));
+    await user.click(await screen.findByRole('button', { name: 'Import' }));
+    expect(await screen.findByText('Imported: 1 added, 0 updated.')).toBeTruthy();
+    expect(server.callsTo('POST /teams/tm_shop/threads/import').map((call) => (call as { commit: boolean }).commit)).toEqual([false, false, true]);
+  });
+
+  it('counts pages as people read them', () => {
+    expect(pageRange(2, 50, 50, 240)).toBe('51–100 of 240');
+    expect(pageRange(5, 50, 40, 240)).toBe('201–240 of 240');
+    expect(pageRange(1, 50, 0, 0)).toBe('0 of 0');
+  });
+});
+
+describe('the thread details', () => {
+  it('saves from the version read, and on a clash shows the message with a Reload button', async () => {
+    let version = 1;
+    server = fakeApi({
+      'GET /teams/tm_shop/threads/th_1': () => Response.json({ thread: aThread('th_1', { version }) }),
+      'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40' }] }),
+      'PUT /teams/tm_shop/threads/th_1': () => apiError(409, 'edit_conflict', 'Someone changed this thread after you opened it.'),
+    });
+    renderPage(<ThreadPage teamId="tm_shop" canWrite threadId="th_1" />, '/inventory/threads/th_1');
+    const user = userEvent.setup();
+    const location = await screen.findByLabelText('Location');
+    await user.clear(location);
+    await user.type(location, 'Drawer 2');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toContain('Someone changed this thread');
+    expect(server.callsTo('PUT /teams/tm_shop/threads/th_1')[0]).toMatchObject({ version: 1, location: 'Drawer 2', line: 'madeira-polyneon-40', code: '1800' });
+    version = 2;
+    await user.click(screen.getByRole('button', { name: 'Reload' }));
+    await waitFor(() => expect(screen.queryByRole('alert')).toBeNull());
+    expect((screen.getByLabelText('Location') as HTMLInputElement).value).toBe('Shelf A');
+  });
+
+  it("shows the server's field messages next to their inputs", async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads/th_1': () => Response.json({ thread: aThread('th_1') }),
+      'GET /catalog/lines': () => Response.json({ lines: [] }),
+      'PUT /teams/tm_shop/threads/th_1': () =>
+        apiError(422, 'validation_failed', 'Check the fields.', { fields: [{ field: 'reorder_point', code: 'bad_number', message: 'Too many decimals.' }] }),
+    });
+    renderPage(<ThreadPage teamId="tm_shop" canWrite threadId="th_1" />, '/inventory/threads/th_1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Save' }));
+    const reorder = screen.getByLabelText('Reorder point');
+    await waitFor(() => expect(reorder.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(reorder.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Too many decimals.');
+  });
+
+  it('reads the typed numbers, refusing what is not one', () => {
+    const values = valuesOf(aThread('th_1'));
+    expect(inputOf({ ...values, quantity: '1,5' })).toMatchObject({ input: { quantity: 1.5 } });
+    expect(inputOf({ ...values, cost_per_spool: 'lots' })).toEqual({ fields: { cost_per_spool: 'Enter a number, e.g. 2 or 1.5.' } });
+    expect(inputOf({ ...values, line: '', name: 'Mine', colour: '#ff0000' })).toMatchObject({ input: { name: 'Mine', colour: '#ff0000' } });
+  });
+});
+
+function aMachine(extra: Partial<Machine> = {}): Machine {
+  return {
+    id: 'mc_1',
+    name: 'Tajima',
+    brand: 'Tajima',
+    model: 'TMBR',
+    serial_number: '',
+    heads: 1,
+    needles_per_head: 15,
+    max_spm: 1200,
+    typical_spm: 800,
+    hoops: [{ name: 'Large', width_mm: 300, height_mm: 200 }],
+    status: 'active',
+    purchase_date: null,
+    notes: '',
+    version: 1,
+    updated_at: '2026-11-23T10:00:00Z',
+    stitch_counter: null,
+    due: [{ kind: 'oiling', date: '2026-11-20', at_stitches: null, overdue: true, never_done: true }],
+    maintenance: [],
+    ...extra,
+  };
+}
+
+describe('the machine details', () => {
+  it("logs maintenance dated today by default, and shows what is due", async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/machines/mc_1': () => Response.json({ machine: aMachine() }),
+      'POST /teams/tm_shop/machines/mc_1/maintenance': (body) =>
+        Response.json({ entry: { id: 'lg_1', created_at: '2026-11-23T10:00:00Z', ...(body as object) } }, { status: 201 }),
+      'GET /teams/tm_shop/machines': () => Response.json({ machines: [] }),
+    });
+    renderPage(<MachinePage teamId="tm_shop" canWrite machineId="mc_1" />, '/inventory/machines/mc_1');
+    const user = userEvent.setup();
+    const due = await screen.findByRole('list', { name: 'Maintenance due' });
+    expect(due.textContent).toContain('Oiling: due 2026-11-20 (never logged) — overdue');
+    const form = screen.getByRole('form', { name: 'Log maintenance' });
+    expect((within(form).getByLabelText('Date') as HTMLInputElement).value).toBe(today());
+    await user.selectOptions(within(form).getByLabelText('Kind'), 'needle_change');
+    await user.type(within(form).getByLabelText('Stitch counter'), '125000');
+    await user.click(within(form).getByRole('button', { name: 'Log maintenance' }));
+    expect(await within(form).findByRole('status')).toBeTruthy();
+    expect(server.callsTo('POST /teams/tm_shop/machines/mc_1/maintenance')).toEqual([
+      { performed_on: today(), kind: 'needle_change', notes: '', stitch_counter: 125000 },
+    ]);
+  });
+
+  it('reads the machine form, hoops included', () => {
+    const values = {
+      name: 'Brother',
+      brand: '',
+      model: '',
+      serial_number: '',
+      purchase_date: '',
+      notes: '',
+      heads: '1',
+      needles_per_head: '10',
+      max_spm: '',
+      typical_spm: '',
+      status: 'active' as const,
+    };
+    expect(draftOf(values, [{ key: 1, name: 'Small', width_mm: '100', height_mm: '100' }])).toMatchObject({
+      draft: { name: 'Brother', needles_per_head: 10, max_spm: null, hoops: [{ name: 'Small', width_mm: 100, height_mm: 100 }] },
+    });
+    expect(draftOf({ ...values, name: ' ' }, [{ key: 1, name: '', width_mm: 'x', height_mm: '1' }])).toEqual({
+      fields: { name: 'Give the machine a name, e.g. "Tajima 6-head".', 'hoops[0].width_mm': 'Enter a whole number.' },
+    });
+  });
+});
+
+describe('problemsOf', () => {
+  it('puts field messages by their inputs and the rest in the alert', () => {
+    const error = new ApiError(422, 'validation_failed', 'Check the fields.', { fields: { name: 'Required.', version: 'Send it.' } });
+    expect(problemsOf(error, ['name'], 'x')).toEqual({ fields: { name: 'Required.' }, alert: 'Check the fields. Send it.' });
+    expect(problemsOf(new TypeError(''), [], 'Failed.')).toEqual({ fields: {}, alert: 'Failed.' });
+  });
+});

@@ -1,0 +1,209 @@
+import { useId, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+
+import { FormAlert, FormStatus } from '@/components/form';
+import { pageTitle, paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
+
+import { useAddMaintenance } from './api/add-maintenance';
+import { useDeleteMachine } from './api/delete-machine';
+import { useDeleteMaintenance } from './api/delete-maintenance';
+import { useMachine } from './api/get-machine';
+import { useUpdateMachine } from './api/update-machine';
+import { ConflictAlert } from './components/ConflictAlert';
+import { DueList } from './components/DueList';
+import { SelectField, TextAreaField, TextField } from './components/Field';
+import { MACHINE_FIELDS, MachineForm } from './components/MachineForm';
+import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
+import { type InventoryAccess, MAINTENANCE_KINDS, type Machine, type MaintenanceKind, kindLabels } from './types';
+
+const shown = (field: string) => (MACHINE_FIELDS as readonly string[]).includes(field) || field.startsWith('hoops[');
+
+/** Today as `YYYY-MM-DD`, in the person's own time zone. */
+export function today(now = new Date()): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
+}
+
+/** `/inventory/machines/{machineId}`: one machine, its maintenance log and what is due next. */
+export function MachinePage({ teamId, canWrite, machineId }: InventoryAccess & { machineId: string }) {
+  const machine = useMachine(teamId, machineId);
+  const data = machine.data;
+  return (
+    <div className="inventory">
+      <title>{pageTitle('Machine Details')}</title>
+      <p>
+        <Link to={paths.inventoryMachines}>← Machines</Link>
+      </p>
+      <h1>Machine Details</h1>
+      {data ? (
+        <>
+          <section aria-labelledby="due-title">
+            <h2 id="due-title">Next maintenance</h2>
+            <DueList due={data.due} label="Maintenance due" />
+          </section>
+          <MaintenanceLog teamId={teamId} machine={data} canWrite={canWrite} />
+          <EditMachine key={data.version} teamId={teamId} machine={data} canWrite={canWrite} onReload={() => void machine.refetch()} />
+        </>
+      ) : machine.isError ? (
+        <FormAlert message={problemsOf(machine.error, [], 'The machine could not be loaded.').alert} />
+      ) : (
+        <p role="status">Loading…</p>
+      )}
+    </div>
+  );
+}
+
+function EditMachine({ teamId, machine, canWrite, onReload }: { teamId: string; machine: Machine; canWrite: boolean; onReload: () => void }) {
+  const update = useUpdateMachine(teamId, machine.id);
+  const remove = useDeleteMachine(teamId, machine.id);
+  const navigate = useNavigate();
+  const [conflict, setConflict] = useState<string | null>(null);
+  const [alert, setAlert] = useState<string | null>(null);
+  return (
+    <>
+      <h2>Details</h2>
+      <MachineForm
+        machine={machine}
+        canWrite={canWrite}
+        label="Machine"
+        submitLabel="Save"
+        save={async (draft) => {
+          setConflict(null);
+          try {
+            await update.mutateAsync({ ...draft, version: machine.version });
+            return { problems: noProblems, done: 'Saved.' };
+          } catch (error) {
+            if (error instanceof ApiError && error.code === 'edit_conflict') {
+              setConflict(error.message);
+              return { problems: noProblems, done: null };
+            }
+            return { problems: problemsOf(error, shown, 'The machine could not be saved.'), done: null };
+          }
+        }}
+      >
+        <ConflictAlert message={conflict} onReload={onReload} />
+      </MachineForm>
+      {canWrite ? (
+        <div className="danger-zone">
+          <button
+            type="button"
+            className="button"
+            disabled={remove.isPending}
+            onClick={() => {
+              setAlert(null);
+              remove.mutate(undefined, {
+                onSuccess: () => void navigate(paths.inventoryMachines),
+                onError: (error) => setAlert(problemsOf(error, [], 'The machine could not be removed.').alert),
+              });
+            }}
+          >
+            Remove machine
+          </button>
+          <FormAlert message={alert} />
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine: Machine; canWrite: boolean }) {
+  const id = useId();
+  const add = useAddMaintenance(teamId, machine.id);
+  const remove = useDeleteMaintenance(teamId, machine.id);
+  const [date, setDate] = useState(() => today());
+  const [kind, setKind] = useState<MaintenanceKind>('oiling');
+  const [counter, setCounter] = useState('');
+  const [notes, setNotes] = useState('');
+  const [problems, setProblems] = useState<FormProblems>(noProblems);
+  const [done, setDone] = useState<string | null>(null);
+
+  const submit = async (event: React.FormEvent) => {
+    event.preventDefault();
+    setDone(null);
+    const stitches = numberOf(counter);
+    if (stitches === NOT_A_NUMBER || (stitches !== null && (!Number.isInteger(stitches) || stitches < 0))) {
+      setProblems({ fields: { stitch_counter: 'Enter the counter as a whole number.' }, alert: null });
+      return;
+    }
+    setProblems(noProblems);
+    try {
+      await add.mutateAsync({ performed_on: date, kind, notes, stitch_counter: stitches });
+      setDone(`Logged ${kindLabels[kind].toLowerCase()} on ${date}.`);
+      setNotes('');
+      setCounter('');
+    } catch (error) {
+      setProblems(problemsOf(error, ['performed_on', 'kind', 'notes', 'stitch_counter'], 'The maintenance could not be logged.'));
+    }
+  };
+
+  const log = machine.maintenance ?? [];
+  return (
+    <section aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Maintenance log</h2>
+      {log.length === 0 ? (
+        <p className="muted">Nothing logged yet.</p>
+      ) : (
+        <ul className="item-list" aria-label="Maintenance log">
+          {log.map((entry) => (
+            <li key={entry.id}>
+              {entry.performed_on} — {kindLabels[entry.kind]}
+              {entry.stitch_counter !== null ? ` at ${entry.stitch_counter.toLocaleString('en')} stitches` : ''}
+              {entry.notes ? `: ${entry.notes}` : ''}
+              {canWrite ? (
+                <>
+                  {' '}
+                  <button
+                    type="button"
+                    className="link-button"
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate(entry.id)}
+                    aria-label={`Remove ${kindLabels[entry.kind].toLowerCase()} of ${entry.performed_on}`}
+                  >
+                    Remove
+                  </button>
+                </>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {canWrite ? (
+        <form onSubmit={submit} noValidate className="card profile-section" aria-label="Log maintenance">
+          <h3>Log maintenance</h3>
+          <div className="field-row">
+            <TextField
+              id={`${id}-date`}
+              label="Date"
+              type="date"
+              value={date}
+              onChange={(e) => setDate(e.target.value)}
+              error={problems.fields.performed_on}
+            />
+            <SelectField id={`${id}-kind`} label="Kind" value={kind} onChange={(e) => setKind(e.target.value as MaintenanceKind)} error={problems.fields.kind}>
+              {MAINTENANCE_KINDS.map((value) => (
+                <option key={value} value={value}>
+                  {kindLabels[value]}
+                </option>
+              ))}
+            </SelectField>
+          </div>
+          <TextField
+            id={`${id}-counter`}
+            label="Stitch counter"
+            inputMode="numeric"
+            value={counter}
+            onChange={(e) => setCounter(e.target.value)}
+            error={problems.fields.stitch_counter}
+          />
+          <TextAreaField id={`${id}-notes`} label="Notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} error={problems.fields.notes} />
+          <button type="submit" className="button button--primary" disabled={add.isPending}>
+            Log maintenance
+          </button>
+          <FormAlert message={problems.alert} />
+          <FormStatus message={done} />
+        </form>
+      ) : null}
+    </section>
+  );
+}

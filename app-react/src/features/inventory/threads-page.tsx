@@ -1,0 +1,148 @@
+import { useDeferredValue, useId, useState } from 'react';
+
+import { FormAlert } from '@/components/form';
+import { pageTitle } from '@/config/paths';
+
+import { exportCsvUrl } from './api/export-threads';
+import { useCatalogueLines } from './api/get-catalogue-lines';
+import { useThreads } from './api/get-threads';
+import { AddMany } from './components/AddMany';
+import { AddThread } from './components/AddThread';
+import { SelectField, TextField } from './components/Field';
+import { ImportCsv } from './components/ImportCsv';
+import { ThreadList } from './components/ThreadList';
+import { problemsOf } from './errors';
+import type { InventoryAccess, ThreadFilters, ThreadSort } from './types';
+
+export const PER_PAGE = 50;
+
+const sorts: Record<ThreadSort, string> = {
+  code: 'Code',
+  name: 'Name',
+  quantity: 'Quantity',
+  location: 'Location',
+  updated: 'Last changed',
+};
+
+/** "51–100 of 240": which entries a page shows. */
+export function pageRange(page: number, perPage: number, shown: number, total: number): string {
+  if (total === 0 || shown === 0) return `0 of ${total}`;
+  const first = (page - 1) * perPage + 1;
+  return `${first}–${first + shown - 1} of ${total}`;
+}
+
+/**
+ * `/inventory/threads`: the team's threads, searched, filtered, sorted and paged; quantities
+ * changed in one tap; threads added one at a time, many at once or from a CSV file; the list or
+ * the shopping list exported. Viewers see it all without the controls that change it.
+ */
+export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
+  const id = useId();
+  const [q, setQ] = useState('');
+  const [line, setLine] = useState('');
+  const [location, setLocation] = useState('');
+  const [low, setLow] = useState(false);
+  const [sort, setSort] = useState<ThreadSort>('code');
+  const [order, setOrder] = useState<'asc' | 'desc'>('asc');
+  const [page, setPage] = useState(1);
+  const lines = useCatalogueLines();
+  // Typing does not send a request per key: the list follows when React has time.
+  const search = useDeferredValue(q.trim());
+  const place = useDeferredValue(location.trim());
+  const filters: ThreadFilters = { q: search, line, location: place, low, sort, order, page, per_page: PER_PAGE };
+  const threads = useThreads(teamId, filters);
+  // Any change of the filters starts again at the first page.
+  const filter =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(1);
+    };
+
+  const data = threads.data;
+  const lastPage = data ? Math.max(1, Math.ceil(data.total / data.per_page)) : 1;
+  return (
+    <div className="inventory">
+      <title>{pageTitle('Thread Inventory')}</title>
+      <h1>Thread Inventory</h1>
+      <div className="actions">
+        <a className="button" href={exportCsvUrl(teamId)} download>
+          Export CSV
+        </a>
+        <a className="button" href={exportCsvUrl(teamId, { low: true })} download>
+          Shopping list
+        </a>
+      </div>
+      <div role="search">
+        <form className="inventory-filters" onSubmit={(event) => event.preventDefault()} aria-label="Find threads">
+          <TextField
+            id={`${id}-q`}
+            label="Search"
+            type="search"
+            hint="Code, name, location or #RRGGBB."
+            value={q}
+            onChange={(e) => filter(setQ)(e.target.value)}
+          />
+          <SelectField id={`${id}-line`} label="Line" value={line} onChange={(e) => filter(setLine)(e.target.value)}>
+            <option value="">All lines</option>
+            {(lines.data ?? []).map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.displayName}
+              </option>
+            ))}
+          </SelectField>
+          <TextField id={`${id}-location`} label="Location" value={location} onChange={(e) => filter(setLocation)(e.target.value)} />
+          <SelectField id={`${id}-sort`} label="Sort by" value={sort} onChange={(e) => filter(setSort)(e.target.value as ThreadSort)}>
+            {Object.entries(sorts).map(([value, label]) => (
+              <option key={value} value={value}>
+                {label}
+              </option>
+            ))}
+          </SelectField>
+          <SelectField
+            id={`${id}-order`}
+            label="Order"
+            value={order}
+            onChange={(e) => filter(setOrder)(e.target.value as 'asc' | 'desc')}
+          >
+            <option value="asc">Ascending</option>
+            <option value="desc">Descending</option>
+          </SelectField>
+          <label className="check">
+            <input type="checkbox" checked={low} onChange={(e) => filter(setLow)(e.target.checked)} /> Low stock only
+          </label>
+        </form>
+      </div>
+      {threads.isError ? <FormAlert message={problemsOf(threads.error, [], 'The threads could not be loaded.').alert} /> : null}
+      {data ? (
+        data.total === 0 ? (
+          <p>{search || line || place || low ? 'No thread matches these filters.' : 'No threads yet. Add the first below.'}</p>
+        ) : (
+          <>
+            <ThreadList teamId={teamId} threads={data.threads} canWrite={canWrite} />
+            <nav className="actions" aria-label="Pages">
+              <button type="button" className="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                Previous
+              </button>
+              <span role="status">{pageRange(data.page, data.per_page, data.threads.length, data.total)}</span>
+              <button type="button" className="button" disabled={page >= lastPage} onClick={() => setPage(page + 1)}>
+                Next
+              </button>
+            </nav>
+          </>
+        )
+      ) : threads.isPending && teamId ? (
+        <p role="status">Loading threads…</p>
+      ) : null}
+      {canWrite ? (
+        <>
+          <AddThread teamId={teamId} />
+          <AddMany teamId={teamId} />
+          <ImportCsv teamId={teamId} />
+        </>
+      ) : (
+        <p className="muted">Viewers see the inventory; members and above change it.</p>
+      )}
+    </div>
+  );
+}
