@@ -214,6 +214,7 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(inventory::threads::get, inventory::threads::update, inventory::threads::delete))
         .routes(routes!(inventory::threads::adjust))
         .routes(routes!(inventory::threads::bulk))
+        .routes(routes!(inventory::threads::owned))
         .routes(routes!(inventory::threads::export))
         .routes(routes!(inventory::threads::import))
         .routes(routes!(inventory::machines::list, inventory::machines::create))

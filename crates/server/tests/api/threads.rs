@@ -366,6 +366,27 @@ async fn many_codes_are_added_at_once_and_the_list_searches_them(
 
     let all = app.api_get(&owner, &threads).await;
     assert_eq!(codes(&all.body), ["1610", "1611", "1800", "1801", "custom"]);
+    // The converter's "only threads we own": catalogue threads with their quantities.
+    let owned = app.api_get(&owner, &format!("{threads}/owned")).await;
+    let mut owned: Vec<(String, f64)> = owned.assert_status(StatusCode::OK)["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            assert_eq!(t["line"], "madeira-polyneon");
+            (t["code"].as_str().unwrap().to_owned(), t["quantity"].as_f64().unwrap())
+        })
+        .collect();
+    owned.sort_by(|a, b| a.0.cmp(&b.0));
+    assert_eq!(
+        owned,
+        [
+            ("1610".to_owned(), 2.0),
+            ("1611".to_owned(), 2.0),
+            ("1800".to_owned(), 1.0),
+            ("1801".to_owned(), 2.0)
+        ]
+    );
     let low = app.api_get(&owner, &format!("{threads}?low=true")).await;
     assert_eq!(codes(&low.body), ["custom"]);
     let by_text = app.api_get(&owner, &format!("{threads}?q=black")).await;

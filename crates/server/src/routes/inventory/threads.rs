@@ -207,6 +207,43 @@ pub async fn list(
     Ok(Json(ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page }))
 }
 
+/// A catalogue thread the team owns, as the converter's "only threads we own" needs it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OwnedThread {
+    pub line: String,
+    pub code: String,
+    pub quantity: f64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OwnedBody {
+    pub threads: Vec<OwnedThread>,
+}
+
+/// Every catalogue thread the team owns with its quantity, in one compact answer (custom threads
+/// have no catalogue colour to convert to, so they are left out). Every member.
+#[utoipa::path(
+    get, path = "/teams/{team_id}/threads/owned", tag = "inventory",
+    params(("team_id" = String, Path, description = "The team's public id")),
+    responses((status = 200, body = OwnedBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    security(("bearer" = []), ("cookie" = []))
+)]
+pub async fn owned(State(state): State<AppState>, member: TeamMember) -> Result<Json<OwnedBody>, AppError> {
+    let rows = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::TeamId.eq(member.team.id))
+        .filter(inventory_thread::Column::LineId.is_not_null())
+        .all(&state.db)
+        .await?;
+    let threads = rows
+        .into_iter()
+        .filter_map(|row| {
+            let quantity = Hundredths::from_hundredths(row.quantity).ok()?.as_f64();
+            Some(OwnedThread { line: row.line_id?, code: row.code?, quantity })
+        })
+        .collect();
+    Ok(Json(OwnedBody { threads }))
+}
+
 /// One entry (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory",
