@@ -99,3 +99,26 @@ test('a machine is added, its maintenance logged, and the next due date follows'
     await expect(oiling).not.toContainText('overdue');
   });
 });
+
+test('the converter finds the closest thread the team owns, with how many', async ({ page }) => {
+  await page.goto('/inventory/threads');
+  await test.step('the team owns four spools of Madeira Polyneon 1800', async () => {
+    const teams = (await (await page.request.get('/api/v2/teams')).json()) as { teams: { public_id: string }[] };
+    const team = teams.teams[0]?.public_id ?? '';
+    const added = await page.request.post(`/api/v2/teams/${team}/threads`, {
+      data: { line: 'madeira-polyneon', code: '1800', quantity: 4 },
+    });
+    expect(added.status()).toBe(201);
+  });
+
+  await test.step('only owned threads are matched, each with its count', async () => {
+    await page.goto('/tools/thread-converter?hex=2F3032&to=madeira-polyneon');
+    const line = page.getByRole('region', { name: 'Madeira Polyneon' });
+    await expect(line.getByRole('listitem')).toHaveCount(3);
+    await page.getByRole('checkbox', { name: 'Only threads we own' }).check();
+    await expect(line.getByRole('listitem')).toHaveCount(1);
+    await expect(line.getByRole('listitem')).toContainText('1800');
+    await expect(line.getByRole('listitem')).toContainText('owned ×4');
+    await expect(page).toHaveURL(/owned=1/);
+  });
+});

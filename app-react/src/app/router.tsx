@@ -88,9 +88,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
           },
           {
             path: paths.threadConverter,
-            lazy: lazyRoute(async () => ({
-              Component: (await import('@/features/thread-converter/converter-page')).ThreadConverterPage,
-            })),
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/thread-converter')).ThreadConverterRoute })),
           },
           {
             path: paths.inventory,

@@ -5,6 +5,7 @@ import { useSearchParams } from 'react-router';
 import { pageTitle } from '@/config/paths';
 import { type Converter, type Source, converterQueryOptions } from '@/lib/core';
 
+import { ownedCounts, useOwnedThreads } from './api/get-owned-threads';
 import { BulkConvert } from './components/BulkConvert';
 import { MatchResults } from './components/MatchResults';
 import { SourcePicker } from './components/SourcePicker';
@@ -35,7 +36,11 @@ function writeSource(params: URLSearchParams, source: Source) {
   else if ('hex' in source) params.set('hex', source.hex.replace(/^#/, ''));
 }
 
-export function ThreadConverterPage() {
+/**
+ * `/tools/thread-converter`. `teamId`: the current team, whose inventory "only threads we own"
+ * reads ('' without one: the option is not offered).
+ */
+export function ThreadConverterPage({ teamId = '' }: { teamId?: string }) {
   const converter = useQuery(converterQueryOptions);
   return (
     <>
@@ -56,12 +61,12 @@ export function ThreadConverterPage() {
           The thread catalogue could not be loaded: {converter.error.message} Reload the page to try again.
         </p>
       )}
-      {converter.data && <ConverterTool converter={converter.data} />}
+      {converter.data && <ConverterTool converter={converter.data} teamId={teamId} />}
     </>
   );
 }
 
-function ConverterTool({ converter }: { converter: Converter }) {
+function ConverterTool({ converter, teamId }: { converter: Converter; teamId: string }) {
   const [params, setParams] = useSearchParams();
   const lines = useMemo(() => converter.lines(), [converter]);
   const source = readSource(params);
@@ -69,15 +74,24 @@ function ConverterTool({ converter }: { converter: Converter }) {
   // show a change at once.
   const [targets, setTargets] = useState(() => params.get('to')?.split(',').filter(Boolean) ?? DEFAULT_TARGETS);
 
+  // In state as well as the URL, like the targets: the checkbox must show a change at once.
+  const [ownedWanted, setOwnedWanted] = useState(() => params.get('owned') === '1');
+  const onlyOwned = teamId !== '' && ownedWanted;
+  const ownedThreads = useOwnedThreads(teamId, onlyOwned);
+  const owned = useMemo(() => (ownedThreads.data ? ownedCounts(ownedThreads.data) : undefined), [ownedThreads.data]);
+
   const outcome = useMemo(() => {
     if (!source || targets.length === 0) return null;
+    // Until the team's threads have loaded, nothing to compare with.
+    if (onlyOwned && !ownedThreads.data) return null;
     try {
-      return { conversion: converter.convert({ from: source, to: targets, matches: MATCHES }) };
+      const candidates = onlyOwned ? ownedThreads.data?.map(({ line, code }) => ({ line, code })) : undefined;
+      return { conversion: converter.convert({ from: source, to: targets, matches: MATCHES, ...(candidates ? { candidates } : {}) }) };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
     // The URL's text is the identity of the request.
-  }, [converter, params.toString(), targets.join(',')]);
+  }, [converter, params.toString(), targets.join(','), ownedThreads.data]);
 
   function update(change: (next: URLSearchParams) => void) {
     const next = new URLSearchParams(params);
@@ -107,6 +121,33 @@ function ConverterTool({ converter }: { converter: Converter }) {
           </div>
           <div className="converter__results" aria-live="polite">
             {!source && <p className="muted">Choose a thread or type a colour to see its matches.</p>}
+            {teamId !== '' && (
+              <label className="check">
+                <input
+                  type="checkbox"
+                  checked={onlyOwned}
+                  onChange={(event) => {
+                    const on = event.target.checked;
+                    setOwnedWanted(on);
+                    update((next) => (on ? next.set('owned', '1') : next.delete('owned')));
+                  }}
+                />{' '}
+                Only threads we own
+              </label>
+            )}
+            {onlyOwned && ownedThreads.isPending && (
+              <p role="status" className="muted">
+                Loading your team's threads…
+              </p>
+            )}
+            {onlyOwned && ownedThreads.isError && (
+              <p role="alert" className="field__error">
+                Your team's threads could not be loaded: {ownedThreads.error.message}
+              </p>
+            )}
+            {onlyOwned && ownedThreads.data?.length === 0 && (
+              <p className="muted">Your team's inventory has no catalogue threads yet.</p>
+            )}
             {source && targets.length === 0 && <p className="muted">Choose at least one line to search.</p>}
             {outcome && 'error' in outcome && (
               <p role="alert" className="field__error">
@@ -131,7 +172,7 @@ function ConverterTool({ converter }: { converter: Converter }) {
               </p>
             )}
             {outcome && 'conversion' in outcome && outcome.conversion && (
-              <MatchResults conversion={outcome.conversion} />
+              <MatchResults conversion={outcome.conversion} owned={owned} />
             )}
             <dl className="legend" aria-label="What the labels mean">
               {Object.entries(MATCH_LABELS).map(([key, label]) => (

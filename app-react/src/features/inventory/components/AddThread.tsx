@@ -55,7 +55,8 @@ export function AddThread({ teamId }: { teamId: string }) {
     }
   };
 
-  const results = found.data ?? [];
+  // A cleared search shows nothing (not the last results kept while the next ones load).
+  const results = deferred && !custom ? (found.data ?? []) : [];
   return (
     <section className="card profile-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Add thread</h2>

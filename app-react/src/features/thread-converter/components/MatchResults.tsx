@@ -1,10 +1,15 @@
 import type { Conversion } from '@/lib/core';
 
+import { ownedKey } from '../api/get-owned-threads';
+
 import { MatchBadge } from './MatchBadge';
 import { Swatch } from './Swatch';
 
-/** Ranked matches per line, each shown beside the source colour so the eye can judge too. */
-export function MatchResults({ conversion }: { conversion: Conversion }) {
+/**
+ * Ranked matches per line, each shown beside the source colour so the eye can judge too; with
+ * `owned` (the team's spools by thread), how many of each match the team has.
+ */
+export function MatchResults({ conversion, owned }: { conversion: Conversion; owned?: Map<string, number> | undefined }) {
   const { source } = conversion;
   return (
     <div className="match-results">
@@ -27,6 +32,11 @@ export function MatchResults({ conversion }: { conversion: Conversion }) {
                     <span className="match__code">{match.thread.code}</span>{' '}
                     <span className="match__name">{match.thread.name}</span>
                     {index === 0 && <span className="visually-hidden"> (best match)</span>}
+                    {owned?.has(ownedKey(match.thread.line, match.thread.code)) && (
+                      <span className="chip match__owned">
+                        owned ×{Math.round((owned.get(ownedKey(match.thread.line, match.thread.code)) ?? 0) * 100) / 100}
+                      </span>
+                    )}
                     {match.thread.conflict && (
                       <span className="match__note">The chart lists this code with more than one colour.</span>
                     )}
