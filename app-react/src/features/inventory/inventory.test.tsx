@@ -169,6 +169,22 @@ describe('the thread details', () => {
     expect(document.getElementById(reorder.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Too many decimals.');
   });
 
+  it('removes the thread only once the dialog is confirmed, then goes back to the list', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads/th_1': () => Response.json({ thread: aThread('th_1') }),
+      'GET /catalog/lines': () => Response.json({ lines: [] }),
+      'DELETE /teams/tm_shop/threads/th_1': () => new Response(null, { status: 204 }),
+    });
+    const page = renderPage(<ThreadPage teamId="tm_shop" canWrite threadId="th_1" />, '/inventory/threads/th_1');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('button', { name: 'Remove from inventory' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove this thread?' });
+    expect(server.callsTo('DELETE /teams/tm_shop/threads/th_1')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove from inventory' }));
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads'));
+    expect(server.callsTo('DELETE /teams/tm_shop/threads/th_1')).toHaveLength(1);
+  });
+
   it('reads the typed numbers, refusing what is not one', () => {
     const values = valuesOf(aThread('th_1'));
     expect(inputOf({ ...values, quantity: '1,5' })).toMatchObject({ input: { quantity: 1.5 } });

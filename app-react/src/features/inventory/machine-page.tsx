@@ -12,6 +12,7 @@ import { useMachine } from './api/get-machine';
 import { useUpdateMachine } from './api/update-machine';
 import { ConflictAlert } from './components/ConflictAlert';
 import { DueList } from './components/DueList';
+import { RemoveButton } from './components/RemoveButton';
 import { SelectField, TextAreaField, TextField } from './components/Field';
 import { MACHINE_FIELDS, MachineForm } from './components/MachineForm';
 import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
@@ -86,20 +87,22 @@ function EditMachine({ teamId, machine, canWrite, onReload }: { teamId: string; 
       </MachineForm>
       {canWrite ? (
         <div className="danger-zone">
-          <button
-            type="button"
-            className="button"
-            disabled={remove.isPending}
-            onClick={() => {
+          <RemoveButton
+            label="Remove machine"
+            title="Remove this machine?"
+            busy={remove.isPending}
+            onConfirm={async () => {
               setAlert(null);
-              remove.mutate(undefined, {
-                onSuccess: () => void navigate(paths.inventoryMachines),
-                onError: (error) => setAlert(problemsOf(error, [], 'The machine could not be removed.').alert),
-              });
+              try {
+                await remove.mutateAsync();
+                await navigate(paths.inventoryMachines);
+              } catch (error) {
+                setAlert(problemsOf(error, [], 'The machine could not be removed.').alert);
+              }
             }}
           >
-            Remove machine
-          </button>
+            <p>{machine.name} and its maintenance log leave the team's inventory.</p>
+          </RemoveButton>
           <FormAlert message={alert} />
         </div>
       ) : null}

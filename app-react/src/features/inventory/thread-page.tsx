@@ -10,6 +10,7 @@ import { useCatalogueLines } from './api/get-catalogue-lines';
 import { useThread } from './api/get-thread';
 import { useUpdateThread } from './api/update-thread';
 import { ConflictAlert } from './components/ConflictAlert';
+import { RemoveButton } from './components/RemoveButton';
 import { SelectField, Swatch, TextAreaField, TextField } from './components/Field';
 import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
 import type { InventoryAccess, ThreadInput, ThreadView } from './types';
@@ -176,9 +177,12 @@ function ThreadForm({ teamId, thread, canWrite, onReload }: { teamId: string; th
           <button type="submit" className="button button--primary" disabled={update.isPending}>
             Save
           </button>
-          <button type="button" className="button" disabled={remove.isPending} onClick={() => void erase()}>
-            Remove from inventory
-          </button>
+          <RemoveButton label="Remove from inventory" title="Remove this thread?" busy={remove.isPending} onConfirm={erase}>
+            <p>
+              {thread.code ? `${thread.code} ${thread.name}` : thread.name} leaves the team's inventory, with its quantity and
+              notes.
+            </p>
+          </RemoveButton>
         </div>
       ) : null}
     </form>
