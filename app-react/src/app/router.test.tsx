@@ -200,7 +200,10 @@ describe('the profile page', () => {
     // Radix switches tabs on mouse down (and on focus with the keyboard).
     security.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0 }));
     await waitFor(() => expect(where(router)).toBe('/profile?tab=security'));
-    expect((await screen.findByRole('navigation', { name: 'Breadcrumb' })).textContent).toBe('Profile (Security)');
+    // The address changes when the navigation's loaders are done; the page re-renders after.
+    await waitFor(() =>
+      expect(screen.getByRole('navigation', { name: 'Breadcrumb' }).textContent).toBe('Profile (Security)'),
+    );
     expect(await screen.findByRole('heading', { name: 'Authenticator apps' })).toBeTruthy();
   });
 });
