@@ -13,7 +13,9 @@ const accountLink = (page: Page) => page.getByRole('link', { name: /^Profile:/ }
 
 /** Signs out of this device from the profile page's security tab; the app goes home. */
 async function signOutHere(page: Page) {
-  await page.goto('/profile?tab=security');
+  // As a person would: once the page has loaded what it loads. Signing out while the team
+  // settings are still on their way makes them answer 401, which the browser logs as errors.
+  await page.goto('/profile?tab=security', { waitUntil: 'networkidle' });
   const section = page.getByRole('region', { name: 'Sign out' });
   await expect(section.getByRole('radio', { name: /^This device/ })).toBeChecked();
   await section.getByRole('button', { name: 'Sign out' }).click();
