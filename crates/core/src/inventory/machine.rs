@@ -293,6 +293,11 @@ pub fn parse_date(raw: &str) -> Result<Date, String> {
     Date::from_calendar_date(year, month, day).map_err(|_| bad())
 }
 
+/// Writes `YYYY-MM-DD`, as [`parse_date`] reads it.
+pub fn format_date(date: Date) -> String {
+    format!("{:04}-{:02}-{:02}", date.year(), u8::from(date.month()), date.day())
+}
+
 /// Dates as `YYYY-MM-DD` in JSON.
 pub mod iso_date {
     use serde::{Deserialize, Deserializer, Serializer, de::Error};
@@ -302,12 +307,7 @@ pub mod iso_date {
     ///
     /// Never, in practice: writing to a serializer.
     pub fn serialize<S: Serializer>(date: &Date, serializer: S) -> Result<S::Ok, S::Error> {
-        serializer.serialize_str(&format!(
-            "{:04}-{:02}-{:02}",
-            date.year(),
-            u8::from(date.month()),
-            date.day()
-        ))
+        serializer.serialize_str(&super::format_date(*date))
     }
 
     /// # Errors

@@ -12,7 +12,8 @@ use axum::{
 };
 use bobbin_core::{
     inventory::machine::{
-        Due, Hoop, Machine, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, parse_date,
+        Due, Hoop, Machine, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, format_date,
+        parse_date,
     },
     team::Action,
 };
@@ -21,7 +22,7 @@ use sea_orm::{
     PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
 };
 use serde::{Deserialize, Serialize};
-use time::{Date, OffsetDateTime};
+use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -319,7 +320,7 @@ pub async fn log(
         id: Set(Uuid::new_v4()),
         public_id: Set(new_public_id()),
         machine_id: Set(row.id),
-        performed_on: Set(iso(date)),
+        performed_on: Set(format_date(date)),
         kind: Set(input.kind.as_str().to_owned()),
         notes: Set(input.notes.trim().to_owned()),
         stitch_counter: Set(input.stitch_counter.map(|c| i64::try_from(c).unwrap_or(i64::MAX))),
@@ -366,10 +367,6 @@ fn problems(problems: Vec<MachineProblem>) -> AppError {
     AppError::Validation(problems.into_iter().map(|p| FieldError::new(p.field, p.code, p.message)).collect())
 }
 
-fn iso(date: Date) -> String {
-    format!("{:04}-{:02}-{:02}", date.year(), u8::from(date.month()), date.day())
-}
-
 fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
     let small = |value: u32| i32::try_from(value).unwrap_or(i32::MAX);
     Ok(machine::ActiveModel {
@@ -383,7 +380,7 @@ fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
         typical_spm: Set(machine.typical_spm.map(small)),
         hoops: Set(serde_json::to_string(&machine.hoops).map_err(anyhow::Error::from)?),
         status: Set(status_str(machine.status).to_owned()),
-        purchase_date: Set(machine.purchase_date.map(iso)),
+        purchase_date: Set(machine.purchase_date.map(format_date)),
         notes: Set(machine.notes.clone()),
         ..Default::default()
     })
