@@ -1,6 +1,7 @@
 # Bobbin's two entry points (see README.md):
 #   make run    build everything and serve http://127.0.0.1:3000 with SQLite in ./data/
-#   make test   run every test: Rust (SQLite and PostgreSQL), front-end unit tests, Playwright
+#   make test   run every test: Rust (SQLite and PostgreSQL), fuzzing of the design readers,
+#               front-end unit tests, Playwright
 # Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL,
 # and the SMTP server the tests send mail through (python3-aiosmtpd).
 # Targets are files, so a second run rebuilds only what changed.
@@ -22,7 +23,7 @@ WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f
 APP_SOURCES := $(shell find app-react/src style -type f) \
 	app-react/index.html app-react/build.mjs app-react/tsconfig.json
 
-.PHONY: run build test lint test-rust test-web test-e2e clean
+.PHONY: run build test lint test-rust test-fuzz test-web test-e2e clean
 
 run: build
 	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
@@ -40,7 +41,7 @@ $(WASM): $(WASM_SOURCES) $(NODE_MODULES)
 $(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)
 	$(NPM) run build -w app-react
 
-test: build lint test-rust test-web test-e2e
+test: build lint test-rust test-fuzz test-web test-e2e
 
 lint: $(DIST)
 	$(CARGO) fmt --all -- --check
@@ -50,6 +51,11 @@ lint: $(DIST)
 test-rust: $(DIST)
 	scripts/ensure-smtp-sink.sh
 	scripts/with-postgres.sh $(CARGO) test --release --locked --workspace
+
+# Each design-file reader fuzzed for FUZZ_SECONDS (20) from the sample designs; needs nightly Rust
+# and installs cargo-fuzz the first time (scripts/fuzz-designs.sh).
+test-fuzz:
+	scripts/fuzz-designs.sh
 
 test-web: $(NODE_MODULES) $(WASM)
 	$(NPM) test -w app-react

@@ -1,11 +1,34 @@
 import { readFile } from 'node:fs/promises';
 
+import type { Page } from '@playwright/test';
+
 import { expect, test } from '../fixtures/test';
+import { fillLogin } from '../fixtures/accounts';
+import { invite, inviteLink, logIn, newAccount, secondBrowser } from '../fixtures/teams';
 
 // The thread and machine inventories of this worker's personal team, against the development
 // server. The worker's tests share that team, so each test finds its own entries by searching
 // for them rather than counting the whole list.
 test.use({ signedIn: true });
+
+/** The public id of the signed-in person's first team (a new account has one: its own). */
+async function firstTeam(page: Page): Promise<string> {
+  const teams = (await (await page.request.get('/api/v2/teams')).json()) as { teams: { public_id: string }[] };
+  return teams.teams[0]?.public_id ?? '';
+}
+
+/** A custom thread (no catalogue line: a team may own as many as it likes), added through the API. */
+async function addCustomThread(
+  page: Page,
+  team: string,
+  thread: { name: string; colour: string; quantity: number; location?: string; reorder_point?: number },
+) {
+  const added = await page.request.post(`/api/v2/teams/${team}/threads`, { data: thread });
+  expect(added.status(), await added.text()).toBe(201);
+}
+
+/** A word no other test uses, so a search finds only this test's threads in the shared team. */
+const unique = (tag: string) => `${tag}${Math.random().toString(36).slice(2, 8)}`;
 
 test('threads are added from the catalogue, changed in one tap and exported', async ({ page }) => {
   await page.goto('/inventory');
@@ -108,7 +131,8 @@ test('the converter finds the closest thread the team owns, with how many', asyn
     const added = await page.request.post(`/api/v2/teams/${team}/threads`, {
       data: { line: 'madeira-polyneon', code: '1800', quantity: 4 },
     });
-    expect(added.status()).toBe(201);
+    // 409 already_in_inventory when this worker's account ran the test before (a retry).
+    expect([201, 409], await added.text()).toContain(added.status());
   });
 
   await test.step('only owned threads are matched, each with its count', async () => {
@@ -120,5 +144,179 @@ test('the converter finds the closest thread the team owns, with how many', asyn
     await expect(line.getByRole('listitem')).toContainText('1800');
     await expect(line.getByRole('listitem')).toContainText('owned ×4');
     await expect(page).toHaveURL(/owned=1/);
+  });
+});
+
+test('the inventory is reached from the header and from the dashboard', async ({ page }) => {
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: 'Thread Inventory', exact: true }).click();
+  await expect(page).toHaveTitle('Bobbin - Thread Inventory');
+  await page.goto('/dashboard');
+  await page.getByRole('link', { name: 'Machines', exact: true }).click();
+  await expect(page).toHaveTitle('Bobbin - Machines');
+  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Inventory', exact: true }).click();
+  await expect(page).toHaveURL(/\/inventory$/);
+  await expect(page).toHaveTitle('Bobbin - Calculators');
+});
+
+test('the thread list fits a 375 px screen, each thread a card whose +1 works', async ({ page }) => {
+  const name = unique('Phone');
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/inventory/threads');
+  await addCustomThread(page, await firstTeam(page), { name, colour: '#2E8B57', quantity: 2, location: 'Phone shelf', reorder_point: 3 });
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(name);
+  const quantity = page.getByLabel(`Quantity of ${name}`);
+  await expect(quantity).toHaveText('2');
+  await expect(page.getByRole('link', { name })).toBeVisible();
+  await expect(page.getByText('Low stock', { exact: true })).toBeVisible();
+
+  await test.step('nothing is wider than the screen, the list included', async () => {
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    const list = page.getByRole('region', { name: 'Threads' });
+    expect(await list.evaluate((element) => element.scrollWidth - element.clientWidth)).toBeLessThanOrEqual(0);
+  });
+
+  await test.step('the buttons are big enough to tap, and +1 counts', async () => {
+    const more = page.getByRole('button', { name: `One more of ${name}` });
+    const fewer = page.getByRole('button', { name: `One fewer of ${name}` });
+    for (const button of [more, fewer]) {
+      const box = await button.boundingBox();
+      expect(box?.width).toBeGreaterThanOrEqual(44);
+      expect(box?.height).toBeGreaterThanOrEqual(44);
+    }
+    await more.click();
+    await expect(quantity).toHaveText('3');
+    await page.reload();
+    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveText('3');
+  });
+});
+
+test('the search and the filters survive a reload, and Back from a thread', async ({ page }) => {
+  const word = unique('Reload');
+  await page.goto('/inventory/threads');
+  const team = await firstTeam(page);
+  await addCustomThread(page, team, { name: `${word} short`, colour: '#AA3344', quantity: 1, reorder_point: 2 });
+  await addCustomThread(page, team, { name: `${word} plenty`, colour: '#AA3345', quantity: 5, reorder_point: 1 });
+  const search = page.getByRole('searchbox', { name: 'Search', exact: true });
+  const short = page.getByRole('link', { name: `${word} short` });
+  const plenty = page.getByRole('link', { name: `${word} plenty` });
+
+  await search.fill(word);
+  await expect(plenty).toBeVisible();
+  await expect(short).toBeVisible();
+  await page.getByLabel('Low stock only').check();
+  await expect(plenty).toHaveCount(0);
+  await expect(short).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`/inventory/threads\\?q=${word}&low=true$`));
+  const address = page.url();
+
+  await test.step('a reload shows the same list', async () => {
+    await page.reload();
+    expect(page.url()).toBe(address);
+    await expect(search).toHaveValue(word);
+    await expect(page.getByLabel('Low stock only')).toBeChecked();
+    await expect(short).toBeVisible();
+    await expect(plenty).toHaveCount(0);
+    await expect(page.getByText('1–1 of 1')).toBeVisible();
+  });
+
+  await test.step('the address opened afresh, as a shared link, and Back from a thread, too', async () => {
+    await page.goto(address);
+    await expect(short).toBeVisible();
+    await short.click();
+    await expect(page).toHaveTitle('Bobbin - Thread Details');
+    await page.goBack();
+    expect(page.url()).toBe(address);
+    await expect(search).toHaveValue(word);
+    await expect(short).toBeVisible();
+    await expect(plenty).toHaveCount(0);
+  });
+});
+
+test('closest to a colour: nearest first, each with its ΔE', async ({ page }) => {
+  const word = unique('Hue');
+  await page.goto('/inventory/threads');
+  const team = await firstTeam(page);
+  await addCustomThread(page, team, { name: `${word} blue`, colour: '#0000FF', quantity: 1 });
+  await addCustomThread(page, team, { name: `${word} red`, colour: '#FF0000', quantity: 1 });
+  await addCustomThread(page, team, { name: `${word} dark red`, colour: '#C00000', quantity: 1 });
+  await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(word);
+  const list = page.getByRole('region', { name: 'Threads' });
+  await expect(list.getByRole('link')).toHaveCount(3);
+
+  await test.step('typed as text', async () => {
+    await page.getByLabel('Closest to colour').fill('ff0000');
+    await expect(list.getByRole('link')).toHaveText([`${word} red`, `${word} dark red`, `${word} blue`]);
+    await expect(list.getByRole('columnheader', { name: 'ΔE' })).toBeVisible();
+    const rows = list.getByRole('row');
+    await expect(rows.nth(1)).toContainText('ΔE 0.0');
+    await expect(rows.nth(2)).toContainText(/ΔE \d+\.\d/);
+    await expect(page).toHaveURL(/closest=FF0000/);
+  });
+
+  await test.step('chosen with the picker', async () => {
+    await page.getByLabel('Pick the colour').fill('#0000ff');
+    await expect(page.getByLabel('Closest to colour')).toHaveValue('#0000FF');
+    await expect(list.getByRole('link')).toHaveText([`${word} blue`, `${word} dark red`, `${word} red`]);
+    await expect(list.getByRole('row').nth(1)).toContainText('ΔE 0.0');
+  });
+
+  await test.step('a colour that is not one is refused on the spot', async () => {
+    const field = page.getByLabel('Closest to colour');
+    await field.fill('#12345');
+    await field.blur();
+    await expect(page.getByText('Give the colour as #RRGGBB, e.g. #1F2A44.')).toBeVisible();
+    await expect(field).toHaveAttribute('aria-invalid', 'true');
+    await page.getByRole('button', { name: 'Clear the colour' }).click();
+    await expect(list.getByRole('columnheader', { name: 'ΔE' })).toHaveCount(0);
+    await expect(page).not.toHaveURL(/closest=/);
+  });
+});
+
+test.describe('a viewer of the team', () => {
+  // Accounts of their own: the owner invites the second person and changes their role.
+  test.use({ signedIn: false });
+
+  test('sees the threads and their details, without anything that changes them', async ({ page, browser }, testInfo) => {
+    const owner = await newAccount(testInfo, 'stock-owner');
+    const guest = await newAccount(testInfo, 'stock-viewer');
+    const name = unique('Viewed');
+    await logIn(page, owner);
+    await addCustomThread(page, await firstTeam(page), { name, colour: '#123456', quantity: 4, location: 'Shelf V' });
+    await invite(page, guest.email, 'Member');
+
+    const second = await secondBrowser(browser, testInfo);
+    await test.step('the second person joins from the invite, and the owner makes them a viewer', async () => {
+      await second.page.goto(await inviteLink(page, guest.email));
+      await fillLogin(second.page, guest);
+      await expect(second.page).toHaveURL(/\/team$/);
+      await page.reload();
+      await page.getByRole('combobox', { name: `Role of ${guest.email}` }).selectOption({ label: 'Viewer' });
+      await expect(page.getByText(`${guest.email} is now viewer.`)).toBeVisible();
+    });
+
+    const viewer = second.page;
+    await test.step('the list: the thread and its quantity, no buttons, no forms', async () => {
+      await viewer.goto('/inventory/threads');
+      await viewer.getByRole('searchbox', { name: 'Search', exact: true }).fill(name);
+      await expect(viewer.getByLabel(`Quantity of ${name}`)).toHaveText('4');
+      await expect(viewer.getByRole('button', { name: /^One (more|fewer) of / })).toHaveCount(0);
+      for (const form of ['Add thread', 'Add many', 'Import CSV']) {
+        await expect(viewer.getByRole('region', { name: form })).toHaveCount(0);
+      }
+      await expect(viewer.getByLabel('CSV file')).toHaveCount(0);
+      await expect(viewer.getByText('Viewers see the inventory; members and above change it.')).toBeVisible();
+    });
+
+    await test.step('the details: read only, no Save, no Remove', async () => {
+      await viewer.getByRole('link', { name }).click();
+      await expect(viewer).toHaveTitle('Bobbin - Thread Details');
+      const location = viewer.getByLabel('Location');
+      await expect(location).toHaveValue('Shelf V');
+      await expect(location).not.toBeEditable();
+      await expect(viewer.getByRole('button', { name: 'Save' })).toHaveCount(0);
+      await expect(viewer.getByRole('button', { name: /Remove/ })).toHaveCount(0);
+    });
+    await second.close();
   });
 });

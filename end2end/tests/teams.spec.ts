@@ -1,7 +1,8 @@
-import { type Browser, type Page, type TestInfo, request as apiRequest } from '@playwright/test';
+import type { Page } from '@playwright/test';
 
-import { type Account, PASSWORD, createAccount, fillLogin, mailedLink, mailedLinkWhere, uniqueEmail } from '../fixtures/accounts';
+import { PASSWORD, fillLogin, mailedLink, uniqueEmail } from '../fixtures/accounts';
 import { expect, test } from '../fixtures/test';
+import { invite, inviteLink, logIn, newAccount, secondBrowser } from '../fixtures/teams';
 
 // Teams, members and invites against the development server (serve.sh). Every test makes its
 // own accounts: they rename, delete and join teams, which would disturb a shared account.
@@ -9,61 +10,6 @@ import { expect, test } from '../fixtures/test';
 /** The header's team switcher. */
 const switcher = (page: Page) => page.getByRole('combobox', { name: 'Team', exact: true });
 const chosenTeam = (page: Page) => switcher(page).locator('option:checked');
-
-/** A confirmed account, made through the API. */
-async function newAccount(testInfo: TestInfo, tag: string): Promise<Account> {
-  const request = await apiRequest.newContext({ baseURL: testInfo.project.use.baseURL });
-  const account = await createAccount(request, tag);
-  await request.dispose();
-  return account;
-}
-
-/** Logs `account` in on `page` through the login page, and waits to be back on `landing`. */
-async function logIn(page: Page, account: Account, landing: RegExp = /\/$/) {
-  await page.goto('/login');
-  await fillLogin(page, account);
-  await expect(page).toHaveURL(landing);
-  await expect(page.getByRole('link', { name: /^Profile:/ })).toBeVisible();
-}
-
-/** A second person, in a browser context of their own, failing the test on page errors. */
-async function secondBrowser(browser: Browser, testInfo: TestInfo) {
-  const context = await browser.newContext({ baseURL: testInfo.project.use.baseURL });
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-  page.on('console', (message) => {
-    if (message.type() === 'error') errors.push(`console.error: ${message.text()}`);
-  });
-  return {
-    page,
-    close: async () => {
-      await context.close();
-      expect(errors, "errors in the second person's page").toEqual([]);
-    },
-  };
-}
-
-/** The accept link of the invite e-mailed to `email`. */
-function inviteLink(page: Page, email: string): Promise<string> {
-  return mailedLinkWhere(
-    page.request,
-    email,
-    (url) => url.pathname === '/profile/invites/accept' && url.searchParams.has('token'),
-    'an invite e-mail',
-  );
-}
-
-/** The owner, on the team page, invites `email` as `role`. */
-async function invite(page: Page, email: string, role: string) {
-  await page.goto('/team');
-  const form = page.getByRole('region', { name: 'Invite someone' });
-  await form.getByLabel('E-mail address').fill(email);
-  await form.getByLabel('Role').selectOption({ label: role });
-  await form.getByRole('button', { name: 'Send invite' }).click();
-  await expect(page.getByText('Invite sent successfully!')).toBeVisible();
-  await expect(page.getByRole('region', { name: 'Pending invites' }).getByText(email)).toBeVisible();
-}
 
 test("a new account gets '{email}'s Team', which its owner renames; the chosen team survives a reload", async ({ page }, testInfo) => {
   const owner = await newAccount(testInfo, 'team-owner');

@@ -12,6 +12,7 @@ mod m20261122_000001_users_and_sessions;
 mod m20261122_000002_auth_service;
 mod m20261123_000003_teams;
 mod m20261123_000004_inventory;
+mod m20261123_000005_quotes;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -24,6 +25,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261122_000002_auth_service::Migration),
             Box::new(m20261123_000003_teams::Migration),
             Box::new(m20261123_000004_inventory::Migration),
+            Box::new(m20261123_000005_quotes::Migration),
         ]
     }
 }

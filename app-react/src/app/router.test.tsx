@@ -1,5 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
 
@@ -17,6 +18,8 @@ vi.mock('@/lib/core', async () => {
   const { queryOptions } = await import('@tanstack/react-query');
   return {
     coreQueryOptions: queryOptions({ queryKey: ['core'], queryFn: async () => ({ version: '0.0.0-test' }) }),
+    // The pricing page's core never loads here: the page shows its title and waits.
+    pricingQueryOptions: queryOptions({ queryKey: ['core', 'pricing'], queryFn: () => new Promise<never>(() => {}) }),
   };
 });
 vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
@@ -151,6 +154,17 @@ describe('the login guard', () => {
     expect(where(router)).toBe('/profile');
   });
 
+  it('leads a signed-in person to the inventory from the header, and a visitor not', async () => {
+    signIn();
+    const router = renderAt('/profile');
+    const nav = await screen.findByRole('navigation', { name: 'Account' });
+    await within(nav).findByRole('link', { name: /^Profile:/ });
+    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Inventory', 'Profile: Ada Lovelace']);
+    await userEvent.setup().click(within(nav).getByRole('link', { name: 'Inventory' }));
+    await waitFor(() => expect(where(router)).toBe('/inventory'));
+    expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
+  });
+
   it('does not count a session still waiting for its second-factor code', async () => {
     signIn(fakeSession({ factors: [{ id: 'f1', status: 'verified' }] }));
     fakeAuth.aal = { currentLevel: 'aal1', nextLevel: 'aal2' };
@@ -244,6 +258,36 @@ describe('the teams in the default layout', () => {
     const switcher = (await screen.findByRole('combobox', { name: 'Team' })) as HTMLSelectElement;
     await waitFor(() => expect(switcher.value).toBe('tm_ada'));
     expect(await screen.findByText("ada@example.com's Team", { selector: 'strong' })).toBeTruthy();
+  });
+
+  it('leads from the dashboard to the thread inventory and the machines', async () => {
+    signIn();
+    renderAt('/dashboard');
+    const tools = await screen.findByRole('region', { name: 'Tools' });
+    expect(within(tools).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+      ['Thread Inventory', '/inventory/threads'],
+      ['Machines', '/inventory/machines'],
+      ['Pricing Calculator', '/calculators/pricing'],
+      ['Thread converter', '/tools/thread-converter'],
+      ['Team', '/team'],
+      ['Your account', '/profile'],
+    ]);
+  });
+
+  it('leads from /calculators to the pricing calculator, its own page', async () => {
+    signIn();
+    renderAt('/calculators');
+    expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
+    expect(document.title).toBe('Bobbin - Calculators');
+    expect(screen.getAllByRole('link').filter((link) => link.closest('main')).map((link) => link.textContent)).toEqual([
+      'Pricing Calculator',
+      'Thread converter',
+      'Thread Inventory',
+      'Machines',
+    ]);
+    await userEvent.click(screen.getByRole('link', { name: 'Pricing Calculator' }));
+    expect(await screen.findByRole('heading', { name: 'Pricing Calculator' })).toBeTruthy();
+    expect(document.title).toBe('Bobbin - Pricing Calculator');
   });
 
   it('shows the loading bar while an API call runs, and not after', async () => {

@@ -113,6 +113,14 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
             lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).MachineRoute })),
           },
           {
+            path: paths.calculators,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/calculators')).CalculatorsPage })),
+          },
+          {
+            path: paths.pricingCalculator,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/pricing')).PricingRoute })),
+          },
+          {
             path: '*',
             lazy: lazyRoute(async () => ({ Component: (await import('./routes/not-found')).NotFoundPage })),
           },

@@ -2,8 +2,9 @@
 // every export is called and its result checked against the TypeScript types the module declares,
 // so a change on the Rust side that the types do not follow fails here.
 import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 
-import { loadConverter } from './core';
+import { loadConverter, loadPricing } from './core';
 
 beforeAll(() => {
   // In tests the imported .wasm and .bin URLs are file paths (vitest.config.ts); serve them from disk.
@@ -103,5 +104,38 @@ describe('the converter facade', () => {
   it('exposes CIEDE2000 itself (Sharma, Wu and Dalal 2005, pair 1)', async () => {
     const converter = await loadConverter();
     expect(converter.deltaE2000(50, 2.6772, -79.7751, 50, 0, -82.7485)).toBeCloseTo(2.0425, 4);
+  });
+});
+
+describe('the pricing facade', () => {
+  it('gives the default rates with every field, amounts as text', async () => {
+    const rates = (await loadPricing()).defaultRates();
+    expect(rates).toMatchObject({
+      price_per_thousand: '1.00',
+      minimum_stitches: 5000,
+      setup_fee: expect.any(String),
+      profit: { markup_percent: expect.any(String) },
+    });
+    expect(rates.quantity_breaks.map((row) => row.min_quantity)).toEqual([12, 50, 100]);
+  });
+
+  it('prices the worked example of the module docs, and names the fields it refuses', async () => {
+    const pricing = await loadPricing();
+    const job = { stitches: 7200, colours: 8, quantity: 50, machine: { stitches_per_minute: 1000, heads: 6 } };
+    const priced = pricing.priceJob({ rates: {}, job, currency: 'EUR' });
+    if (!('quote' in priced)) throw new Error('expected a quote');
+    expect(priced.quote).toMatchObject({ decimals: 2, per_piece: '7.12', total: '356.00', billable_stitches: 7200 });
+    expect(priced.quote.machine_time).toMatchObject({ runs: 9, hours: '2.99', price_per_hour: '118.95' });
+    const refused = pricing.priceJob({ rates: { tax_percent: '150' }, job: { ...job, quantity: 0 }, currency: 'EUR' });
+    expect('problems' in refused && refused.problems.map((problem) => problem.field).sort()).toEqual(['job.quantity', 'rates.tax_percent']);
+  });
+
+  it('reads a design file, and says in a sentence why a damaged one cannot be read', async () => {
+    const pricing = await loadPricing();
+    const bytes = new Uint8Array(await readFile(path.resolve(import.meta.dirname, '../../../../shared/data/designs/star.dst')));
+    const design = pricing.readDesign(bytes, 'star.dst', 500);
+    expect(design.summary).toMatchObject({ format: 'dst', stitches: 2550, colours: 2, trims: null, thread_colours: [] });
+    expect(design.preview.blocks.length).toBeGreaterThan(0);
+    expect(() => pricing.readDesign(bytes.slice(0, 100), 'star.dst', 500)).toThrow(/^[A-Z].*\.$/);
   });
 });

@@ -11,22 +11,41 @@ import type {
   BulkRequest,
   Conversion,
   ConvertRequest,
+  DesignFile,
   LineDetail,
   LineSummary,
+  PriceRequest,
+  Pricing,
+  Rates,
   ThreadView,
 } from '@bobbin/core-wasm';
 
 export type {
+  Amount,
+  BreakRate,
   BulkConversion,
   BulkRequest,
   BulkRow,
   Conversion,
   ConvertRequest,
+  DesignFile,
+  DesignFormat,
+  DesignPreview,
+  DesignSummary,
+  Job,
   LineDetail,
   LineMatches,
   LineSummary,
   Match,
   MatchLabel,
+  PriceItem,
+  PriceProblem,
+  PriceRequest,
+  Pricing,
+  Profit,
+  QuantityBreak,
+  Quote,
+  Rates,
   ResolvedSource,
   Source,
   ThreadRef,
@@ -50,6 +69,18 @@ export interface Converter {
   convertBulk(request: BulkRequest): BulkConversion;
   convertBulkCsv(request: BulkRequest): string;
   deltaE2000(l1: number, a1: number, b1: number, l2: number, a2: number, b2: number): number;
+}
+
+/** The pricing model and the design-file readers, running in the page (no thread catalogue). */
+export interface PricingCore {
+  /** The price list a team starts from; every field filled. */
+  defaultRates(): Rates;
+  /** A job's price, or what is wrong with its inputs, by field ("job.quantity"). Inputs of the
+   * wrong shape (not numbers, not amounts) throw an Error written for people. */
+  priceJob(request: PriceRequest): Pricing;
+  /** A design file's figures and a preview of at most `maxPoints` points; an unreadable or
+   * damaged file throws an Error whose message is written for people. */
+  readDesign(bytes: Uint8Array, fileName: string, maxPoints: number): DesignFile;
 }
 
 /** Runs a core call, turning its error (Rust style: "there is no thread line 'x'") into a
@@ -101,6 +132,16 @@ export const loadConverter = once(async (): Promise<Converter> => {
   };
 });
 
+/** Loads the core for pricing (the code only: the thread catalogue is not fetched). */
+export const loadPricing = once(async (): Promise<PricingCore> => {
+  const wasm = await loadModule();
+  return {
+    defaultRates: () => wasm.defaultRates(),
+    priceJob: (request) => readable(() => wasm.priceJob(request)),
+    readDesign: (bytes, fileName, maxPoints) => readable(() => wasm.readDesign(bytes, fileName, maxPoints)),
+  };
+});
+
 export const coreQueryOptions = queryOptions({
   queryKey: ['core'],
   queryFn: loadCore,
@@ -112,6 +153,14 @@ export const coreQueryOptions = queryOptions({
 export const converterQueryOptions = queryOptions({
   queryKey: ['core', 'converter'],
   queryFn: loadConverter,
+  staleTime: Number.POSITIVE_INFINITY,
+  gcTime: Number.POSITIVE_INFINITY,
+  retry: 1,
+});
+
+export const pricingQueryOptions = queryOptions({
+  queryKey: ['core', 'pricing'],
+  queryFn: loadPricing,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
   retry: 1,

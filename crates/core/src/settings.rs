@@ -8,13 +8,20 @@
 //! | `currency` | ISO 4217 code, e.g. `"EUR"` | pricing calculator, inventory costs |
 //! | `default_stitch_rate` | number >= 0: price per 1,000 stitches in that currency | pricing calculator |
 //! | `preferred_thread_line` | a catalogue line id, e.g. `"madeira-polyneon"` | converter, inventory |
+//! | `pricing` | the rest of the price list: [`Rates`] without `price_per_thousand`, any fields left out take their defaults | pricing calculator |
+//!
+//! The price per 1,000 stitches is `default_stitch_rate` alone, so the team settings form and the
+//! pricing calculator never disagree about it.
 //!
 //! Any other key matching the pattern may hold any JSON value within the size limit, so a new
 //! tool can keep its preferences without a migration.
 
 use std::fmt;
 
+use serde::Deserialize as _;
 use serde_json::Value;
+
+use crate::pricing::{Rates, is_currency_code};
 
 /// The longest key, in bytes (keys are ASCII).
 pub const KEY_MAX_LEN: usize = 64;
@@ -39,7 +46,7 @@ pub enum SettingError {
     #[error("A setting's value may be at most {VALUE_MAX_BYTES} bytes of JSON.")]
     ValueTooLarge,
     #[error("{0}")]
-    InvalidValue(&'static str),
+    InvalidValue(String),
     #[error("A settings map holds at most {MAX_KEYS} keys: remove some first.")]
     TooManyKeys,
 }
@@ -102,26 +109,39 @@ pub fn check_value(
     if json.len() > VALUE_MAX_BYTES {
         return Err(SettingError::ValueTooLarge);
     }
-    let valid = match key.as_str() {
-        "currency" => {
-            value.as_str().is_some_and(|code| code.len() == 3 && code.chars().all(|c| c.is_ascii_uppercase()))
-        }
-        "default_stitch_rate" => value.as_f64().is_some_and(|rate| rate.is_finite() && rate >= 0.0),
-        "preferred_thread_line" => value.as_str().is_some_and(&is_thread_line),
-        _ => true,
+    let problem = match key.as_str() {
+        "currency" => (!value.as_str().is_some_and(is_currency_code)).then_some(
+            "`currency` is a three-letter ISO 4217 code in capitals, such as \"EUR\" or \"USD\".".to_owned(),
+        ),
+        "default_stitch_rate" => (!value.as_f64().is_some_and(|rate| rate.is_finite() && rate >= 0.0))
+            .then_some(
+                "`default_stitch_rate` is the price per 1,000 stitches: a number of zero or more.".to_owned(),
+            ),
+        "preferred_thread_line" => (!value.as_str().is_some_and(&is_thread_line)).then_some(
+            "`preferred_thread_line` must be the id of a thread line in the catalogue.".to_owned(),
+        ),
+        "pricing" => pricing_problem(value),
+        _ => None,
     };
-    if !valid {
-        return Err(SettingError::InvalidValue(match key.as_str() {
-            "currency" => {
-                "`currency` is a three-letter ISO 4217 code in capitals, such as \"EUR\" or \"USD\"."
-            }
-            "default_stitch_rate" => {
-                "`default_stitch_rate` is the price per 1,000 stitches: a number of zero or more."
-            }
-            _ => "`preferred_thread_line` must be the id of a thread line in the catalogue.",
-        }));
+    if let Some(message) = problem {
+        return Err(SettingError::InvalidValue(message));
     }
     Ok(json)
+}
+
+/// What is wrong with a `pricing` value, if anything: the first problem, naming its field.
+fn pricing_problem(value: &Value) -> Option<String> {
+    if value.get("price_per_thousand").is_some() {
+        return Some("`pricing` leaves out `price_per_thousand`: the price per 1,000 stitches is `default_stitch_rate`.".to_owned());
+    }
+    match Rates::deserialize(value) {
+        Err(error) => Some(format!("`pricing` is not a price list: {error}.")),
+        Ok(rates) => rates
+            .problems()
+            .into_iter()
+            .next()
+            .map(|problem| format!("`pricing`: {}: {}", problem.field, problem.message)),
+    }
 }
 
 #[cfg(test)]
@@ -169,5 +189,25 @@ mod tests {
         let known = |line: &str| line == "madeira-polyneon";
         assert!(check_value(&key("preferred_thread_line"), &json!("madeira-polyneon"), known).is_ok());
         assert!(check_value(&key("preferred_thread_line"), &json!("no-such-line"), known).is_err());
+    }
+
+    #[test]
+    fn pricing_is_a_partial_price_list_without_the_stitch_rate() {
+        let pricing = key("pricing");
+        assert!(check_value(&pricing, &json!({ "setup_fee": "30", "tax_percent": 20 }), |_| false).is_ok());
+        assert!(check_value(&pricing, &json!({}), |_| false).is_ok(), "every field has a default");
+        let message = |value| match check_value(&pricing, &value, |_| false) {
+            Err(SettingError::InvalidValue(message)) => message,
+            other => panic!("{other:?}"),
+        };
+        assert!(message(json!({ "price_per_thousand": 1 })).contains("`default_stitch_rate`"));
+        assert_eq!(
+            message(json!({ "tax_percent": 120 })),
+            "`pricing`: rates.tax_percent: Give a number from 0 to 100."
+        );
+        assert!(
+            message(json!({ "setup": 30 }))
+                .starts_with("`pricing` is not a price list: unknown field `setup`")
+        );
     }
 }

@@ -14,8 +14,10 @@ use std::sync::OnceLock;
 use bobbin_core::catalogue::Catalogue;
 use bobbin_core::colour::{Lab, delta_e_2000};
 use bobbin_core::convert::{BulkRequest, ConvertRequest};
-use serde::Serialize;
+use bobbin_core::design::{self, DesignSummary, Preview};
+use bobbin_core::pricing::{self, Job, Problem, Quote, Rates};
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::{JsError, JsValue, wasm_bindgen};
 
 #[wasm_bindgen(typescript_custom_section)]
@@ -125,6 +127,101 @@ export interface BulkConversion {
   lineName: string;
   rows: BulkRow[];
 }
+
+/** An exact decimal amount as text, e.g. "7.12" (inputs may also be numbers). */
+export type Amount = string;
+
+export type BreakRate = { price_per_thousand: Amount } | { discount_percent: Amount };
+export type QuantityBreak = { min_quantity: number } & BreakRate;
+export type Profit = { markup_percent: Amount } | { margin_percent: Amount };
+
+/** A shop's price list (bobbin_core::pricing::Rates); every field has a default. */
+export interface Rates {
+  price_per_thousand: Amount;
+  minimum_stitches: number;
+  quantity_breaks: QuantityBreak[];
+  setup_fee: Amount;
+  digitising_fee: Amount;
+  included_colours: number;
+  colour_fee: Amount;
+  extra_location_fee: Amount;
+  backing_cost: Amount;
+  thread_metres_per_thousand: Amount;
+  thread_cost_per_1000_m: Amount;
+  rush_percent: Amount;
+  profit: Profit;
+  tax_percent: Amount;
+  efficiency_percent: Amount;
+  hoop_minutes: Amount;
+}
+
+export interface Job {
+  stitches: number;
+  colours: number;
+  quantity: number;
+  locations?: number;
+  garment_cost?: Amount;
+  digitising?: boolean;
+  rush?: boolean;
+  one_off_fees?: "spread" | "separate";
+  machine?: { stitches_per_minute: number; heads: number } | null;
+}
+
+export type PriceItem =
+  | "stitches" | "colours" | "extra_locations" | "garment" | "backing" | "thread" | "profit"
+  | "setup_fee" | "digitising_fee" | "rush" | "tax";
+
+export interface Quote {
+  decimals: number;
+  billable_stitches: number;
+  price_per_thousand: Amount;
+  quantity_break: QuantityBreak | null;
+  per_piece: Amount;
+  one_off: Amount;
+  total: Amount;
+  lines: { item: PriceItem; per_piece: Amount | null; total: Amount }[];
+  machine_time: {
+    minutes_per_piece: Amount;
+    runs: number;
+    hours: Amount;
+    price_per_hour: Amount;
+    price_per_hour_after_materials: Amount;
+  } | null;
+}
+
+/** What is wrong with one input; `field` is its path, e.g. "job.quantity". */
+export interface PriceProblem { field: string; code: string; message: string }
+
+export type DesignFormat = "dst" | "pes" | "jef" | "exp" | "vp3";
+
+/** A design file's figures, counted from its stitch records (bobbin_core::design::DesignSummary). */
+export interface DesignSummary {
+  format: DesignFormat;
+  stitches: number;
+  jumps: number;
+  /** null where the format has no trim command (DST, JEF). */
+  trims: number | null;
+  colour_changes: number;
+  colours: number;
+  width_mm: number;
+  height_mm: number;
+  /** "#RRGGBB" per colour block, where the file stores colours (PES, VP3). */
+  thread_colours: string[];
+}
+
+/** Polylines per colour block in 0.1 mm, y downwards, for drawing as SVG. */
+export interface DesignPreview {
+  min_x: number;
+  min_y: number;
+  max_x: number;
+  max_y: number;
+  blocks: { colour: string | null; lines: [number, number][][] }[];
+}
+
+export interface DesignFile { summary: DesignSummary; preview: DesignPreview }
+
+export interface PriceRequest { rates: Partial<Rates>; job: Job; currency: string }
+export type Pricing = { quote: Quote } | { problems: PriceProblem[] };
 "##;
 
 /// Runs once when the module is instantiated: a Rust panic then shows its message in the
@@ -213,6 +310,57 @@ pub fn convert_bulk_csv(
 ) -> Result<String, JsError> {
     let request: BulkRequest = from_js(request)?;
     Ok(catalogue()?.convert_bulk(&request)?.to_csv())
+}
+
+/// The default price list, for a team that has set none.
+#[wasm_bindgen(js_name = defaultRates, unchecked_return_type = "Rates")]
+pub fn default_rates() -> Result<JsValue, JsError> {
+    to_js(&Rates::default())
+}
+
+/// What the calculator asks the core: a price list (missing fields take the defaults), a job,
+/// and the currency whose minor unit the figures are rounded to.
+#[derive(Deserialize)]
+struct PriceRequest {
+    rates: Rates,
+    job: Job,
+    currency: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "snake_case")]
+enum Pricing {
+    Quote(Quote),
+    Problems(Vec<Problem>),
+}
+
+/// Prices a job: `{ quote }`, or `{ problems }` naming each input out of range. Throws only for
+/// a request of the wrong shape.
+#[wasm_bindgen(js_name = priceJob, unchecked_return_type = "Pricing")]
+pub fn price_job(
+    #[wasm_bindgen(unchecked_param_type = "PriceRequest")] request: JsValue,
+) -> Result<JsValue, JsError> {
+    let request: PriceRequest = from_js(request)?;
+    let decimals = pricing::minor_unit_decimals(&request.currency);
+    to_js(&match pricing::price(&request.rates, &request.job, decimals) {
+        Ok(quote) => Pricing::Quote(quote),
+        Err(problems) => Pricing::Problems(problems),
+    })
+}
+
+#[derive(Serialize)]
+struct DesignFile {
+    summary: DesignSummary,
+    preview: Preview,
+}
+
+/// Reads an embroidery design file (DST, PES, JEF, EXP or VP3; `fileName` only helps tell the
+/// format, and is needed for EXP): its figures, and a preview of at most `maxPoints` points.
+/// Throws a sentence to show a person for a file it cannot read.
+#[wasm_bindgen(js_name = readDesign, unchecked_return_type = "DesignFile")]
+pub fn read_design(bytes: &[u8], file_name: &str, max_points: usize) -> Result<JsValue, JsError> {
+    let design = design::read(bytes, Some(file_name))?;
+    to_js(&DesignFile { summary: design.summary(), preview: design.preview(max_points) })
 }
 
 /// CIEDE2000 between two CIELAB colours.

@@ -37,6 +37,18 @@ export function DashboardPage() {
         <h2 id="dashboard-tools">Tools</h2>
         <ul className="link-list">
           <li>
+            <Link to={paths.inventoryThreads}>Thread Inventory</Link>
+            <span className="muted"> — the team's spools, low stock and the shopping list</span>
+          </li>
+          <li>
+            <Link to={paths.inventoryMachines}>Machines</Link>
+            <span className="muted"> — machines, hoops and maintenance due</span>
+          </li>
+          <li>
+            <Link to={paths.pricingCalculator}>Pricing Calculator</Link>
+            <span className="muted"> — what a design costs to stitch, from its file</span>
+          </li>
+          <li>
             <Link to={paths.threadConverter}>Thread converter</Link>
             <span className="muted"> — find the closest thread in another brand</span>
           </li>

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
 import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
@@ -8,6 +8,7 @@ import { draftOf } from './components/MachineForm';
 import { problemsOf } from './errors';
 import { MachinePage, today } from './machine-page';
 import { inputOf, valuesOf, ThreadPage } from './thread-page';
+import { defaultFilters, hexOf, readFilters, writeFilters } from './thread-filters';
 import { ThreadsPage, pageRange } from './threads-page';
 import type { ImportResult, Machine, ThreadView } from './types';
 import { ApiError } from '@/lib/api-client';
@@ -132,6 +133,179 @@ describe('the thread list', () => {
   });
 });
 
+describe('the thread list in the address', () => {
+  const lines = () => Response.json({ lines: [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40', fibre: 'polyester' }] });
+  const pageOf = (threads: ThreadView[], page = 1, total = threads.length) => () =>
+    Response.json({ threads, total, page, per_page: 50 });
+
+  it('reads the filters and the page from the address', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads?q=navy&location=Shelf+A&low=true&sort=name&order=desc&page=2&per_page=50': pageOf([aThread('th_1')], 2, 51),
+      'GET /catalog/lines': lines,
+    });
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?q=navy&location=Shelf+A&low=true&sort=name&order=desc&page=2');
+    expect(await screen.findByText('51–51 of 51')).toBeTruthy();
+    expect((screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement).value).toBe('navy');
+    expect((within(screen.getByRole('search')).getByLabelText('Location') as HTMLInputElement).value).toBe('Shelf A');
+    expect((screen.getByLabelText('Low stock only') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Sort by') as HTMLSelectElement).value).toBe('name');
+    expect((screen.getByLabelText('Order') as HTMLSelectElement).value).toBe('desc');
+  });
+
+  it('writes what is typed to the address in place, leaving defaults out and going back to page 1', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads?sort=code&order=asc&page=3&per_page=50': pageOf([aThread('th_1')], 3, 101),
+      'GET /catalog/lines': lines,
+    });
+    const page = renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?page=3');
+    const user = userEvent.setup();
+    await screen.findByText('101–101 of 101');
+    await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'sky');
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=sky'));
+    expect(page.router.state.historyAction).toBe('REPLACE');
+    await user.click(screen.getByLabelText('Low stock only'));
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'quantity');
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=sky&low=true&sort=quantity'));
+    await user.click(screen.getByLabelText('Low stock only'));
+    await user.selectOptions(screen.getByLabelText('Sort by'), 'code');
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=sky'));
+    expect((screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement).value).toBe('sky');
+  });
+
+  it('gives a new page its own history entry, and Back and links bring their filters with them', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads?q=navy&sort=code&order=asc&page=1&per_page=50': pageOf([aThread('th_1')], 1, 60),
+      'GET /teams/tm_shop/threads?q=navy&sort=code&order=asc&page=2&per_page=50': pageOf([aThread('th_2')], 2, 60),
+      'GET /teams/tm_shop/threads?q=sky&sort=code&order=asc&page=1&per_page=50': pageOf([], 1, 0),
+      'GET /catalog/lines': lines,
+    });
+    const page = renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?q=navy');
+    const user = userEvent.setup();
+    await screen.findByText('1–1 of 60');
+    await user.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=navy&page=2'));
+    expect(page.router.state.historyAction).toBe('PUSH');
+    expect(await screen.findByText('51–51 of 60')).toBeTruthy();
+    await page.router.navigate(-1);
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=navy'));
+    expect(await screen.findByText('1–1 of 60')).toBeTruthy();
+    await page.router.navigate('/inventory/threads?q=sky');
+    await waitFor(() => expect((screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement).value).toBe('sky'));
+    expect(await screen.findByText('No thread matches these filters.')).toBeTruthy();
+  });
+
+  it('reads and writes the address, ignoring what it cannot read', () => {
+    const read = readFilters(new URLSearchParams('q=a&closest=1f2a44&sort=colour&order=up&page=-2&low=1&fibre=rayon'));
+    expect(read).toEqual({ ...defaultFilters, q: 'a', closest: '#1F2A44', fibre: 'rayon' });
+    expect(writeFilters(read).toString()).toBe('q=a&closest=1F2A44&fibre=rayon');
+    expect(writeFilters({ ...defaultFilters, closest: '#1F2A4' }).toString()).toBe('');
+    expect(writeFilters(defaultFilters).toString()).toBe('');
+    expect(hexOf(' 1f2a44 ')).toBe('#1F2A44');
+    expect(hexOf('#1f2a4g')).toBeNull();
+  });
+});
+
+describe('the fibre and colour filters', () => {
+  const lines = () =>
+    Response.json({
+      lines: [
+        { id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40', fibre: 'polyester' },
+        { id: 'madeira-rayon-40', displayName: 'Madeira Rayon 40', fibre: 'rayon' },
+        { id: 'isacord-polyester', displayName: 'Isacord Polyester', fibre: 'polyester' },
+        { id: 'madeira-burmilana', displayName: 'Madeira Burmilana', fibre: 'wool-blend' },
+        { id: 'pantone', displayName: 'Pantone', fibre: null },
+      ],
+    });
+  const NEAREST = 'GET /teams/tm_shop/threads?closest=%231F2A44&sort=code&order=asc&page=1&per_page=50';
+
+  it('offers each fibre of the catalogue once, and filters by the one chosen from page 1', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads?sort=code&order=asc&page=2&per_page=50': () => Response.json({ threads: [aThread('th_1')], total: 51, page: 2, per_page: 50 }),
+      'GET /teams/tm_shop/threads?fibre=wool-blend&sort=code&order=asc&page=1&per_page=50': () =>
+        Response.json({ threads: [], total: 0, page: 1, per_page: 50 }),
+      'GET /catalog/lines': lines,
+    });
+    const page = renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?page=2');
+    const user = userEvent.setup();
+    const select = screen.getByLabelText('Fibre');
+    await waitFor(() => expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['All fibres', 'Polyester', 'Rayon', 'Wool blend']));
+    await user.selectOptions(select, 'wool-blend');
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads?fibre=wool-blend'));
+    expect(await screen.findByText('No thread matches these filters.')).toBeTruthy();
+  });
+
+  it('orders by closeness to a typed colour, shows each difference, and clears', async () => {
+    server = fakeApi({
+      [LIST]: () => Response.json({ threads: [aThread('th_1')], total: 1, page: 1, per_page: 50 }),
+      [NEAREST]: () =>
+        Response.json({
+          threads: [aThread('th_1', { distance: 0 }), aThread('th_2', { code: '1801', name: 'Sky', distance: 12.345 })],
+          total: 2,
+          page: 1,
+          per_page: 50,
+        }),
+      'GET /catalog/lines': lines,
+    });
+    const page = renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await screen.findByRole('table');
+    await user.type(screen.getByLabelText('Closest to colour'), '1f2a44');
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(3));
+    expect(screen.getByRole('columnheader', { name: 'ΔE' })).toBeTruthy();
+    const sky = screen.getAllByRole('row')[2]!;
+    expect(within(sky).getByText('ΔE 12.3')).toBeTruthy();
+    expect(within(sky).getByText('Colour difference 12.3')).toBeTruthy();
+    expect(within(screen.getAllByRole('row')[1]!).getByText('ΔE 0.0')).toBeTruthy();
+    expect(page.location()).toBe('/inventory/threads?closest=1F2A44');
+    expect((screen.getByLabelText('Pick the colour') as HTMLInputElement).value).toBe('#1f2a44');
+    expect((screen.getByLabelText('Sort by') as HTMLSelectElement).disabled).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Clear the colour' }));
+    await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
+    expect(screen.queryByRole('columnheader', { name: 'ΔE' })).toBeNull();
+    expect(screen.queryByText(/Colour difference/)).toBeNull();
+    expect((screen.getByLabelText('Closest to colour') as HTMLInputElement).value).toBe('');
+    expect(page.location()).toBe('/inventory/threads');
+  });
+
+  it('takes the colour from the picker and from a shared link', async () => {
+    server = fakeApi({
+      [NEAREST]: () => Response.json({ threads: [aThread('th_1', { distance: 2.34 })], total: 1, page: 1, per_page: 50 }),
+      'GET /teams/tm_shop/threads?closest=%23AABBCC&sort=code&order=asc&page=1&per_page=50': () =>
+        Response.json({ threads: [aThread('th_1', { distance: 40 })], total: 1, page: 1, per_page: 50 }),
+      'GET /catalog/lines': lines,
+    });
+    const page = renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?closest=1f2a44');
+    expect(await screen.findByText('ΔE 2.3')).toBeTruthy();
+    expect((screen.getByLabelText('Closest to colour') as HTMLInputElement).value).toBe('#1F2A44');
+    fireEvent.change(screen.getByLabelText('Pick the colour'), { target: { value: '#aabbcc' } });
+    expect((screen.getByLabelText('Closest to colour') as HTMLInputElement).value).toBe('#AABBCC');
+    expect(await screen.findByText('ΔE 40.0')).toBeTruthy();
+    await waitFor(() => expect(page.location()).toBe('/inventory/threads?closest=AABBCC'));
+  });
+
+  it('says what is wrong with a colour that is not one, and sends nothing', async () => {
+    server = fakeApi({
+      [LIST]: () => Response.json({ threads: [aThread('th_1')], total: 1, page: 1, per_page: 50 }),
+      'GET /catalog/lines': lines,
+    });
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await screen.findByRole('table');
+    const field = screen.getByLabelText('Closest to colour');
+    await user.type(field, 'navy');
+    expect(field.getAttribute('aria-invalid')).toBeNull();
+    await user.tab();
+    expect(field.getAttribute('aria-invalid')).toBe('true');
+    const error = document.getElementById(`${field.id}-error`);
+    expect(error?.textContent).toBe('Give the colour as #RRGGBB, e.g. #1F2A44.');
+    expect(field.getAttribute('aria-describedby')).toContain(error?.id);
+    expect(server.calls.filter((call) => call.route.includes('closest'))).toEqual([]);
+    expect(screen.getByRole('table')).toBeTruthy();
+    expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
 describe('the thread details', () => {
   it('saves from the version read, and on a clash shows the message with a Reload button', async () => {
     let version = 1;
@@ -143,6 +317,8 @@ describe('the thread details', () => {
     renderPage(<ThreadPage teamId="tm_shop" canWrite threadId="th_1" />, '/inventory/threads/th_1');
     const user = userEvent.setup();
     const location = await screen.findByLabelText('Location');
+    // Who changed it last, and when (issue 6, point 1).
+    expect(screen.getByText(/^Last changed /).textContent).toMatch(/ by me@example\.com\.$/);
     await user.clear(location);
     await user.type(location, 'Drawer 2');
     await user.click(screen.getByRole('button', { name: 'Save' }));

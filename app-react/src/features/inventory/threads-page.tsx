@@ -1,18 +1,21 @@
-import { useDeferredValue, useId, useState } from 'react';
+import { useDeferredValue, useEffect, useId, useState } from 'react';
+import { useNavigationType, useSearchParams } from 'react-router';
 
 import { FormAlert } from '@/components/form';
 import { pageTitle } from '@/config/paths';
 
 import { exportCsvUrl } from './api/export-threads';
-import { useCatalogueLines } from './api/get-catalogue-lines';
+import { fibresOf, useCatalogueLines } from './api/get-catalogue-lines';
 import { useThreads } from './api/get-threads';
 import { AddMany } from './components/AddMany';
 import { AddThread } from './components/AddThread';
+import { ClosestColour } from './components/ClosestColour';
 import { SelectField, TextField } from './components/Field';
 import { ImportCsv } from './components/ImportCsv';
 import { ThreadList } from './components/ThreadList';
 import { problemsOf } from './errors';
-import type { InventoryAccess, ThreadFilters, ThreadSort } from './types';
+import { type ListFilters, hexOf, readFilters, writeFilters } from './thread-filters';
+import { type InventoryAccess, type ThreadFilters, type ThreadSort, fibreLabel } from './types';
 
 export const PER_PAGE = 50;
 
@@ -38,26 +41,57 @@ export function pageRange(page: number, perPage: number, shown: number, total: n
  */
 export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
   const id = useId();
-  const [q, setQ] = useState('');
-  const [line, setLine] = useState('');
-  const [location, setLocation] = useState('');
-  const [low, setLow] = useState(false);
-  const [sort, setSort] = useState<ThreadSort>('code');
-  const [order, setOrder] = useState<'asc' | 'desc'>('asc');
-  const [page, setPage] = useState(1);
+  const [params, setParams] = useSearchParams();
+  const navigationType = useNavigationType();
+  // In state as well as the address: the address changes in a transition, and what is typed
+  // must show at once.
+  const [filters, setFilters] = useState(() => readFilters(params));
+  const address = params.toString();
+  useEffect(() => {
+    // Back, Forward or a link changed the address: the filters follow it. This page's own
+    // writes (replacements) are already in the state.
+    if (navigationType === 'REPLACE') return;
+    setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
+  }, [address, navigationType]);
   const lines = useCatalogueLines();
   // Typing does not send a request per key: the list follows when React has time.
-  const search = useDeferredValue(q.trim());
-  const place = useDeferredValue(location.trim());
-  const filters: ThreadFilters = { q: search, line, location: place, low, sort, order, page, per_page: PER_PAGE };
-  const threads = useThreads(teamId, filters);
-  // Any change of the filters starts again at the first page.
-  const filter =
-    <T,>(set: (value: T) => void) =>
-    (value: T) => {
-      set(value);
-      setPage(1);
-    };
+  const search = useDeferredValue(filters.q.trim());
+  const place = useDeferredValue(filters.location.trim());
+  // A colour half typed is not sent: the list stays as the last colour left it. Deferred, like
+  // the search: while the picker is dragged, React may skip the colours passed over.
+  const typedColour = filters.closest.trim();
+  const typedHex = hexOf(typedColour);
+  const [colour, setColour] = useState(typedHex);
+  if ((typedHex !== null || typedColour === '') && typedHex !== colour) setColour(typedHex);
+  const nearest = useDeferredValue(colour);
+  const [colourChecked, setColourChecked] = useState(false);
+  const colourError =
+    colourChecked && typedColour !== '' && !typedHex ? 'Give the colour as #RRGGBB, e.g. #1F2A44.' : null;
+  const { line, fibre, low, sort, order, page } = filters;
+  const query: ThreadFilters = {
+    q: search,
+    closest: nearest ?? '',
+    line,
+    fibre,
+    location: place,
+    low,
+    sort,
+    order,
+    page,
+    per_page: PER_PAGE,
+  };
+  const threads = useThreads(teamId, query, typedColour === '' || typedHex !== null);
+  const fibres = fibresOf(lines.data ?? []);
+  // A fibre from a shared link stays choosable before the lines have loaded.
+  if (fibre !== '' && !fibres.includes(fibre)) fibres.push(fibre);
+
+  /** Writes `next` to the state and the address. Any change of the filters starts again at the first page. */
+  const change = (next: Partial<ListFilters>) => {
+    const merged = { ...filters, page: 1, ...next };
+    setFilters(merged);
+    // Typing replaces the entry; a new page is one of its own, so Back returns to the last page.
+    setParams(writeFilters(merged), { replace: next.page === undefined, preventScrollReset: true });
+  };
 
   const data = threads.data;
   const lastPage = data ? Math.max(1, Math.ceil(data.total / data.per_page)) : 1;
@@ -74,16 +108,23 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
         </a>
       </div>
       <div role="search">
-        <form className="inventory-filters" onSubmit={(event) => event.preventDefault()} aria-label="Find threads">
+        <form
+          className="inventory-filters"
+          onSubmit={(event) => {
+            event.preventDefault();
+            setColourChecked(true);
+          }}
+          aria-label="Find threads"
+        >
           <TextField
             id={`${id}-q`}
             label="Search"
             type="search"
             hint="Code, name, location or #RRGGBB."
-            value={q}
-            onChange={(e) => filter(setQ)(e.target.value)}
+            value={filters.q}
+            onChange={(e) => change({ q: e.target.value })}
           />
-          <SelectField id={`${id}-line`} label="Line" value={line} onChange={(e) => filter(setLine)(e.target.value)}>
+          <SelectField id={`${id}-line`} label="Line" value={line} onChange={(e) => change({ line: e.target.value })}>
             <option value="">All lines</option>
             {(lines.data ?? []).map((entry) => (
               <option key={entry.id} value={entry.id}>
@@ -91,8 +132,38 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
               </option>
             ))}
           </SelectField>
-          <TextField id={`${id}-location`} label="Location" value={location} onChange={(e) => filter(setLocation)(e.target.value)} />
-          <SelectField id={`${id}-sort`} label="Sort by" value={sort} onChange={(e) => filter(setSort)(e.target.value as ThreadSort)}>
+          <SelectField id={`${id}-fibre`} label="Fibre" value={fibre} onChange={(e) => change({ fibre: e.target.value })}>
+            <option value="">All fibres</option>
+            {fibres.map((entry) => (
+              <option key={entry} value={entry}>
+                {fibreLabel(entry)}
+              </option>
+            ))}
+          </SelectField>
+          <TextField
+            id={`${id}-location`}
+            label="Location"
+            value={filters.location}
+            onChange={(e) => change({ location: e.target.value })}
+          />
+          <ClosestColour
+            id={`${id}-closest`}
+            value={filters.closest}
+            error={colourError}
+            onChange={(value) => {
+              if (value === '' || hexOf(value)) setColourChecked(false);
+              change({ closest: value });
+            }}
+            onBlur={() => setColourChecked(true)}
+          />
+          <SelectField
+            id={`${id}-sort`}
+            label="Sort by"
+            value={sort}
+            disabled={nearest !== null}
+            {...(nearest !== null ? { hint: 'Nearest colour first.' } : {})}
+            onChange={(e) => change({ sort: e.target.value as ThreadSort })}
+          >
             {Object.entries(sorts).map(([value, label]) => (
               <option key={value} value={value}>
                 {label}
@@ -103,29 +174,30 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
             id={`${id}-order`}
             label="Order"
             value={order}
-            onChange={(e) => filter(setOrder)(e.target.value as 'asc' | 'desc')}
+            disabled={nearest !== null}
+            onChange={(e) => change({ order: e.target.value as 'asc' | 'desc' })}
           >
             <option value="asc">Ascending</option>
             <option value="desc">Descending</option>
           </SelectField>
           <label className="check">
-            <input type="checkbox" checked={low} onChange={(e) => filter(setLow)(e.target.checked)} /> Low stock only
+            <input type="checkbox" checked={low} onChange={(e) => change({ low: e.target.checked })} /> Low stock only
           </label>
         </form>
       </div>
       {threads.isError ? <FormAlert message={problemsOf(threads.error, [], 'The threads could not be loaded.').alert} /> : null}
       {data ? (
         data.total === 0 ? (
-          <p>{search || line || place || low ? 'No thread matches these filters.' : 'No threads yet. Add the first below.'}</p>
+          <p>{search || nearest || line || fibre || place || low ? 'No thread matches these filters.' : 'No threads yet. Add the first below.'}</p>
         ) : (
           <>
             <ThreadList teamId={teamId} threads={data.threads} canWrite={canWrite} />
             <nav className="actions" aria-label="Pages">
-              <button type="button" className="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+              <button type="button" className="button" disabled={page <= 1} onClick={() => change({ page: page - 1 })}>
                 Previous
               </button>
               <span role="status">{pageRange(data.page, data.per_page, data.threads.length, data.total)}</span>
-              <button type="button" className="button" disabled={page >= lastPage} onClick={() => setPage(page + 1)}>
+              <button type="button" className="button" disabled={page >= lastPage} onClick={() => change({ page: page + 1 })}>
                 Next
               </button>
             </nav>

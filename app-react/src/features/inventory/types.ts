@@ -47,7 +47,14 @@ export interface ThreadInput {
   version?: number;
 }
 
-export type ThreadSort = 'code' | 'name' | 'quantity' | 'location' | 'updated';
+export const THREAD_SORTS = ['code', 'name', 'quantity', 'location', 'updated'] as const;
+export type ThreadSort = (typeof THREAD_SORTS)[number];
+
+/** How a fibre of the catalogue (`wool-blend`) reads: "Wool blend". */
+export function fibreLabel(fibre: string): string {
+  const words = fibre.replace(/-/g, ' ');
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
 
 export interface ThreadFilters {
   q?: string;

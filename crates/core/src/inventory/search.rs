@@ -32,6 +32,7 @@ pub struct Query {
     pub closest_to: Option<Rgb8>,
     pub line: Option<String>,
     pub fibre: Option<Fibre>,
+    /// Entries whose location holds this text, whatever its case ("drawer" finds "Drawer A").
     pub location: Option<String>,
     pub low_only: bool,
     pub sort: SortKey,
@@ -110,7 +111,7 @@ pub fn search(catalogue: &Catalogue, stock: &[Stock<'_>], query: &Query) -> Page
             if query.line.as_deref().is_some_and(|wanted| Some(wanted) != line) {
                 return None;
             }
-            if location.as_deref().is_some_and(|wanted| entry.location.to_lowercase() != wanted) {
+            if location.as_deref().is_some_and(|wanted| !entry.location.to_lowercase().contains(wanted)) {
                 return None;
             }
             if !needs_facts {
@@ -270,6 +271,8 @@ mod tests {
         let entries = inventory();
         assert_eq!(run(&entries, Query { low_only: true, ..Query::default() }), [1]);
         assert_eq!(run(&entries, Query { location: Some("shelf a".into()), ..Query::default() }), [2, 0]);
+        // Part of a location is enough: the field is typed, not picked from a list.
+        assert_eq!(run(&entries, Query { location: Some("SHELF".into()), ..Query::default() }).len(), 3);
         assert_eq!(
             run(&entries, Query { line: Some("madeira-polyneon".into()), ..Query::default() }),
             [2, 0, 1]

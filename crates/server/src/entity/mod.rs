@@ -11,6 +11,7 @@ pub mod member_setting;
 pub mod mfa_challenge;
 pub mod mfa_factor;
 pub mod one_time_token;
+pub mod quote;
 pub mod refresh_token;
 pub mod session;
 pub mod signing_key;

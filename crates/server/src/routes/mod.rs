@@ -5,6 +5,7 @@ mod catalog;
 mod health;
 mod inventory;
 mod meta;
+mod quotes;
 mod teams;
 mod users;
 mod web;
@@ -75,6 +76,7 @@ const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wa
         (name = "invites", description = "Invites to join a team, by e-mail"),
         (name = "settings", description = "Team settings, and each member's own settings in a team"),
         (name = "inventory", description = "The team's threads and machines: members write, viewers read"),
+        (name = "quotes", description = "Saved quotes of the pricing calculator, priced again by the server: members save, viewers read"),
     )
 )]
 struct ApiDoc;
@@ -221,6 +223,29 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(inventory::machines::get, inventory::machines::update, inventory::machines::delete))
         .routes(routes!(inventory::machines::log))
         .routes(routes!(inventory::machines::unlog))
+        .routes(routes!(quotes::list, quotes::create))
+        .routes(routes!(quotes::get, quotes::delete))
+        .routes(routes!(quotes::duplicate))
+}
+
+/// The e-mail address of each of these users (who changed an entry, who saved a quote), read in
+/// one query.
+pub(crate) async fn emails_of(
+    db: &impl sea_orm::ConnectionTrait,
+    ids: impl Iterator<Item = uuid::Uuid>,
+) -> Result<std::collections::HashMap<uuid::Uuid, String>, AppError> {
+    use sea_orm::{ColumnTrait as _, EntityTrait as _, QueryFilter as _};
+    let mut ids: Vec<uuid::Uuid> = ids.collect();
+    ids.sort_unstable();
+    ids.dedup();
+    if ids.is_empty() {
+        return Ok(std::collections::HashMap::new());
+    }
+    let users = crate::entity::user::Entity::find()
+        .filter(crate::entity::user::Column::Id.is_in(ids))
+        .all(db)
+        .await?;
+    Ok(users.into_iter().map(|user| (user.id, user.email)).collect())
 }
 
 async fn api_not_found(request: Request) -> Response {

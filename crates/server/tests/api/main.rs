@@ -13,6 +13,7 @@ mod machines;
 mod oauth;
 mod oauth_provider;
 mod openapi;
+mod quotes;
 mod settings;
 mod smtp;
 mod team_helpers;

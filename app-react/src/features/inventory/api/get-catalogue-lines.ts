@@ -8,6 +8,13 @@ import { inventoryQuery } from './cache';
 export interface CatalogueLine {
   id: string;
   displayName: string;
+  /** What the line is made of (polyester, rayon, wool-blend…), where its maker says. */
+  fibre: string | null;
+}
+
+/** The fibres of `lines`, each once, in the order they first appear. */
+export function fibresOf(lines: readonly CatalogueLine[]): string[] {
+  return [...new Set(lines.flatMap((line) => (line.fibre ? [line.fibre] : [])))];
 }
 
 export async function fetchCatalogueLines(signal?: AbortSignal): Promise<CatalogueLine[]> {

@@ -29,7 +29,12 @@ export function threadsQueryOptions(teamId: string, filters: ThreadFilters = {})
   });
 }
 
-export function useThreads(teamId: string, filters: ThreadFilters) {
+/** `ready`: false while a filter is not yet one the server takes (a colour half typed): nothing is sent. */
+export function useThreads(teamId: string, filters: ThreadFilters, ready = true) {
   // The previous page stays on screen while the next one loads: no flash between pages.
-  return useQuery({ ...threadsQueryOptions(teamId, filters), enabled: teamId !== '', placeholderData: keepPreviousData });
+  return useQuery({
+    ...threadsQueryOptions(teamId, filters),
+    enabled: teamId !== '' && ready,
+    placeholderData: keepPreviousData,
+  });
 }

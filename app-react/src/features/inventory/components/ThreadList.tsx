@@ -12,9 +12,15 @@ import { Swatch } from './Field';
 /** How an amount of spools reads: 2, 1.5. */
 export const amount = (value: number) => String(Math.round(value * 100) / 100);
 
-/** The threads of one page: a table that scrolls sideways on a narrow screen. */
+/**
+ * The threads of one page: a table on a wide screen; on a phone the same markup shows each
+ * thread as a card (style/components.css, "Inventory"), so nothing scrolls sideways and every
+ * control exists once.
+ */
 export function ThreadList({ teamId, threads, canWrite }: { teamId: string; threads: ThreadView[]; canWrite: boolean }) {
   const adjust = useAdjustThread(teamId);
+  // Ordered by closeness to a colour: each thread says how far it is.
+  const nearest = threads.some((thread) => thread.distance !== undefined);
   const [alert, setAlert] = useState<string | null>(null);
 
   const tap = (thread: ThreadView, delta: number) => {
@@ -33,6 +39,11 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
           <thead>
             <tr>
               <th scope="col">Colour</th>
+              {nearest ? (
+                <th scope="col">
+                  <abbr title="Colour difference (CIEDE2000)">ΔE</abbr>
+                </th>
+              ) : null}
               <th scope="col">Code</th>
               <th scope="col">Name</th>
               <th scope="col">Line</th>
@@ -45,11 +56,16 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
               const label = thread.code ? `${thread.code} ${thread.name}` : thread.name;
               return (
                 <tr key={thread.id}>
-                  <td>
-                    <Swatch hex={thread.colour} /> <span className="muted">{thread.colour}</span>
+                  <td className="inventory-table__colour">
+                    <Swatch hex={thread.colour} /> <span className="muted inventory-table__hex">{thread.colour}</span>
                   </td>
-                  <td>{thread.code ?? '—'}</td>
-                  <td>
+                  {nearest ? (
+                    <td className="inventory-table__distance">
+                      {thread.distance === undefined ? '—' : <Distance value={thread.distance} />}
+                    </td>
+                  ) : null}
+                  <td className="inventory-table__code">{thread.code ?? '—'}</td>
+                  <td className="inventory-table__name">
                     <Link to={inventoryThreadPath(thread.id)}>{thread.name}</Link>
                     {thread.low ? (
                       <>
@@ -58,8 +74,10 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
                       </>
                     ) : null}
                   </td>
-                  <td>{thread.line_name ?? 'Custom'}</td>
-                  <td>
+                  <td className="inventory-table__line" data-label="Line">
+                    {thread.line_name ?? 'Custom'}
+                  </td>
+                  <td className="inventory-table__quantity">
                     <span className="inventory-quantity">
                       {canWrite ? (
                         <button
@@ -80,7 +98,9 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
                       ) : null}
                     </span>
                   </td>
-                  <td>{thread.location || '—'}</td>
+                  <td className="inventory-table__location" data-label="Location">
+                    {thread.location || '—'}
+                  </td>
                 </tr>
               );
             })}
@@ -88,5 +108,16 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
         </table>
       </div>
     </>
+  );
+}
+
+/** "ΔE 2.3", read out as "colour difference 2.3". */
+function Distance({ value }: { value: number }) {
+  const text = value.toFixed(1);
+  return (
+    <span className="inventory-distance">
+      <span aria-hidden="true">ΔE {text}</span>
+      <span className="visually-hidden">Colour difference {text}</span>
+    </span>
   );
 }

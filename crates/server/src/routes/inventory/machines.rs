@@ -235,12 +235,7 @@ pub async fn update(
         .filter(machine::Column::Version.eq(edit.version))
         .exec(&state.db)
         .await?;
-    if result.rows_affected == 0 {
-        return Err(AppError::conflict(
-            "edit_conflict",
-            "Someone changed this machine after you opened it. Reload it to see their change, then edit again.",
-        ));
-    }
+    super::unless_changed_meanwhile(result.rows_affected, "machine")?;
     let row = find(&state.db, member.team.id, &machine_id).await?;
     let log = log_of(&state.db, row.id).await?;
     Ok(Json(MachineBody { machine: view(row, &log, true)? }))

@@ -31,7 +31,8 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, prelude::Expr, sea_query::ExprTrait as _,
+    FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, prelude::Expr,
+    sea_query::ExprTrait as _,
 };
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -39,10 +40,10 @@ use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
 use crate::{
-    entity::{inventory_thread, user},
+    entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, TeamMember},
-    routes::teams::new_public_id,
+    routes::{emails_of, teams::new_public_id},
     state::AppState,
 };
 
@@ -129,6 +130,7 @@ pub struct ListParams {
     pub line: Option<String>,
     /// polyester, rayon, cotton, wool-blend, nylon, metallic, acrylic or other.
     pub fibre: Option<String>,
+    /// Part of the storage location, whatever its case.
     pub location: Option<String>,
     /// Only entries at or below their reorder point: the shopping list.
     pub low: Option<bool>,
@@ -186,24 +188,38 @@ pub async fn list(
     Query(params): Query<ListParams>,
 ) -> Result<Json<ThreadPage>, AppError> {
     let query = search_query(&params)?;
-    let rows = inventory_thread::Entity::find()
+    // Only the columns the search reads, for every entry; whole rows for the page's hits only.
+    // Reading every column of 5,000 rows took most of the request (scripts/bench-inventory.mjs).
+    let rows: Vec<SearchRow> = inventory_thread::Entity::find()
+        .select_only()
+        .columns(SearchRow::COLUMNS)
         .filter(inventory_thread::Column::TeamId.eq(member.team.id))
+        .into_model()
         .all(&state.db)
         .await?;
-    let entries = rows.iter().map(entry_of).collect::<Result<Vec<_>, _>>()?;
+    let entries = rows.iter().map(SearchRow::entry).collect::<Result<Vec<_>, _>>()?;
     let stock: Vec<Stock<'_>> = entries
         .iter()
         .zip(&rows)
         .map(|(entry, row)| Stock { entry, updated_at: row.updated_at.unix_timestamp() })
         .collect();
     let page = search::search(Catalogue::builtin(), &stock, &query);
-    let emails =
-        updaters(&state.db, page.hits.iter().filter_map(|(index, _)| rows[*index].updated_by)).await?;
-    let threads = page
-        .hits
-        .iter()
-        .map(|&(index, distance)| view(&rows[index], &entries[index], &emails, distance))
+    let ids: Vec<Uuid> = page.hits.iter().map(|&(index, _)| rows[index].id).collect();
+    let mut full: HashMap<Uuid, inventory_thread::Model> = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::Id.is_in(ids))
+        .all(&state.db)
+        .await?
+        .into_iter()
+        .map(|row| (row.id, row))
         .collect();
+    let emails = emails_of(&state.db, full.values().filter_map(|row| row.updated_by)).await?;
+    let mut threads = Vec::with_capacity(page.hits.len());
+    for &(index, distance) in &page.hits {
+        // An entry removed between the two reads is left out of the page.
+        if let Some(row) = full.remove(&rows[index].id) {
+            threads.push(view(&row, &entry_of(&row)?, &emails, distance));
+        }
+    }
     Ok(Json(ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page }))
 }
 
@@ -229,16 +245,23 @@ pub struct OwnedBody {
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn owned(State(state): State<AppState>, member: TeamMember) -> Result<Json<OwnedBody>, AppError> {
-    let rows = inventory_thread::Entity::find()
+    let rows: Vec<(Option<String>, Option<String>, i64)> = inventory_thread::Entity::find()
+        .select_only()
+        .columns([
+            inventory_thread::Column::LineId,
+            inventory_thread::Column::Code,
+            inventory_thread::Column::Quantity,
+        ])
         .filter(inventory_thread::Column::TeamId.eq(member.team.id))
         .filter(inventory_thread::Column::LineId.is_not_null())
+        .into_tuple()
         .all(&state.db)
         .await?;
     let threads = rows
         .into_iter()
-        .filter_map(|row| {
-            let quantity = Hundredths::from_hundredths(row.quantity).ok()?.as_f64();
-            Some(OwnedThread { line: row.line_id?, code: row.code?, quantity })
+        .filter_map(|(line, code, quantity)| {
+            let quantity = Hundredths::from_hundredths(quantity).ok()?.as_f64();
+            Some(OwnedThread { line: line?, code: code?, quantity })
         })
         .collect();
     Ok(Json(OwnedBody { threads }))
@@ -301,12 +324,7 @@ pub async fn update(
         .exec(&state.db)
         .await
         .map_err(duplicate_entry)?;
-    if result.rows_affected == 0 {
-        return Err(AppError::conflict(
-            "edit_conflict",
-            "Someone changed this thread after you opened it. Reload it to see their change, then edit again.",
-        ));
-    }
+    super::unless_changed_meanwhile(result.rows_affected, "thread")?;
     let row = find(&state.db, member.team.id, &thread_id).await?;
     Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
 }
@@ -486,7 +504,7 @@ pub async fn bulk(
         rows.push(insert(&txn, member.team.id, member.user.id, entry).await?);
     }
     txn.commit().await?;
-    let emails = updaters(&state.db, [member.user.id].into_iter()).await?;
+    let emails = emails_of(&state.db, [member.user.id].into_iter()).await?;
     let added = rows.iter().zip(&new).map(|(row, entry)| view(row, entry, &emails, None)).collect();
     let already_owned = already
         .into_iter()
@@ -788,17 +806,9 @@ fn search_query(params: &ListParams) -> Result<search::Query, AppError> {
 
 /// The stored row as the core's entry.
 fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, AppError> {
-    let broken = |what: &str| AppError::Internal(anyhow::anyhow!("inventory row {}: {what}", row.id));
-    let source = match (&row.line_id, &row.code) {
-        (Some(line), Some(code)) => ThreadSource::Catalogue { line: line.clone(), code: code.clone() },
-        _ => ThreadSource::Custom {
-            name: row.name.clone().unwrap_or_default(),
-            colour: Rgb8::parse_hex(&row.colour).map_err(|_| broken("colour"))?,
-        },
-    };
-    let amount = |value: i64| Hundredths::from_hundredths(value).map_err(|_| broken("amount"));
+    let amount = |value: i64| amount_of(row.id, value);
     Ok(ThreadEntry {
-        source,
+        source: source_of(row.id, row.line_id.as_ref(), row.code.as_ref(), row.name.as_ref(), &row.colour)?,
         quantity: amount(row.quantity)?,
         spool_length_m: row.spool_length_m.and_then(|m| u32::try_from(m).ok()),
         location: row.location.clone(),
@@ -806,6 +816,77 @@ fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, AppError> {
         cost_per_spool: row.cost_per_spool.map(amount).transpose()?,
         notes: row.notes.clone(),
     })
+}
+
+fn broken_row(id: Uuid, what: &str) -> AppError {
+    AppError::Internal(anyhow::anyhow!("inventory row {id}: {what}"))
+}
+
+fn amount_of(id: Uuid, value: i64) -> Result<Hundredths, AppError> {
+    Hundredths::from_hundredths(value).map_err(|_| broken_row(id, "amount"))
+}
+
+fn source_of(
+    id: Uuid,
+    line_id: Option<&String>,
+    code: Option<&String>,
+    name: Option<&String>,
+    colour: &str,
+) -> Result<ThreadSource, AppError> {
+    Ok(match (line_id, code) {
+        (Some(line), Some(code)) => ThreadSource::Catalogue { line: line.clone(), code: code.clone() },
+        _ => ThreadSource::Custom {
+            name: name.cloned().unwrap_or_default(),
+            colour: Rgb8::parse_hex(colour).map_err(|_| broken_row(id, "colour"))?,
+        },
+    })
+}
+
+/// What the list's search reads of each entry.
+#[derive(Debug, FromQueryResult)]
+struct SearchRow {
+    id: Uuid,
+    line_id: Option<String>,
+    code: Option<String>,
+    name: Option<String>,
+    colour: String,
+    quantity: i64,
+    location: String,
+    reorder_point: Option<i64>,
+    updated_at: OffsetDateTime,
+}
+
+impl SearchRow {
+    const COLUMNS: [inventory_thread::Column; 9] = [
+        inventory_thread::Column::Id,
+        inventory_thread::Column::LineId,
+        inventory_thread::Column::Code,
+        inventory_thread::Column::Name,
+        inventory_thread::Column::Colour,
+        inventory_thread::Column::Quantity,
+        inventory_thread::Column::Location,
+        inventory_thread::Column::ReorderPoint,
+        inventory_thread::Column::UpdatedAt,
+    ];
+
+    /// The entry as far as the search needs it: no spool length, cost or notes.
+    fn entry(&self) -> Result<ThreadEntry, AppError> {
+        Ok(ThreadEntry {
+            source: source_of(
+                self.id,
+                self.line_id.as_ref(),
+                self.code.as_ref(),
+                self.name.as_ref(),
+                &self.colour,
+            )?,
+            quantity: amount_of(self.id, self.quantity)?,
+            spool_length_m: None,
+            location: self.location.clone(),
+            reorder_point: self.reorder_point.map(|value| amount_of(self.id, value)).transpose()?,
+            cost_per_spool: None,
+            notes: String::new(),
+        })
+    }
 }
 
 /// The entry's columns (everything but ids, version and who/when).
@@ -890,27 +971,13 @@ async fn find(
         .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
 }
 
-async fn updaters(
-    db: &impl ConnectionTrait,
-    ids: impl Iterator<Item = Uuid>,
-) -> Result<HashMap<Uuid, String>, AppError> {
-    let mut ids: Vec<Uuid> = ids.collect();
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.is_empty() {
-        return Ok(HashMap::new());
-    }
-    let users = user::Entity::find().filter(user::Column::Id.is_in(ids)).all(db).await?;
-    Ok(users.into_iter().map(|u| (u.id, u.email)).collect())
-}
-
 async fn view_of(
     db: &impl ConnectionTrait,
     row: inventory_thread::Model,
     distance: Option<f64>,
 ) -> Result<ThreadView, AppError> {
     let entry = entry_of(&row)?;
-    let emails = updaters(db, row.updated_by.into_iter()).await?;
+    let emails = emails_of(db, row.updated_by.into_iter()).await?;
     Ok(view(&row, &entry, &emails, distance))
 }
 

@@ -1,0 +1,72 @@
+// The thread list's filters and page as the address keeps them (`/inventory/threads?q=navy&low=true`),
+// so a reload, the Back button and a shared link all give the same list. What is at its default
+// stays out of the address.
+import { THREAD_SORTS, type ThreadSort } from './types';
+
+export interface ListFilters {
+  q: string;
+  /** As typed: `#RRGGBB`, `RRGGBB`, or anything else while it is being typed (then not sent). */
+  closest: string;
+  line: string;
+  fibre: string;
+  location: string;
+  low: boolean;
+  sort: ThreadSort;
+  order: 'asc' | 'desc';
+  page: number;
+}
+
+export const defaultFilters: ListFilters = {
+  q: '',
+  closest: '',
+  line: '',
+  fibre: '',
+  location: '',
+  low: false,
+  sort: 'code',
+  order: 'asc',
+  page: 1,
+};
+
+/** `text` as `#RRGGBB` (upper case) when it is a colour, with or without its `#`; else null. */
+export function hexOf(text: string): string | null {
+  const match = /^#?([0-9a-f]{6})$/i.exec(text.trim());
+  return match ? `#${match[1]!.toUpperCase()}` : null;
+}
+
+/** The filters the address `params` holds; anything it cannot read is left at its default. */
+export function readFilters(params: URLSearchParams): ListFilters {
+  const text = (name: string) => params.get(name) ?? '';
+  const sort = text('sort');
+  const page = Number(text('page'));
+  return {
+    q: text('q'),
+    closest: hexOf(text('closest')) ?? '',
+    line: text('line'),
+    fibre: text('fibre'),
+    location: text('location'),
+    low: text('low') === 'true',
+    sort: (THREAD_SORTS as readonly string[]).includes(sort) ? (sort as ThreadSort) : defaultFilters.sort,
+    order: text('order') === 'desc' ? 'desc' : 'asc',
+    page: Number.isSafeInteger(page) && page > 1 ? page : 1,
+  };
+}
+
+/**
+ * The address of `filters`: only what differs from the defaults, in a fixed order. The colour
+ * goes without its `#` (`closest=1F2A44`), and only once it is one.
+ */
+export function writeFilters(filters: ListFilters): URLSearchParams {
+  const params = new URLSearchParams();
+  const closest = hexOf(filters.closest);
+  if (filters.q !== '') params.set('q', filters.q);
+  if (closest) params.set('closest', closest.slice(1));
+  if (filters.line !== '') params.set('line', filters.line);
+  if (filters.fibre !== '') params.set('fibre', filters.fibre);
+  if (filters.location !== '') params.set('location', filters.location);
+  if (filters.low) params.set('low', 'true');
+  if (filters.sort !== defaultFilters.sort) params.set('sort', filters.sort);
+  if (filters.order !== defaultFilters.order) params.set('order', filters.order);
+  if (filters.page !== 1) params.set('page', String(filters.page));
+  return params;
+}

@@ -1,0 +1,23 @@
+// DELETE /api/v2/teams/{team}/quotes/{id}: removes a saved quote (members and above).
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+
+import { api } from '@/lib/api-client';
+
+import { teamPath } from './cache';
+import { quoteQueryOptions } from './get-quote';
+import { quotesQueryOptions } from './get-quotes';
+
+export async function deleteQuote({ teamId, quoteId }: { teamId: string; quoteId: string }): Promise<void> {
+  await api<void>(teamPath(teamId, `quotes/${encodeURIComponent(quoteId)}`), { method: 'DELETE' });
+}
+
+export function useDeleteQuote(teamId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (quoteId: string) => deleteQuote({ teamId, quoteId }),
+    onSuccess: async (_, quoteId) => {
+      queryClient.removeQueries({ queryKey: quoteQueryOptions(teamId, quoteId).queryKey });
+      await queryClient.invalidateQueries({ queryKey: quotesQueryOptions(teamId).queryKey });
+    },
+  });
+}

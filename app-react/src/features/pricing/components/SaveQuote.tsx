@@ -1,0 +1,72 @@
+// Saves the quote on screen: its inputs, the rates and design figures it used, and the result.
+import { useId, useState } from 'react';
+import { useForm } from 'react-hook-form';
+
+import { FieldError, FormAlert, fieldProps } from '@/components/form';
+import { ApiError } from '@/lib/api-client';
+import { notify } from '@/lib/toast';
+
+import { useCreateQuote } from '../api/create-quote';
+import type { QuoteDraft, SavedQuote } from '../types';
+
+export function SaveQuote({
+  teamId,
+  draft,
+  onSaved,
+}: {
+  teamId: string;
+  /** The quote as it stands, without its name; null while the inputs give no price. */
+  draft: Omit<QuoteDraft, 'name'> | null;
+  onSaved?: (quote: SavedQuote) => void;
+}) {
+  const id = useId();
+  const create = useCreateQuote(teamId);
+  const [error, setError] = useState<string | null>(null);
+  const { register, handleSubmit, reset, formState } = useForm<{ name: string }>({ defaultValues: { name: '' } });
+
+  const submit = handleSubmit(async ({ name }) => {
+    setError(null);
+    if (!draft) {
+      setError('Fix the inputs first: there is no price to save.');
+      return;
+    }
+    try {
+      const saved = await create.mutateAsync({ ...draft, name: name.trim() });
+      notify.success(`Quote "${saved.name}" saved.`);
+      reset({ name: '' });
+      onSaved?.(saved);
+    } catch (failure) {
+      // 422 quote_mismatch and validation failures carry a sentence for the person.
+      setError(failure instanceof ApiError ? failure.message : 'The quote could not be saved.');
+    }
+  });
+
+  return (
+    <section className="card pricing-section" aria-labelledby={`${id}-title`}>
+      <h2 id={`${id}-title`}>Save quote</h2>
+      <form onSubmit={submit} noValidate className="save-quote">
+        <div className="field">
+          <label htmlFor={`${id}-name`}>Name</label>
+          <input
+            id={`${id}-name`}
+            type="text"
+            autoComplete="off"
+            placeholder="50 polos, left chest"
+            {...fieldProps(`${id}-name`, formState.errors.name)}
+            {...register('name', {
+              validate: (value) => value.trim() !== '' || 'Give the quote a name.',
+              maxLength: { value: 200, message: 'At most 200 characters.' },
+            })}
+          />
+          <FieldError id={`${id}-name`} error={formState.errors.name} />
+        </div>
+        <div className="actions">
+          <button type="submit" className="button button--primary" disabled={formState.isSubmitting}>
+            Save quote
+          </button>
+        </div>
+        <FormAlert message={error} />
+      </form>
+    </section>
+  );
+}

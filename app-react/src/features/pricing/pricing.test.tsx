@@ -1,0 +1,420 @@
+// The pricing calculator over the real WebAssembly core (crates/wasm/pkg, built by `make`) and a
+// fake product API: prices as the inputs change, problems by field, a design file read in the
+// page, what each role may do, saving and reopening quotes.
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+
+import { type Rates, loadPricing } from '@/lib/core';
+import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
+import { renderPage } from '@/test/render';
+
+import { effectiveRates } from './model';
+import { PricingPage } from './pricing-page';
+import type { PricingAccess, Role, SavedQuote, TeamSettings } from './types';
+
+const DESIGNS = path.resolve(import.meta.dirname, '../../../../../shared/data/designs');
+const LIST = 'GET /teams/tm_shop/quotes?page=1&per_page=20';
+
+let defaults: Rates;
+
+beforeAll(async () => {
+  // In tests the imported .wasm URL is a file path (vitest.config.ts): serve it from disk once;
+  // the loaded core is then shared by every test.
+  vi.stubGlobal('fetch', async (url: string | URL) => {
+    const bytes = await readFile(String(url));
+    return new Response(bytes, { headers: { 'content-type': 'application/wasm' } });
+  });
+  defaults = (await loadPricing()).defaultRates();
+  vi.unstubAllGlobals();
+});
+
+afterEach(() => {
+  vi.unstubAllGlobals();
+});
+
+let server: FakeApi;
+
+function shopServer(extra: FakeApi['handlers'] = {}) {
+  server = fakeApi({
+    'GET /teams/tm_shop/machines': () =>
+      Response.json({
+        machines: [
+          { id: 'mc_1', name: 'Tajima six', heads: 6, typical_spm: 1000, max_spm: 1200, status: 'active' },
+          { id: 'mc_2', name: 'Old single', heads: 1, typical_spm: null, max_spm: null, status: 'active' },
+        ],
+      }),
+    [LIST]: () => Response.json({ quotes: [], total: 0, page: 1, per_page: 20 }),
+    ...extra,
+  });
+  return server;
+}
+
+function renderCalculator(
+  { role = 'admin', settings = {}, saveSettings = vi.fn(async (changes: TeamSettings) => changes) }: Partial<PricingAccess> & { role?: Role } = {},
+  at = '/calculators/pricing',
+) {
+  const view = renderPage(<PricingPage teamId="tm_shop" role={role} settings={settings} saveSettings={saveSettings} />, at);
+  return { ...view, saveSettings };
+}
+
+const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
+
+async function typeJob(user: ReturnType<typeof userEvent.setup>, job: Record<string, string>) {
+  // The core loads (once) before the inputs show.
+  await screen.findByLabelText('Stitches');
+  for (const [label, value] of Object.entries(job)) {
+    await user.clear(input(label));
+    if (value) await user.type(input(label), value);
+  }
+}
+
+const perPiece = () => screen.getByTestId('price-per-piece').textContent;
+const total = () => screen.getByTestId('price-total').textContent;
+
+describe('the pricing calculator', () => {
+  it('prices typed inputs as they change, with the breakdown and the quantity break', async () => {
+    shopServer();
+    renderCalculator();
+    const user = userEvent.setup();
+    await screen.findByLabelText('Stitches');
+    await typeJob(user, { Stitches: '2550', Colours: '2' });
+    // 5,000 minimum stitches at 1.00, backing 0.15, thread 12.75 m (0.03825), 40% markup on
+    // those materials, set-up 25.00.
+    expect(perPiece()).toBe('€30.26');
+    expect(total()).toBe('€30.26');
+    expect(screen.getByText(/Billable stitches 5,000/)).toBeTruthy();
+    const breakdown = screen.getByRole('table', { name: 'Price breakdown' });
+    expect(within(breakdown).getByRole('rowheader', { name: 'Set-up fee' })).toBeTruthy();
+    expect(within(breakdown).getByRole('rowheader', { name: 'Markup on materials' })).toBeTruthy();
+
+    await typeJob(user, { Quantity: '12' });
+    expect(perPiece()).toBe('€6.85');
+    expect(total()).toBe('€82.20');
+    expect(screen.getByText(/12\+ pieces: 10% off/)).toBeTruthy();
+
+    // One-off fees apart: the piece no longer carries the set-up fee.
+    await user.click(screen.getByLabelText('Shown separately'));
+    expect(perPiece()).toBe('€4.76');
+    expect(screen.getByText('One-off fees', { selector: 'dt' }).nextElementSibling?.textContent).toBe('€25.00');
+
+    // A garment at 4,50 (a decimal comma) with the 40% markup: 4.76355 + 6.30.
+    await typeJob(user, { 'Garment cost': '4,50' });
+    expect(perPiece()).toBe('€11.06');
+  });
+
+  it('uses the team currency and price list, and gives machine time for a chosen machine', async () => {
+    shopServer();
+    renderCalculator({ settings: { currency: 'USD', default_stitch_rate: 2, pricing: { setup_fee: '0' } } });
+    const user = userEvent.setup();
+    await typeJob(user, { Stitches: '10000', Colours: '1' });
+    // 10 x 2.00 + 0.15 + 0.15 thread + 40% of 0.30.
+    expect(perPiece()).toBe('$20.42');
+    await user.selectOptions(await screen.findByLabelText('Machine'), 'Tajima six (6 heads, 1000 stitches a minute)');
+    expect(screen.getByText(/Machine time .* in 1 run/)).toBeTruthy();
+    expect(screen.getByText('Per machine hour')).toBeTruthy();
+    // A machine without a speed asks for one.
+    await user.selectOptions(screen.getByLabelText('Machine'), 'Old single (1 head)');
+    expect(input('Stitches per minute')).toBeTruthy();
+  });
+
+  it('shows each problem next to the field it names, and problems of the price list apart', async () => {
+    shopServer();
+    renderCalculator({ settings: { pricing: { tax_percent: '150' } } });
+    const user = userEvent.setup();
+    await typeJob(user, { Stitches: '1000', Colours: '1', Quantity: '0' });
+    const quantity = input('Quantity');
+    expect(quantity.getAttribute('aria-invalid')).toBe('true');
+    const message = document.getElementById(quantity.getAttribute('aria-describedby') ?? '')?.textContent;
+    expect(message).toBe('Give a whole number from 1 to 1000000.');
+    expect(screen.getByRole('alert').textContent).toBe('Price list, Tax (%): Give a number from 0 to 100.');
+    expect(screen.queryByTestId('price-per-piece')).toBeNull();
+
+    await typeJob(user, { Quantity: '1', Stitches: '12.5' });
+    expect(document.getElementById(input('Stitches').getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Enter a whole number.',
+    );
+  });
+
+  it('reads a design file in the page and fills stitches and colours, which stay editable', async () => {
+    shopServer();
+    renderCalculator();
+    const user = userEvent.setup();
+    const bytes = await readFile(path.join(DESIGNS, 'star.dst'));
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'star.dst'));
+    await waitFor(() => expect(input('Stitches').value).toBe('2550'));
+    expect(input('Colours').value).toBe('2');
+    const figures = screen.getByLabelText('Design star.dst');
+    expect(figures.textContent).toContain('FormatDST');
+    expect(figures.textContent).toContain('Stitches2,550');
+    expect(screen.getByRole('img', { name: "Preview of the design's stitches" }).querySelectorAll('polyline').length).toBeGreaterThan(0);
+    expect(perPiece()).toBe('€30.26');
+    await typeJob(user, { Stitches: '6000' });
+    expect(perPiece()).not.toBe('€30.26');
+  });
+
+  it('reads a file dropped on the zone', async () => {
+    shopServer();
+    renderCalculator();
+    const bytes = await readFile(path.join(DESIGNS, 'star.exp'));
+    const zone = (await screen.findByLabelText('Design file')).closest('.design-drop')!;
+    fireEvent.dragOver(zone, { dataTransfer: { files: [], dropEffect: 'none' } });
+    fireEvent.drop(zone, { dataTransfer: { files: [new File([bytes], 'star.exp')] } });
+    await waitFor(() => expect(input('Stitches').value).not.toBe(''));
+    expect(screen.getByLabelText('Design star.exp').textContent).toContain('FormatEXP');
+  });
+
+  it("shows the core's message for a file it cannot read", async () => {
+    shopServer();
+    renderCalculator();
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText('Design file'), new File(['not a design'], 'logo.pes'));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/\.$/);
+    expect(input('Stitches').value).toBe('');
+  });
+});
+
+describe('the colours of a design', () => {
+  it('link each colour to the converter and say which owned thread is closest', async () => {
+    const bytes = await readFile(path.join(DESIGNS, 'star-v7.pes'));
+    const { summary } = (await loadPricing()).readDesign(new Uint8Array(bytes), 'star-v7.pes', 10);
+    expect(summary.thread_colours.length).toBeGreaterThan(0);
+    const [first, ...rest] = summary.thread_colours;
+    const closest = (hex: string) => `GET /teams/tm_shop/threads?closest=${encodeURIComponent(hex)}&per_page=1`;
+    shopServer({
+      [closest(first!)]: () =>
+        Response.json({ threads: [{ id: 'th_1', code: '1800', name: 'Wildfire', line_name: 'Isacord', quantity: 3, distance: 1.234 }] }),
+      ...Object.fromEntries(rest.map((hex) => [closest(hex), () => Response.json({ threads: [] })])),
+    });
+    renderCalculator({ role: 'member' });
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'star-v7.pes'));
+    const colours = await screen.findByRole('heading', { name: 'Thread colours' });
+    const list = within(colours.parentElement!).getAllByRole('listitem');
+    expect(list).toHaveLength(summary.thread_colours.length);
+    const link = within(list[0]!).getByRole('link');
+    expect(link.getAttribute('href')).toBe(`/tools/thread-converter?hex=${first!.slice(1)}`);
+    expect(await within(list[0]!).findByText('Closest we own: 1800 Wildfire, ΔE 1.2, 3 spools')).toBeTruthy();
+    if (list[1]) expect(await within(list[1]).findByText('We own no thread yet.')).toBeTruthy();
+  });
+});
+
+describe('who may do what', () => {
+  it('lets admins edit and save the price list to the team settings', async () => {
+    shopServer();
+    const { saveSettings } = renderCalculator({ role: 'admin' });
+    const user = userEvent.setup();
+    const list = await screen.findByRole('region', { name: 'Edit price list' });
+    await user.clear(within(list).getByLabelText('Set-up fee (per job)'));
+    await user.type(within(list).getByLabelText('Set-up fee (per job)'), '30');
+    await user.click(within(list).getByLabelText('Margin (% of the selling price)'));
+    await user.clear(within(list).getByLabelText('Margin (%)'));
+    await user.type(within(list).getByLabelText('Margin (%)'), '30');
+    await user.click(within(list).getByRole('button', { name: 'Remove the break from 100' }));
+    await user.click(within(list).getByRole('button', { name: 'Save price list' }));
+    await waitFor(() => expect(saveSettings).toHaveBeenCalledTimes(1));
+    const { price_per_thousand: _, ...rest } = defaults;
+    expect(saveSettings).toHaveBeenCalledWith({
+      default_stitch_rate: 1,
+      pricing: {
+        ...rest,
+        setup_fee: '30',
+        profit: { margin_percent: '30' },
+        quantity_breaks: defaults.quantity_breaks.filter((row) => row.min_quantity !== 100),
+      },
+    });
+    expect(within(list).getByRole('status').textContent).toBe('The price list is saved.');
+  });
+
+  it('prices the job with the price list as it is edited, before it is saved', async () => {
+    shopServer();
+    const { saveSettings } = renderCalculator({ role: 'owner' });
+    const user = userEvent.setup();
+    await screen.findByLabelText('Stitches');
+    await typeJob(user, { Stitches: '2550', Colours: '2' });
+    expect(perPiece()).toBe('€30.26');
+    expect(screen.queryByText(/as edited below/)).toBeNull();
+    const list = screen.getByRole('region', { name: 'Edit price list' });
+    await user.clear(within(list).getByLabelText('Set-up fee (per job)'));
+    await user.type(within(list).getByLabelText('Set-up fee (per job)'), '10');
+    // 5.26355 a piece + 10.00 set-up, not yet saved.
+    await waitFor(() => expect(perPiece()).toBe('€15.26'));
+    expect(screen.getByText('Priced with the price list as edited below; save it to keep it.')).toBeTruthy();
+    expect(saveSettings).not.toHaveBeenCalled();
+    // Back to the saved value: the saved price list prices again, and the note goes.
+    await user.clear(within(list).getByLabelText('Set-up fee (per job)'));
+    await user.type(within(list).getByLabelText('Set-up fee (per job)'), '25');
+    await waitFor(() => expect(perPiece()).toBe('€30.26'));
+    expect(screen.queryByText(/as edited below/)).toBeNull();
+  });
+
+  it('refuses to save a price list the core would refuse, naming the field', async () => {
+    shopServer();
+    const { saveSettings } = renderCalculator({ role: 'owner' });
+    const user = userEvent.setup();
+    const list = await screen.findByRole('region', { name: 'Edit price list' });
+    await user.clear(within(list).getByLabelText('Tax (%)'));
+    await user.type(within(list).getByLabelText('Tax (%)'), '120');
+    await user.click(within(list).getByRole('button', { name: 'Save price list' }));
+    expect(await within(list).findByText('Give a number from 0 to 100.')).toBeTruthy();
+    expect(saveSettings).not.toHaveBeenCalled();
+  });
+
+  it('shows members the rates read-only, with Save quote', async () => {
+    shopServer();
+    renderCalculator({ role: 'member', settings: { pricing: { setup_fee: '12.5' } } });
+    const list = await screen.findByRole('region', { name: 'Price list' });
+    expect(within(list).getByText('Only admins and owners can change the price list.')).toBeTruthy();
+    expect(within(list).getByText('12.5')).toBeTruthy();
+    expect(within(list).queryByRole('textbox')).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Edit price list' })).toBeNull();
+    expect(screen.getByRole('region', { name: 'Save quote' })).toBeTruthy();
+  });
+
+  it('lets viewers reopen saved quotes but not save, duplicate or remove them', async () => {
+    shopServer({
+      [LIST]: () =>
+        Response.json({
+          quotes: [
+            {
+              id: 'q_1',
+              name: 'Polos',
+              currency: 'EUR',
+              quantity: 12,
+              per_piece: '6.85',
+              total: '82.20',
+              created_by_email: 'me@example.com',
+              created_at: '2026-11-23T10:00:00Z',
+            },
+          ],
+          total: 1,
+          page: 1,
+          per_page: 20,
+        }),
+    });
+    renderCalculator({ role: 'viewer' });
+    const quotes = await screen.findByRole('region', { name: 'Saved quotes' });
+    expect(await within(quotes).findByText('Polos')).toBeTruthy();
+    expect(within(quotes).getByText(/€82.20/)).toBeTruthy();
+    expect(within(quotes).getByRole('link', { name: 'Reopen Polos' }).getAttribute('href')).toBe('/calculators/pricing?quote=q_1');
+    expect(within(quotes).queryByRole('button', { name: 'Duplicate Polos' })).toBeNull();
+    expect(within(quotes).queryByRole('button', { name: 'Remove Polos' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Save quote' })).toBeNull();
+    expect(screen.queryByRole('region', { name: 'Edit price list' })).toBeNull();
+  });
+});
+
+describe('saved quotes', () => {
+  it('saves the inputs, the rates, the design figures and the result', async () => {
+    shopServer();
+    server.handlers['POST /teams/tm_shop/quotes'] = (body) =>
+      Response.json({ quote: { ...(body as object), id: 'q_new', created_by_email: 'me@example.com', created_at: '2026-11-23T10:00:00Z' } }, { status: 201 });
+    renderCalculator({ role: 'member' });
+    const user = userEvent.setup();
+    const bytes = await readFile(path.join(DESIGNS, 'star.dst'));
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'star.dst'));
+    await waitFor(() => expect(input('Stitches').value).toBe('2550'));
+    await typeJob(user, { Quantity: '12' });
+    await user.click(screen.getByLabelText('Rush'));
+    const form = screen.getByRole('region', { name: 'Save quote' });
+    await user.type(within(form).getByLabelText('Name'), 'Star caps');
+    await user.click(within(form).getByRole('button', { name: 'Save quote' }));
+    await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/quotes')).toHaveLength(1));
+    const [body] = server.callsTo('POST /teams/tm_shop/quotes') as Record<string, unknown>[];
+    expect(body).toEqual({
+      name: 'Star caps',
+      currency: 'EUR',
+      rates: defaults,
+      job: {
+        stitches: 2550,
+        colours: 2,
+        quantity: 12,
+        locations: 1,
+        garment_cost: '0',
+        digitising: false,
+        rush: true,
+        one_off_fees: 'spread',
+        machine: null,
+      },
+      design: { file_name: 'star.dst', summary: expect.objectContaining({ format: 'dst', stitches: 2550, colours: 2 }) },
+      result: expect.objectContaining({ per_piece: expect.any(String), total: expect.any(String) }),
+    });
+    expect((body!.design as Record<string, unknown>).preview).toBeUndefined();
+    expect((body!.result as { total: string }).total).toBe(total()?.replace(/[^\d.]/g, ''));
+  });
+
+  it('duplicates a quote, and removes one after asking', async () => {
+    const summary = {
+      id: 'q_1',
+      name: 'Polos',
+      currency: 'EUR',
+      quantity: 12,
+      per_piece: '6.85',
+      total: '82.20',
+      created_by_email: 'me@example.com',
+      created_at: '2026-11-23T10:00:00Z',
+    };
+    shopServer({
+      [LIST]: () => Response.json({ quotes: [summary], total: 1, page: 1, per_page: 20 }),
+      'POST /teams/tm_shop/quotes/q_1/duplicate': () => Response.json({ quote: { ...summary, id: 'q_2', name: 'Polos (copy)' } }, { status: 201 }),
+      'DELETE /teams/tm_shop/quotes/q_1': () => new Response(null, { status: 204 }),
+    });
+    renderCalculator({ role: 'member' });
+    const user = userEvent.setup();
+    const quotes = await screen.findByRole('region', { name: 'Saved quotes' });
+    await user.click(await within(quotes).findByRole('button', { name: 'Duplicate Polos' }));
+    await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/quotes/q_1/duplicate')).toHaveLength(1));
+    await user.click(within(quotes).getByRole('button', { name: 'Remove Polos' }));
+    const dialog = await screen.findByRole('dialog', { name: 'Remove "Polos"?' });
+    expect(server.callsTo('DELETE /teams/tm_shop/quotes/q_1')).toHaveLength(0);
+    await user.click(within(dialog).getByRole('button', { name: 'Remove' }));
+    await waitFor(() => expect(server.callsTo('DELETE /teams/tm_shop/quotes/q_1')).toHaveLength(1));
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+  });
+
+  it("shows the server's message when it prices the quote differently", async () => {
+    shopServer({
+      'POST /teams/tm_shop/quotes': () => apiError(422, 'quote_mismatch', 'The price changed: the server makes it 7.13 a piece.'),
+    });
+    renderCalculator({ role: 'member' });
+    const user = userEvent.setup();
+    await typeJob(user, { Stitches: '7200', Colours: '8' });
+    const form = screen.getByRole('region', { name: 'Save quote' });
+    await user.type(within(form).getByLabelText('Name'), 'Polos');
+    await user.click(within(form).getByRole('button', { name: 'Save quote' }));
+    expect((await within(form).findByRole('alert')).textContent).toBe('The price changed: the server makes it 7.13 a piece.');
+  });
+
+  it('reopens a quote from the URL with its inputs and the rates saved with it', async () => {
+    const saved: SavedQuote = {
+      id: 'q_1',
+      name: 'Polos',
+      currency: 'GBP',
+      quantity: 50,
+      per_piece: '0',
+      total: '0',
+      created_by_email: 'me@example.com',
+      created_at: '2026-11-23T10:00:00Z',
+      rates: { ...effectiveRates(defaults, {}), setup_fee: '0', price_per_thousand: '2.00' },
+      job: { stitches: 7200, colours: 8, quantity: 50, locations: 2, garment_cost: '3.50', digitising: true, rush: false, one_off_fees: 'separate', machine: { stitches_per_minute: 800, heads: 4 } },
+      design: null,
+      result: {} as SavedQuote['result'],
+    };
+    shopServer({ 'GET /teams/tm_shop/quotes/q_1': () => Response.json({ quote: saved }) });
+    renderCalculator({ role: 'member' }, '/calculators/pricing?quote=q_1');
+    await waitFor(() => expect(input('Stitches').value).toBe('7200'));
+    expect(input('Colours').value).toBe('8');
+    expect(input('Quantity').value).toBe('50');
+    expect(input('Locations').value).toBe('2');
+    expect(input('Garment cost').value).toBe('3.50');
+    expect(input('Digitising').checked).toBe(true);
+    expect(input('Shown separately').checked).toBe(true);
+    expect((screen.getByLabelText('Machine') as HTMLSelectElement).value).toBe('saved');
+    expect(screen.getByText(/uses the rates saved with the quote/)).toBeTruthy();
+    // The saved rates (2.00 per 1,000, 20% off at 50), in the saved currency.
+    expect(screen.getByText(/at £1.60 per 1,000 stitches/)).toBeTruthy();
+    expect(perPiece()?.startsWith('£')).toBe(true);
+  });
+});

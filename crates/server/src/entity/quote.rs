@@ -1,0 +1,29 @@
+use sea_orm::entity::prelude::*;
+use time::OffsetDateTime;
+
+/// A saved quote of the pricing calculator (`crate::routes::quotes`).
+#[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
+#[sea_orm(table_name = "quotes")]
+pub struct Model {
+    #[sea_orm(primary_key, auto_increment = false)]
+    pub id: Uuid,
+    pub public_id: String,
+    pub team_id: Uuid,
+    pub name: String,
+    pub currency: String,
+    pub quantity: i32,
+    /// Decimal text, e.g. `"7.12"`.
+    pub per_piece: String,
+    pub total: String,
+    /// JSON text: `{ rates, job, design }`.
+    pub input: String,
+    /// JSON text: the core's `Quote`.
+    pub result: String,
+    pub created_by: Option<Uuid>,
+    pub created_at: OffsetDateTime,
+}
+
+#[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]
+pub enum Relation {}
+
+impl ActiveModelBehavior for ActiveModel {}

@@ -1,0 +1,203 @@
+//! Saved quotes (issue 7, point 4): saved per team with who and when, listed, reopened and
+//! duplicated; the server prices the inputs again and refuses a result that does not match.
+
+use reqwest::{Method, StatusCode};
+use rstest::rstest;
+use serde_json::{Value, json};
+
+use crate::helpers::{Backend, spawn_app};
+
+/// The worked example of `bobbin_core::pricing`: 50 polos, 7,200 stitches, 8 colours, default rates.
+fn polos() -> (Value, Value) {
+    (json!({}), json!({ "stitches": 7200, "colours": 8, "quantity": 50 }))
+}
+
+/// What the calculator would send: the inputs with the result the core gives for them.
+fn quote(name: &str, currency: &str, rates: &Value, job: &Value) -> Value {
+    let priced = bobbin_core::pricing::price(
+        &serde_json::from_value(rates.clone()).unwrap(),
+        &serde_json::from_value(job.clone()).unwrap(),
+        bobbin_core::pricing::minor_unit_decimals(currency),
+    )
+    .unwrap();
+    json!({ "name": name, "currency": currency, "rates": rates, "job": job, "result": priced })
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_quote_is_saved_listed_reopened_and_duplicated(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = polos();
+    let mut body = quote("Café Rosa: 50 polos", "EUR", &rates, &job);
+    body["design"] = json!({ "file_name": "rosa.dst", "stitches": 7200, "colours": 8 });
+
+    let saved = app.api_post(&owner, &quotes, body).await;
+    let saved = saved.assert_status(StatusCode::CREATED)["quote"].clone();
+    // The figures of the worked example, as decimal text.
+    assert_eq!((saved["per_piece"].clone(), saved["total"].clone()), (json!("7.12"), json!("356.00")));
+    assert_eq!(saved["result"]["per_piece"], "7.12");
+    assert_eq!(saved["quantity"], 50);
+    assert_eq!(saved["created_by_email"], "owner@example.com");
+    assert_eq!(saved["design"]["file_name"], "rosa.dst");
+    assert_eq!(saved["job"]["stitches"], 7200);
+    let id = saved["id"].as_str().unwrap().to_owned();
+
+    // Reopened: the same inputs and result.
+    let reopened = app.api_get(&owner, &format!("{quotes}/{id}")).await;
+    let reopened = reopened.assert_status(StatusCode::OK)["quote"].clone();
+    assert_eq!(reopened, saved);
+
+    // Duplicated: a new quote with the same inputs, named as a copy.
+    let copy = app.api(&owner, Method::POST, &format!("{quotes}/{id}/duplicate"), None).await;
+    let copy = copy.assert_status(StatusCode::CREATED)["quote"].clone();
+    assert_ne!(copy["id"], saved["id"]);
+    assert_eq!(copy["name"], "Copy of Café Rosa: 50 polos");
+    assert_eq!((copy["total"].clone(), copy["job"].clone()), (saved["total"].clone(), saved["job"].clone()));
+
+    // Listed newest first, and found by part of the name, whatever its case.
+    let in_yen = quote("Yen test", "JPY", &rates, &job);
+    let yen = app.api_post(&owner, &quotes, in_yen).await;
+    assert_eq!(yen.assert_status(StatusCode::CREATED)["quote"]["total"], "350", "yen have no minor unit");
+    let list = app.api_get(&owner, &quotes).await;
+    let list = list.assert_status(StatusCode::OK).clone();
+    let names: Vec<&str> =
+        list["quotes"].as_array().unwrap().iter().map(|q| q["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["Yen test", "Copy of Café Rosa: 50 polos", "Café Rosa: 50 polos"]);
+    assert_eq!(list["total"], 3);
+    let found = app.api_get(&owner, &format!("{quotes}?q=rosa&per_page=1&page=2")).await;
+    let found = found.assert_status(StatusCode::OK).clone();
+    assert_eq!(
+        (found["total"].clone(), found["quotes"][0]["name"].clone()),
+        (json!(2), json!("Café Rosa: 50 polos"))
+    );
+
+    // `%` and `_` are letters to look for, not wildcards.
+    let none = app.api_get(&owner, &format!("{quotes}?q=%25")).await;
+    assert_eq!(none.assert_status(StatusCode::OK)["total"], 0);
+
+    app.api_delete(&owner, &format!("{quotes}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
+    app.api_get(&owner, &format!("{quotes}/{id}")).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_result_the_inputs_do_not_give_is_refused(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = polos();
+
+    // A client that shows a lower price than the rules give.
+    let mut cheaper = quote("Cheaper", "EUR", &rates, &job);
+    cheaper["result"]["per_piece"] = json!("6.00");
+    cheaper["result"]["total"] = json!("300.00");
+    let refused = app.api_post(&owner, &quotes, cheaper).await;
+    refused.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "quote_mismatch");
+    assert!(refused.body["message"].as_str().unwrap().contains("7.12"), "{refused:?}");
+
+    // Priced in one currency, saved in another with other rounding.
+    let mut other_currency = quote("Yen", "JPY", &rates, &job);
+    other_currency["currency"] = json!("EUR");
+    app.api_post(&owner, &quotes, other_currency)
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "quote_mismatch");
+
+    // Rates changed after pricing.
+    let mut changed = quote("Changed", "EUR", &rates, &job);
+    changed["rates"] = json!({ "setup_fee": "40" });
+    app.api_post(&owner, &quotes, changed)
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "quote_mismatch");
+
+    // Nothing was saved.
+    let list = app.api_get(&owner, &quotes).await;
+    assert_eq!(list.assert_status(StatusCode::OK)["total"], 0);
+}
+
+#[rstest]
+#[tokio::test]
+async fn bad_inputs_name_their_field(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = polos();
+    let good = quote("Polos", "EUR", &rates, &job);
+
+    let mut cases: Vec<(Value, &str)> = Vec::new();
+    let mut unnamed = good.clone();
+    unnamed["name"] = json!("  ");
+    cases.push((unnamed, "name"));
+    let mut long = good.clone();
+    long["name"] = json!("x".repeat(201));
+    cases.push((long, "name"));
+    let mut currency = good.clone();
+    currency["currency"] = json!("euro");
+    cases.push((currency, "currency"));
+    let mut design = good.clone();
+    design["design"] = json!({ "notes": "x".repeat(5_000) });
+    cases.push((design, "design"));
+    let mut quantity = good.clone();
+    quantity["job"]["quantity"] = json!(0);
+    cases.push((quantity, "job.quantity"));
+    let mut tax = good;
+    tax["rates"]["tax_percent"] = json!(150);
+    cases.push((tax, "rates.tax_percent"));
+    for (body, field) in cases {
+        let answer = app.api_post(&owner, &quotes, body).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], field, "{answer:?}");
+    }
+}
+
+#[rstest]
+#[tokio::test]
+async fn viewers_read_quotes_and_other_teams_see_nothing(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let member = app.person("member").await;
+    let viewer = app.person("viewer").await;
+    let outsider = app.person("outsider").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    app.join(&owner, &team, &member, "member").await;
+    app.join(&owner, &team, &viewer, "viewer").await;
+    let elsewhere = app.team(&outsider, "Elsewhere").await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = polos();
+
+    // A member saves; everyone in the team reads it.
+    let saved = app.api_post(&member, &quotes, quote("By a member", "EUR", &rates, &job)).await;
+    let id = saved.assert_status(StatusCode::CREATED)["quote"]["id"].as_str().unwrap().to_owned();
+    for reader in [&owner, &member, &viewer] {
+        app.api_get(reader, &format!("{quotes}/{id}")).await.assert_status(StatusCode::OK);
+    }
+
+    let writes: [(Method, String, Option<Value>); 3] = [
+        (Method::POST, quotes.clone(), Some(quote("By a viewer", "EUR", &rates, &job))),
+        (Method::POST, format!("{quotes}/{id}/duplicate"), None),
+        (Method::DELETE, format!("{quotes}/{id}"), None),
+    ];
+    for (method, path, body) in writes {
+        app.api(&viewer, method.clone(), &path, body.clone())
+            .await
+            .assert_api_error(StatusCode::FORBIDDEN, "forbidden");
+        app.api(&outsider, method, &path, body).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+    app.api_get(&outsider, &quotes).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    // Another team's path does not reach this quote either.
+    app.api_get(&outsider, &format!("/teams/{elsewhere}/quotes/{id}"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    let theirs = app.api_get(&outsider, &format!("/teams/{elsewhere}/quotes")).await;
+    assert_eq!(theirs.assert_status(StatusCode::OK)["total"], 0);
+}

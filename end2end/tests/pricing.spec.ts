@@ -1,0 +1,161 @@
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import type { Page } from '@playwright/test';
+
+import { expect, test } from '../fixtures/test';
+
+// The pricing calculator of this worker's personal team (the account owns it), against the
+// development server. Prices are computed in the page by the WebAssembly core.
+test.use({ signedIn: true });
+
+/** The sample designs of the shared data (../shared/data/designs from the repository). */
+const designs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/designs');
+
+/** The public id of the signed-in person's first team (a new account has one: its own). */
+async function firstTeam(page: Page): Promise<string> {
+  const teams = (await (await page.request.get('/api/v2/teams')).json()) as { teams: { public_id: string }[] };
+  return teams.teams[0]?.public_id ?? '';
+}
+
+/** The team back on the default rates in euros: no currency, stitch rate or price list set. */
+async function resetPricing(page: Page, team: string) {
+  const reset = await page.request.patch(`/api/v2/teams/${team}/settings`, {
+    data: { currency: null, default_stitch_rate: null, pricing: null },
+  });
+  expect(reset.status(), await reset.text()).toBe(200);
+}
+
+const perPiece = (page: Page) => page.getByTestId('price-per-piece');
+const total = (page: Page) => page.getByTestId('price-total');
+const job = (page: Page) => page.getByRole('region', { name: 'The job' });
+
+test('a design file prices a job, which is saved and reopened from its link', async ({ page }) => {
+  await resetPricing(page, await firstTeam(page));
+  await page.goto('/calculators');
+  await expect(page).toHaveTitle('Bobbin - Calculators');
+  await page.getByRole('link', { name: 'Pricing Calculator' }).click();
+  await expect(page).toHaveTitle('Bobbin - Pricing Calculator');
+
+  await test.step('drop star.dst on the page: it is read there and its figures fill the inputs', async () => {
+    // A drag and drop as the browser delivers one: a DataTransfer holding the file, dropped on
+    // the drop zone (its hint is inside it).
+    const bytes = [...(await readFile(path.join(designs, 'star.dst')))];
+    const dataTransfer = await page.evaluateHandle((data) => {
+      const transfer = new DataTransfer();
+      transfer.items.add(new File([new Uint8Array(data)], 'star.dst'));
+      return transfer;
+    }, bytes);
+    const zone = job(page).getByText(/^Drop a DST, PES, JEF, EXP or VP3 file here/);
+    await zone.dispatchEvent('dragover', { dataTransfer });
+    await zone.dispatchEvent('drop', { dataTransfer });
+    const figures = page.getByLabel('Design star.dst');
+    await expect(figures).toContainText('Stitches2,550');
+    await expect(figures).toContainText('FormatDST');
+    await expect(job(page).getByLabel('Stitches', { exact: true })).toHaveValue('2550');
+    await expect(job(page).getByLabel('Colours', { exact: true })).toHaveValue('2');
+    await expect(page.getByRole('img', { name: "Preview of the design's stitches" })).toBeVisible();
+  });
+
+  await test.step('one piece on the default rates: 5,000 minimum stitches, materials, set-up', async () => {
+    await expect(perPiece(page)).toHaveText('€30.26');
+    await expect(total(page)).toHaveText('€30.26');
+  });
+
+  await test.step('twelve pieces take the 10% break and share the set-up fee', async () => {
+    await job(page).getByLabel('Quantity').fill('12');
+    await expect(perPiece(page)).toHaveText('€6.85');
+    await expect(total(page)).toHaveText('€82.20');
+    await expect(page.getByText(/Billable stitches 5,000, at €0\.90 per 1,000 stitches/)).toBeVisible();
+  });
+
+  const name = `Star ${Math.random().toString(36).slice(2, 8)}`;
+  await test.step('save the quote and find it in the list', async () => {
+    const form = page.getByRole('region', { name: 'Save quote' });
+    await form.getByLabel('Name').fill(name);
+    await form.getByRole('button', { name: 'Save quote' }).click();
+    const quotes = page.getByRole('region', { name: 'Saved quotes' });
+    await quotes.getByLabel('Search quotes').fill(name);
+    await expect(quotes.getByText(name)).toBeVisible();
+    await expect(quotes.getByRole('listitem').filter({ hasText: name })).toContainText('€82.20');
+  });
+
+  await test.step('reopen it, and reload: the link brings back the same figures', async () => {
+    await page.getByRole('link', { name: `Reopen ${name}` }).click();
+    await expect(page).toHaveURL(/\/calculators\/pricing\?quote=/);
+    await page.reload();
+    await expect(page.getByText(/uses the rates saved with the quote/)).toBeVisible();
+    await expect(job(page).getByLabel('Stitches', { exact: true })).toHaveValue('2550');
+    await expect(job(page).getByLabel('Quantity')).toHaveValue('12');
+    await expect(perPiece(page)).toHaveText('€6.85');
+    await expect(total(page)).toHaveText('€82.20');
+    await expect(page.getByLabel('Design star.dst')).toContainText('Stitches2,550');
+  });
+});
+
+test("an owner's price list is saved to the team and prices every job after", async ({ page }) => {
+  const team = await firstTeam(page);
+  await resetPricing(page, team);
+  await page.goto('/calculators/pricing');
+  await job(page).getByLabel('Stitches', { exact: true }).fill('2550');
+  await job(page).getByLabel('Colours', { exact: true }).fill('2');
+  await expect(perPiece(page)).toHaveText('€30.26');
+
+  await test.step('a set-up fee of 10.00 instead of 25.00 takes 15.00 off one piece', async () => {
+    const list = page.getByRole('region', { name: 'Edit price list' });
+    await list.getByLabel('Set-up fee (per job)').fill('10');
+    await list.getByRole('button', { name: 'Save price list' }).click();
+    await expect(list.getByRole('status')).toHaveText('The price list is saved.');
+    await expect(perPiece(page)).toHaveText('€15.26');
+  });
+
+  await test.step('the team keeps it: after a reload the same job costs the same', async () => {
+    await page.reload();
+    await job(page).getByLabel('Stitches', { exact: true }).fill('2550');
+    await job(page).getByLabel('Colours', { exact: true }).fill('2');
+    await expect(perPiece(page)).toHaveText('€15.26');
+    const settings = (await (await page.request.get(`/api/v2/teams/${team}/settings`)).json()) as {
+      settings: { default_stitch_rate?: number; pricing?: { setup_fee?: string; price_per_thousand?: string } };
+    };
+    expect(settings.settings.default_stitch_rate).toBe(1);
+    expect(Number(settings.settings.pricing?.setup_fee)).toBe(10);
+    expect(settings.settings.pricing?.price_per_thousand).toBeUndefined();
+  });
+
+  await resetPricing(page, team);
+});
+
+test.describe('offline', () => {
+  // A request the app makes after the network is gone (a refetch, say) fails as it would for a
+  // person offline; the price must not need it.
+  test.use({ allowFailedRequests: true });
+
+  test('the price is still computed with the API unreachable', async ({ page }) => {
+    await resetPricing(page, await firstTeam(page));
+    await page.goto('/calculators/pricing');
+    await expect(job(page).getByLabel('Stitches', { exact: true })).toBeVisible();
+    // The team's settings have arrived (the default set-up fee: nothing set).
+    const priceList = page.getByRole('region', { name: 'Edit price list' });
+    await expect(priceList.getByLabel('Set-up fee (per job)')).toHaveValue('25');
+    // The page has loaded what it loads; from now on every API call fails.
+    await page.waitForLoadState('networkidle');
+    await page.route('**/api/**', (route) => route.abort());
+    await job(page).getByLabel('Stitches', { exact: true }).fill('2550');
+    await job(page).getByLabel('Colours', { exact: true }).fill('2');
+    await job(page).getByLabel('Quantity').fill('12');
+    // The team's settings as the browser kept them (none: the default rates, in euros).
+    await expect(perPiece(page)).toHaveText('€6.85');
+    await expect(total(page)).toHaveText('€82.20');
+  });
+});
+
+test('on a 375 px phone the calculator does not scroll sideways', async ({ page }) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await page.goto('/calculators/pricing');
+  await job(page).getByLabel('Design file').setInputFiles(path.join(designs, 'star.dst'));
+  await expect(perPiece(page)).toBeVisible();
+  await page.waitForLoadState('networkidle');
+  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(width.scroll).toBeLessThanOrEqual(width.client);
+});

@@ -1,0 +1,17 @@
+//! Any bytes given to the DST reader, directly and through detection with a `.dst` name, give a
+//! design or an error: never a panic, a hang (libFuzzer's -timeout) or a runaway allocation
+//! (its -rss_limit_mb). A design read must also summarise and preview.
+#![no_main]
+
+use bobbin_core::design::{self, Format};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|bytes: &[u8]| {
+    for design in [Format::Dst.read(bytes), design::read(bytes, Some("design.dst"))].into_iter().flatten() {
+        let summary = design.summary();
+        assert!(summary.thread_colours.len() <= summary.colours as usize);
+        let preview = design.preview(500);
+        let points: usize = preview.blocks.iter().flat_map(|b| &b.lines).map(Vec::len).sum();
+        assert!(points <= 500);
+    }
+});
