@@ -51,7 +51,8 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => {
             let app = startup::Application::build(*args).await?;
-            app.run_until_stopped(startup::shutdown_signal()).await
+            let shutdown = startup::shutdown_signal()?;
+            app.run_until_stopped(shutdown).await
         }
         Command::Migrate(args) => migrate(args).await,
     }
