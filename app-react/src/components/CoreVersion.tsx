@@ -1,10 +1,18 @@
 import { useQuery } from '@tanstack/react-query';
+import { useEffect, useState } from 'react';
 
 import { coreQueryOptions } from '@/lib/core';
 
-/** The version reported by the WebAssembly core: proof the offline tools can run here. */
+/**
+ * The version reported by the WebAssembly core: proof the offline tools can run here.
+ *
+ * The core (131 KB sent) is fetched once the page is idle, not with it: a first visit to a page
+ * that computes nothing is not slowed, and the browser then holds the module for the converter and
+ * the pricing calculator. Pages that compute load it at once themselves; both share one load.
+ */
 export function CoreVersion() {
-  const core = useQuery(coreQueryOptions);
+  const idle = useIdle();
+  const core = useQuery({ ...coreQueryOptions, enabled: idle });
   let text = '\u00a0';
   if (core.data) text = `core ${core.data.version}`;
   else if (core.isError) text = 'offline tools unavailable';
@@ -14,4 +22,18 @@ export function CoreVersion() {
       {text}
     </span>
   );
+}
+
+/** True once the browser has had a quiet moment after the first render (at most 2 s later). */
+function useIdle(): boolean {
+  const [idle, setIdle] = useState(false);
+  useEffect(() => {
+    if (typeof requestIdleCallback === 'function') {
+      const handle = requestIdleCallback(() => setIdle(true), { timeout: 2000 });
+      return () => cancelIdleCallback(handle);
+    }
+    const handle = setTimeout(() => setIdle(true), 200);
+    return () => clearTimeout(handle);
+  }, []);
+  return idle;
 }
