@@ -13,6 +13,7 @@ mod m20261122_000002_auth_service;
 mod m20261123_000003_teams;
 mod m20261123_000004_inventory;
 mod m20261123_000005_quotes;
+mod m20261123_000006_threads_revision;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -26,6 +27,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000003_teams::Migration),
             Box::new(m20261123_000004_inventory::Migration),
             Box::new(m20261123_000005_quotes::Migration),
+            Box::new(m20261123_000006_threads_revision::Migration),
         ]
     }
 }

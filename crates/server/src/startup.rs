@@ -11,7 +11,11 @@ use tokio::{net::TcpListener, sync::watch};
 use crate::{
     auth::AuthService,
     config::{Environment, ServeArgs},
-    db, routes,
+    db,
+    routes::{
+        self,
+        inventory::thread_cache::{CACHED_ENTRIES, ThreadCache},
+    },
     state::AppState,
 };
 
@@ -48,6 +52,7 @@ impl Application {
             environment: args.environment,
             auth,
             trust_forwarded_for: args.trust_forwarded_for,
+            threads: ThreadCache::new(CACHED_ENTRIES),
         };
         let router = routes::router(state, args.request_timeout());
         Ok(Self { listener, router, db, shutdown_grace: args.shutdown_grace() })

@@ -2,10 +2,11 @@ use std::sync::Arc;
 
 use sea_orm::DatabaseConnection;
 
-use crate::{auth::AuthService, config::Environment};
+use crate::{auth::AuthService, config::Environment, routes::inventory::thread_cache::ThreadCache};
 
 /// What every handler can reach. Nothing here may hold per-user state that only this process
-/// knows: several server instances can run behind one load balancer against PostgreSQL.
+/// knows: several server instances can run behind one load balancer against PostgreSQL. (The
+/// thread cache holds copies only, each checked against the database before use.)
 #[derive(Debug, Clone)]
 pub struct AppState {
     pub db: DatabaseConnection,
@@ -13,4 +14,7 @@ pub struct AppState {
     pub auth: Arc<AuthService>,
     /// Whether the client address comes from `X-Forwarded-For` (behind a trusted proxy).
     pub trust_forwarded_for: bool,
+    /// Each team's thread entries as the list searches them, checked against the team's revision
+    /// in the database on every request, so it is never stale across instances.
+    pub threads: ThreadCache,
 }

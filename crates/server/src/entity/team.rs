@@ -11,6 +11,8 @@ pub struct Model {
     pub name: String,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
+    /// Raised with every change to the team's thread inventory (`routes::inventory::threads`).
+    pub threads_revision: i64,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

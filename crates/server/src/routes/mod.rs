@@ -3,7 +3,7 @@
 
 mod catalog;
 mod health;
-mod inventory;
+pub(crate) mod inventory;
 mod meta;
 mod quotes;
 mod teams;

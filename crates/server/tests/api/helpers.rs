@@ -32,7 +32,12 @@ pub struct TestDatabase {
 
 enum Cleanup {
     Sqlite(#[expect(dead_code, reason = "held for its Drop, which deletes the folder")] TempDir),
-    Postgres { admin_url: String, name: String },
+    Postgres {
+        admin_url: String,
+        name: String,
+    },
+    /// Another test server's database: that server's `TestDatabase` removes it.
+    Borrowed,
 }
 
 impl TestDatabase {
@@ -160,7 +165,18 @@ pub async fn spawn_app(backend: Backend) -> TestApp {
 }
 
 pub async fn spawn_app_with(backend: Backend, configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
-    let database = TestDatabase::create(backend).await;
+    start(TestDatabase::create(backend).await, configure).await
+}
+
+/// A second server on `app`'s database, as a load balancer runs several; it signs tokens with
+/// the same keys and names the same site, so a person signed in on one is signed in on both.
+pub async fn spawn_second_server(app: &TestApp) -> TestApp {
+    let database = TestDatabase { url: app.database.url.clone(), cleanup: Cleanup::Borrowed };
+    let site_url = format!("{}/", app.address).parse().unwrap();
+    start(database, |args| args.auth.site_url = site_url).await
+}
+
+async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
     let mut args = serve_args(&database.url);
     configure(&mut args);
     // Boxed: the start-up future is large, and every test awaits this one.

@@ -5,7 +5,7 @@ use rstest::rstest;
 use serde_json::{Value, json};
 
 use crate::{
-    helpers::{Backend, TestApp, spawn_app},
+    helpers::{Backend, TestApp, spawn_app, spawn_second_server},
     team_helpers::Person,
 };
 
@@ -411,4 +411,76 @@ async fn many_codes_are_added_at_once_and_the_list_searches_them(
     assert!(shopping.headers()["content-disposition"].to_str().unwrap().contains("shopping-list.csv"));
     let text = shopping.text().await.unwrap();
     assert_eq!(text.lines().count(), 2, "the header and the one low thread: {text}");
+}
+
+/// Codes and quantities as one server's copy of the team's entries has them: the converter's
+/// owned list is made from the copy alone (the list itself reads the shown rows afresh), and the
+/// list must name the same codes.
+async fn stock(app: &TestApp, who: &Person, threads: &str) -> Vec<(String, f64)> {
+    let owned = app.api_get(who, &format!("{threads}/owned")).await;
+    let mut owned: Vec<(String, f64)> = owned.assert_status(StatusCode::OK)["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["code"].as_str().unwrap().to_owned(), t["quantity"].as_f64().unwrap()))
+        .collect();
+    owned.sort_by(|a, b| a.0.cmp(&b.0));
+    let listed = app.api_get(who, threads).await;
+    let listed = codes(listed.assert_status(StatusCode::OK));
+    assert_eq!(listed, owned.iter().map(|(code, _)| code.clone()).collect::<Vec<_>>());
+    owned
+}
+
+/// Each server keeps a team's thread list in memory between requests, and every change raises
+/// the team's revision in the database: so every kind of change shows in the next list, on the
+/// server that made it and on another server on the same database, whose copy was read before.
+#[rstest]
+#[tokio::test]
+async fn every_change_shows_in_the_next_list_on_every_server(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let other = spawn_second_server(&app).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let both = async |expected: &[(&str, f64)]| {
+        let expected: Vec<(String, f64)> = expected.iter().map(|&(code, n)| (code.to_owned(), n)).collect();
+        assert_eq!(stock(&app, &owner, &threads).await, expected, "on the first server");
+        assert_eq!(stock(&other, &owner, &threads).await, expected, "on the second server");
+    };
+    both(&[]).await;
+
+    let added = app
+        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }))
+        .await;
+    let id = added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
+    both(&[("1800", 1.0)]).await;
+
+    other
+        .api_post(&owner, &format!("{threads}/{id}/adjust"), json!({ "delta": 1 }))
+        .await
+        .assert_status(StatusCode::OK);
+    both(&[("1800", 2.0)]).await;
+    // A refused adjustment changes nothing.
+    let refused = app.api_post(&owner, &format!("{threads}/{id}/adjust"), json!({ "delta": -5 })).await;
+    refused.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "negative_quantity");
+    both(&[("1800", 2.0)]).await;
+
+    let bulk = json!({ "line": "madeira-polyneon", "codes": ["1801"], "quantity": 3 });
+    app.api_post(&owner, &format!("{threads}/bulk"), bulk).await.assert_status(StatusCode::CREATED);
+    both(&[("1800", 2.0), ("1801", 3.0)]).await;
+
+    let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 5, "version": 1 });
+    let edited = other.api(&owner, reqwest::Method::PUT, &format!("{threads}/{id}"), Some(edit)).await;
+    edited.assert_status(StatusCode::OK);
+    both(&[("1800", 5.0), ("1801", 3.0)]).await;
+
+    let csv = "line,code,quantity\nmadeira-polyneon,1801,7\nmadeira-polyneon,1610,1\n";
+    let imported =
+        app.api_post(&owner, &format!("{threads}/import"), json!({ "csv": csv, "commit": true })).await;
+    assert_eq!(imported.assert_status(StatusCode::OK)["committed"], true);
+    both(&[("1610", 1.0), ("1800", 5.0), ("1801", 7.0)]).await;
+
+    other.api_delete(&owner, &format!("{threads}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
+    both(&[("1610", 1.0), ("1801", 7.0)]).await;
 }

@@ -1,6 +1,7 @@
 //! The team inventories: threads, and machines with their maintenance.
 
 pub mod machines;
+pub mod thread_cache;
 pub mod threads;
 
 use crate::error::AppError;

@@ -30,7 +30,7 @@ use bobbin_core::{
     team::Action,
 };
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
     FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, prelude::Expr,
     sea_query::ExprTrait as _,
 };
@@ -39,6 +39,7 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
+use super::thread_cache::touch;
 use crate::{
     entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
@@ -166,6 +167,7 @@ pub async fn create(
     let txn = crate::db::begin_write(&state.db).await?;
     check_room(&txn, member.team.id, 1).await?;
     let row = insert(&txn, member.team.id, member.user.id, &entry).await?;
+    touch(&txn, member.team.id).await?;
     txn.commit().await?;
     let view = view_of(&state.db, row, None).await?;
     Ok((StatusCode::CREATED, Json(ThreadBody { thread: view })).into_response())
@@ -188,23 +190,16 @@ pub async fn list(
     Query(params): Query<ListParams>,
 ) -> Result<Json<ThreadPage>, AppError> {
     let query = search_query(&params)?;
-    // Only the columns the search reads, for every entry; whole rows for the page's hits only.
-    // Reading every column of 5,000 rows took most of the request (scripts/bench-inventory.mjs).
-    let rows: Vec<SearchRow> = inventory_thread::Entity::find()
-        .select_only()
-        .columns(SearchRow::COLUMNS)
-        .filter(inventory_thread::Column::TeamId.eq(member.team.id))
-        .into_model()
-        .all(&state.db)
-        .await?;
-    let entries = rows.iter().map(SearchRow::entry).collect::<Result<Vec<_>, _>>()?;
-    let stock: Vec<Stock<'_>> = entries
+    // The search runs over the team's entries as this server keeps them (thread_cache); whole
+    // rows are read for the page's hits only.
+    let team = state.threads.threads(&state.db, &member.team).await?;
+    let stock: Vec<Stock<'_>> = team
+        .threads
         .iter()
-        .zip(&rows)
-        .map(|(entry, row)| Stock { entry, updated_at: row.updated_at.unix_timestamp() })
+        .map(|thread| Stock { entry: &thread.entry, updated_at: thread.updated_at })
         .collect();
     let page = search::search(Catalogue::builtin(), &stock, &query);
-    let ids: Vec<Uuid> = page.hits.iter().map(|&(index, _)| rows[index].id).collect();
+    let ids: Vec<Uuid> = page.hits.iter().map(|&(index, _)| team.threads[index].id).collect();
     let mut full: HashMap<Uuid, inventory_thread::Model> = inventory_thread::Entity::find()
         .filter(inventory_thread::Column::Id.is_in(ids))
         .all(&state.db)
@@ -216,7 +211,7 @@ pub async fn list(
     let mut threads = Vec::with_capacity(page.hits.len());
     for &(index, distance) in &page.hits {
         // An entry removed between the two reads is left out of the page.
-        if let Some(row) = full.remove(&rows[index].id) {
+        if let Some(row) = full.remove(&team.threads[index].id) {
             threads.push(view(&row, &entry_of(&row)?, &emails, distance));
         }
     }
@@ -245,23 +240,17 @@ pub struct OwnedBody {
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn owned(State(state): State<AppState>, member: TeamMember) -> Result<Json<OwnedBody>, AppError> {
-    let rows: Vec<(Option<String>, Option<String>, i64)> = inventory_thread::Entity::find()
-        .select_only()
-        .columns([
-            inventory_thread::Column::LineId,
-            inventory_thread::Column::Code,
-            inventory_thread::Column::Quantity,
-        ])
-        .filter(inventory_thread::Column::TeamId.eq(member.team.id))
-        .filter(inventory_thread::Column::LineId.is_not_null())
-        .into_tuple()
-        .all(&state.db)
-        .await?;
-    let threads = rows
-        .into_iter()
-        .filter_map(|(line, code, quantity)| {
-            let quantity = Hundredths::from_hundredths(quantity).ok()?.as_f64();
-            Some(OwnedThread { line: line?, code: code?, quantity })
+    let team = state.threads.threads(&state.db, &member.team).await?;
+    let threads = team
+        .threads
+        .iter()
+        .filter_map(|thread| match &thread.entry.source {
+            ThreadSource::Catalogue { line, code } => Some(OwnedThread {
+                line: line.clone(),
+                code: code.clone(),
+                quantity: thread.entry.quantity.as_f64(),
+            }),
+            ThreadSource::Custom { .. } => None,
         })
         .collect();
     Ok(Json(OwnedBody { threads }))
@@ -317,14 +306,17 @@ pub async fn update(
     model.updated_by = Set(Some(member.user.id));
     model.updated_at = Set(OffsetDateTime::now_utc());
     // Only the version the edit was made from is overwritten; anything newer stays.
+    let txn = crate::db::begin_write(&state.db).await?;
     let result = inventory_thread::Entity::update_many()
         .set(model)
         .filter(inventory_thread::Column::Id.eq(current.id))
         .filter(inventory_thread::Column::Version.eq(version))
-        .exec(&state.db)
+        .exec(&txn)
         .await
         .map_err(duplicate_entry)?;
     super::unless_changed_meanwhile(result.rows_affected, "thread")?;
+    touch(&txn, member.team.id).await?;
+    txn.commit().await?;
     let row = find(&state.db, member.team.id, &thread_id).await?;
     Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
 }
@@ -361,6 +353,7 @@ pub async fn adjust(
     })?;
     let delta = if input.delta < 0.0 { -magnitude.hundredths() } else { magnitude.hundredths() };
     let current = find(&state.db, member.team.id, &thread_id).await?;
+    let txn = crate::db::begin_write(&state.db).await?;
     let result = inventory_thread::Entity::update_many()
         .col_expr(
             inventory_thread::Column::Quantity,
@@ -375,7 +368,7 @@ pub async fn adjust(
                 .add(delta)
                 .lte(bobbin_core::inventory::amount::MAX_HUNDREDTHS),
         )
-        .exec(&state.db)
+        .exec(&txn)
         .await?;
     if result.rows_affected == 0 {
         return Err(AppError::rejected(
@@ -383,6 +376,8 @@ pub async fn adjust(
             "That would leave fewer than zero spools. Check the count on the shelf and set it with an edit.",
         ));
     }
+    touch(&txn, member.team.id).await?;
+    txn.commit().await?;
     let row = find(&state.db, member.team.id, &thread_id).await?;
     Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
 }
@@ -405,7 +400,10 @@ pub async fn delete(
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &thread_id).await?;
-    inventory_thread::Entity::delete_by_id(row.id).exec(&state.db).await?;
+    let txn = crate::db::begin_write(&state.db).await?;
+    inventory_thread::Entity::delete_by_id(row.id).exec(&txn).await?;
+    touch(&txn, member.team.id).await?;
+    txn.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -503,6 +501,7 @@ pub async fn bulk(
     for entry in &new {
         rows.push(insert(&txn, member.team.id, member.user.id, entry).await?);
     }
+    touch(&txn, member.team.id).await?;
     txn.commit().await?;
     let emails = emails_of(&state.db, [member.user.id].into_iter()).await?;
     let added = rows.iter().zip(&new).map(|(row, entry)| view(row, entry, &emails, None)).collect();
@@ -665,6 +664,7 @@ pub async fn import(
             }
         }
     }
+    touch(&txn, member.team.id).await?;
     txn.commit().await?;
     result.committed = true;
     Ok(Json(result))
@@ -844,8 +844,8 @@ fn source_of(
 
 /// What the list's search reads of each entry.
 #[derive(Debug, FromQueryResult)]
-struct SearchRow {
-    id: Uuid,
+pub(super) struct SearchRow {
+    pub(super) id: Uuid,
     line_id: Option<String>,
     code: Option<String>,
     name: Option<String>,
@@ -869,8 +869,24 @@ impl SearchRow {
         inventory_thread::Column::UpdatedAt,
     ];
 
+    /// Every entry of the team, with only the columns the search reads: reading every column
+    /// took most of a list request (scripts/bench-inventory.mjs).
+    pub(super) async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Self>, DbErr> {
+        inventory_thread::Entity::find()
+            .select_only()
+            .columns(Self::COLUMNS)
+            .filter(inventory_thread::Column::TeamId.eq(team_id))
+            .into_model()
+            .all(db)
+            .await
+    }
+
+    pub(super) fn updated_at(&self) -> i64 {
+        self.updated_at.unix_timestamp()
+    }
+
     /// The entry as far as the search needs it: no spool length, cost or notes.
-    fn entry(&self) -> Result<ThreadEntry, AppError> {
+    pub(super) fn entry(&self) -> Result<ThreadEntry, AppError> {
         Ok(ThreadEntry {
             source: source_of(
                 self.id,

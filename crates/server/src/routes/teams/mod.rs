@@ -176,6 +176,7 @@ pub async fn create(
         name: Set(name.into_string()),
         created_at: Set(now),
         updated_at: Set(now),
+        threads_revision: Set(0),
     }
     .insert(&txn)
     .await?;
