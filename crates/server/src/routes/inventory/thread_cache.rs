@@ -24,7 +24,8 @@ use uuid::Uuid;
 use super::threads::SearchRow;
 use crate::{entity::team, error::AppError};
 
-/// The most entries the copies hold together, across teams: about 20 MB, five full inventories.
+/// The most entries the copies hold together, across teams: five full inventories, estimated at
+/// 20 MB (about 200 bytes an entry).
 pub const CACHED_ENTRIES: u64 = 100_000;
 
 /// One entry as the list and the converter's "owned" list read it.
