@@ -3,8 +3,9 @@
 // largest inventory a team may hold (MAX_THREADS).
 //
 // It starts the release binary (target/release/bobbin) in development mode on a free loopback
-// port, with a fresh SQLite database in a temporary folder unless DATABASE_URL is given (for
-// PostgreSQL: `scripts/with-postgres.sh node scripts/bench-inventory.mjs`), signs up one account
+// port, with a fresh SQLite database in a temporary folder unless DATABASE_URL names an empty
+// one (PostgreSQL: `createdb bobbin_bench`, then the URL
+// postgres://postgres@127.0.0.1:5432/bobbin_bench), signs up one account
 // (confirmed through the development outbox), imports 5,000 catalogue threads (ENTRIES) by CSV, then
 // times each kind of list request in turn. The request count is fixed (RUNS each), nothing leaves
 // 127.0.0.1, and the server is stopped at the end. The README's "Benchmarks" section records the
