@@ -33,7 +33,9 @@ describe('CoreVersion', () => {
     expect(loadCore).not.toHaveBeenCalled();
     expect(screen.getByTestId('core-version').textContent).toBe('\u00a0');
 
-    act(() => idleCallbacks[0]({ didTimeout: false, timeRemaining: () => 50 }));
+    act(() => {
+      for (const callback of idleCallbacks) callback({ didTimeout: false, timeRemaining: () => 50 });
+    });
 
     expect(await screen.findByText('core 1.2.3')).toBeTruthy();
     expect(loadCore).toHaveBeenCalledTimes(1);
