@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures/test';
-import { fillLogin } from '../fixtures/accounts';
+import { asTheApp, fillLogin } from '../fixtures/accounts';
 import { invite, inviteLink, logIn, newAccount, secondBrowser } from '../fixtures/teams';
 
 // The thread and machine inventories of this worker's personal team, against the development
@@ -23,7 +23,7 @@ async function addCustomThread(
   team: string,
   thread: { name: string; colour: string; quantity: number; location?: string; reorder_point?: number },
 ) {
-  const added = await page.request.post(`/api/v2/teams/${team}/threads`, { data: thread });
+  const added = await page.request.post(`/api/v2/teams/${team}/threads`, { data: thread, headers: asTheApp() });
   expect(added.status(), await added.text()).toBe(201);
 }
 
@@ -130,6 +130,7 @@ test('the converter finds the closest thread the team owns, with how many', asyn
     const team = teams.teams[0]?.public_id ?? '';
     const added = await page.request.post(`/api/v2/teams/${team}/threads`, {
       data: { line: 'madeira-polyneon', code: '1800', quantity: 4 },
+      headers: asTheApp(),
     });
     // 409 already_in_inventory when this worker's account ran the test before (a retry).
     expect([201, 409], await added.text()).toContain(added.status());

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 
 import type { Page } from '@playwright/test';
 
+import { asTheApp } from '../fixtures/accounts';
 import { expect, test } from '../fixtures/test';
 
 // The pricing calculator of this worker's personal team (the account owns it), against the
@@ -23,6 +24,7 @@ async function firstTeam(page: Page): Promise<string> {
 async function resetPricing(page: Page, team: string) {
   const reset = await page.request.patch(`/api/v2/teams/${team}/settings`, {
     data: { currency: null, default_stitch_rate: null, pricing: null },
+    headers: asTheApp(),
   });
   expect(reset.status(), await reset.text()).toBe(200);
 }

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 
-import { PASSWORD, fillLogin, mailedLink, uniqueEmail } from '../fixtures/accounts';
+import { PASSWORD, asTheApp, fillLogin, mailedLink, uniqueEmail } from '../fixtures/accounts';
 import { expect, test } from '../fixtures/test';
 import { invite, inviteLink, logIn, newAccount, secondBrowser } from '../fixtures/teams';
 
@@ -34,7 +34,7 @@ test("a new account gets '{email}'s Team', which its owner renames; the chosen t
   });
 
   await test.step('switch to a second team; it stays chosen after a reload, even without the local copy', async () => {
-    const created = await page.request.post('/api/v2/teams', { data: { name: 'Second Shop' } });
+    const created = await page.request.post('/api/v2/teams', { data: { name: 'Second Shop' }, headers: asTheApp() });
     expect(created.status()).toBe(201);
     await page.reload();
     await expect(switcher(page).getByRole('option', { name: 'Second Shop' })).toBeAttached();
@@ -96,6 +96,7 @@ test('an invite by e-mail: the mailed link, through the login, puts the person i
     );
     const refused = await second.page.request.post(`/api/v2/teams/${teamId}/invites`, {
       data: { email: 'someone@example.com', role: 'member' },
+      headers: asTheApp(),
     });
     expect(refused.status()).toBe(403);
   });
@@ -167,7 +168,7 @@ test('an owner deletes a team after a confirmation that names it', async ({ page
   await logIn(page, owner);
   await page.goto('/dashboard');
   await expect(chosenTeam(page)).toHaveText(`${owner.email}'s Team`);
-  expect((await page.request.post('/api/v2/teams', { data: { name: 'Doomed Designs' } })).status()).toBe(201);
+  expect((await page.request.post('/api/v2/teams', { data: { name: 'Doomed Designs' }, headers: asTheApp() })).status()).toBe(201);
 
   await page.goto('/team');
   await page.reload();

@@ -14,6 +14,7 @@ mod m20261123_000003_teams;
 mod m20261123_000004_inventory;
 mod m20261123_000005_quotes;
 mod m20261123_000006_threads_revision;
+mod m20261125_000007_security;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -28,6 +29,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000004_inventory::Migration),
             Box::new(m20261123_000005_quotes::Migration),
             Box::new(m20261123_000006_threads_revision::Migration),
+            Box::new(m20261125_000007_security::Migration),
         ]
     }
 }

@@ -43,7 +43,8 @@ export async function loginGuard({ request }: LoaderFunctionArgs): Promise<null>
 /**
  * Whose invites this tab has checked: once per session (spec, section 2). Kept in
  * sessionStorage, so a reload does not send someone who put an invite off back to it each time;
- * a logout forgets it (the next sign-in is a new session).
+ * a logout forgets it with the rest of the person's data (./forget-person.ts): the next sign-in
+ * is a new session.
  */
 const CHECKED_KEY = 'bobbin:invites-checked';
 const invitesChecked = {
@@ -84,7 +85,7 @@ export async function pendingInvitesRedirect(queryClient: QueryClient, url: URL,
   }
 }
 
-/** At logout, and in tests: the next session is checked again. */
+/** For tests: the next session is checked again. */
 export function resetPendingInvitesGuard(): void {
   try {
     sessionStorage.removeItem(CHECKED_KEY);

@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 
 import { profileQueryOptions } from '@/features/profile/api/get-profile';
 import { teamStore } from '@/features/teams/store';
+import { api } from '@/lib/api-client';
 import { syncFromOtherTab } from '@/lib/auth';
 import { fakeAuth, fakeSession, resetFakeAuth, setAuthCookie, signIn } from '@/test/fake-auth';
 
@@ -30,6 +31,7 @@ beforeEach(() => {
   });
   vi.stubGlobal('fetch', fetchMock);
   localStorage.clear();
+  sessionStorage.clear();
   teamStore.getState().reset();
 });
 
@@ -47,6 +49,7 @@ function renderAt(path: string) {
         children: [
           { index: true, element: <p>Home page</p> },
           { path: '/profile', element: <p>Profile page</p> },
+          { path: '/login', element: <p>Login page</p> },
         ],
       },
     ],
@@ -58,7 +61,7 @@ function renderAt(path: string) {
     </QueryClientProvider>,
   );
   const profile = (userId: string) => queryClient.getQueryData(profileQueryOptions(userId).queryKey);
-  return { router, profile };
+  return { router, profile, queryClient };
 }
 
 describe('the app root follows the session (spec, section 4)', () => {
@@ -116,7 +119,80 @@ describe('the app root follows the session (spec, section 4)', () => {
     // The in-memory store too, not only its copy.
     expect(teamStore.getState().teams).toEqual([]);
     expect(teamStore.getState().currentTeamPublicId).toBe('');
-    expect(localStorage.getItem('bobbin:chunk-reload-at')).toBe('1');
+    // Nothing the app kept of the person is left, in either storage.
+    expect(localStorage.getItem('bobbin:chunk-reload-at')).toBeNull();
+  });
+
+  it('forgets every cached query and session flag on SIGNED_OUT (issue 15: nothing for the next person)', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { queryClient, profile } = renderAt('/profile');
+    await waitFor(() => expect(profile('u1')).toBeTruthy());
+    queryClient.setQueryData(['invites', 'mine'], [{ public_id: 'inv_alice' }]);
+    sessionStorage.setItem('bobbin:invites-checked', '["u1"]');
+
+    setAuthCookie(false);
+    fakeAuth.emit('SIGNED_OUT', null);
+
+    await waitFor(() => expect(queryClient.getQueryCache().getAll()).toEqual([]));
+    expect(sessionStorage.getItem('bobbin:invites-checked')).toBeNull();
+    expect(localStorage.getItem('bobbin:person')).toBeNull();
+  });
+
+  it('forgets the last person when someone else signs in without a sign-out between', async () => {
+    signIn(fakeSession({ id: 'alice' }));
+    const { queryClient, profile } = renderAt('/profile');
+    await waitFor(() => expect(teamStore.getState().currentTeamPublicId).toBe('tm_1'));
+    queryClient.setQueryData(['invites', 'mine'], [{ public_id: 'inv_alice' }]);
+    sessionStorage.setItem('bobbin:invites-checked', '["alice"]');
+
+    fakeAuth.emit('SIGNED_IN', fakeSession({ id: 'bob' }));
+
+    await waitFor(() => expect(profile('bob')).toMatchObject({ id: 'bob' }));
+    expect(profile('alice')).toBeUndefined();
+    expect(queryClient.getQueryData(['invites', 'mine'])).toBeUndefined();
+    expect(sessionStorage.getItem('bobbin:invites-checked')).toBeNull();
+    expect(localStorage.getItem('bobbin:person')).toBe('bob');
+  });
+
+  it("forgets a previous person's stored data found at page load", async () => {
+    localStorage.setItem('bobbin:person', 'alice');
+    localStorage.setItem('bobbin:team-store', JSON.stringify({ state: { teams: [{ name: "Alice's" }] } }));
+    signIn(fakeSession({ id: 'bob' }));
+    const { profile } = renderAt('/profile');
+    await waitFor(() => expect(profile('bob')).toBeTruthy());
+    expect(localStorage.getItem('bobbin:person')).toBe('bob');
+    expect(localStorage.getItem('bobbin:team-store') ?? '').not.toContain("Alice's");
+  });
+
+  it('waits for the second factor: no team is loaded before the code, and they are after it', async () => {
+    fakeAuth.aal = { currentLevel: 'aal1', nextLevel: 'aal2' };
+    signIn(fakeSession({ id: 'u1' }));
+    renderAt('/profile');
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const teamFetches = () => fetchMock.mock.calls.filter(([input]) => String(input) === '/api/v2/teams').length;
+    expect(teamFetches()).toBe(0);
+
+    fakeAuth.aal = { currentLevel: 'aal2', nextLevel: 'aal2' };
+    fakeAuth.emit('MFA_CHALLENGE_VERIFIED');
+
+    await waitFor(() => expect(teamStore.getState().currentTeamPublicId).toBe('tm_1'));
+    expect(teamFetches()).toBe(1);
+  });
+
+  it('an answer 401 insufficient_aal takes the person to the code prompt, to come back after', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { router } = renderAt('/profile?tab=team');
+    await waitFor(() => expect(teamStore.getState().currentTeamPublicId).toBe('tm_1'));
+    fetchMock.mockImplementation(async () =>
+      Response.json({ code: 'insufficient_aal', message: 'Enter the code from your authenticator app to continue.' }, { status: 401 }),
+    );
+
+    await expect(api('/teams')).rejects.toMatchObject({ code: 'insufficient_aal' });
+
+    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
+    expect(router.state.location.search).toBe(`?${new URLSearchParams({ redirect: '/profile?tab=team' })}`);
+    // The session's user is read again, so an app added on another device is asked for.
+    expect(fakeAuth.auth.refreshSession).toHaveBeenCalled();
   });
 
   it('logs out when another tab signed out', async () => {

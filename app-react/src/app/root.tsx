@@ -3,13 +3,20 @@ import { useCallback, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 
 import { paths, publicPaths } from '@/config/paths';
-import { clearProfile } from '@/features/profile/api/get-profile';
 import { connectTeamStore } from '@/features/teams/connect';
 import { SelectTeamContext } from '@/features/teams/select-team';
-import { type AuthEvent, getAuthState, onAuthEvent, startAuth } from '@/lib/auth';
-import { clearLocalTeamData } from '@/lib/team-data';
+import { whenSecondFactorNeeded } from '@/lib/api-client';
+import {
+  type AuthEvent,
+  type SignedInUser,
+  getAuthState,
+  needsSecondFactor,
+  onAuthEvent,
+  reloadSessionUser,
+  startAuth,
+} from '@/lib/auth';
 
-import { resetPendingInvitesGuard } from './guards';
+import { claimForPerson, forgetPerson } from './forget-person';
 import { refreshSession, selectTeam } from './teams';
 
 /** Spec, section 4: these events refresh the profile. */
@@ -21,13 +28,15 @@ const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
   'INITIAL_SESSION',
   // Another tab changed the session, and a session exists.
   'SYNCED',
+  // The second factor's code raised the session to aal2: the API answers now.
+  'MFA_CHALLENGE_VERIFIED',
 ]);
 
 /**
  * The root of every page: follows the session (spec, section 4). Auth events refresh the
  * profile (a changed user, USER_UPDATED, forces it) and initialise the team store from it;
- * sign-out here or in another tab is a local logout: the profile and the team data are cleared,
- * and a page that needs a login is left for the home page. It also keeps the team store in step
+ * sign-out here or in another tab is a local logout: everything the app holds of the person is
+ * forgotten (./forget-person.ts), and a page that needs a login is left for the home page. It also keeps the team store in step
  * with the data cache, and gives the pages the team selection (which saves the default team).
  */
 export function AppRoot() {
@@ -45,26 +54,52 @@ export function AppRoot() {
 
   useEffect(() => {
     const localLogout = async () => {
-      await clearProfile(queryClient);
-      clearLocalTeamData();
-      resetPendingInvitesGuard();
+      await forgetPerson(queryClient);
       // On a public page (the sign-in screens, the home page) there is nothing to leave.
       if (!publicPaths.has(pathnameRef.current)) await navigate(paths.home, { replace: true });
+    };
+    const follow = async (user: SignedInUser, force: boolean) => {
+      // Someone else signed in on this browser (no sign-out between): the last person's data
+      // goes before anything of the new one is loaded or shown.
+      if (claimForPerson(user.id)) {
+        await forgetPerson(queryClient);
+        claimForPerson(user.id);
+      }
+      // A session still waiting for its second factor's code cannot read the API (401
+      // `insufficient_aal`); MFA_CHALLENGE_VERIFIED follows the code.
+      if (await needsSecondFactor()) return;
+      await refreshSession(queryClient, user, { force, location: locationRef.current });
     };
     const stop = onAuthEvent((event, state) => {
       if (event === 'SIGNED_OUT') {
         void localLogout();
       } else if (REFRESHING.has(event) && state.status === 'signed-in') {
-        const force = event === 'USER_UPDATED';
-        void refreshSession(queryClient, state.user, { force, location: locationRef.current });
+        void follow(state.user, event === 'USER_UPDATED');
       }
+    });
+    // An API call refused for want of the second factor's code (an authenticator app added on
+    // another device since this session began): ask for the code, then come back here.
+    // Several calls of a page may be refused at once: one trip to the prompt.
+    let asking: Promise<void> | undefined;
+    const stopAsking = whenSecondFactorNeeded(() => {
+      if (publicPaths.has(pathnameRef.current)) return;
+      asking ??= (async () => {
+        await reloadSessionUser();
+        const search = new URLSearchParams({ redirect: locationRef.current });
+        await navigate(`${paths.login}?${search}`, { replace: true });
+      })().finally(() => {
+        asking = undefined;
+      });
     });
     startAuth();
     // The login guard may have started the client before this listener was there, so its
     // INITIAL_SESSION went unheard: catch up.
     const state = getAuthState();
-    if (state.status === 'signed-in') void refreshSession(queryClient, state.user, { location: locationRef.current });
-    return stop;
+    if (state.status === 'signed-in') void follow(state.user, false);
+    return () => {
+      stop();
+      stopAsking();
+    };
   }, [queryClient, navigate]);
 
   return (

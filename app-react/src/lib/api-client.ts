@@ -36,6 +36,20 @@ export interface ApiRequest extends Omit<RequestInit, 'body'> {
   body?: unknown;
 }
 
+let secondFactorListener: (() => void) | undefined;
+
+/**
+ * Hears every answer 401 `insufficient_aal`: the session must reach aal2 (the code of the
+ * person's authenticator app) before the API answers. The app root takes the person to the code
+ * prompt. Answers the unregistering.
+ */
+export function whenSecondFactorNeeded(listener: () => void): () => void {
+  secondFactorListener = listener;
+  return () => {
+    if (secondFactorListener === listener) secondFactorListener = undefined;
+  };
+}
+
 /** Calls `path` under /api/v2 and answers its JSON body (undefined for 204). */
 export async function api<T>(path: string, { body, signal, headers, ...init }: ApiRequest = {}): Promise<T> {
   const controller = new AbortController();
@@ -55,7 +69,11 @@ export async function api<T>(path: string, { body, signal, headers, ...init }: A
       body: body === undefined ? null : sendsJson ? JSON.stringify(body) : (body as FormData),
       signal: controller.signal,
     });
-    if (response.status >= 400) throw await errorOf(response);
+    if (response.status >= 400) {
+      const error = await errorOf(response);
+      if (error.code === 'insufficient_aal') secondFactorListener?.();
+      throw error;
+    }
     if (response.status === 204) return undefined as T;
     return (await response.json()) as T;
   } catch (error) {

@@ -165,6 +165,16 @@ export async function needsSecondFactor(): Promise<boolean> {
   return data?.nextLevel === 'aal2' && data.currentLevel !== 'aal2';
 }
 
+/**
+ * Reads the session's user again from the server (a token refresh), so that a factor added on
+ * another device since this session began counts in `needsSecondFactor`.
+ */
+export async function reloadSessionUser(): Promise<void> {
+  if (!hasAuthCookie()) return;
+  const { auth } = await getAuthClient();
+  await auth.refreshSession();
+}
+
 // ---- Other tabs --------------------------------------------------------------------------
 
 /**

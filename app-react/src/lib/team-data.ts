@@ -20,11 +20,15 @@ export function clearLocalTeamData(
   // First the reset (the persisting store writes its empty state), then the removal, so no
   // copy of the old data, nor of the empty state, is left behind.
   for (const reset of resets) reset();
-  if (!storage) return;
+  if (storage) removeStoredKeys(storage, TEAM_STORAGE_PREFIX);
+}
+
+/** Removes every key of `storage` that starts with `prefix`. */
+export function removeStoredKeys(storage: Pick<Storage, 'length' | 'key' | 'removeItem'>, prefix: string): void {
   const keys: string[] = [];
   for (let index = 0; index < storage.length; index += 1) {
     const key = storage.key(index);
-    if (key?.startsWith(TEAM_STORAGE_PREFIX)) keys.push(key);
+    if (key?.startsWith(prefix)) keys.push(key);
   }
   for (const key of keys) storage.removeItem(key);
 }

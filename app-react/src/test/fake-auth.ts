@@ -62,6 +62,7 @@ function createAuth(state: FakeState) {
       return { data: { subscription: { id: 'x', callback: listener, unsubscribe } } };
     }),
     getSession: vi.fn(async () => ok({ session: state.session })),
+    refreshSession: vi.fn(async () => ok({ session: state.session, user: state.session?.user ?? null })),
     signInWithPassword: vi.fn(async (_credentials: { email: string; password: string }) =>
       ok({ session: state.session, user: state.session?.user ?? null }),
     ),

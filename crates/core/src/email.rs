@@ -29,8 +29,8 @@ impl EmailAddress {
     /// # Errors
     ///
     /// [`EmailError::Empty`] for blank input, [`EmailError::Invalid`] for anything that is not
-    /// `local@domain.tld` within the length limits, or holds spaces, control characters or
-    /// `< > " , ;`.
+    /// `local@domain.tld` within the length limits, or holds spaces, control or bidirectional
+    /// formatting characters, or `< > " , ;`.
     pub fn parse(raw: &str) -> Result<Self, EmailError> {
         let email = raw.trim().to_lowercase();
         if email.is_empty() {
@@ -45,9 +45,12 @@ impl EmailAddress {
             && !domain.starts_with('.')
             && !domain.ends_with('.')
             && !domain.contains('@')
-            && !email
-                .chars()
-                .any(|c| c.is_whitespace() || c.is_control() || matches!(c, '<' | '>' | '"' | ',' | ';'));
+            && !email.chars().any(|c| {
+                c.is_whitespace()
+                    || c.is_control()
+                    || crate::text::is_bidi_control(c)
+                    || matches!(c, '<' | '>' | '"' | ',' | ';')
+            });
         if well_formed { Ok(Self(email)) } else { Err(invalid()) }
     }
 

@@ -19,6 +19,7 @@ pub mod pricing;
 pub mod settings;
 mod sheet;
 pub mod team;
+pub mod text;
 
 #[cfg(test)]
 mod tests {

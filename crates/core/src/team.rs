@@ -171,7 +171,8 @@ pub fn check_invite(actor: Role, role: Role) -> Result<(), MembershipError> {
 /// The longest team name, in characters.
 pub const TEAM_NAME_MAX_CHARS: usize = 100;
 
-/// A team's name: trimmed, 1 to 100 characters, no control characters.
+/// A team's name: trimmed, 1 to 100 characters, no control characters, and without
+/// bidirectional formatting characters (dropped: see [`crate::text`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TeamName(String);
 
@@ -204,7 +205,9 @@ impl TeamName {
     /// When the trimmed name is empty, longer than [`TEAM_NAME_MAX_CHARS`], or holds a control
     /// character.
     pub fn parse(raw: &str) -> Result<Self, TeamNameError> {
-        let name = raw.trim();
+        // Bidirectional overrides go first (`crate::text`): a name must read as it is.
+        let name = crate::text::without_bidi_controls(raw);
+        let name = name.as_str();
         if name.is_empty() {
             return Err(TeamNameError::Empty);
         }
@@ -222,7 +225,12 @@ impl TeamName {
     pub fn personal(email: &str) -> Self {
         let suffix = "'s Team";
         let room = TEAM_NAME_MAX_CHARS - suffix.chars().count();
-        let owner: String = email.trim().chars().filter(|c| !c.is_control()).take(room).collect();
+        let owner: String = email
+            .trim()
+            .chars()
+            .filter(|c| !c.is_control() && !crate::text::is_bidi_control(*c))
+            .take(room)
+            .collect();
         Self(format!("{owner}{suffix}"))
     }
 
@@ -364,6 +372,9 @@ mod tests {
         assert_eq!(TeamName::parse(&"a".repeat(101)), Err(TeamNameError::TooLong));
         assert!(TeamName::parse(&"é".repeat(100)).is_ok(), "characters, not bytes");
         assert_eq!(TeamName::parse("Line\nbreak"), Err(TeamNameError::ControlCharacter));
+        // A right-to-left override would make the name read as something else (issue 15).
+        assert_eq!(TeamName::parse("Stitch \u{202E}oC").unwrap().as_str(), "Stitch oC");
+        assert_eq!(TeamName::parse("\u{2066}\u{202E}"), Err(TeamNameError::Empty));
     }
 
     #[test]

@@ -2,7 +2,7 @@
 //! variable (`BOBBIN_*`, and the conventional `DATABASE_URL`); `bobbin --help` and
 //! `bobbin serve --help` print the doc comments below.
 
-use std::{net::SocketAddr, time::Duration};
+use std::{fmt, net::SocketAddr, num::NonZeroU32, path::PathBuf, str::FromStr, time::Duration};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
@@ -50,6 +50,18 @@ pub struct ServeArgs {
     #[arg(long, env = "BOBBIN_TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
 
+    /// Requests per minute each client (an IPv4 address, or an IPv6 /64) may make to the
+    /// anonymous converter endpoints (`/api/v2/convert`, `/api/v2/convert/bulk`). The app
+    /// converts in the browser and does not use them.
+    #[arg(long, env = "BOBBIN_CONVERT_RATE_LIMIT", default_value_t = NonZeroU32::new(60).expect("60 is not zero"))]
+    pub convert_rate_limit: NonZeroU32,
+
+    /// How often to delete rows that can no longer be used (ended sessions, old rate-limit
+    /// counts, spent links...), e.g. `10m`; `0` never (another instance on the same database
+    /// may do it).
+    #[arg(long, env = "BOBBIN_PRUNE_INTERVAL", default_value = "10m", value_parser = humantime::parse_duration)]
+    pub prune_interval: Duration,
+
     #[command(flatten)]
     pub database: DatabaseArgs,
 
@@ -79,7 +91,7 @@ pub struct DatabaseArgs {
         hide_env_values = true,
         global = true
     )]
-    pub database_url: String,
+    pub database_url: Secret,
 
     /// Largest number of pooled database connections.
     #[arg(long, env = "BOBBIN_DB_MAX_CONNECTIONS", default_value_t = 10, global = true)]
@@ -107,11 +119,26 @@ pub struct AuthArgs {
     #[arg(long, env = "BOBBIN_JWT_EXPIRY", default_value_t = 3600, value_name = "SECONDS")]
     pub jwt_expiry: u32,
 
+    /// The longest a session lasts, however much it is used: after it the person signs in
+    /// again. A duration such as `30d` or `12h`; `0` for no limit.
+    #[arg(long, env = "BOBBIN_SESSION_LIFETIME", default_value = "30d", value_parser = humantime::parse_duration)]
+    pub session_lifetime: Duration,
+
+    /// How long a session may go unused (no token refresh: the app refreshes while it is open)
+    /// before it ends. A duration such as `7d`; `0` for no limit.
+    #[arg(
+        long,
+        env = "BOBBIN_SESSION_INACTIVITY_TIMEOUT",
+        default_value = "7d",
+        value_parser = humantime::parse_duration
+    )]
+    pub session_inactivity_timeout: Duration,
+
     /// SMTP server for e-mail, e.g. `smtps://user:password@mail.example.com` or
     /// `smtp://127.0.0.1:2525`. Without it, e-mail is kept in an outbox that development mode
     /// shows at /dev/mailbox.
     #[arg(long, env = "BOBBIN_SMTP_URL", hide_env_values = true)]
-    pub smtp_url: Option<String>,
+    pub smtp_url: Option<Secret>,
 
     /// The sender of Bobbin's e-mail.
     #[arg(long, env = "BOBBIN_MAIL_FROM", default_value = "Bobbin <no-reply@bobbin.invalid>")]
@@ -122,9 +149,30 @@ pub struct AuthArgs {
     #[arg(long, env = "BOBBIN_AUTH_RATE_LIMIT", default_value_t = 30)]
     pub rate_limit: u32,
 
+    /// Password hashes (Argon2, 19 MiB and tens of milliseconds each) computed at once; more
+    /// wait their turn briefly, then answer 503. Defaults to the number of CPU cores.
+    #[arg(long, env = "BOBBIN_PASSWORD_HASH_CONCURRENCY", value_parser = clap::value_parser!(u16).range(1..))]
+    pub password_hash_concurrency: Option<u16>,
+
     /// Seconds between two e-mails to the same address.
     #[arg(long, env = "BOBBIN_AUTH_EMAIL_INTERVAL", default_value_t = 60, value_name = "SECONDS")]
     pub email_interval: u32,
+
+    /// Key that encrypts the secrets the server must read back (TOTP secrets, the key that
+    /// signs access tokens) where they are stored: 32 random bytes in base64, e.g. from
+    /// `openssl rand -base64 32`. Existing rows are encrypted at the next start. Keep it apart
+    /// from database backups; without it they cannot be read.
+    #[arg(
+        long,
+        env = "BOBBIN_ENCRYPTION_KEY",
+        hide_env_values = true,
+        conflicts_with = "encryption_key_file"
+    )]
+    pub encryption_key: Option<Secret>,
+
+    /// A file holding the encryption key (as for `--encryption-key`), e.g. a systemd credential.
+    #[arg(long, env = "BOBBIN_ENCRYPTION_KEY_FILE", value_name = "PATH")]
+    pub encryption_key_file: Option<PathBuf>,
 
     #[command(flatten)]
     pub oauth: OAuthArgs,
@@ -140,7 +188,7 @@ pub struct OAuthArgs {
 
     /// Client secret of the GitHub OAuth app.
     #[arg(long, env = "BOBBIN_OAUTH_GITHUB_SECRET", hide_env_values = true, requires = "github_client_id")]
-    pub github_secret: Option<String>,
+    pub github_secret: Option<Secret>,
 
     /// Where GitHub's sign-in pages are (change for GitHub Enterprise).
     #[arg(long, env = "BOBBIN_OAUTH_GITHUB_URL", default_value = "https://github.com")]
@@ -156,7 +204,7 @@ pub struct OAuthArgs {
 
     /// Client secret at Google (or the OpenID Connect provider).
     #[arg(long, env = "BOBBIN_OAUTH_GOOGLE_SECRET", hide_env_values = true, requires = "google_client_id")]
-    pub google_secret: Option<String>,
+    pub google_secret: Option<Secret>,
 
     /// The OpenID Connect issuer offered as "google"; its endpoints are read from
     /// `{issuer}/.well-known/openid-configuration`.
@@ -211,4 +259,79 @@ pub enum Environment {
 pub enum LogFormat {
     Text,
     Json,
+}
+
+/// A value that must never be printed: a password inside a URL, an OAuth client secret, the
+/// encryption key. `Debug` shows `[redacted]`, so logging a configuration (or an error that
+/// holds one) cannot leak it; the value is read only through [`Secret::expose`].
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("[redacted]")
+    }
+}
+
+impl FromStr for Secret {
+    type Err = std::convert::Infallible;
+
+    fn from_str(value: &str) -> Result<Self, Self::Err> {
+        Ok(Self(value.to_owned()))
+    }
+}
+
+impl From<&str> for Secret {
+    fn from(value: &str) -> Self {
+        Self(value.to_owned())
+    }
+}
+
+impl From<String> for Secret {
+    fn from(value: String) -> Self {
+        Self(value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use clap::Parser as _;
+
+    use super::*;
+
+    #[test]
+    fn debug_output_never_shows_a_secret() {
+        let cli = Cli::try_parse_from([
+            "bobbin",
+            "serve",
+            "--database-url",
+            "postgres://bobbin:db-password-1@db/bobbin",
+            "--smtp-url",
+            "smtps://mailer:smtp-password-2@mail.example.com",
+            "--github-client-id",
+            "id",
+            "--github-secret",
+            "github-secret-3",
+            "--google-client-id",
+            "id",
+            "--google-secret",
+            "google-secret-4",
+            "--encryption-key",
+            "encryption-key-5",
+        ])
+        .unwrap();
+        let printed = format!("{cli:?} {cli:#?}");
+        for secret in
+            ["db-password-1", "smtp-password-2", "github-secret-3", "google-secret-4", "encryption-key-5"]
+        {
+            assert!(!printed.contains(secret), "{secret} shows in {printed}");
+        }
+        assert!(printed.contains("[redacted]"));
+    }
 }

@@ -58,7 +58,7 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction,
 /// enforced, a busy timeout instead of immediate "database is locked" errors, and its file and
 /// folder created on first start.
 pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> {
-    let url = &args.database_url;
+    let url = args.database_url.expose();
     match Engine::from_url(url)? {
         Engine::Sqlite => {
             let options = SqliteConnectOptions::from_str(url)

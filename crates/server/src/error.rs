@@ -51,9 +51,17 @@ pub enum AppError {
     /// No valid session: no token, a bad or expired one, or a signed-out session.
     #[error("{0}")]
     Unauthorized(String),
+    /// Signed in with the password alone by someone who has an authenticator app: the session
+    /// must reach `aal2` (the app asks for the code) before it may use the API.
+    #[error("{AAL2_NEEDED}")]
+    InsufficientAal,
     /// Signed in, but the role in the team does not allow it; the message says who may.
     #[error("{0}")]
     Forbidden(String),
+    /// A request that changes something, authenticated by the browser's cookie, sent by a page
+    /// of another site (cross-site request forgery).
+    #[error("{0}")]
+    CrossSite(String),
     #[error("{0}")]
     NotFound(String),
     /// The request clashes with the current state (an invite already pending, the last
@@ -99,8 +107,8 @@ impl AppError {
 
     pub fn status(&self) -> StatusCode {
         match self {
-            Self::Unauthorized(_) => StatusCode::UNAUTHORIZED,
-            Self::Forbidden(_) => StatusCode::FORBIDDEN,
+            Self::Unauthorized(_) | Self::InsufficientAal => StatusCode::UNAUTHORIZED,
+            Self::Forbidden(_) | Self::CrossSite(_) => StatusCode::FORBIDDEN,
             Self::NotFound(_) => StatusCode::NOT_FOUND,
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::Gone { .. } => StatusCode::GONE,
@@ -116,7 +124,9 @@ impl AppError {
     pub fn code(&self) -> &'static str {
         match self {
             Self::Unauthorized(_) => "unauthorized",
+            Self::InsufficientAal => "insufficient_aal",
             Self::Forbidden(_) => "forbidden",
+            Self::CrossSite(_) => "cross_site_request",
             Self::NotFound(_) => "not_found",
             Self::RateLimited(_) => "rate_limited",
             Self::InvalidJson(_) => "invalid_json",
@@ -133,6 +143,7 @@ impl AppError {
         let (message, fields) = match self {
             Self::Unauthorized(message)
             | Self::Forbidden(message)
+            | Self::CrossSite(message)
             | Self::NotFound(message)
             | Self::RateLimited(message)
             | Self::Rejected { message, .. }
@@ -153,11 +164,14 @@ impl AppError {
                 Vec::new(),
             ),
             Self::Validation(fields) => ("Some fields are not valid.".to_owned(), fields),
+            Self::InsufficientAal => (AAL2_NEEDED.to_owned(), Vec::new()),
             Self::Database(_) | Self::Internal(_) => (INTERNAL_MESSAGE.to_owned(), Vec::new()),
         };
         ErrorBody { code, message, fields }
     }
 }
+
+const AAL2_NEEDED: &str = "Enter the code from your authenticator app to continue.";
 
 const INTERNAL_MESSAGE: &str =
     "Something went wrong on our side. Please try again; if it keeps happening, tell us.";

@@ -1,6 +1,7 @@
 //! Request extractors. [`ApiJson`] replaces axum's `Json` for request bodies so that every body
 //! problem answers in the API's one error shape, with the path of the offending field.
-//! [`AuthUser`] is the signed-in person of a product API request.
+//! [`AuthUser`] is the signed-in person of a product API request ([`SignedIn`] before their
+//! second factor's code).
 
 mod team;
 
@@ -9,13 +10,16 @@ pub use team::{TEAM_NOT_FOUND, TeamAdmin, TeamMember, membership, parse_role};
 use axum::{
     body::Bytes,
     extract::{FromRequest, FromRequestParts, Request, rejection::BytesRejection},
-    http::{StatusCode, header, request::Parts},
+    http::{HeaderMap, StatusCode, header, request::Parts},
 };
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::de::DeserializeOwned;
 
 use crate::{
-    auth::extract::{CurrentSession, bearer, from_access_token},
+    auth::{
+        extract::{CurrentSession, bearer, from_access_token},
+        user::has_verified_factor,
+    },
     error::{AppError, FieldError},
     state::AppState,
 };
@@ -86,6 +90,11 @@ pub const AUTH_COOKIE: &str = "sb-bobbin-auth-token";
 /// The signed-in person of a product API request, from the bearer token or else the auth
 /// cookie. The token's signature, expiry and session are checked on every request; the user
 /// object the cookie also holds is never trusted.
+///
+/// A person with a verified authenticator app must have entered its code in this session
+/// (`aal2`): a password alone answers 401 `insufficient_aal`, whatever the endpoint, so a stolen
+/// password is not enough. The one endpoint the app needs before the code, the profile, takes
+/// [`SignedIn`] instead.
 #[derive(Debug, Clone)]
 pub struct AuthUser(pub CurrentSession);
 
@@ -93,14 +102,33 @@ impl FromRequestParts<AppState> for AuthUser {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = match bearer(parts) {
+        let SignedIn(current) = SignedIn::from_request_parts(parts, state).await?;
+        if !current.is_aal2()
+            && has_verified_factor(&state.db, current.user.id).await.map_err(|error| auth_failure(&error))?
+        {
+            return Err(AppError::InsufficientAal);
+        }
+        Ok(Self(current))
+    }
+}
+
+/// Signed in, perhaps still without the second factor's code: only for what the app needs to
+/// ask for that code (the profile). Everything else takes [`AuthUser`].
+#[derive(Debug, Clone)]
+pub struct SignedIn(pub CurrentSession);
+
+impl FromRequestParts<AppState> for SignedIn {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let token = match bearer(&parts.headers) {
             Some(token) => token.to_owned(),
-            None => access_token_from_cookies(parts)
+            None => access_token_from_cookies(&parts.headers)
                 .ok_or_else(|| AppError::Unauthorized("Sign in to continue.".to_owned()))?,
         };
         let current = from_access_token(state, &token).await.map_err(|error| {
             if error.status.is_server_error() {
-                AppError::Internal(anyhow::anyhow!("checking an access token failed: {}", error.message))
+                auth_failure(&error)
             } else {
                 AppError::Unauthorized("Your session has ended. Sign in again.".to_owned())
             }
@@ -109,12 +137,16 @@ impl FromRequestParts<AppState> for AuthUser {
     }
 }
 
+fn auth_failure(error: &crate::auth::error::AuthError) -> AppError {
+    AppError::Internal(anyhow::anyhow!("checking an access token failed: {}", error.message))
+}
+
 /// The access token inside the chunked auth cookie: `name`, or `name.0`, `name.1`, ... joined
 /// in order; the value is the session JSON, optionally `base64-` and base64url encoded.
-fn access_token_from_cookies(parts: &Parts) -> Option<String> {
+fn access_token_from_cookies(headers: &HeaderMap) -> Option<String> {
     let mut whole: Option<String> = None;
     let mut chunks: Vec<(usize, String)> = Vec::new();
-    for header in parts.headers.get_all(header::COOKIE) {
+    for header in headers.get_all(header::COOKIE) {
         let Ok(header) = header.to_str() else { continue };
         for cookie in cookie::Cookie::split_parse_encoded(header).flatten() {
             let name = cookie.name();
@@ -143,6 +175,17 @@ fn access_token_from_cookies(parts: &Parts) -> Option<String> {
     };
     let session: serde_json::Value = serde_json::from_str(&json).ok()?;
     session.get("access_token")?.as_str().map(str::to_owned)
+}
+
+/// Whether the request carries the auth cookie (whole or chunked), valid or not: then the
+/// browser sent it on its own, and a request from another site's page could ride on it.
+pub fn has_auth_cookie(headers: &HeaderMap) -> bool {
+    headers.get_all(header::COOKIE).iter().filter_map(|value| value.to_str().ok()).any(|value| {
+        cookie::Cookie::split_parse_encoded(value).flatten().any(|cookie| {
+            let name = cookie.name();
+            name == AUTH_COOKIE || name.strip_prefix(AUTH_COOKIE).is_some_and(|rest| rest.starts_with('.'))
+        })
+    })
 }
 
 #[cfg(test)]
@@ -214,16 +257,16 @@ mod tests {
         let (first, second) = encoded.split_at(20);
         let parts =
             parts_with_cookies(&format!("other=1; {AUTH_COOKIE}.1={second}; {AUTH_COOKIE}.0={first}"));
-        assert_eq!(access_token_from_cookies(&parts).as_deref(), Some("eyJ.token.sig"));
+        assert_eq!(access_token_from_cookies(&parts.headers).as_deref(), Some("eyJ.token.sig"));
     }
 
     #[test]
     fn a_single_plain_cookie_works_and_a_gap_in_the_chunks_does_not() {
         let parts = parts_with_cookies(&format!(r#"{AUTH_COOKIE}={{"access_token":"abc"}}"#));
-        assert_eq!(access_token_from_cookies(&parts).as_deref(), Some("abc"));
+        assert_eq!(access_token_from_cookies(&parts.headers).as_deref(), Some("abc"));
         let parts = parts_with_cookies(&format!("{AUTH_COOKIE}.0=base64-eyJh; {AUTH_COOKIE}.2=xyz"));
-        assert_eq!(access_token_from_cookies(&parts), None);
-        assert_eq!(access_token_from_cookies(&parts_with_cookies("sb-other-auth-token=x")), None);
+        assert_eq!(access_token_from_cookies(&parts.headers), None);
+        assert_eq!(access_token_from_cookies(&parts_with_cookies("sb-other-auth-token=x").headers), None);
     }
 
     #[tokio::test]

@@ -9,7 +9,9 @@ pub mod db;
 pub mod entity;
 pub mod error;
 pub mod extract;
+pub mod limits;
 pub mod mail;
+pub mod prune;
 pub mod routes;
 pub mod startup;
 pub mod state;
@@ -50,7 +52,7 @@ pub fn run(cli: Cli) -> ExitCode {
 async fn dispatch(command: Command) -> anyhow::Result<()> {
     match command {
         Command::Serve(args) => {
-            let app = startup::Application::build(*args).await?;
+            let app = Box::pin(startup::Application::build(*args)).await?;
             let shutdown = startup::shutdown_signal()?;
             app.run_until_stopped(shutdown).await
         }

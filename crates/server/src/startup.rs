@@ -1,7 +1,7 @@
 //! Building and running the server. Tests build an [`Application`] on port 0 with a fresh
 //! database and talk to it over HTTP, exactly as a browser would.
 
-use std::{future::Future, net::SocketAddr, time::Duration};
+use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context as _;
 use migration::{Migrator, MigratorTrait as _};
@@ -12,6 +12,7 @@ use crate::{
     auth::AuthService,
     config::{Environment, ServeArgs},
     db,
+    limits::PerClient,
     routes::{
         self,
         inventory::thread_cache::{CACHED_ENTRIES, ThreadCache},
@@ -33,6 +34,12 @@ impl Application {
         // TLS (to OAuth providers and SMTP servers) uses ring. Installing it twice (tests start
         // several servers in one process) is harmless.
         let _ = rustls::crypto::ring::default_provider().install_default();
+        if args.auth.autoconfirm && args.environment == Environment::Production {
+            anyhow::bail!(
+                "--autoconfirm (BOBBIN_AUTH_AUTOCONFIRM) is for development and tests: in production anyone could \
+                 sign up with someone else's address. Remove it, or set --env development."
+            );
+        }
         let db = db::connect(&args.database).await?;
         Migrator::up(&db, None).await.context("applying database migrations")?;
         let listener =
@@ -53,7 +60,9 @@ impl Application {
             auth,
             trust_forwarded_for: args.trust_forwarded_for,
             threads: ThreadCache::new(CACHED_ENTRIES),
+            convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
         };
+        crate::prune::spawn(state.clone(), args.prune_interval);
         let router = routes::router(state, args.request_timeout());
         Ok(Self { listener, router, db, shutdown_grace: args.shutdown_grace() })
     }

@@ -2,7 +2,9 @@ use std::sync::Arc;
 
 use sea_orm::DatabaseConnection;
 
-use crate::{auth::AuthService, config::Environment, routes::inventory::thread_cache::ThreadCache};
+use crate::{
+    auth::AuthService, config::Environment, limits::PerClient, routes::inventory::thread_cache::ThreadCache,
+};
 
 /// What every handler can reach. Nothing here may hold per-user state that only this process
 /// knows: several server instances can run behind one load balancer against PostgreSQL. (The
@@ -17,4 +19,6 @@ pub struct AppState {
     /// Each team's thread entries as the list searches them, checked against the team's revision
     /// in the database on every request, so it is never stale across instances.
     pub threads: ThreadCache,
+    /// Conversions each client network may ask for (`--convert-rate-limit` a minute).
+    pub convert_limit: Arc<PerClient>,
 }

@@ -41,6 +41,8 @@ fn help_documents_every_option_and_its_environment_variable() {
         ("--request-timeout", "BOBBIN_REQUEST_TIMEOUT"),
         ("--log", "BOBBIN_LOG"),
         ("--log-format", "BOBBIN_LOG_FORMAT"),
+        ("--session-lifetime", "BOBBIN_SESSION_LIFETIME"),
+        ("--session-inactivity-timeout", "BOBBIN_SESSION_INACTIVITY_TIMEOUT"),
     ] {
         assert!(serve.contains(flag), "{flag} missing from serve --help:\n{serve}");
         assert!(
@@ -78,19 +80,58 @@ fn an_unsupported_database_url_stops_with_a_clear_message() {
     assert!(!stderr.contains("secret"), "the password must not be logged: {stderr}");
 }
 
+#[test]
+fn autoconfirm_is_refused_in_production() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut child = Command::new(BOBBIN)
+        .args(["serve", "--env", "production", "--autoconfirm", "--bind", "127.0.0.1:0"])
+        .current_dir(folder.path())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!("bobbin served in production with --autoconfirm");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut stderr = String::new();
+    std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut stderr).unwrap();
+    assert!(!status.success());
+    assert!(
+        stderr.contains("--autoconfirm (BOBBIN_AUTH_AUTOCONFIRM) is for development and tests"),
+        "{stderr}"
+    );
+}
+
 /// A `bobbin serve` process with JSON logs, and its log lines as they arrive.
 struct Server {
     child: Child,
     lines: mpsc::Receiver<Value>,
     address: String,
+    /// Every log line read so far.
+    seen: Vec<Value>,
 }
 
 impl Server {
     /// Starts the binary in `folder` with the default database URL (`./data/bobbin.db`).
     fn start(binary: &Path, folder: &Path) -> Self {
+        Self::start_with(binary, folder, &[])
+    }
+
+    /// [`Server::start`] with more environment variables.
+    fn start_with(binary: &Path, folder: &Path, env: &[(&str, &str)]) -> Self {
         let mut child = Command::new(binary)
             .args(["serve", "--bind", "127.0.0.1:0", "--log-format", "json"])
             .env_remove("DATABASE_URL")
+            .env_remove("BOBBIN_ENCRYPTION_KEY")
+            .envs(env.iter().copied())
             .current_dir(folder)
             .stderr(Stdio::piped())
             .spawn()
@@ -106,7 +147,7 @@ impl Server {
                 }
             }
         });
-        let mut server = Self { child, lines, address: String::new() };
+        let mut server = Self { child, lines, address: String::new(), seen: Vec::new() };
         let listening = server.wait_for("listening");
         server.address = format!("http://{}", listening["address"].as_str().unwrap());
         server
@@ -121,6 +162,7 @@ impl Server {
                     panic!("bobbin exited ({:?}) before logging `{message}`", self.child.wait())
                 }
             };
+            self.seen.push(line.clone());
             if line["message"] == message {
                 return line;
             }
@@ -191,6 +233,24 @@ fn the_binary_copied_alone_serves_the_app_creates_its_database_and_stops_on_sigt
     server.wait_for("shutting down: finishing requests in flight");
     server.wait_for("stopped");
     assert!(server.wait_until_exited().success());
+}
+
+#[test]
+fn the_server_says_at_start_whether_stored_secrets_are_encrypted() {
+    let plain_form = |server: &Server| {
+        server.seen.iter().any(|line| {
+            line["level"] == "WARN"
+                && line["message"].as_str().is_some_and(|message| message.contains("stored in plain form"))
+        })
+    };
+    let folder = tempfile::tempdir().unwrap();
+    let without_key = Server::start(Path::new(BOBBIN), folder.path());
+    assert!(plain_form(&without_key), "{:?}", without_key.seen);
+    drop(without_key);
+
+    let key = "KioqKioqKioqKioqKioqKioqKioqKioqKioqKioqKio=";
+    let with_key = Server::start_with(Path::new(BOBBIN), folder.path(), &[("BOBBIN_ENCRYPTION_KEY", key)]);
+    assert!(!plain_form(&with_key), "{:?}", with_key.seen);
 }
 
 /// The signal is sent the moment "listening" is logged, several times over: a server that

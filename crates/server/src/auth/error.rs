@@ -13,13 +13,13 @@
 
 use axum::{
     Json,
-    http::{HeaderName, HeaderValue, StatusCode},
+    http::{HeaderName, HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
 use sea_orm::DbErr;
 use serde::Serialize;
 
-use crate::auth::password::WeakPassword;
+use crate::auth::password::{Busy, HashError, WeakPassword};
 
 pub const API_VERSION_HEADER: HeaderName = HeaderName::from_static("x-supabase-api-version");
 /// The one API version this service speaks.
@@ -92,6 +92,21 @@ impl From<anyhow::Error> for AuthError {
     }
 }
 
+impl From<Busy> for AuthError {
+    fn from(busy: Busy) -> Self {
+        Self::new(StatusCode::SERVICE_UNAVAILABLE, "server_busy", busy.to_string())
+    }
+}
+
+impl From<HashError> for AuthError {
+    fn from(error: HashError) -> Self {
+        match error {
+            HashError::Busy(busy) => busy.into(),
+            HashError::Failed(error) => error.into(),
+        }
+    }
+}
+
 impl From<WeakPassword> for AuthError {
     fn from(weak: WeakPassword) -> Self {
         Self {
@@ -129,6 +144,10 @@ impl IntoResponse for AuthError {
         };
         let mut response = (self.status, Json(body)).into_response();
         response.headers_mut().insert(ERROR_CODE_HEADER, HeaderValue::from_static(self.code));
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            // Busy for a moment: a client that waits this long will likely get through.
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
+        }
         response
     }
 }

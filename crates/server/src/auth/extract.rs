@@ -1,12 +1,12 @@
 //! Extractors of the auth service: the JSON body, the caller's address, and the signed-in
 //! session behind a bearer token.
 
-use std::net::SocketAddr;
+use std::net::{IpAddr, Ipv6Addr, SocketAddr};
 
 use axum::{
     body::Bytes,
     extract::{ConnectInfo, FromRequest, FromRequestParts, Request},
-    http::{StatusCode, header, request::Parts},
+    http::{HeaderMap, StatusCode, header, request::Parts},
 };
 use sea_orm::EntityTrait as _;
 use serde::de::DeserializeOwned;
@@ -57,9 +57,32 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
 pub struct Client(pub ClientInfo);
 
 impl Client {
-    /// The rate-limit key: the address, or `unknown` (tests that call the router directly).
-    pub fn ip(&self) -> &str {
-        self.0.ip.as_deref().unwrap_or("unknown")
+    /// What rate limits count requests by: the client's IPv4 address, or the /64 network of an
+    /// IPv6 address (one subscriber is given a whole /64, billions of addresses, so counting
+    /// each address alone would let one person through without limit); `unknown` when there is
+    /// no address (tests that call the router directly).
+    pub fn network(&self) -> String {
+        let Some(raw) = self.0.ip.as_deref() else { return "unknown".to_owned() };
+        match raw.parse::<IpAddr>() {
+            Ok(IpAddr::V6(address)) => {
+                if let Some(v4) = address.to_ipv4_mapped() {
+                    return v4.to_string();
+                }
+                let prefix = u128::from(address) & !((1_u128 << 64) - 1);
+                format!("{}/64", Ipv6Addr::from(prefix))
+            }
+            Ok(IpAddr::V4(address)) => address.to_string(),
+            // Not an address (a proxy's odd header): counted as given.
+            Err(_) => raw.to_owned(),
+        }
+    }
+
+    /// Whether the request comes from this machine.
+    pub fn is_loopback(&self) -> bool {
+        self.0.ip.as_deref().and_then(|raw| raw.parse::<IpAddr>().ok()).is_some_and(|address| match address {
+            IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
+            IpAddr::V4(v4) => v4.is_loopback(),
+        })
     }
 }
 
@@ -109,7 +132,7 @@ impl FromRequestParts<AppState> for CurrentSession {
     type Rejection = AuthError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = bearer(parts).ok_or_else(|| {
+        let token = bearer(&parts.headers).ok_or_else(|| {
             AuthError::new(
                 StatusCode::UNAUTHORIZED,
                 "no_authorization",
@@ -121,8 +144,8 @@ impl FromRequestParts<AppState> for CurrentSession {
 }
 
 /// The bearer token of a request, if any.
-pub fn bearer(parts: &Parts) -> Option<&str> {
-    let value = parts.headers.get(header::AUTHORIZATION)?.to_str().ok()?;
+pub fn bearer(headers: &HeaderMap) -> Option<&str> {
+    let value = headers.get(header::AUTHORIZATION)?.to_str().ok()?;
     let (scheme, token) = value.split_once(' ')?;
     scheme.eq_ignore_ascii_case("bearer").then(|| token.trim()).filter(|token| !token.is_empty())
 }
@@ -140,6 +163,9 @@ pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<Curr
         .ok_or_else(|| {
             AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
         })?;
+    if state.auth.session_limits.expired(&session, time::OffsetDateTime::now_utc()) {
+        return Err(AuthError::forbidden("session_expired", "Session is no longer valid"));
+    }
     let user = user::Entity::find_by_id(claims.sub)
         .one(&state.db)
         .await?

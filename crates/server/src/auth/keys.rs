@@ -19,7 +19,10 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::entity::signing_key;
+use crate::{
+    auth::vault::{Vault, signing_key_place},
+    entity::signing_key,
+};
 
 /// The audience of every access token, as in Supabase Auth.
 pub const AUDIENCE: &str = "authenticated";
@@ -67,19 +70,26 @@ pub struct SigningKeys {
 
 impl SigningKeys {
     /// Loads the stored keys, creating the first one if there is none.
-    pub async fn load_or_create(db: &DatabaseConnection, issuer: String) -> anyhow::Result<Self> {
+    pub async fn load_or_create(
+        db: &DatabaseConnection,
+        issuer: String,
+        vault: &Vault,
+    ) -> anyhow::Result<Self> {
         let mut stored =
             signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
         if stored.is_empty() {
-            let created = new_key()?;
+            let created = new_key(vault)?;
             signing_key::Entity::insert(created).exec(db).await.context("storing the new signing key")?;
             stored = signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
         }
         let mut verifying = Vec::with_capacity(stored.len());
+        let mut first_pem = None;
         for key in &stored {
-            let secret = SecretKey::from_sec1_pem(&key.private_key)
-                .or_else(|_| <SecretKey as p256::pkcs8::DecodePrivateKey>::from_pkcs8_pem(&key.private_key))
+            let pem = vault.open(&key.private_key, &signing_key_place(&key.id))?;
+            let secret = SecretKey::from_sec1_pem(&pem)
+                .or_else(|_| <SecretKey as p256::pkcs8::DecodePrivateKey>::from_pkcs8_pem(&pem))
                 .context("reading a stored signing key")?;
+            first_pem.get_or_insert(pem);
             let jwk: Value = serde_json::from_str(&secret.public_key().to_jwk_string())?;
             let x = jwk["x"].as_str().context("JWK x")?;
             let y = jwk["y"].as_str().context("JWK y")?;
@@ -93,9 +103,10 @@ impl SigningKeys {
             });
         }
         let first = &stored[0];
+        let first_pem = first_pem.context("no signing key")?;
         Ok(Self {
             kid: first.id.clone(),
-            signing: EncodingKey::from_ec_pem(first.private_key.as_bytes())?,
+            signing: EncodingKey::from_ec_pem(first_pem.as_bytes())?,
             verifying,
             issuer,
         })
@@ -134,7 +145,7 @@ impl SigningKeys {
     }
 }
 
-fn new_key() -> anyhow::Result<signing_key::ActiveModel> {
+fn new_key(vault: &Vault) -> anyhow::Result<signing_key::ActiveModel> {
     let secret = loop {
         let mut bytes = [0_u8; 32];
         rand::rng().fill_bytes(&mut bytes);
@@ -144,10 +155,11 @@ fn new_key() -> anyhow::Result<signing_key::ActiveModel> {
         }
     };
     let pem = secret.to_pkcs8_pem(LineEnding::LF).context("encoding the signing key")?;
+    let kid = Uuid::new_v4().to_string();
     Ok(signing_key::ActiveModel {
-        id: Set(Uuid::new_v4().to_string()),
+        private_key: Set(vault.seal(&pem, &signing_key_place(&kid))?),
+        id: Set(kid),
         algorithm: Set("ES256".to_owned()),
-        private_key: Set(pem.to_string()),
         created_at: Set(OffsetDateTime::now_utc()),
     })
 }

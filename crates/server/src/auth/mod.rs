@@ -21,6 +21,7 @@ pub mod secret;
 pub mod session;
 pub mod totp;
 pub mod user;
+pub mod vault;
 
 use std::sync::Arc;
 
@@ -41,21 +42,38 @@ pub struct AuthService {
     pub keys: SigningKeys,
     pub mailer: Mailer,
     pub password_policy: password::PasswordPolicy,
+    /// Argon2's turns: at most `--password-hash-concurrency` at once.
+    pub hashing: password::Hashing,
     pub providers: oauth::Providers,
+    pub session_limits: session::SessionLimits,
+    /// Encrypts TOTP secrets where they are stored (and the signing key, at start).
+    pub vault: vault::Vault,
 }
 
 impl AuthService {
     pub async fn new(db: &DatabaseConnection, config: AuthArgs) -> anyhow::Result<Arc<Self>> {
         let issuer = config.site_url.join("auth/v1")?.to_string();
-        let keys = SigningKeys::load_or_create(db, issuer).await?;
+        let vault = vault::Vault::from_config(&config)?;
+        vault::seal_stored_secrets(db, &vault).await?;
+        let keys = SigningKeys::load_or_create(db, issuer, &vault).await?;
         let mailer = Mailer::new(&config)?;
         let providers = oauth::Providers::new(&config.oauth)?;
+        let hashing = password::Hashing::new(config.password_hash_concurrency.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            usize::from,
+        ));
         Ok(Arc::new(Self {
+            session_limits: session::SessionLimits::new(
+                config.session_lifetime,
+                config.session_inactivity_timeout,
+            ),
             config,
             keys,
             mailer,
             password_policy: password::PasswordPolicy::default(),
+            hashing,
             providers,
+            vault,
         }))
     }
 }

@@ -20,7 +20,7 @@ use url::Url;
 
 use crate::{
     auth::error::{AuthError, AuthResult},
-    config::OAuthArgs,
+    config::{OAuthArgs, Secret},
 };
 
 /// How long to wait for a provider's answer.
@@ -37,7 +37,7 @@ pub struct Providers {
 #[derive(Debug)]
 struct Provider {
     client_id: String,
-    secret: String,
+    secret: Secret,
     kind: Kind,
 }
 
@@ -73,7 +73,7 @@ type Client = BasicClient<EndpointSet, EndpointNotSet, EndpointNotSet, EndpointN
 
 impl Providers {
     pub fn new(config: &OAuthArgs) -> anyhow::Result<Self> {
-        let provider = |id: &Option<String>, secret: &Option<String>, kind: Kind| {
+        let provider = |id: &Option<String>, secret: &Option<Secret>, kind: Kind| {
             Some(Provider { client_id: id.clone()?, secret: secret.clone()?, kind })
         };
         let http = reqwest::Client::builder()
@@ -175,7 +175,7 @@ impl Providers {
             }
         };
         Ok(BasicClient::new(ClientId::new(provider.client_id.clone()))
-            .set_client_secret(ClientSecret::new(provider.secret.clone()))
+            .set_client_secret(ClientSecret::new(provider.secret.expose().to_owned()))
             .set_auth_uri(AuthUrl::from_url(auth))
             .set_token_uri(TokenUrl::from_url(token))
             .set_redirect_uri(RedirectUrl::from_url(callback.clone())))

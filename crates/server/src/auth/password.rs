@@ -6,13 +6,24 @@
 //! on graphics cards expensive, and it has no input limit, where bcrypt silently ignores
 //! everything after the 72nd byte.
 
-use std::{collections::HashSet, fmt, hint::black_box, str::FromStr, sync::LazyLock};
+use std::{
+    collections::HashSet,
+    fmt,
+    hint::black_box,
+    str::FromStr,
+    sync::{
+        LazyLock,
+        atomic::{AtomicUsize, Ordering},
+    },
+    time::Duration,
+};
 
 use argon2::{
     Algorithm, Argon2, Params, PasswordHash, PasswordHasher as _, PasswordVerifier as _, Version,
     password_hash::{SaltString, rand_core::OsRng},
 };
 use serde::Serialize;
+use tokio::sync::{Semaphore, SemaphorePermit};
 
 /// The longest password accepted, in characters (Unicode scalar values, so at most 4 KiB).
 ///
@@ -86,29 +97,98 @@ pub fn verify_dummy(password: &str) {
     black_box(verify(black_box(password), DUMMY_HASH));
 }
 
-/// [`hash`] on a blocking thread: Argon2 spends tens of milliseconds of CPU on purpose, which
-/// must not stall the threads that serve other requests.
+/// Where Argon2 runs: on blocking threads (it spends tens of milliseconds of CPU on purpose,
+/// which must not stall the threads that serve other requests), at most `concurrency` at once.
 ///
-/// # Errors
-///
-/// As [`hash`].
-pub async fn hash_off_thread(password: String) -> anyhow::Result<String> {
-    tokio::task::spawn_blocking(move || hash(&password)).await?
+/// Each hash holds 19 MiB for its run, so a burst of sign-ins would otherwise take memory and
+/// every core without bound, and a flood of wrong passwords could stall the whole server.
+/// Requests beyond the limit queue (at most [`QUEUE_PER_PERMIT`] per running hash, each for at
+/// most [`QUEUE_WAIT`]); past that they are refused at once with 503 `server_busy` and
+/// `Retry-After`, which costs nothing.
+#[derive(Debug)]
+pub struct Hashing {
+    running: Semaphore,
+    queued: AtomicUsize,
+    max_queued: usize,
 }
 
-/// [`verify`] on a blocking thread; with no stored hash (no such account, or an account
-/// without a password) it spends the same time on [`verify_dummy`] and answers `false`.
-pub async fn verify_off_thread(password: String, phc: Option<String>) -> bool {
-    tokio::task::spawn_blocking(move || {
-        if let Some(phc) = phc {
-            verify(&password, &phc)
-        } else {
-            verify_dummy(&password);
-            false
+/// Requests that may wait for each running hash.
+pub const QUEUE_PER_PERMIT: usize = 16;
+/// The longest a request waits for its turn to hash.
+pub const QUEUE_WAIT: Duration = Duration::from_secs(5);
+
+/// Argon2 is at its limit: the request was not served (503 `server_busy`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+#[error("The server is busy signing other people in. Please try again in a moment.")]
+pub struct Busy;
+
+impl Hashing {
+    /// At most `concurrency` hashes at once (at least one).
+    pub fn new(concurrency: usize) -> Self {
+        let concurrency = concurrency.max(1);
+        Self {
+            running: Semaphore::new(concurrency),
+            queued: AtomicUsize::new(0),
+            max_queued: concurrency.saturating_mul(QUEUE_PER_PERMIT),
         }
-    })
-    .await
-    .unwrap_or(false)
+    }
+
+    /// Waits for a turn, or answers [`Busy`].
+    async fn turn(&self) -> Result<SemaphorePermit<'_>, Busy> {
+        if let Ok(permit) = self.running.try_acquire() {
+            return Ok(permit);
+        }
+        if self.queued.fetch_add(1, Ordering::AcqRel) >= self.max_queued {
+            self.queued.fetch_sub(1, Ordering::AcqRel);
+            return Err(Busy);
+        }
+        let waited = tokio::time::timeout(QUEUE_WAIT, self.running.acquire()).await;
+        self.queued.fetch_sub(1, Ordering::AcqRel);
+        match waited {
+            Ok(Ok(permit)) => Ok(permit),
+            // Timed out (or the semaphore was closed, which it never is).
+            _ => Err(Busy),
+        }
+    }
+
+    /// [`hash`], in turn.
+    ///
+    /// # Errors
+    ///
+    /// [`Busy`] (as an `anyhow` error the caller downcasts), or [`hash`]'s.
+    pub async fn hash(&self, password: String) -> Result<String, HashError> {
+        let _turn = self.turn().await?;
+        Ok(tokio::task::spawn_blocking(move || hash(&password)).await.map_err(anyhow::Error::from)??)
+    }
+
+    /// [`verify`] in turn; with no stored hash (no such account, or an account without a
+    /// password) it spends the same time on [`verify_dummy`] and answers `false`.
+    ///
+    /// # Errors
+    ///
+    /// [`Busy`]: the password was not checked.
+    pub async fn verify(&self, password: String, phc: Option<String>) -> Result<bool, Busy> {
+        let _turn = self.turn().await?;
+        Ok(tokio::task::spawn_blocking(move || {
+            if let Some(phc) = phc {
+                verify(&password, &phc)
+            } else {
+                verify_dummy(&password);
+                false
+            }
+        })
+        .await
+        .unwrap_or(false))
+    }
+}
+
+/// Why [`Hashing::hash`] gave no hash.
+#[derive(Debug, thiserror::Error)]
+pub enum HashError {
+    #[error(transparent)]
+    Busy(#[from] Busy),
+    #[error(transparent)]
+    Failed(#[from] anyhow::Error),
 }
 
 /// Whether `phc` was made with other parameters than today's, so that sign-in can store a new

@@ -3,13 +3,15 @@
 //!
 //! Rotation and reuse, as in Supabase Auth: using a refresh token revokes it and issues its
 //! child. A revoked token used again within [`REUSE_INTERVAL`] of its revocation (two tabs
-//! refreshing at once), or while its child is still unused (the answer carrying the child was
-//! lost), gets a fresh sibling in the same session; used later, it is taken as a stolen token
-//! and the whole session (its token family) is ended.
+//! refreshing at once, or a retry after a lost answer) gets a fresh sibling in the same session;
+//! used later, it is taken as a stolen token and the whole session (its token family) is ended.
+//!
+//! Sessions also end by themselves: [`SessionLimits`] bounds their lifetime and the time they
+//! may go unused (Supabase Auth's `sessions.timebox` and `sessions.inactivity_timeout`).
 
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, QueryOrder as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait,
+    DatabaseConnection, EntityTrait as _, IntoActiveModel as _, QueryFilter as _,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -33,6 +35,61 @@ pub const REUSE_INTERVAL: Duration = Duration::seconds(10);
 /// Authenticator assurance levels.
 pub const AAL1: &str = "aal1";
 pub const AAL2: &str = "aal2";
+
+/// How long sessions may last, from the configuration: a lifetime counted from the sign-in,
+/// and an inactivity timeout counted from the last token refresh (or the sign-in). Zero turns
+/// either off.
+#[derive(Debug, Clone, Copy)]
+pub struct SessionLimits {
+    lifetime: Option<Duration>,
+    inactivity: Option<Duration>,
+}
+
+impl SessionLimits {
+    pub fn new(lifetime: std::time::Duration, inactivity: std::time::Duration) -> Self {
+        let limit = |duration: std::time::Duration| {
+            (!duration.is_zero()).then(|| Duration::try_from(duration).unwrap_or(Duration::MAX))
+        };
+        Self { lifetime: limit(lifetime), inactivity: limit(inactivity) }
+    }
+
+    pub fn lifetime(&self) -> Option<Duration> {
+        self.lifetime
+    }
+
+    pub fn inactivity(&self) -> Option<Duration> {
+        self.inactivity
+    }
+
+    /// The sessions past any limit at `now`, as a filter (for the pruning).
+    pub fn ended_by(&self, now: OffsetDateTime) -> Condition {
+        let mut ended = Condition::any().add(session::Column::NotAfter.lt(now));
+        if let Some(start) = self.lifetime().and_then(|lifetime| now.checked_sub(lifetime)) {
+            ended = ended.add(session::Column::CreatedAt.lt(start));
+        }
+        if let Some(last) = self.inactivity().and_then(|inactivity| now.checked_sub(inactivity)) {
+            ended = ended.add(session::Column::RefreshedAt.lt(last)).add(
+                Condition::all()
+                    .add(session::Column::RefreshedAt.is_null())
+                    .add(session::Column::CreatedAt.lt(last)),
+            );
+        }
+        ended
+    }
+
+    /// When `session` ends at the latest, whatever happens: its lifetime's end.
+    pub fn lifetime_end(&self, session: &session::Model) -> Option<OffsetDateTime> {
+        self.lifetime.and_then(|lifetime| session.created_at.checked_add(lifetime))
+    }
+
+    /// Whether `session` has ended by itself at `now`: past its lifetime, past its own
+    /// `not_after`, or unused for longer than the inactivity timeout.
+    pub fn expired(&self, session: &session::Model, now: OffsetDateTime) -> bool {
+        let last_active = session.refreshed_at.unwrap_or(session.created_at);
+        let idle_end = self.inactivity.and_then(|inactivity| last_active.checked_add(inactivity));
+        [self.lifetime_end(session), idle_end, session.not_after].into_iter().flatten().any(|end| end <= now)
+    }
+}
 
 /// How a session was started (the `amr` claim's `method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -170,36 +227,21 @@ pub async fn refresh(
             "Invalid Refresh Token: No Valid Session Found",
         ));
     };
-    if session.not_after.is_some_and(|end| end <= now) {
+    if auth.session_limits.expired(&session, now) {
         return Err(AuthError::bad_request("session_expired", "Invalid Refresh Token: Session Expired"));
     }
     if token.revoked && now - token.updated_at > REUSE_INTERVAL {
-        // Outside the reuse interval (within it, two tabs refreshing at once both get a token
-        // and keep it). The session's newest token, if it is this token's unused child: the
-        // client never got the answer that carried it (a dropped connection) and retries with
-        // this token. Supabase Auth accepts that retry at any time; so does Bobbin, replacing
-        // the child. Anything else is a reuse: someone else may hold the token.
-        let newest = refresh_token::Entity::find()
-            .filter(refresh_token::Column::SessionId.eq(session.id))
-            .order_by_desc(refresh_token::Column::CreatedAt)
-            .one(&txn)
-            .await?;
-        let Some(lost_child) = newest.filter(|newest| !newest.revoked && newest.parent_id == Some(token.id))
-        else {
-            tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
-            session::Entity::delete_by_id(session.id).exec(&txn).await?;
-            txn.commit().await?;
-            return Err(AuthError::bad_request(
-                "refresh_token_already_used",
-                "Invalid Refresh Token: Already Used",
-            ));
-        };
-        refresh_token::Entity::update_many()
-            .col_expr(refresh_token::Column::Revoked, true.into())
-            .col_expr(refresh_token::Column::UpdatedAt, now.into())
-            .filter(refresh_token::Column::Id.eq(lost_child.id))
-            .exec(&txn)
-            .await?;
+        // Outside the reuse interval (within it, two tabs refreshing at once, or a client
+        // retrying an answer it lost, both get a token and keep it). Supabase Auth also accepts
+        // a token whose child is still unused at any later time; Bobbin does not: a stolen
+        // token replayed days later would otherwise work for as long as its owner stays away.
+        tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
+        session::Entity::delete_by_id(session.id).exec(&txn).await?;
+        txn.commit().await?;
+        return Err(AuthError::bad_request(
+            "refresh_token_already_used",
+            "Invalid Refresh Token: Already Used",
+        ));
     } else if !token.revoked {
         // Revoke only if still unrevoked: of two concurrent refreshes, one flips the flag and
         // the other sees zero rows and is treated as a reuse within the interval.
@@ -250,7 +292,10 @@ async fn respond(
         .await?
         .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
     let now = OffsetDateTime::now_utc().unix_timestamp();
-    let expires_at = now + i64::from(auth.config.jwt_expiry);
+    // An access token never outlives its session.
+    let session_end =
+        auth.session_limits.lifetime_end(session).map_or(i64::MAX, OffsetDateTime::unix_timestamp);
+    let expires_at = (now + i64::from(auth.config.jwt_expiry)).min(session_end);
     let claims = Claims {
         iss: auth.keys.issuer().to_owned(),
         sub: user.id,
@@ -270,7 +315,7 @@ async fn respond(
     Ok(TokenResponse {
         access_token: auth.keys.sign(&claims)?,
         token_type: "bearer",
-        expires_in: auth.config.jwt_expiry,
+        expires_in: u32::try_from(expires_at - now).unwrap_or(0),
         expires_at,
         refresh_token,
         user: user_json(db, &user).await?,

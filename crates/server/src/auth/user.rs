@@ -1,6 +1,9 @@
 //! The user object of the auth API (Supabase Auth's `User`), and the account rules around it.
 
-use bobbin_core::email::{EmailAddress, EmailError};
+use bobbin_core::{
+    email::{EmailAddress, EmailError},
+    text::display_name,
+};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
     QueryFilter as _, QueryOrder as _,
@@ -106,7 +109,17 @@ pub fn parse_email(raw: &str) -> AuthResult<String> {
     }
 }
 
-/// `data` of a sign-up or user update: a JSON object of reasonable size.
+/// The person's name as others see it (`user_metadata.full_name`), without characters that
+/// could make it read as something else ([`bobbin_core::text::display_name`]).
+pub fn full_name(user: &user::Model) -> Option<String> {
+    user.raw_user_meta_data.get("full_name").and_then(Value::as_str).and_then(display_name)
+}
+
+/// The metadata keys that hold a person's name, cleaned when stored.
+const NAME_KEYS: [&str; 2] = ["full_name", "name"];
+
+/// `data` of a sign-up or user update: a JSON object of reasonable size, whose names are
+/// cleaned of control and bidirectional formatting characters.
 pub fn parse_metadata(data: Option<Value>) -> AuthResult<Map<String, Value>> {
     match data {
         None | Some(Value::Null) => Ok(Map::new()),
@@ -117,10 +130,29 @@ pub fn parse_metadata(data: Option<Value>) -> AuthResult<Map<String, Value>> {
                     MAX_METADATA_BYTES / 1024
                 )));
             }
+            let mut map = map;
+            for key in NAME_KEYS {
+                if let Some(Value::String(name)) = map.get(key) {
+                    match display_name(name) {
+                        Some(clean) => map.insert(key.to_owned(), Value::String(clean)),
+                        None => map.remove(key),
+                    };
+                }
+            }
             Ok(map)
         }
         Some(_) => Err(AuthError::validation("data must be a JSON object")),
     }
+}
+
+/// Whether the account has a verified second factor, so that its sessions need `aal2`.
+pub async fn has_verified_factor(db: &impl ConnectionTrait, user_id: Uuid) -> AuthResult<bool> {
+    Ok(mfa_factor::Entity::find()
+        .filter(mfa_factor::Column::UserId.eq(user_id))
+        .filter(mfa_factor::Column::Status.eq("verified"))
+        .one(db)
+        .await?
+        .is_some())
 }
 
 pub async fn find_by_email(db: &impl ConnectionTrait, email: &str) -> AuthResult<Option<user::Model>> {
@@ -221,6 +253,11 @@ mod tests {
         assert!(parse_metadata(None).unwrap().is_empty());
         assert_eq!(parse_metadata(Some(json!({"full_name": "Ada"}))).unwrap()["full_name"], "Ada");
         assert!(parse_metadata(Some(json!(["x"]))).is_err());
+        // A name cannot be made to read backwards (U+202E) or hold line breaks.
+        let cleaned =
+            parse_metadata(Some(json!({"full_name": "Ada\u{202E}ecalevoL\n", "name": "\u{200F}"}))).unwrap();
+        assert_eq!(cleaned["full_name"], "AdaecalevoL");
+        assert!(!cleaned.contains_key("name"));
         assert!(parse_metadata(Some(json!({"x": "y".repeat(MAX_METADATA_BYTES)}))).is_err());
     }
 }

@@ -14,6 +14,13 @@ pub struct Model {
     pub relates_to: String,
     pub flow_state_id: Option<Uuid>,
     pub created_at: OffsetDateTime,
+    /// Wrong codes tried against this token's address; void at [`MAX_CODE_ATTEMPTS`].
+    ///
+    /// [`MAX_CODE_ATTEMPTS`]: crate::auth::handlers::MAX_CODE_ATTEMPTS
+    pub attempts: i32,
+    /// For a sign-up's confirmation: the Argon2 hash of the password that sign-up chose, which
+    /// becomes the account's password when this token proves the address.
+    pub password_hash: Option<String>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

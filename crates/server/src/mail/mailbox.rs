@@ -1,6 +1,8 @@
 //! The development outbox: `/dev/mailbox` (a page) and `/dev/mailbox.json` (for tests) list the
-//! e-mail the server would have sent, newest first. Mounted only outside production mode, where
-//! it would hand anyone the sign-in links of everyone.
+//! e-mail the server would have sent, newest first. It hands whoever reads it the sign-in links
+//! and codes of everyone, so it is mounted only in the `development` environment (never in
+//! staging or production), and answers only requests from this machine (loopback, or a
+//! loopback client named by a trusted `X-Forwarded-For`); anyone else gets a plain 404.
 
 use std::fmt::Write as _;
 
@@ -15,7 +17,7 @@ use serde::Serialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::{entity::mail_outbox, error::AppError, state::AppState};
+use crate::{auth::extract::Client, entity::mail_outbox, error::AppError, state::AppState};
 
 /// How many messages the mailbox shows.
 const SHOWN: u64 = 200;
@@ -57,11 +59,17 @@ async fn recent(state: &AppState) -> Result<Vec<Mail>, AppError> {
         .collect())
 }
 
-async fn list(State(state): State<AppState>) -> Result<impl IntoResponse, AppError> {
+async fn list(State(state): State<AppState>, client: Client) -> Result<impl IntoResponse, AppError> {
+    only_from_this_machine(&client)?;
     Ok(Json(recent(&state).await?))
 }
 
-async fn page(State(state): State<AppState>) -> Result<impl IntoResponse, AppError> {
+fn only_from_this_machine(client: &Client) -> Result<(), AppError> {
+    if client.is_loopback() { Ok(()) } else { Err(AppError::NotFound("There is no page here.".to_owned())) }
+}
+
+async fn page(State(state): State<AppState>, client: Client) -> Result<impl IntoResponse, AppError> {
+    only_from_this_machine(&client)?;
     let mut html = String::from(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\

@@ -33,7 +33,8 @@ impl Mailer {
             .with_context(|| format!("BOBBIN_MAIL_FROM `{}` is not a mailbox", args.mail_from))?;
         let smtp = args
             .smtp_url
-            .as_deref()
+            .as_ref()
+            .map(crate::config::Secret::expose)
             .map(|url| {
                 AsyncSmtpTransport::<Tokio1Executor>::from_url(url)
                     .map(lettre::transport::smtp::AsyncSmtpTransportBuilder::build)

@@ -29,6 +29,10 @@ pub enum MailKind {
     EmailChange,
     /// Join a team ([`MailContext::invite`] says which, and as what).
     TeamInvite,
+    /// To the owner of an address someone else asked to change their account's address to:
+    /// nothing changed. (The asker is answered as for a free address, so the answer does not
+    /// tell them the address has an account; its owner hears of it instead.)
+    AddressTaken,
 }
 
 /// What a team invite says: which team, who invites, and the role offered.
@@ -112,6 +116,7 @@ pub fn render(kind: MailKind, context: &MailContext<'_>) -> RenderedMail {
         MailKind::Recovery => "Reset your Bobbin password",
         MailKind::EmailChange => "Confirm your new e-mail address for Bobbin",
         MailKind::TeamInvite => "You are invited to a team on Bobbin",
+        MailKind::AddressTaken => "Someone tried to use your e-mail address on Bobbin",
     };
     let view = View {
         kind,
@@ -335,6 +340,28 @@ mod tests {
             assert!(mail.html.contains("a=1&#38;b=2"), "{kind:?}: {}", mail.html);
             // The plain-text body is not HTML: the address appears as typed.
             assert!(mail.text.contains(hostile), "{kind:?}: {}", mail.text);
+        }
+    }
+
+    #[test]
+    fn the_notice_about_a_taken_address_offers_no_link_that_changes_anything() {
+        let site = Url::parse("https://bobbin.example/").unwrap();
+        let mail = render(
+            MailKind::AddressTaken,
+            &MailContext {
+                site_url: &site,
+                action_link: &site,
+                code: None,
+                email: "owner@example.com",
+                new_email: None,
+                valid_for: Duration::ZERO,
+                invite: None,
+            },
+        );
+        assert_eq!(mail.subject, "Someone tried to use your e-mail address on Bobbin");
+        assert!(mail.text.contains("That is the address of your Bobbin account, so nothing has changed"));
+        for body in [&mail.text, &mail.html] {
+            assert!(!body.contains("works once") && !body.contains("verify"), "{body}");
         }
     }
 

@@ -6,8 +6,8 @@
 
 use axum::{
     Json,
-    extract::{Path, Query},
-    http::{HeaderMap, header},
+    extract::{FromRequestParts, Path, Query},
+    http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
 use bobbin_core::{
@@ -18,8 +18,10 @@ use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
+    auth::extract::Client,
     error::{AppError, ErrorBody},
     extract::ApiJson,
+    state::AppState,
 };
 
 /// Most threads one search returns.
@@ -114,9 +116,16 @@ pub async fn search(Query(params): Query<SearchParams>) -> Result<Json<ThreadsRe
 /// `poor`. `candidates` restricts the search to given threads.
 #[utoipa::path(
     post, path = "/convert", tag = "catalog", request_body = ConvertRequest,
-    responses((status = 200, body = Conversion), (status = 422, body = ErrorBody)),
+    responses(
+        (status = 200, body = Conversion),
+        (status = 422, body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many conversions from this network in a minute", body = ErrorBody),
+    ),
 )]
-pub async fn convert(ApiJson(request): ApiJson<ConvertRequest>) -> Result<Json<Conversion>, AppError> {
+pub async fn convert(
+    _turn: ConversionTurn,
+    ApiJson(request): ApiJson<ConvertRequest>,
+) -> Result<Json<Conversion>, AppError> {
     Ok(Json(Catalogue::builtin().convert(&request)?))
 }
 
@@ -128,9 +137,11 @@ pub async fn convert(ApiJson(request): ApiJson<ConvertRequest>) -> Result<Json<C
         (status = 200, body = BulkConversion, content_type = "application/json"),
         (status = 200, body = String, content_type = "text/csv"),
         (status = 422, body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many conversions from this network in a minute", body = ErrorBody),
     ),
 )]
 pub async fn convert_bulk(
+    _turn: ConversionTurn,
     headers: HeaderMap,
     ApiJson(request): ApiJson<BulkRequest>,
 ) -> Result<Response, AppError> {
@@ -152,6 +163,29 @@ pub async fn convert_bulk(
     } else {
         Json(conversion).into_response()
     })
+}
+
+/// A conversion's turn: the caller's network is within `--convert-rate-limit` a minute.
+#[derive(Debug)]
+pub struct ConversionTurn;
+
+impl FromRequestParts<AppState> for ConversionTurn {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let client = Client::from_request_parts(parts, state)
+            .await
+            .map_err(|error| AppError::Internal(anyhow::anyhow!(error.message)))?;
+        if state.convert_limit.allow(&client.network()) {
+            Ok(Self)
+        } else {
+            Err(AppError::RateLimited(
+                "Too many conversions from your network in the last minute. Please wait a minute and try again \
+                 (the converter in the app works without the server)."
+                    .to_owned(),
+            ))
+        }
+    }
 }
 
 fn not_found(error: &CatalogueError) -> AppError {

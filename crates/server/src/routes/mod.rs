@@ -2,6 +2,7 @@
 //! decides where they live and which layers wrap them.
 
 mod catalog;
+mod cross_site;
 mod health;
 pub(crate) mod inventory;
 mod meta;
@@ -58,6 +59,11 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
      style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; \
      object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+
+/// The browser features Bobbin never uses, turned off for its pages and anything they embed.
+const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), display-capture=(), \
+     geolocation=(), gyroscope=(), magnetometer=(), microphone=(), midi=(), payment=(), \
+     publickey-credentials-get=(), serial=(), usb=(), xr-spatial-tracking=()";
 
 #[derive(OpenApi)]
 #[openapi(
@@ -122,6 +128,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         )
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
+        .layer(middleware::from_fn_with_state(state.clone(), cross_site::refuse_cross_site))
         .layer(DefaultBodyLimit::max(BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
@@ -130,19 +137,43 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
 
     let auth = Router::new()
         .nest("/auth/v1", auth::router())
+        // Answers carry tokens and users: no cache, shared or private, may keep them (the JWKS
+        // sets its own, public, lifetime).
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CACHE_CONTROL,
+            HeaderValue::from_static("no-store"),
+        ))
         .layer(DefaultBodyLimit::max(AUTH_BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout));
 
     let mut app = Router::new().merge(api).merge(auth);
-    // The outbox holds everyone's sign-in links: never served in production.
-    if state.environment != Environment::Production {
+    // The outbox holds everyone's sign-in links and codes: development only.
+    if state.environment == Environment::Development {
         app = app.merge(mail::mailbox::router());
     }
 
+    // Only where people reach Bobbin over https: over plain http the header is ignored anyway,
+    // and on a laptop it would pin `localhost` to https for a year.
+    let hsts = (state.auth.config.site_url.scheme() == "https").then(|| {
+        SetResponseHeaderLayer::overriding(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        )
+    });
     app.merge(web::router(state.environment))
+        .layer(tower::util::option_layer(hsts))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
             HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+        ))
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("permissions-policy"),
+            HeaderValue::from_static(PERMISSIONS_POLICY),
+        ))
+        // No window Bobbin opens (or that opens Bobbin) can reach into the other.
+        .layer(SetResponseHeaderLayer::overriding(
+            HeaderName::from_static("cross-origin-opener-policy"),
+            HeaderValue::from_static("same-origin"),
         ))
         .layer(SetResponseHeaderLayer::overriding(
             header::X_CONTENT_TYPE_OPTIONS,

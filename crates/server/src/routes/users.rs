@@ -10,7 +10,7 @@ use uuid::Uuid;
 use crate::{
     entity::{team, team_member, user},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, AuthUser, TEAM_NOT_FOUND, membership},
+    extract::{ApiJson, AuthUser, SignedIn, TEAM_NOT_FOUND, membership},
     state::AppState,
 };
 
@@ -42,7 +42,8 @@ pub struct Profile {
 )]
 pub async fn me(
     State(state): State<AppState>,
-    AuthUser(current): AuthUser,
+    // Also before the second factor's code: the app reads the profile to know whom to ask.
+    SignedIn(current): SignedIn,
 ) -> Result<impl IntoResponse, AppError> {
     let profile = profile_of(&state.db, current.user).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
@@ -106,7 +107,6 @@ async fn profile_of(db: &impl ConnectionTrait, user: user::Model) -> Result<Prof
         },
         None => None,
     };
-    let full_name =
-        user.raw_user_meta_data.get("full_name").and_then(|name| name.as_str()).map(str::to_owned);
+    let full_name = crate::auth::user::full_name(&user);
     Ok(Profile { id: user.id, email: user.email, full_name, default_team_pid, created_at: user.created_at })
 }

@@ -1,6 +1,7 @@
 //! Calls to the auth service as the official client makes them, and the development outbox.
 
 use reqwest::{StatusCode, header::HeaderMap};
+use sea_orm::{ConnectionTrait as _, Statement};
 use serde_json::{Value, json};
 
 use crate::helpers::TestApp;
@@ -136,4 +137,18 @@ pub fn claims(token: &str) -> Value {
     let payload = token.split('.').nth(1).expect("a JWT");
     let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(payload).unwrap();
     serde_json::from_slice(&bytes).unwrap()
+}
+
+/// Moves every stored time of `table.column` back by `seconds`, as if that long had passed.
+pub async fn age(app: &TestApp, table: &str, column: &str, seconds: i64) {
+    let backend = app.db.get_database_backend();
+    let sql = match backend {
+        sea_orm::DatabaseBackend::Postgres => {
+            format!("UPDATE {table} SET {column} = {column} - interval '{seconds} seconds'")
+        }
+        _ => format!(
+            "UPDATE {table} SET {column} = strftime('%Y-%m-%d %H:%M:%f+00:00', {column}, '-{seconds} seconds')"
+        ),
+    };
+    app.db.execute_raw(Statement::from_string(backend, sql)).await.unwrap();
 }

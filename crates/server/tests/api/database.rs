@@ -127,7 +127,8 @@ async fn the_sqlite_file_and_its_folder_are_created_on_first_start() {
     let file = folder.path().join("nested/deeper/bobbin.db");
     let url = format!("sqlite://{}", file.display());
 
-    let app = bobbin_server::startup::Application::build(crate::helpers::serve_args(&url)).await.unwrap();
+    let app =
+        Box::pin(bobbin_server::startup::Application::build(crate::helpers::serve_args(&url))).await.unwrap();
 
     assert!(file.is_file());
     drop(app);

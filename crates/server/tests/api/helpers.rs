@@ -135,15 +135,24 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         shutdown_grace: 1,
         request_timeout: 30,
         trust_forwarded_for: false,
-        database: DatabaseArgs { database_url: database_url.to_owned(), db_max_connections: 5 },
+        convert_rate_limit: std::num::NonZeroU32::new(1000).unwrap(),
+        // Off: tests age rows on purpose and check what the server then answers (the pruning
+        // test turns it on).
+        prune_interval: Duration::ZERO,
+        database: DatabaseArgs { database_url: database_url.into(), db_max_connections: 5 },
         auth: AuthArgs {
             site_url: format!("http://127.0.0.1:{port}/").parse().unwrap(),
             redirect_urls: vec!["https://allowed.example/*".to_owned()],
             autoconfirm: false,
             jwt_expiry: 3600,
+            session_lifetime: Duration::from_hours(30 * 24),
+            session_inactivity_timeout: Duration::from_hours(7 * 24),
             smtp_url: None,
             mail_from: "Bobbin <no-reply@bobbin.test>".to_owned(),
             rate_limit: 1000,
+            password_hash_concurrency: None,
+            encryption_key: None,
+            encryption_key_file: None,
             // Tests send several mails to one address within a second.
             email_interval: 0,
             oauth: OAuthArgs {
@@ -171,9 +180,18 @@ pub async fn spawn_app_with(backend: Backend, configure: impl FnOnce(&mut ServeA
 /// A second server on `app`'s database, as a load balancer runs several; it signs tokens with
 /// the same keys and names the same site, so a person signed in on one is signed in on both.
 pub async fn spawn_second_server(app: &TestApp) -> TestApp {
+    spawn_second_server_with(app, |_| {}).await
+}
+
+/// [`spawn_second_server`], configured further by `configure`.
+pub async fn spawn_second_server_with(app: &TestApp, configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
     let database = TestDatabase { url: app.database.url.clone(), cleanup: Cleanup::Borrowed };
     let site_url = format!("{}/", app.address).parse().unwrap();
-    start(database, |args| args.auth.site_url = site_url).await
+    start(database, |args| {
+        args.auth.site_url = site_url;
+        configure(args);
+    })
+    .await
 }
 
 async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -> TestApp {

@@ -14,6 +14,7 @@ mod oauth;
 mod oauth_provider;
 mod openapi;
 mod quotes;
+mod security;
 mod settings;
 mod smtp;
 mod team_helpers;

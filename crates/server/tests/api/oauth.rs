@@ -25,11 +25,11 @@ async fn app_with_providers(backend: Backend, secret: &str) -> (TestApp, StandIn
     let app = spawn_app_with(backend, move |args| {
         let oauth = &mut args.auth.oauth;
         oauth.github_client_id = Some(CLIENT_ID.to_owned());
-        oauth.github_secret = Some(secret.clone());
+        oauth.github_secret = Some(secret.clone().into());
         oauth.github_url = url.parse().unwrap();
         oauth.github_api_url = format!("{url}/api").parse().unwrap();
         oauth.google_client_id = Some(CLIENT_ID.to_owned());
-        oauth.google_secret = Some(secret);
+        oauth.google_secret = Some(secret.into());
         oauth.google_issuer = url.parse().unwrap();
     })
     .await;

@@ -8,12 +8,12 @@ use serde_json::{Value, json};
 use crate::helpers::{Backend, spawn_app};
 
 /// The worked example of `bobbin_core::pricing`: 50 polos, 7,200 stitches, 8 colours, default rates.
-fn polos() -> (Value, Value) {
+pub fn polos() -> (Value, Value) {
     (json!({}), json!({ "stitches": 7200, "colours": 8, "quantity": 50 }))
 }
 
 /// What the calculator would send: the inputs with the result the core gives for them.
-fn quote(name: &str, currency: &str, rates: &Value, job: &Value) -> Value {
+pub fn quote(name: &str, currency: &str, rates: &Value, job: &Value) -> Value {
     let priced = bobbin_core::pricing::price(
         &serde_json::from_value(rates.clone()).unwrap(),
         &serde_json::from_value(job.clone()).unwrap(),

@@ -56,7 +56,7 @@ fn free_port() -> u16 {
 
 async fn app_sending_to(port: u16) -> TestApp {
     spawn_app_with(Backend::Sqlite, move |args| {
-        args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}"));
+        args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
     })
     .await
 }

@@ -1,6 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
-import { PROFILE_STALE_MS, clearProfile, profileQueryOptions, refreshProfile } from './get-profile';
+import { PROFILE_STALE_MS, profileQueryOptions, refreshProfile } from './get-profile';
 
 const profileOf = (id: string) => ({
   id,
@@ -86,11 +86,5 @@ describe('the profile query (spec, sections 4 and 9)', () => {
     expect(fetchMock).toHaveBeenCalledTimes(3);
     warn.mockRestore();
     error.mockRestore();
-  });
-
-  it('is forgotten on logout', async () => {
-    await refreshProfile(queryClient, 'u1');
-    await clearProfile(queryClient);
-    expect(queryClient.getQueryData(profileQueryOptions('u1').queryKey)).toBeUndefined();
   });
 });

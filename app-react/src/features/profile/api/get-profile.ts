@@ -61,9 +61,3 @@ export async function refreshProfile(queryClient: QueryClient, userId: string, f
   if (force) await queryClient.invalidateQueries({ queryKey: [...profileRoot, userId], refetchType: 'none' });
   await queryClient.prefetchQuery(profileQueryOptions(userId));
 }
-
-/** Forgets every profile (sign-out): stops a fetch in flight, so it cannot answer later. */
-export async function clearProfile(queryClient: QueryClient): Promise<void> {
-  await queryClient.cancelQueries({ queryKey: profileRoot });
-  queryClient.removeQueries({ queryKey: profileRoot });
-}

@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    FLOW_STATE_EXPIRY, PkceFields, TokenKind, flow_for_link, new_flow_state, redirect_target, send_token_mail,
+    FLOW_STATE_EXPIRY, PkceFields, TokenKind, TokenMail, flow_for_link, new_flow_state, redirect_target,
+    send_token_mail, store_token,
 };
 use crate::{
     auth::{
@@ -25,7 +26,8 @@ use crate::{
         session::{self, Method},
         user::{self as account, user_json},
     },
-    entity::{flow_state, mfa_factor, user},
+    entity::{flow_state, user},
+    mail::templates::{self, MailKind},
     state::AppState,
 };
 
@@ -58,7 +60,7 @@ pub async fn signup(
     AuthJson(body): AuthJson<SignupBody>,
 ) -> AuthResult<Response> {
     let auth = &state.auth;
-    rate_limit::check_requests(&state.db, "signup", client.ip(), auth.config.rate_limit).await?;
+    rate_limit::per_client(&state.db, "signup", &client, auth.config.rate_limit).await?;
     if !body.phone.is_empty() {
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone signups are disabled"));
     }
@@ -71,23 +73,38 @@ pub async fn signup(
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     // Hashed before the lookup, so that a registered address takes as long as a new one.
-    let hash = password::hash_off_thread(body.password.clone()).await?;
+    let hash = auth.hashing.hash(body.password.clone()).await?;
 
     if let Some(existing) = account::find_by_email(&state.db, &email).await? {
         if auth.config.autoconfirm {
             return Err(AuthError::unprocessable("user_already_exists", "User already registered"));
         }
         if existing.email_confirmed_at.is_none() {
-            // Not yet confirmed: the same person trying again. Send the link again.
-            send_token_mail(auth, &state.db, &existing, TokenKind::Confirmation, &email, &redirect, None)
-                .await?;
+            // Not yet confirmed: the same person trying again, or someone else who typed (or is
+            // squatting) the address. This sign-up gets a link of its own that carries its own
+            // password; earlier sign-ups keep theirs. Whichever link is opened proves the
+            // address, and only that sign-up's password then works.
+            let flow =
+                flow_for_link(&state.db, pkce, existing.id, "email", "email/signup", &redirect).await?;
+            let mail = TokenMail {
+                password_hash: Some(hash.clone()),
+                ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
+            };
+            send_token_mail(auth, &state.db, &existing, mail).await?;
+            // Until a link is opened, the newest sign-up's password is the one that hears
+            // "Email not confirmed" at sign-in; an unconfirmed account cannot sign in anyway.
+            let mut active = existing.into_active_model();
+            active.encrypted_password = Set(Some(hash));
+            active.confirmation_sent_at = Set(Some(OffsetDateTime::now_utc()));
+            active.update(&state.db).await?;
         }
         return Ok(Json(obfuscated_user(&email, &metadata)).into_response());
     }
 
     let txn = crate::db::begin_write(&state.db).await?;
     let created =
-        account::create(&txn, &email, Some(hash), metadata, "email", None, auth.config.autoconfirm).await?;
+        account::create(&txn, &email, Some(hash.clone()), metadata, "email", None, auth.config.autoconfirm)
+            .await?;
     let flow = match pkce {
         Some(pkce) if !auth.config.autoconfirm => Some(
             new_flow_state(&txn, pkce, Some(created.id), "email", "email/signup", Some(redirect.to_string()))
@@ -102,7 +119,11 @@ pub async fn signup(
         let tokens = session::start(auth, &state.db, &created, Method::Password, &client.0).await?;
         return Ok(Json(tokens).into_response());
     }
-    send_token_mail(auth, &state.db, &created, TokenKind::Confirmation, &email, &redirect, flow).await?;
+    let mail = TokenMail {
+        password_hash: Some(hash),
+        ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
+    };
+    send_token_mail(auth, &state.db, &created, mail).await?;
     let created = mark_sent(&state, created).await?;
     Ok(Json(user_json(&state.db, &created).await?).into_response())
 }
@@ -164,18 +185,18 @@ pub async fn token(
     let limit = auth.config.rate_limit;
     let tokens = match query.grant_type.as_deref().unwrap_or_default() {
         "password" => {
-            rate_limit::check_requests(&state.db, "token", client.ip(), limit).await?;
+            rate_limit::per_client(&state.db, "token", &client, limit).await?;
             password_grant(&state, &client, body).await?
         }
         "refresh_token" => {
-            rate_limit::check_requests(&state.db, "refresh", client.ip(), limit.saturating_mul(5)).await?;
+            rate_limit::per_client(&state.db, "refresh", &client, limit.saturating_mul(5)).await?;
             if body.refresh_token.is_empty() {
                 return Err(AuthError::validation("refresh_token required"));
             }
             session::refresh(auth, &state.db, &body.refresh_token).await?
         }
         "pkce" => {
-            rate_limit::check_requests(&state.db, "token", client.ip(), limit).await?;
+            rate_limit::per_client(&state.db, "token", &client, limit).await?;
             pkce_grant(&state, &client, body).await?
         }
         "id_token" => {
@@ -210,7 +231,7 @@ async fn password_grant(
     let found = account::find_by_email(&state.db, &email).await?;
     // An unknown address (or an account without a password) takes as long as a wrong password.
     let hash = found.as_ref().and_then(|user| user.encrypted_password.clone());
-    let matches = password::verify_off_thread(body.password, hash).await;
+    let matches = state.auth.hashing.verify(body.password, hash).await?;
     let Some(user) = found.filter(|_| matches) else {
         return Err(AuthError::invalid_credentials());
     };
@@ -318,7 +339,10 @@ pub async fn update_user(
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
     }
     let changes_credentials = body.password.is_some() || body.email.is_some();
-    if changes_credentials && !current.is_aal2() && has_verified_factor(&state, current.user.id).await? {
+    if changes_credentials
+        && !current.is_aal2()
+        && account::has_verified_factor(&state.db, current.user.id).await?
+    {
         return Err(AuthError::new(
             StatusCode::UNAUTHORIZED,
             "insufficient_aal",
@@ -348,8 +372,12 @@ pub async fn update_user(
 
     if let Some(new_password) = body.password {
         check_new_password(auth, &new_password)?;
+        // Each change hashes twice with Argon2; a stolen session must not turn that into a
+        // way to burn the server's CPU.
+        rate_limit::per_account(&state.db, "password", &user.id.to_string(), PASSWORD_CHANGES_PER_WINDOW)
+            .await?;
         if user.encrypted_password.is_some()
-            && password::verify_off_thread(new_password.clone(), user.encrypted_password.clone()).await
+            && auth.hashing.verify(new_password.clone(), user.encrypted_password.clone()).await?
         {
             return Err(AuthError::unprocessable(
                 "same_password",
@@ -357,7 +385,7 @@ pub async fn update_user(
             ));
         }
         let mut active = user.into_active_model();
-        active.encrypted_password = Set(Some(password::hash_off_thread(new_password).await?));
+        active.encrypted_password = Set(Some(auth.hashing.hash(new_password).await?));
         active.updated_at = Set(now);
         user = active.update(&state.db).await?;
         // Other devices signed in with the old password are signed out.
@@ -367,12 +395,9 @@ pub async fn update_user(
     if let Some(raw) = body.email {
         let new_email = account::parse_email(&raw)?;
         if new_email != user.email {
-            if account::find_by_email(&state.db, &new_email).await?.is_some() {
-                return Err(AuthError::unprocessable(
-                    "email_exists",
-                    "A user with this email address has already been registered",
-                ));
-            }
+            // A taken address is answered as a free one (else this would tell who has an
+            // account); its owner hears of the attempt instead of getting a link.
+            let taken = account::find_by_email(&state.db, &new_email).await?.is_some();
             let redirect = redirect_target(auth, query.redirect_to.as_deref());
             let pkce = body.pkce.parse()?;
             let mut active = user.into_active_model();
@@ -382,34 +407,50 @@ pub async fn update_user(
             user = active.update(&state.db).await?;
             let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
             let current_email = user.email.clone();
-            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, flow)
-                .await?;
-            send_token_mail(
-                auth,
-                &state.db,
-                &user,
-                TokenKind::EmailChangeCurrent,
-                &current_email,
-                &redirect,
-                flow,
-            )
-            .await?;
+            if taken {
+                tell_owner_address_taken(auth, &state.db, &new_email).await?;
+                // The new address's half, never mailed: the current address's link then says
+                // "confirm the link sent to the other e-mail", as it does for a free address
+                // whose owner has not confirmed yet, and the change never completes.
+                store_token(&state.db, &user, TokenKind::EmailChangeNew, &new_email, flow, None).await?;
+            } else {
+                let mail = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
+                send_token_mail(auth, &state.db, &user, mail).await?;
+            }
+            let mail = TokenMail::new(TokenKind::EmailChangeCurrent, &current_email, &redirect, flow);
+            send_token_mail(auth, &state.db, &user, mail).await?;
         }
     }
     Ok(Json(user_json(&state.db, &user).await?))
+}
+
+/// Password changes one account may make in 5 minutes.
+const PASSWORD_CHANGES_PER_WINDOW: u32 = 10;
+
+/// Tells the owner of `address` that someone asked to move their own account to it. Spaced
+/// like the e-mail change links, so it cannot be used to flood the owner either.
+async fn tell_owner_address_taken(
+    auth: &crate::auth::AuthService,
+    db: &sea_orm::DatabaseConnection,
+    address: &str,
+) -> AuthResult<()> {
+    rate_limit::check_email(db, TokenKind::EmailChangeNew.clock(), address, auth.config.email_interval)
+        .await?;
+    let context = templates::MailContext {
+        site_url: &auth.config.site_url,
+        action_link: &auth.config.site_url,
+        code: None,
+        email: address,
+        new_email: None,
+        valid_for: std::time::Duration::ZERO,
+        invite: None,
+    };
+    auth.mailer.send(db, address, templates::render(MailKind::AddressTaken, &context)).await?;
+    Ok(())
 }
 
 /// A new password: not absurdly long (a bound on the work of one request), then strong enough.
 fn check_new_password(auth: &crate::auth::AuthService, password: &str) -> AuthResult<()> {
     password::check_max_length(password).map_err(|error| AuthError::validation(error.to_string()))?;
     Ok(auth.password_policy.check(password)?)
-}
-
-pub async fn has_verified_factor(state: &AppState, user_id: uuid::Uuid) -> AuthResult<bool> {
-    Ok(mfa_factor::Entity::find()
-        .filter(mfa_factor::Column::UserId.eq(user_id))
-        .filter(mfa_factor::Column::Status.eq("verified"))
-        .one(&state.db)
-        .await?
-        .is_some())
 }

@@ -15,11 +15,12 @@ use sea_orm::{
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
+use subtle::ConstantTimeEq as _;
 use time::OffsetDateTime;
 
 use super::{
-    PkceFields, TokenKind, error_redirect, flow_for_link, issue_auth_code, redirect_target, redirect_with,
-    send_token_mail, session_redirect,
+    MAX_CODE_ATTEMPTS, PkceFields, TokenKind, TokenMail, error_redirect, flow_for_link, issue_auth_code,
+    redirect_target, redirect_with, send_token_mail, session_redirect,
 };
 use crate::{
     auth::{
@@ -68,22 +69,44 @@ enum Verified {
 
 /// Finds and spends the one-time token, and applies it (confirm the address, change it...).
 async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> AuthResult<Verified> {
-    let mut query = one_time_token::Entity::find()
-        .filter(one_time_token::Column::Kind.is_in(kinds.iter().map(|kind| kind.as_str())));
-    query = match token {
-        Lookup::Link(token) => query.filter(one_time_token::Column::TokenHash.eq(secret::sha256_hex(token))),
-        Lookup::Code { email, code } => query
-            .filter(one_time_token::Column::RelatesTo.eq(email))
-            .filter(one_time_token::Column::CodeHash.eq(secret::code_hash(email, code))),
-    };
     let invalid = || {
         AuthError::forbidden(
             "otp_expired",
             if matches!(token, Lookup::Link(_)) { LINK_INVALID } else { CODE_INVALID },
         )
     };
+    let of_kinds = one_time_token::Column::Kind.is_in(kinds.iter().map(|kind| kind.as_str()));
     let txn = crate::db::begin_write(&state.db).await?;
-    let row = query.one(&txn).await?.ok_or_else(invalid)?;
+    let row = match token {
+        // A link's token has 256 random bits: looking up its hash leaks nothing worth timing.
+        Lookup::Link(token) => one_time_token::Entity::find()
+            .filter(of_kinds)
+            .filter(one_time_token::Column::TokenHash.eq(secret::sha256_hex(token)))
+            .one(&txn)
+            .await?
+            .ok_or_else(invalid)?,
+        Lookup::Code { email, code } => {
+            // Every token mailed to this address, compared in constant time with the code's
+            // hash; a wrong code counts against each of them, and the fifth voids them.
+            let candidates = one_time_token::Entity::find()
+                .filter(of_kinds)
+                .filter(one_time_token::Column::RelatesTo.eq(email))
+                .all(&txn)
+                .await?;
+            let presented = secret::code_hash(email, code);
+            let matched = candidates
+                .iter()
+                .filter(|row| bool::from(row.code_hash.as_bytes().ct_eq(presented.as_bytes())))
+                .max_by_key(|row| row.created_at)
+                .cloned();
+            let Some(row) = matched else {
+                count_wrong_code(&txn, &candidates).await?;
+                txn.commit().await?;
+                return Err(invalid());
+            };
+            row
+        }
+    };
     // Spent whatever happens next; deleting by id makes two concurrent uses yield one winner.
     let deleted = one_time_token::Entity::delete_by_id(row.id).exec(&txn).await?;
     if deleted.rows_affected != 1 {
@@ -103,16 +126,7 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
                 TokenKind::MagicLink => Method::MagicLink,
                 _ => Method::Recovery,
             };
-            // Opening any e-mailed link proves the address.
-            let user = if user.email_confirmed_at.is_none() {
-                let mut active = user.into_active_model();
-                active.email_confirmed_at = Set(Some(now));
-                active.updated_at = Set(now);
-                active.update(&txn).await?
-            } else {
-                user
-            };
-            (user, method)
+            (prove_address(&txn, user, &row, kind, now).await?, method)
         }
         TokenKind::EmailChangeCurrent | TokenKind::EmailChangeNew => {
             let other = one_time_token::Entity::find()
@@ -157,6 +171,58 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
     Ok(Verified::SignIn { user, method, flow })
 }
 
+/// `user`'s address proven by the token `row` of `kind` (opening any e-mailed link proves it).
+/// Until now anyone could have signed up with the address, so the password becomes the one of
+/// the sign-up whose link this is, and none at all when the proof came another way (a magic
+/// link, a recovery): a password chosen before the address was proven may be a stranger's.
+async fn prove_address(
+    txn: &sea_orm::DatabaseTransaction,
+    user: user::Model,
+    row: &one_time_token::Model,
+    kind: TokenKind,
+    now: OffsetDateTime,
+) -> AuthResult<user::Model> {
+    if user.email_confirmed_at.is_some() {
+        return Ok(user);
+    }
+    let password = if kind == TokenKind::Confirmation { row.password_hash.clone() } else { None };
+    // The other sign-ups' links carry their passwords: they must never apply now.
+    one_time_token::Entity::delete_many()
+        .filter(one_time_token::Column::UserId.eq(user.id))
+        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
+        .exec(txn)
+        .await?;
+    let mut active = user.into_active_model();
+    active.email_confirmed_at = Set(Some(now));
+    active.encrypted_password = Set(password);
+    active.updated_at = Set(now);
+    Ok(active.update(txn).await?)
+}
+
+/// A wrong code for these tokens' address: each counts one more attempt, and those that
+/// reach [`MAX_CODE_ATTEMPTS`] are void (the person asks for a new e-mail).
+async fn count_wrong_code(
+    txn: &sea_orm::DatabaseTransaction,
+    candidates: &[one_time_token::Model],
+) -> AuthResult<()> {
+    use sea_orm::sea_query::{Expr, ExprTrait as _};
+    if candidates.is_empty() {
+        return Ok(());
+    }
+    let ids = || candidates.iter().map(|row| row.id);
+    one_time_token::Entity::update_many()
+        .col_expr(one_time_token::Column::Attempts, Expr::col(one_time_token::Column::Attempts).add(1))
+        .filter(one_time_token::Column::Id.is_in(ids()))
+        .exec(txn)
+        .await?;
+    one_time_token::Entity::delete_many()
+        .filter(one_time_token::Column::Id.is_in(ids()))
+        .filter(one_time_token::Column::Attempts.gte(MAX_CODE_ATTEMPTS))
+        .exec(txn)
+        .await?;
+    Ok(())
+}
+
 #[derive(Clone, Copy)]
 enum Lookup<'a> {
     Link(&'a str),
@@ -182,7 +248,7 @@ pub async fn verify_link(
 ) -> Response {
     let target = redirect_target(&state.auth, query.redirect_to.as_deref());
     let outcome = async {
-        rate_limit::check_requests(&state.db, "verify", client.ip(), state.auth.config.rate_limit).await?;
+        rate_limit::per_client(&state.db, "verify", &client, state.auth.config.rate_limit).await?;
         let kinds = kinds_for(&query.kind)?;
         consume(&state, kinds, Lookup::Link(&query.token)).await
     }
@@ -236,7 +302,7 @@ pub async fn verify(
     client: Client,
     AuthJson(body): AuthJson<VerifyBody>,
 ) -> AuthResult<Response> {
-    rate_limit::check_requests(&state.db, "verify", client.ip(), state.auth.config.rate_limit).await?;
+    rate_limit::per_client(&state.db, "verify", &client, state.auth.config.rate_limit).await?;
     if !body.phone.is_empty() {
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
     }
@@ -249,6 +315,9 @@ pub async fn verify(
             ));
         }
         let email = account::parse_email(&body.email)?;
+        // Counted per address as well as per client: guesses spread over many clients still
+        // meet one limit.
+        rate_limit::per_account(&state.db, "verify", &email, state.auth.config.rate_limit).await?;
         consume(&state, kinds, Lookup::Code { email: &email, code: body.token.trim() }).await?
     } else {
         consume(&state, kinds, Lookup::Link(&body.token_hash)).await?
@@ -290,16 +359,18 @@ pub async fn recover(
     AuthJson(body): AuthJson<RecoverBody>,
 ) -> AuthResult<Json<Value>> {
     let auth = &state.auth;
-    rate_limit::check_requests(&state.db, "recover", client.ip(), auth.config.rate_limit).await?;
+    rate_limit::per_client(&state.db, "recover", &client, auth.config.rate_limit).await?;
     let email = account::parse_email(&body.email)?;
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let Some(user) = account::find_by_email(&state.db, &email).await? else {
-        rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
+        rate_limit::check_email(&state.db, TokenKind::Recovery.clock(), &email, auth.config.email_interval)
+            .await?;
         return Ok(Json(json!({})));
     };
     let flow = flow_for_link(&state.db, pkce, user.id, "recovery", "recovery", &redirect).await?;
-    send_token_mail(auth, &state.db, &user, TokenKind::Recovery, &email, &redirect, flow).await?;
+    let mail = TokenMail::new(TokenKind::Recovery, &email, &redirect, flow);
+    send_token_mail(auth, &state.db, &user, mail).await?;
     let mut active = user.into_active_model();
     active.recovery_sent_at = Set(Some(OffsetDateTime::now_utc()));
     active.update(&state.db).await?;
@@ -327,7 +398,7 @@ pub async fn otp(
     AuthJson(body): AuthJson<OtpBody>,
 ) -> AuthResult<Json<Value>> {
     let auth = &state.auth;
-    rate_limit::check_requests(&state.db, "otp", client.ip(), auth.config.rate_limit).await?;
+    rate_limit::per_client(&state.db, "otp", &client, auth.config.rate_limit).await?;
     if !body.phone.is_empty() {
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
     }
@@ -344,13 +415,20 @@ pub async fn otp(
         None => {
             // Supabase Auth answers `otp_disabled` here, which tells who is registered; we
             // answer as if a link went out.
-            rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
+            rate_limit::check_email(
+                &state.db,
+                TokenKind::MagicLink.clock(),
+                &email,
+                auth.config.email_interval,
+            )
+            .await?;
             return Ok(Json(json!({})));
         }
     };
     let authentication_method = if kind == TokenKind::Confirmation { "email/signup" } else { "magiclink" };
     let flow = flow_for_link(&state.db, pkce, user.id, "email", authentication_method, &redirect).await?;
-    send_token_mail(auth, &state.db, &user, kind, &email, &redirect, flow).await?;
+    let mail = TokenMail::new(kind, &email, &redirect, flow);
+    send_token_mail(auth, &state.db, &user, mail).await?;
     Ok(Json(json!({})))
 }
 
@@ -372,7 +450,7 @@ pub async fn resend(
     AuthJson(body): AuthJson<ResendBody>,
 ) -> AuthResult<Json<Value>> {
     let auth = &state.auth;
-    rate_limit::check_requests(&state.db, "otp", client.ip(), auth.config.rate_limit).await?;
+    rate_limit::per_client(&state.db, "otp", &client, auth.config.rate_limit).await?;
     let email = account::parse_email(&body.email)?;
     // A PKCE client resends with a new challenge: the new link then ends in an auth code too.
     let pkce = body.pkce.parse()?;
@@ -381,16 +459,21 @@ pub async fn resend(
     match (body.kind.as_str(), user) {
         ("signup", Some(user)) if user.email_confirmed_at.is_none() => {
             let flow = flow_for_link(&state.db, pkce, user.id, "email", "email/signup", &redirect).await?;
-            send_token_mail(auth, &state.db, &user, TokenKind::Confirmation, &email, &redirect, flow).await?;
+            // Anyone may ask for this e-mail, so its link carries no sign-up's password: it
+            // confirms the address and signs the person in, who then chooses a password.
+            let mail = TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow);
+            send_token_mail(auth, &state.db, &user, mail).await?;
         }
         ("email_change", Some(user)) if user.email_change.is_some() => {
             let new_email = user.email_change.clone().unwrap_or_default();
             let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
-            send_token_mail(auth, &state.db, &user, TokenKind::EmailChangeNew, &new_email, &redirect, flow)
-                .await?;
+            let mail = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
+            send_token_mail(auth, &state.db, &user, mail).await?;
         }
         ("signup" | "email_change", _) => {
-            rate_limit::check_email(&state.db, &email, auth.config.email_interval).await?;
+            let kind =
+                if body.kind == "signup" { TokenKind::Confirmation } else { TokenKind::EmailChangeNew };
+            rate_limit::check_email(&state.db, kind.clock(), &email, auth.config.email_interval).await?;
         }
         ("sms" | "phone_change", _) => {
             return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));

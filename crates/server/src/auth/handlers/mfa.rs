@@ -19,6 +19,7 @@ use crate::{
         error::{AuthError, AuthResult},
         extract::{AuthJson, Client, CurrentSession},
         rate_limit, session, totp,
+        vault::factor_place,
     },
     entity::{mfa_challenge, mfa_factor},
     state::AppState,
@@ -101,13 +102,14 @@ pub async fn enroll(
     let enrolment =
         totp::enrol(&issuer, &user.email).map_err(|error| AuthError::validation(error.to_string()))?;
     let now = OffsetDateTime::now_utc();
+    let factor_id = Uuid::new_v4();
     let factor = mfa_factor::ActiveModel {
-        id: Set(Uuid::new_v4()),
+        id: Set(factor_id),
         user_id: Set(user.id),
         friendly_name: Set(friendly_name.clone()),
         factor_type: Set("totp".to_owned()),
         status: Set("unverified".to_owned()),
-        secret: Set(enrolment.secret.clone()),
+        secret: Set(state.auth.vault.seal(&enrolment.secret, &factor_place(factor_id))?),
         last_used_step: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
@@ -179,9 +181,9 @@ pub async fn verify(
     AuthJson(body): AuthJson<VerifyBody>,
 ) -> AuthResult<Json<session::TokenResponse>> {
     // Six digits are guessable without a limit; counted per account, not only per address.
-    rate_limit::check_requests(&state.db, "mfa", &current.user.id.to_string(), state.auth.config.rate_limit)
+    rate_limit::per_account(&state.db, "mfa", &current.user.id.to_string(), state.auth.config.rate_limit)
         .await?;
-    rate_limit::check_requests(&state.db, "mfa", client.ip(), state.auth.config.rate_limit).await?;
+    rate_limit::per_client(&state.db, "mfa", &client, state.auth.config.rate_limit).await?;
     let factor = own_factor(&state, &current, &id).await?;
     let challenge_not_found = || {
         AuthError::not_found("mfa_factor_not_found", "MFA factor with the provided challenge ID not found")
@@ -205,7 +207,8 @@ pub async fn verify(
     }
     let last_used = factor.last_used_step.and_then(|step| u64::try_from(step).ok());
     let unix_time = u64::try_from(now.unix_timestamp()).unwrap_or_default();
-    let Some(step) = totp::verify(&factor.secret, body.code.trim(), unix_time, last_used) else {
+    let secret = state.auth.vault.open(&factor.secret, &factor_place(factor.id))?;
+    let Some(step) = totp::verify(&secret, body.code.trim(), unix_time, last_used) else {
         return Err(AuthError::unprocessable("mfa_verification_failed", "Invalid TOTP code entered"));
     };
     let step = i64::try_from(step).map_err(AuthError::internal)?;

@@ -10,7 +10,7 @@ pub mod oauth;
 use axum::response::{IntoResponse as _, Redirect, Response};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, QueryFilter as _,
+    EntityTrait as _, QueryFilter as _, QueryOrder as _,
 };
 use time::{Duration, OffsetDateTime};
 use url::Url;
@@ -41,13 +41,26 @@ pub fn redirect_target(auth: &AuthService, requested: Option<&str>) -> Url {
         return site.clone();
     };
     let same_origin = url.origin() == site.origin();
-    let allowed = auth.config.redirect_urls.iter().any(|pattern| match pattern.strip_suffix('*') {
-        Some(prefix) => url.as_str().starts_with(prefix),
-        None => {
-            url.as_str() == pattern || url.as_str().trim_end_matches('/') == pattern.trim_end_matches('/')
-        }
-    });
+    let allowed = auth.config.redirect_urls.iter().any(|pattern| allows(pattern, &url));
     if same_origin || allowed { url } else { site.clone() }
+}
+
+/// Whether the allow-list entry `pattern` allows `url`. An exact entry matches that URL (with or
+/// without a trailing `/`). An entry ending in `*` is read as a URL too: its origin (scheme,
+/// host and port) must be `url`'s exactly, and its path a prefix of `url`'s path. Comparing
+/// text instead would let `https://app.example.com*` allow `https://app.example.com.evil.net`
+/// or `https://app.example.com@evil.net`.
+fn allows(pattern: &str, url: &Url) -> bool {
+    let Some(prefix) = pattern.strip_suffix('*') else {
+        return url.as_str() == pattern
+            || url.as_str().trim_end_matches('/') == pattern.trim_end_matches('/');
+    };
+    let Ok(allowed) = Url::parse(prefix) else { return false };
+    if allowed.origin() != url.origin() || !url.username().is_empty() || url.password().is_some() {
+        return false;
+    }
+    // `https://app.example.com` parses with the path `/`: every path of the origin.
+    url.path().starts_with(allowed.path())
 }
 
 /// The PKCE fields of a request that starts a flow (flattened into its body or query).
@@ -186,6 +199,16 @@ impl TokenKind {
         }
     }
 
+    /// The clock that spaces e-mails of this kind to one address (Supabase Auth keeps one
+    /// timestamp per kind: `confirmation_sent_at`, `recovery_sent_at`...). Both halves of an
+    /// e-mail change share one.
+    pub fn clock(self) -> &'static str {
+        match self {
+            Self::EmailChangeCurrent | Self::EmailChangeNew => "email_change",
+            other => other.as_str(),
+        }
+    }
+
     fn mail(self) -> MailKind {
         match self {
             Self::Confirmation => MailKind::ConfirmSignup,
@@ -196,38 +219,47 @@ impl TokenKind {
     }
 }
 
-/// Sends a link-and-code e-mail of `kind` to `address` for `user`, replacing earlier tokens of
-/// the same kind, after the per-address interval check. `flow` ties the link to a PKCE flow.
+/// How many wrong codes an e-mailed token survives: the fifth voids it, and the person asks
+/// for a new e-mail. Five guesses at a six-digit code succeed once in 200,000 tries.
+pub const MAX_CODE_ATTEMPTS: i32 = 5;
+
+/// Sign-ups of one unconfirmed address whose links stay usable at once (each with its own
+/// password); a sixth replaces the oldest.
+const PENDING_SIGNUPS: usize = 5;
+
+/// One link-and-code e-mail to send.
+#[derive(Debug)]
+pub struct TokenMail<'a> {
+    pub kind: TokenKind,
+    /// Where it goes (for an e-mail change, the current or the new address).
+    pub address: &'a str,
+    pub redirect_to: &'a Url,
+    /// The PKCE flow the link ends, if the request started one.
+    pub flow: Option<Uuid>,
+    /// For a sign-up's confirmation: the hash of the password that sign-up chose. It becomes
+    /// the account's password only when this e-mail's link or code proves the address, so the
+    /// person who proves they own the address decides the password (no pre-hijacking).
+    pub password_hash: Option<String>,
+}
+
+impl<'a> TokenMail<'a> {
+    /// An e-mail of `kind` to `address` that sets no password.
+    pub fn new(kind: TokenKind, address: &'a str, redirect_to: &'a Url, flow: Option<Uuid>) -> Self {
+        Self { kind, address, redirect_to, flow, password_hash: None }
+    }
+}
+
+/// Sends a link-and-code e-mail to `mail.address` for `user` (see [`store_token`]), after the
+/// per-kind, per-address interval check.
 pub async fn send_token_mail(
     auth: &AuthService,
     db: &DatabaseConnection,
     user: &user::Model,
-    kind: TokenKind,
-    address: &str,
-    redirect_to: &Url,
-    flow: Option<Uuid>,
+    mail: TokenMail<'_>,
 ) -> AuthResult<()> {
-    rate_limit::check_email(db, address, auth.config.email_interval).await?;
-    let token = secret::random_token(32);
-    let code = secret::six_digit_code();
-    one_time_token::Entity::delete_many()
-        .filter(one_time_token::Column::UserId.eq(user.id))
-        .filter(one_time_token::Column::Kind.eq(kind.as_str()))
-        .exec(db)
-        .await?;
-    one_time_token::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user.id),
-        kind: Set(kind.as_str().to_owned()),
-        token_hash: Set(secret::sha256_hex(&token)),
-        code_hash: Set(secret::code_hash(address, &code)),
-        relates_to: Set(address.to_owned()),
-        flow_state_id: Set(flow),
-        created_at: Set(OffsetDateTime::now_utc()),
-    }
-    .insert(db)
-    .await?;
-
+    let TokenMail { kind, address, redirect_to, flow, password_hash } = mail;
+    rate_limit::check_email(db, kind.clock(), address, auth.config.email_interval).await?;
+    let (token, code) = store_token(db, user, kind, address, flow, password_hash).await?;
     let mut link = auth.config.site_url.join("auth/v1/verify").map_err(AuthError::internal)?;
     link.query_pairs_mut()
         .append_pair("token", &token)
@@ -245,6 +277,50 @@ pub async fn send_token_mail(
     let mail = templates::render(kind.mail(), &context);
     auth.mailer.send(db, address, mail).await?;
     Ok(())
+}
+
+/// Stores a new one-time token of `kind` for `user` and answers its link token and code, to be
+/// mailed. It replaces earlier tokens of the same kind, except sign-up confirmations: each
+/// sign-up keeps its own link (and password), and the one that is used decides.
+pub async fn store_token(
+    db: &impl ConnectionTrait,
+    user: &user::Model,
+    kind: TokenKind,
+    address: &str,
+    flow: Option<Uuid>,
+    password_hash: Option<String>,
+) -> AuthResult<(String, String)> {
+    let token = secret::random_token(32);
+    let code = secret::six_digit_code();
+    let earlier = one_time_token::Entity::find()
+        .filter(one_time_token::Column::UserId.eq(user.id))
+        .filter(one_time_token::Column::Kind.eq(kind.as_str()))
+        .order_by_desc(one_time_token::Column::CreatedAt)
+        .all(db)
+        .await?;
+    let kept = if kind == TokenKind::Confirmation { PENDING_SIGNUPS - 1 } else { 0 };
+    let replaced: Vec<Uuid> = earlier.iter().skip(kept).map(|row| row.id).collect();
+    if !replaced.is_empty() {
+        one_time_token::Entity::delete_many()
+            .filter(one_time_token::Column::Id.is_in(replaced))
+            .exec(db)
+            .await?;
+    }
+    one_time_token::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        user_id: Set(user.id),
+        kind: Set(kind.as_str().to_owned()),
+        token_hash: Set(secret::sha256_hex(&token)),
+        code_hash: Set(secret::code_hash(address, &code)),
+        relates_to: Set(address.to_owned()),
+        flow_state_id: Set(flow),
+        created_at: Set(OffsetDateTime::now_utc()),
+        attempts: Set(0),
+        password_hash: Set(password_hash),
+    }
+    .insert(db)
+    .await?;
+    Ok((token, code))
 }
 
 /// `redirect_to` with parameters in the query (`in_query`) or the fragment.

@@ -65,7 +65,7 @@ pub async fn authorize(
         ));
     }
     // Each call stores a flow state, so strangers may not call it without limit.
-    rate_limit::check_requests(&state.db, "authorize", client.ip(), auth.config.rate_limit).await?;
+    rate_limit::per_client(&state.db, "authorize", &client, auth.config.rate_limit).await?;
     let pkce = query.pkce.parse()?;
     let target = redirect_target(auth, query.redirect_to.as_deref());
     // An implicit flow keeps an empty challenge: the callback then answers a session.

@@ -12,6 +12,7 @@ use axum::{
 use bobbin_core::{
     email::EmailAddress,
     team::{self as rules, INVITE_LIFETIME_SECONDS, InviteStatus, Role},
+    text::without_bidi_controls,
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
@@ -26,7 +27,11 @@ use super::{
     Team, adopt_as_default_if_none, find_member, insert_member, member_count, membership_error, team_view,
 };
 use crate::{
-    auth::secret::{random_token, sha256_hex},
+    auth::{
+        rate_limit,
+        secret::{random_token, sha256_hex},
+        user::full_name,
+    },
     entity::{team, team_invite, team_member, user},
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, AuthUser, TeamAdmin, parse_role},
@@ -37,6 +42,8 @@ use crate::{
 /// How many invites a team may send in an hour: a shop inviting its staff needs a few; more
 /// would be someone using Bobbin to send e-mail.
 pub const INVITES_PER_HOUR: u64 = 30;
+/// How many invites one person may send in a day, across all their teams.
+pub const INVITES_PER_INVITER_PER_DAY: u64 = 60;
 /// How many invites a team's list shows (newest first).
 const LIST_LIMIT: u64 = 200;
 const INVITE_NOT_FOUND: &str = "There is no such invite, or it is not yours to see.";
@@ -154,6 +161,17 @@ pub async fn create(
             "This team has sent {INVITES_PER_HOUR} invites in the last hour, the most it may. Please try again later."
         )));
     }
+    // Across all of the inviter's teams: making teams is free, e-mail to strangers is not.
+    let sent_today = team_invite::Entity::find()
+        .filter(team_invite::Column::InvitedBy.eq(member.user.id))
+        .filter(team_invite::Column::CreatedAt.gt(now - Duration::days(1)))
+        .count(&txn)
+        .await?;
+    if sent_today >= INVITES_PER_INVITER_PER_DAY {
+        return Err(AppError::RateLimited(format!(
+            "You have sent {INVITES_PER_INVITER_PER_DAY} invites in the last 24 hours, the most one person may. Please try again tomorrow."
+        )));
+    }
     let already_member = team_member::Entity::find()
         .inner_join(user::Entity)
         .filter(team_member::Column::TeamId.eq(team_id))
@@ -201,10 +219,10 @@ pub async fn create(
     .await?;
     txn.commit().await?;
     // After the commit: the development outbox is written on another connection, which would
-    // wait for this transaction's lock. An invite whose e-mail could not go out is removed, so
-    // the admin can simply try again (no pending invite in the way).
-    if let Err(error) = send_invite_mail(&state, &invite, &member.team.name, &member.user.email, &token).await
-    {
+    // wait for this transaction's lock. An invite whose e-mail could not go out (the address
+    // had an invite e-mail from any team within the interval, or the mail failed) is removed,
+    // so the admin can simply try again (no pending invite in the way).
+    if let Err(error) = send_invite_mail(&state, &invite, &member.team.name, &member.user, &token).await {
         team_invite::Entity::delete_by_id(invite.id).exec(&state.db).await?;
         return Err(error);
     }
@@ -452,9 +470,21 @@ async fn send_invite_mail(
     state: &AppState,
     invite: &team_invite::Model,
     team_name: &str,
-    inviter: &str,
+    inviter: &user::Model,
     token: &str,
 ) -> Result<(), AppError> {
+    // One invite e-mail per address per interval, whichever team sends it: an address cannot
+    // be flooded by making many teams.
+    rate_limit::check_email(&state.db, "invite", &invite.email, state.auth.config.email_interval)
+        .await
+        .map_err(|error| {
+            AppError::RateLimited(format!("{} has just been sent an invite. {}", invite.email, error.message))
+        })?;
+    let team_name = without_bidi_controls(team_name);
+    let invited_by = match full_name(inviter) {
+        Some(name) => format!("{name} ({})", inviter.email),
+        None => inviter.email.clone(),
+    };
     let auth = &state.auth;
     let mut link = auth.config.site_url.join("/profile/invites/accept").map_err(anyhow::Error::from)?;
     link.query_pairs_mut().append_pair("token", token);
@@ -465,7 +495,11 @@ async fn send_invite_mail(
         email: &invite.email,
         new_email: None,
         valid_for: std::time::Duration::from_secs(INVITE_LIFETIME_SECONDS.unsigned_abs()),
-        invite: Some(InviteDetails { team_name, invited_by: Some(inviter), role: &invite.role }),
+        invite: Some(InviteDetails {
+            team_name: &team_name,
+            invited_by: Some(&invited_by),
+            role: &invite.role,
+        }),
     };
     let mail = templates::render(MailKind::TeamInvite, &context);
     auth.mailer.send(&state.db, &invite.email, mail).await?;

@@ -415,11 +415,7 @@ fn member_view(membership: &team_member::Model, person: &user::Model) -> Result<
     Ok(Member {
         user_id: person.id,
         email: person.email.clone(),
-        full_name: person
-            .raw_user_meta_data
-            .get("full_name")
-            .and_then(|name| name.as_str())
-            .map(str::to_owned),
+        full_name: crate::auth::user::full_name(person),
         role: parse_role(&membership.role)?,
         joined_at: membership.created_at,
     })
