@@ -118,7 +118,7 @@ test.describe(() => {
       await page.getByLabel('Code').fill(totp?.generate({ timestamp: Date.now() + 30_000 }) ?? '');
       await page.getByRole('button', { name: 'Verify' }).click();
       await expect(page).toHaveURL(/\/team$/);
-      await expect(page.getByRole('region', { name: 'Your team' })).toContainText(`${account.email}'s Team`);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(`${account.email}'s Team`);
       expect((await page.request.get('/api/v2/teams')).status()).toBe(200);
     });
   });
