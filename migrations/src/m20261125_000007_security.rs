@@ -6,7 +6,9 @@
 //! - each rate-limit row says when it may be forgotten (`expires_at`, Unix seconds), so the
 //!   background pruning deletes old rows whatever bucket they count;
 //! - a TOTP secret may be stored encrypted, which is longer than the 64 characters its column
-//!   allowed (PostgreSQL only: SQLite does not enforce lengths and cannot alter a column).
+//!   allowed (PostgreSQL only: SQLite does not enforce lengths and cannot alter a column);
+//! - team names stored before names were cleaned lose their bidirectional formatting
+//!   characters (`bobbin_core::text`), as new names do.
 
 use sea_orm_migration::{prelude::*, schema::*};
 
@@ -41,6 +43,7 @@ impl MigrationTrait for Migration {
                     .to_owned(),
             )
             .await?;
+        clean_team_names(manager).await?;
         if manager.get_database_backend() == sea_orm::DatabaseBackend::Postgres {
             manager
                 .alter_table(
@@ -71,6 +74,36 @@ impl MigrationTrait for Migration {
         // The TOTP secret column stays text: an encrypted secret would not fit back.
         Ok(())
     }
+}
+
+/// Rewrites every team name that holds a bidirectional formatting character. (A name made only
+/// of them would be empty: it becomes "Team", as no name may be empty.)
+async fn clean_team_names(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
+    let db = manager.get_connection();
+    let select = Query::select().columns([Teams::PublicId, Teams::Name]).from(Teams::Table).to_owned();
+    for row in db.query_all(&select).await? {
+        let name: String = row.try_get("", "name")?;
+        if !name.chars().any(bobbin_core::text::is_bidi_control) {
+            continue;
+        }
+        let cleaned = bobbin_core::text::without_bidi_controls(&name);
+        let cleaned = if cleaned.is_empty() { "Team".to_owned() } else { cleaned };
+        let public_id: String = row.try_get("", "public_id")?;
+        let update = Query::update()
+            .table(Teams::Table)
+            .value(Teams::Name, cleaned)
+            .and_where(Expr::col(Teams::PublicId).eq(public_id))
+            .to_owned();
+        db.execute(&update).await?;
+    }
+    Ok(())
+}
+
+#[derive(DeriveIden)]
+enum Teams {
+    Table,
+    PublicId,
+    Name,
 }
 
 #[derive(DeriveIden)]

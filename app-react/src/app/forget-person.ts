@@ -12,28 +12,37 @@ export const STORAGE_PREFIX = 'bobbin:';
 /** Who the data kept in this browser belongs to (the signed-in person's id). */
 export const PERSON_KEY = `${STORAGE_PREFIX}person`;
 
+/** Whose data each data cache of this tab holds (one cache per app; tests make several). */
+const cachedFor = new WeakMap<QueryClient, string>();
+
 /** Forgets everything the app holds of the signed-in person. */
 export async function forgetPerson(queryClient: QueryClient): Promise<void> {
-  // Fetches in flight are stopped first, so none can fill the cache again after the clear.
-  await queryClient.cancelQueries();
+  // Fetches in flight are told to stop, and the cache is emptied at once, in the same turn: no
+  // answer for the last person can land in it after this.
+  const stopped = queryClient.cancelQueries();
   queryClient.clear();
   clearLocalTeamData();
   for (const storage of [safeStorage('localStorage'), safeStorage('sessionStorage')]) {
     if (storage) removeStoredKeys(storage, STORAGE_PREFIX);
   }
+  cachedFor.delete(queryClient);
+  await stopped;
 }
 
 /**
- * Records that `userId` is the person signed in; answers whether the browser held someone
- * else's data (it should then be forgotten before anything is shown). The record survives a
- * reload, so a session that ended while the tab was closed is caught too.
+ * Records that `userId` is the person signed in; answers whether this tab, or the browser's
+ * storage, held someone else's data (it should then be forgotten before anything is shown).
+ * Both count: another tab may have recorded the new person in the shared storage already (they
+ * signed in there), while this tab's memory still holds the last one's; and a reload keeps only
+ * the storage's record, which catches a session that ended while no tab was open.
  */
-export function claimForPerson(userId: string): boolean {
+export function claimForPerson(queryClient: QueryClient, userId: string): boolean {
+  const inThisTab = cachedFor.get(queryClient) ?? null;
+  cachedFor.set(queryClient, userId);
   const storage = safeStorage('localStorage');
-  if (!storage) return false;
-  const previous = storage.getItem(PERSON_KEY);
-  storage.setItem(PERSON_KEY, userId);
-  return previous !== null && previous !== userId;
+  const stored = storage?.getItem(PERSON_KEY) ?? null;
+  storage?.setItem(PERSON_KEY, userId);
+  return (inThisTab !== null && inThisTab !== userId) || (stored !== null && stored !== userId);
 }
 
 function safeStorage(name: 'localStorage' | 'sessionStorage'): Storage | null {

@@ -4,6 +4,7 @@ import { RouterProvider, createMemoryRouter } from 'react-router';
 
 import { profileQueryOptions } from '@/features/profile/api/get-profile';
 import { teamStore } from '@/features/teams/store';
+import type { Team } from '@/features/teams/types';
 import { api } from '@/lib/api-client';
 import { syncFromOtherTab } from '@/lib/auth';
 import { fakeAuth, fakeSession, resetFakeAuth, setAuthCookie, signIn } from '@/test/fake-auth';
@@ -154,14 +155,47 @@ describe('the app root follows the session (spec, section 4)', () => {
     expect(localStorage.getItem('bobbin:person')).toBe('bob');
   });
 
+  it('forgets the last person when another tab signed someone else in (the shared record already names them)', async () => {
+    signIn(fakeSession({ id: 'alice' }));
+    const { queryClient, profile } = renderAt('/profile');
+    await waitFor(() => expect(teamStore.getState().currentTeamPublicId).toBe('tm_1'));
+    queryClient.setQueryData(['invites', 'mine'], [{ public_id: 'inv_alice' }]);
+
+    // Bob signs in in another tab: it records him first, then this tab hears of it.
+    localStorage.setItem('bobbin:person', 'bob');
+    signIn(fakeSession({ id: 'bob' }));
+    await syncFromOtherTab();
+
+    await waitFor(() => expect(profile('bob')).toMatchObject({ id: 'bob' }));
+    expect(profile('alice')).toBeUndefined();
+    expect(queryClient.getQueryData(['invites', 'mine'])).toBeUndefined();
+  });
+
   it("forgets a previous person's stored data found at page load", async () => {
+    // Alice's team store, as a page load reads it back from storage.
     localStorage.setItem('bobbin:person', 'alice');
-    localStorage.setItem('bobbin:team-store', JSON.stringify({ state: { teams: [{ name: "Alice's" }] } }));
+    teamStore.getState().setTeams([{ ...team, public_id: 'tm_alice', name: "Alice's Atelier" } as Team]);
+    expect(localStorage.getItem('bobbin:team-store')).toContain("Alice's Atelier");
+    // Bob's teams have not arrived yet: what is there is what the app kept of Alice.
+    let answerTeams: (response: Response) => void = () => {};
+    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
+      const url = String(input);
+      if (url === '/api/v2/users/me') return Response.json(profileOf('bob'));
+      if (url.endsWith('/settings')) return Response.json({ settings: {} });
+      return new Promise<Response>((resolve) => {
+        answerTeams = resolve;
+      });
+    });
     signIn(fakeSession({ id: 'bob' }));
     const { profile } = renderAt('/profile');
+
     await waitFor(() => expect(profile('bob')).toBeTruthy());
+    expect(teamStore.getState().teams).toEqual([]);
+    expect(localStorage.getItem('bobbin:team-store') ?? '').not.toContain("Alice's Atelier");
     expect(localStorage.getItem('bobbin:person')).toBe('bob');
-    expect(localStorage.getItem('bobbin:team-store') ?? '').not.toContain("Alice's");
+    // Let the team initialisation finish, so the next test starts with none running.
+    answerTeams(Response.json({ teams: [team] }));
+    await waitFor(() => expect(teamStore.getState().loading).toBe(false));
   });
 
   it('waits for the second factor: no team is loaded before the code, and they are after it', async () => {

@@ -61,9 +61,9 @@ export function AppRoot() {
     const follow = async (user: SignedInUser, force: boolean) => {
       // Someone else signed in on this browser (no sign-out between): the last person's data
       // goes before anything of the new one is loaded or shown.
-      if (claimForPerson(user.id)) {
+      if (claimForPerson(queryClient, user.id)) {
         await forgetPerson(queryClient);
-        claimForPerson(user.id);
+        claimForPerson(queryClient, user.id);
       }
       // A session still waiting for its second factor's code cannot read the API (401
       // `insufficient_aal`); MFA_CHALLENGE_VERIFIED follows the code.

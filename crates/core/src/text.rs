@@ -19,13 +19,19 @@ pub fn without_bidi_controls(raw: &str) -> String {
     raw.chars().filter(|c| !is_bidi_control(*c)).collect::<String>().trim().to_owned()
 }
 
+/// The longest name shown, in characters: a name is not a place for a message.
+pub const NAME_MAX_CHARS: usize = 100;
+
 /// A person's name as others see it: without control or bidirectional formatting characters,
-/// with runs of white space made one space, trimmed; `None` if nothing is left.
+/// with runs of white space made one space, trimmed, and at most [`NAME_MAX_CHARS`] long;
+/// `None` if nothing is left.
 pub fn display_name(raw: &str) -> Option<String> {
     let cleaned: String =
         raw.chars().filter(|c| !is_bidi_control(*c)).map(|c| if c.is_control() { ' ' } else { c }).collect();
     let name = cleaned.split_whitespace().collect::<Vec<_>>().join(" ");
-    (!name.is_empty()).then_some(name)
+    let name: String = name.chars().take(NAME_MAX_CHARS).collect();
+    let name = name.trim_end();
+    (!name.is_empty()).then(|| name.to_owned())
 }
 
 #[cfg(test)]
@@ -42,6 +48,11 @@ mod tests {
     fn control_characters_and_runs_of_space_become_one_space() {
         assert_eq!(display_name("Ada\n\tLovelace\u{0007}"), Some("Ada Lovelace".to_owned()));
         assert_eq!(display_name("\u{200F}\u{0000} "), None);
+    }
+
+    #[test]
+    fn a_name_is_at_most_a_hundred_characters() {
+        assert_eq!(display_name(&"é".repeat(8000)).unwrap().chars().count(), NAME_MAX_CHARS);
     }
 
     #[test]

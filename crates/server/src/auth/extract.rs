@@ -59,30 +59,37 @@ pub struct Client(pub ClientInfo);
 impl Client {
     /// What rate limits count requests by: the client's IPv4 address, or the /64 network of an
     /// IPv6 address (one subscriber is given a whole /64, billions of addresses, so counting
-    /// each address alone would let one person through without limit); `unknown` when there is
-    /// no address (tests that call the router directly).
+    /// each address alone would let one person through without limit).
     pub fn network(&self) -> String {
-        let Some(raw) = self.0.ip.as_deref() else { return "unknown".to_owned() };
-        match raw.parse::<IpAddr>() {
-            Ok(IpAddr::V6(address)) => {
+        match self.address() {
+            Some(IpAddr::V6(address)) => {
                 if let Some(v4) = address.to_ipv4_mapped() {
                     return v4.to_string();
                 }
                 let prefix = u128::from(address) & !((1_u128 << 64) - 1);
                 format!("{}/64", Ipv6Addr::from(prefix))
             }
-            Ok(IpAddr::V4(address)) => address.to_string(),
-            // Not an address (a proxy's odd header): counted as given.
-            Err(_) => raw.to_owned(),
+            Some(IpAddr::V4(address)) => address.to_string(),
+            // No address at all (tests that call the router directly), or a proxy's header that
+            // holds none: all such requests share one count, so junk cannot buy fresh limits.
+            None if self.0.ip.is_none() => "unknown".to_owned(),
+            None => "unparsable".to_owned(),
         }
     }
 
     /// Whether the request comes from this machine.
     pub fn is_loopback(&self) -> bool {
-        self.0.ip.as_deref().and_then(|raw| raw.parse::<IpAddr>().ok()).is_some_and(|address| match address {
+        self.address().is_some_and(|address| match address {
             IpAddr::V6(v6) => v6.is_loopback() || v6.to_ipv4_mapped().is_some_and(|v4| v4.is_loopback()),
             IpAddr::V4(v4) => v4.is_loopback(),
         })
+    }
+
+    /// The client's address: a bare address, or one with a port (`203.0.113.9:5678`,
+    /// `[2001:db8::1]:443`), as proxies write them.
+    fn address(&self) -> Option<IpAddr> {
+        let raw = self.0.ip.as_deref()?;
+        raw.parse::<IpAddr>().ok().or_else(|| raw.parse::<SocketAddr>().ok().map(|socket| socket.ip()))
     }
 }
 
@@ -171,4 +178,25 @@ pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<Curr
         .await?
         .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
     Ok(CurrentSession { claims, session, user })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn client(ip: &str) -> Client {
+        Client(ClientInfo { ip: Some(ip.to_owned()), user_agent: None })
+    }
+
+    #[test]
+    fn clients_are_counted_by_address_or_ipv6_network_whatever_the_proxy_writes() {
+        assert_eq!(client("203.0.113.9").network(), "203.0.113.9");
+        assert_eq!(client("203.0.113.9:5678").network(), "203.0.113.9");
+        assert_eq!(client("::ffff:203.0.113.9").network(), "203.0.113.9");
+        assert_eq!(client("2001:db8:1:2:3:4:5:6").network(), "2001:db8:1:2::/64");
+        assert_eq!(client("[2001:db8:1:2::9]:443").network(), "2001:db8:1:2::/64");
+        assert_eq!(client("not an address").network(), client("junk, again").network());
+        assert!(client("127.0.0.1:9").is_loopback() && client("::1").is_loopback());
+        assert!(!client("203.0.113.9").is_loopback());
+    }
 }

@@ -16,7 +16,9 @@ use chacha20poly1305::{
     aead::{Aead as _, AeadCore as _, OsRng, Payload},
 };
 
+use hmac::{Hmac, Mac};
 use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, DatabaseConnection, EntityTrait as _};
+use sha2::Sha256;
 
 use crate::{
     config::{AuthArgs, Secret},
@@ -26,9 +28,12 @@ use crate::{
 const PREFIX: &str = "enc:v1:";
 const NONCE_BYTES: usize = 24;
 
-/// Seals and opens stored secrets with the configured key, if there is one.
+/// Seals and opens stored secrets with the configured key, if there is one, and keys the
+/// stored form of e-mailed codes with it.
 pub struct Vault {
     cipher: Option<XChaCha20Poly1305>,
+    /// Derived from the key, for [`Vault::code_hash`] (one key, one purpose).
+    code_key: Option<[u8; 32]>,
 }
 
 impl std::fmt::Debug for Vault {
@@ -49,7 +54,7 @@ impl Vault {
             )),
             (None, None) => None,
         };
-        key.as_ref().map_or(Ok(Self { cipher: None }), Self::with_key)
+        key.as_ref().map_or(Ok(Self { cipher: None, code_key: None }), Self::with_key)
     }
 
     /// A vault with `key`: 32 bytes in base64 (standard alphabet, padding and surrounding white
@@ -59,7 +64,23 @@ impl Vault {
             STANDARD.decode(key.expose().trim()).ok().filter(|bytes| bytes.len() == 32).context(
                 "the encryption key must be 32 random bytes in base64 (`openssl rand -base64 32`)",
             )?;
-        Ok(Self { cipher: Some(XChaCha20Poly1305::new_from_slice(&bytes).context("encryption key")?) })
+        let mut derive = <Hmac<Sha256> as Mac>::new_from_slice(&bytes).context("encryption key")?;
+        derive.update(b"bobbin/code-hash/v1");
+        Ok(Self {
+            cipher: Some(XChaCha20Poly1305::new_from_slice(&bytes).context("encryption key")?),
+            code_key: Some(derive.finalize().into_bytes().into()),
+        })
+    }
+
+    /// The stored form of an e-mailed six-digit code sent to `address`. With a key it is an
+    /// HMAC-SHA-256 under a key derived from it, so a copy of the database cannot recover a live
+    /// code by trying all million; without one, a SHA-256 salted with the address (which keeps
+    /// codes of different accounts apart, but can be reversed by trying them all).
+    pub fn code_hash(&self, address: &str, code: &str) -> String {
+        let Some(key) = &self.code_key else { return crate::auth::secret::code_hash(address, code) };
+        let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(key).expect("HMAC takes a key of any length");
+        mac.update(format!("{address}:{code}").as_bytes());
+        format!("{:x}", mac.finalize().into_bytes())
     }
 
     /// Whether values are encrypted when stored.
@@ -177,15 +198,28 @@ mod tests {
         assert!(vault.open(&sealed, "mfa_factors.secret:2").is_err(), "copied into another row");
         let other = Vault::with_key(&Secret::from(STANDARD.encode([8_u8; 32]))).unwrap();
         assert!(other.open(&sealed, "mfa_factors.secret:1").is_err());
-        assert!(Vault { cipher: None }.open(&sealed, "mfa_factors.secret:1").is_err());
+        assert!(Vault { cipher: None, code_key: None }.open(&sealed, "mfa_factors.secret:1").is_err());
         assert_ne!(sealed, vault.seal("JBSWY3DPEHPK3PXP", "mfa_factors.secret:1").unwrap(), "a fresh nonce");
     }
 
     #[test]
     fn without_a_key_values_stay_as_they_are() {
-        let plain = Vault { cipher: None };
+        let plain = Vault { cipher: None, code_key: None };
         assert_eq!(plain.seal("secret", "x").unwrap(), "secret");
         assert_eq!(vault().open("not sealed", "x").unwrap(), "not sealed");
+    }
+
+    #[test]
+    fn with_a_key_codes_are_stored_keyed_and_without_one_salted() {
+        let keyed = vault().code_hash("ada@example.com", "123456");
+        assert_ne!(keyed, crate::auth::secret::code_hash("ada@example.com", "123456"));
+        assert_eq!(keyed, vault().code_hash("ada@example.com", "123456"));
+        assert_ne!(keyed, vault().code_hash("bob@example.com", "123456"));
+        let plain = Vault { cipher: None, code_key: None };
+        assert_eq!(
+            plain.code_hash("ada@example.com", "123456"),
+            crate::auth::secret::code_hash("ada@example.com", "123456")
+        );
     }
 
     #[test]

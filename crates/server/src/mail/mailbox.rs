@@ -4,11 +4,11 @@
 //! staging or production), and answers only requests from this machine (loopback, or a
 //! loopback client named by a trusted `X-Forwarded-For`); anyone else gets a plain 404.
 
-use std::fmt::Write as _;
+use std::{fmt::Write as _, net::SocketAddr};
 
 use axum::{
     Json, Router,
-    extract::State,
+    extract::{ConnectInfo, State},
     response::{Html, IntoResponse},
     routing::get,
 };
@@ -59,17 +59,30 @@ async fn recent(state: &AppState) -> Result<Vec<Mail>, AppError> {
         .collect())
 }
 
-async fn list(State(state): State<AppState>, client: Client) -> Result<impl IntoResponse, AppError> {
-    only_from_this_machine(&client)?;
+async fn list(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: Client,
+) -> Result<impl IntoResponse, AppError> {
+    only_from_this_machine(peer, &client)?;
     Ok(Json(recent(&state).await?))
 }
 
-fn only_from_this_machine(client: &Client) -> Result<(), AppError> {
-    if client.is_loopback() { Ok(()) } else { Err(AppError::NotFound("There is no page here.".to_owned())) }
+/// The connection comes from this machine, and so does the client a trusted proxy names.
+fn only_from_this_machine(peer: SocketAddr, client: &Client) -> Result<(), AppError> {
+    if peer.ip().is_loopback() && client.is_loopback() {
+        Ok(())
+    } else {
+        Err(AppError::NotFound("There is no page here.".to_owned()))
+    }
 }
 
-async fn page(State(state): State<AppState>, client: Client) -> Result<impl IntoResponse, AppError> {
-    only_from_this_machine(&client)?;
+async fn page(
+    State(state): State<AppState>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    client: Client,
+) -> Result<impl IntoResponse, AppError> {
+    only_from_this_machine(peer, &client)?;
     let mut html = String::from(
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\

@@ -4,9 +4,9 @@
 //! attacker, nor an old browser. So a request that changes something (POST, PUT, PATCH,
 //! DELETE) and rides on the cookie must show that it comes from Bobbin's own pages:
 //!
-//! - `Sec-Fetch-Site: same-origin`, the browser's own statement that the page and the server
-//!   share an origin (pages cannot set it), or
-//! - an `Origin` equal to the site URL's origin.
+//! - an `Origin` equal to the site URL's origin (browsers send one with every such request), or,
+//!   where there is no `Origin`, `Sec-Fetch-Site: same-origin`, the browser's own statement that
+//!   the page and the server share an origin (pages cannot set either header).
 //!
 //! Anything else answers 403 `cross_site_request`. Requests with a bearer token are not
 //! affected: a page of another site cannot make the browser add one. Requests with neither
@@ -42,14 +42,13 @@ pub async fn refuse_cross_site(State(state): State<AppState>, request: Request, 
     .into_response()
 }
 
+/// The `Origin` decides when there is one; only where it is absent does `Sec-Fetch-Site`.
 fn from_our_pages(headers: &HeaderMap, site: &Url) -> bool {
     let header = |name| headers.get(name).and_then(|value| value.to_str().ok());
-    if header("sec-fetch-site") == Some("same-origin") {
-        return true;
+    match header(header::ORIGIN.as_str()) {
+        Some(origin) => Url::parse(origin).is_ok_and(|origin| origin.origin() == site.origin()),
+        None => header("sec-fetch-site") == Some("same-origin"),
     }
-    header(header::ORIGIN.as_str())
-        .and_then(|origin| Url::parse(origin).ok())
-        .is_some_and(|origin| origin.origin() == site.origin())
 }
 
 #[cfg(test)]
@@ -67,7 +66,7 @@ mod tests {
     }
 
     #[test]
-    fn only_our_origin_or_the_browsers_same_origin_word_counts() {
+    fn our_origin_or_without_one_the_browsers_same_origin_word_counts() {
         let site = Url::parse("https://bobbin.example/").unwrap();
         assert!(from_our_pages(&headers(&[("origin", "https://bobbin.example")]), &site));
         assert!(from_our_pages(&headers(&[("sec-fetch-site", "same-origin")]), &site));
@@ -77,6 +76,11 @@ mod tests {
         assert!(!from_our_pages(&headers(&[("origin", "null")]), &site));
         assert!(!from_our_pages(&headers(&[("sec-fetch-site", "same-site")]), &site));
         assert!(!from_our_pages(&headers(&[("sec-fetch-site", "cross-site")]), &site));
+        // The Origin decides when there is one.
+        assert!(!from_our_pages(
+            &headers(&[("origin", "https://evil.example"), ("sec-fetch-site", "same-origin")]),
+            &site
+        ));
         assert!(!from_our_pages(&headers(&[]), &site), "neither header: not a page of ours");
     }
 }

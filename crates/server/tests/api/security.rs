@@ -155,20 +155,21 @@ async fn ipv6_clients_are_counted_per_64_network(
         args.auth.rate_limit = 3;
     })
     .await;
-    let body = json!({ "email": "someone@example.com", "password": "not-the-password" });
+    // A different address each time: only the client's limit is at play, not an account's.
+    let body = |n: u32| json!({ "email": format!("someone{n}@example.com"), "password": "not-the-password" });
 
     for host in 1..=3 {
         let from = format!("2001:db8:1:2::{host}");
-        post_from(&app, &from, "/token?grant_type=password", &body)
+        post_from(&app, &from, "/token?grant_type=password", &body(host))
             .await
             .assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
     }
     // Another address of the same /64: the same subscriber.
-    post_from(&app, "2001:db8:1:2:ffff:ffff:ffff:ffff", "/token?grant_type=password", &body)
+    post_from(&app, "2001:db8:1:2:ffff:ffff:ffff:ffff", "/token?grant_type=password", &body(4))
         .await
         .assert_error(StatusCode::TOO_MANY_REQUESTS, "over_request_rate_limit");
     // The next /64 is someone else.
-    post_from(&app, "2001:db8:1:3::1", "/token?grant_type=password", &body)
+    post_from(&app, "2001:db8:1:3::1", "/token?grant_type=password", &body(5))
         .await
         .assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
 }
@@ -854,17 +855,193 @@ async fn rows_that_can_no_longer_be_used_are_pruned_in_the_background(
         args.prune_interval = std::time::Duration::from_secs(1);
     })
     .await;
+    // One pruning run deletes table after table: wait until it has gone through all of them.
+    let left = || async {
+        let mut left = Vec::new();
+        for table in ["one_time_tokens", "flow_states", "mail_outbox", "mfa_challenges", "mfa_factors"] {
+            left.push((table, count(&pruning, table).await));
+        }
+        // Only the fresh sign-in's session, and its counts (its network's, its account's).
+        left.push(("sessions", count(&pruning, "sessions").await - 1));
+        left.push(("rate_limits", count(&pruning, "rate_limits").await - 2));
+        left.retain(|(_, rows)| *rows != 0);
+        left
+    };
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
-    while count(&pruning, "one_time_tokens").await > 0 && std::time::Instant::now() < deadline {
+    while !left().await.is_empty() && std::time::Instant::now() < deadline {
         tokio::time::sleep(std::time::Duration::from_millis(200)).await;
     }
-    for table in ["one_time_tokens", "flow_states", "mail_outbox", "mfa_challenges", "mfa_factors"] {
-        assert_eq!(count(&app, table).await, 0, "{table}");
-    }
-    assert_eq!(count(&app, "sessions").await, 1, "only the fresh session is left");
-    assert_eq!(count(&app, "rate_limits").await, 1, "only the fresh sign-in's count is left");
+    assert_eq!(left().await, [], "rows left (or missing) after pruning");
     let refreshed = app
         .auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": fresh.refresh_token() }))
         .await;
     assert_eq!(refreshed.status, StatusCode::OK, "{refreshed:?}");
+}
+
+// --- found in review: the address change, clocks, races --------------------------------------
+
+#[rstest]
+#[tokio::test]
+async fn a_refused_address_change_cannot_complete_an_earlier_one_to_someone_elses_address(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app_with(backend, |args| args.auth.email_interval = 60).await;
+    let token = app.confirmed_user("mallory@example.com").await.access_token();
+    // Mallory asks to move to an address of hers: links to it and to her current address.
+    let first = app.auth_put_as(&token, "/user", &json!({ "email": "mallory2@example.com" })).await;
+    assert_eq!(first.status, StatusCode::OK, "{first:?}");
+    let to_new = app.last_link_to("mallory2@example.com").await;
+    let to_current = app.last_link_to("mallory@example.com").await;
+    // She starts the victim's e-mail clock, then asks to move to the victim's address: refused.
+    app.auth_post("/resend", &json!({ "type": "email_change", "email": "victim@example.com" })).await;
+    app.auth_put_as(&token, "/user", &json!({ "email": "victim@example.com" }))
+        .await
+        .assert_error(StatusCode::TOO_MANY_REQUESTS, "over_email_send_rate_limit");
+
+    // Her two earlier links now: they must not give her the victim's address.
+    follow(&app, &to_new).await;
+    follow(&app, &to_current).await;
+    let email = app.auth_get_as(&token, "/user").await.body["email"].clone();
+    assert_ne!(email, "victim@example.com");
+    assert_eq!(email, "mallory2@example.com", "the change she proved still completes");
+}
+
+#[rstest]
+#[tokio::test]
+async fn resending_an_address_change_to_a_taken_address_mails_its_owner_no_link(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let token = app.confirmed_user("mover@example.com").await.access_token();
+    app.confirmed_user("owner@example.com").await;
+    // The owner's own sign-up link is there; nothing after it may be.
+    let before = verify_links_to(&app, "owner@example.com").await.len();
+    app.auth_put_as(&token, "/user", &json!({ "email": "owner@example.com" })).await;
+
+    let resent =
+        app.auth_post("/resend", &json!({ "type": "email_change", "email": "mover@example.com" })).await;
+
+    assert_eq!(resent.status, StatusCode::OK, "{resent:?}");
+    assert_eq!(
+        verify_links_to(&app, "owner@example.com").await.len(),
+        before,
+        "the owner got a link that changes an account"
+    );
+    assert_eq!(
+        app.mails_to("owner@example.com").await[0]["subject"],
+        "Someone tried to use your e-mail address on Bobbin"
+    );
+}
+
+#[rstest]
+#[tokio::test]
+async fn asking_twice_answers_alike_for_registered_and_free_addresses(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+    #[values("/signup", "/otp")] path: &str,
+) {
+    use sea_orm::{ConnectionTrait as _, Statement};
+    let app = spawn_app_with(backend, |args| args.auth.email_interval = 60).await;
+    app.confirmed_user("registered@example.com").await;
+    // An hour later: the registration's own e-mail is long past its interval.
+    let backend = app.db.get_database_backend();
+    app.db
+        .execute_raw(Statement::from_string(
+            backend,
+            "UPDATE rate_limits SET window_start = window_start - 3600",
+        ))
+        .await
+        .unwrap();
+
+    let mut answers = Vec::new();
+    for email in ["registered@example.com", "free@example.com"] {
+        let body = json!({ "email": email, "password": PASSWORD });
+        let first = app.auth_post(path, &body).await;
+        let second = app.auth_post(path, &body).await;
+        answers.push((first.status, second.status, second.body["code"].clone()));
+    }
+
+    assert_eq!(answers[0], answers[1], "{path}: registered vs free");
+    assert_eq!(answers[1].1, StatusCode::TOO_MANY_REQUESTS, "{path}: the second within the interval");
+}
+
+#[rstest]
+#[tokio::test]
+async fn wrong_codes_sent_at_once_are_counted_one_by_one(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    app.signup("raced@example.com").await;
+    let code = app.last_code_to("raced@example.com").await;
+    let wrong = format!("{:06}", (code.parse::<u32>().unwrap() + 1) % 1_000_000);
+
+    let guesses: Vec<_> = (0..8)
+        .map(|_| {
+            let body = json!({ "type": "signup", "email": "raced@example.com", "token": wrong });
+            tokio::spawn(send(app.client.post(app.url("/auth/v1/verify")).json(&body)))
+        })
+        .collect();
+    for guess in guesses {
+        assert_ne!(guess.await.unwrap().status, StatusCode::OK);
+    }
+
+    app.auth_post("/verify", &json!({ "type": "signup", "email": "raced@example.com", "token": code }))
+        .await
+        .assert_error(StatusCode::FORBIDDEN, "otp_expired");
+}
+
+#[rstest]
+#[tokio::test]
+async fn password_guesses_are_limited_per_account_whatever_network_sends_them(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
+    let app = spawn_app_with(backend, |args| {
+        args.trust_forwarded_for = true;
+        args.auth.rate_limit = 3;
+    })
+    .await;
+    let body = json!({ "email": "guarded@example.com", "password": "not-the-password" });
+    for network in 1..=3 {
+        post_from(&app, &format!("2001:db8:{network}::1"), "/token?grant_type=password", &body)
+            .await
+            .assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
+    }
+    post_from(&app, "2001:db8:99::1", "/token?grant_type=password", &body)
+        .await
+        .assert_error(StatusCode::TOO_MANY_REQUESTS, "over_request_rate_limit");
+}
+
+#[rstest]
+#[tokio::test]
+async fn team_names_stored_before_the_rule_lose_their_overrides_when_the_schema_is_upgraded(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    use migration::{Migrator, MigratorTrait as _};
+    use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, EntityTrait as _};
+    let database = crate::helpers::TestDatabase::create(backend).await;
+    let db = bobbin_server::db::connect(&bobbin_server::config::DatabaseArgs {
+        database_url: database.url.as_str().into(),
+        db_max_connections: 2,
+    })
+    .await
+    .unwrap();
+    // The schema as it was before this rule (the security migration is the newest one).
+    let before = Migrator::migrations().len() - 1;
+    Migrator::up(&db, Some(u32::try_from(before).unwrap())).await.unwrap();
+    let now = time::OffsetDateTime::now_utc();
+    bobbin_server::entity::team::ActiveModel {
+        id: Set(uuid::Uuid::new_v4()),
+        public_id: Set("oldteam000000001".to_owned()),
+        name: Set("Stitch \u{202E}moc.live".to_owned()),
+        created_at: Set(now),
+        updated_at: Set(now),
+        threads_revision: Set(0),
+    }
+    .insert(&db)
+    .await
+    .unwrap();
+
+    Migrator::up(&db, None).await.unwrap();
+
+    let team = bobbin_server::entity::team::Entity::find().one(&db).await.unwrap().unwrap();
+    assert_eq!(team.name, "Stitch moc.live");
 }

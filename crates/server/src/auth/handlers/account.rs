@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    FLOW_STATE_EXPIRY, PkceFields, TokenKind, TokenMail, flow_for_link, new_flow_state, redirect_target,
-    send_token_mail, store_token,
+    FLOW_STATE_EXPIRY, PkceFields, TokenKind, TokenMail, flow_for_link, mail_token, new_flow_state,
+    redirect_target, send_token_mail, store_token,
 };
 use crate::{
     auth::{
@@ -26,7 +26,7 @@ use crate::{
         session::{self, Method},
         user::{self as account, user_json},
     },
-    entity::{flow_state, user},
+    entity::{flow_state, one_time_token, user},
     mail::templates::{self, MailKind},
     state::AppState,
 };
@@ -97,6 +97,16 @@ pub async fn signup(
             active.encrypted_password = Set(Some(hash));
             active.confirmation_sent_at = Set(Some(OffsetDateTime::now_utc()));
             active.update(&state.db).await?;
+        } else {
+            // No e-mail for the owner, who did not ask; but the same clock as for a new address,
+            // so a second sign-up within the interval is refused alike.
+            rate_limit::check_email(
+                &state.db,
+                TokenKind::Confirmation.clock(),
+                &email,
+                auth.config.email_interval,
+            )
+            .await?;
         }
         return Ok(Json(obfuscated_user(&email, &metadata)).into_response());
     }
@@ -228,6 +238,11 @@ async fn password_grant(
         return Err(AuthError::validation("An email address and a password are required"));
     }
     let email = account::parse_email(&body.email).map_err(|_| AuthError::invalid_credentials())?;
+    // Per account as well as per client network: guesses spread over many networks meet one
+    // limit. Counted for every address, registered or not, so the limit tells nothing; the cost
+    // is that someone can keep an owner from password sign-in for a few minutes (the magic link
+    // still works), which beats unbounded guessing.
+    rate_limit::per_account(&state.db, "token", &email, state.auth.config.rate_limit).await?;
     let found = account::find_by_email(&state.db, &email).await?;
     // An unknown address (or an account without a password) takes as long as a wrong password.
     let hash = found.as_ref().and_then(|user| user.encrypted_password.clone());
@@ -400,25 +415,43 @@ pub async fn update_user(
             let taken = account::find_by_email(&state.db, &new_email).await?.is_some();
             let redirect = redirect_target(auth, query.redirect_to.as_deref());
             let pkce = body.pkce.parse()?;
+            // Both e-mails' clocks before anything is written: a refused request changes nothing.
+            let interval = auth.config.email_interval;
+            let clock = TokenKind::EmailChangeNew.clock();
+            rate_limit::check_email(&state.db, clock, &new_email, interval).await?;
+            rate_limit::check_email(&state.db, clock, &user.email, interval).await?;
+            // The address asked for, and the tokens of both halves, change together: a link
+            // mailed for an earlier request can never complete a change to this address.
+            let txn = crate::db::begin_write(&state.db).await?;
+            one_time_token::Entity::delete_many()
+                .filter(one_time_token::Column::UserId.eq(user.id))
+                .filter(
+                    one_time_token::Column::Kind
+                        .is_in([TokenKind::EmailChangeCurrent.as_str(), TokenKind::EmailChangeNew.as_str()]),
+                )
+                .exec(&txn)
+                .await?;
             let mut active = user.into_active_model();
             active.email_change = Set(Some(new_email.clone()));
             active.email_change_sent_at = Set(Some(now));
             active.updated_at = Set(now);
-            user = active.update(&state.db).await?;
-            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
+            user = active.update(&txn).await?;
+            let flow = flow_for_link(&txn, pkce, user.id, "email", "email_change", &redirect).await?;
             let current_email = user.email.clone();
+            let to_new = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
+            let to_current = TokenMail::new(TokenKind::EmailChangeCurrent, &current_email, &redirect, flow);
+            // For a taken address the new half is stored but never mailed: the current address's
+            // link then says "confirm the link sent to the other e-mail", as it does for a free
+            // address whose owner has not confirmed yet, and the change never completes.
+            let new_half = store_token(&txn, &auth.vault, &user, &to_new).await?;
+            let current_half = store_token(&txn, &auth.vault, &user, &to_current).await?;
+            txn.commit().await?;
             if taken {
                 tell_owner_address_taken(auth, &state.db, &new_email).await?;
-                // The new address's half, never mailed: the current address's link then says
-                // "confirm the link sent to the other e-mail", as it does for a free address
-                // whose owner has not confirmed yet, and the change never completes.
-                store_token(&state.db, &user, TokenKind::EmailChangeNew, &new_email, flow, None).await?;
             } else {
-                let mail = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
-                send_token_mail(auth, &state.db, &user, mail).await?;
+                mail_token(auth, &state.db, &user, &to_new, &new_half).await?;
             }
-            let mail = TokenMail::new(TokenKind::EmailChangeCurrent, &current_email, &redirect, flow);
-            send_token_mail(auth, &state.db, &user, mail).await?;
+            mail_token(auth, &state.db, &user, &to_current, &current_half).await?;
         }
     }
     Ok(Json(user_json(&state.db, &user).await?))
@@ -427,15 +460,13 @@ pub async fn update_user(
 /// Password changes one account may make in 5 minutes.
 const PASSWORD_CHANGES_PER_WINDOW: u32 = 10;
 
-/// Tells the owner of `address` that someone asked to move their own account to it. Spaced
-/// like the e-mail change links, so it cannot be used to flood the owner either.
-async fn tell_owner_address_taken(
+/// Tells the owner of `address` that someone asked to move their own account to it (the
+/// caller has checked the address's e-mail clock, as for the link a free address would get).
+pub async fn tell_owner_address_taken(
     auth: &crate::auth::AuthService,
     db: &sea_orm::DatabaseConnection,
     address: &str,
 ) -> AuthResult<()> {
-    rate_limit::check_email(db, TokenKind::EmailChangeNew.clock(), address, auth.config.email_interval)
-        .await?;
     let context = templates::MailContext {
         site_url: &auth.config.site_url,
         action_link: &auth.config.site_url,

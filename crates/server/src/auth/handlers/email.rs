@@ -11,7 +11,7 @@ use axum::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
-    QueryFilter as _,
+    QueryFilter as _, QuerySelect as _,
 };
 use serde::Deserialize;
 use serde_json::{Value, json};
@@ -20,7 +20,7 @@ use time::OffsetDateTime;
 
 use super::{
     MAX_CODE_ATTEMPTS, PkceFields, TokenKind, TokenMail, error_redirect, flow_for_link, issue_auth_code,
-    redirect_target, redirect_with, send_token_mail, session_redirect,
+    mail_token, redirect_target, redirect_with, send_token_mail, session_redirect, store_token,
 };
 use crate::{
     auth::{
@@ -88,12 +88,15 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
         Lookup::Code { email, code } => {
             // Every token mailed to this address, compared in constant time with the code's
             // hash; a wrong code counts against each of them, and the fifth voids them.
+            // Locked (PostgreSQL; SQLite's write transaction already excludes every other writer),
+            // so guesses sent at once are counted one after the other, not all against 0.
             let candidates = one_time_token::Entity::find()
                 .filter(of_kinds)
                 .filter(one_time_token::Column::RelatesTo.eq(email))
+                .lock_exclusive()
                 .all(&txn)
                 .await?;
-            let presented = secret::code_hash(email, code);
+            let presented = state.auth.vault.code_hash(email, code);
             let matched = candidates
                 .iter()
                 .filter(|row| bool::from(row.code_hash.as_bytes().ct_eq(presented.as_bytes())))
@@ -129,6 +132,17 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
             (prove_address(&txn, user, &row, kind, now).await?, method)
         }
         TokenKind::EmailChangeCurrent | TokenKind::EmailChangeNew => {
+            // Each half must still be about the change asked for now: its address, the new one
+            // or the current one as they are.
+            let expected = if kind == TokenKind::EmailChangeNew {
+                user.email_change.as_deref()
+            } else {
+                Some(user.email.as_str())
+            };
+            if expected != Some(row.relates_to.as_str()) {
+                txn.commit().await?;
+                return Err(invalid());
+            }
             let other = one_time_token::Entity::find()
                 .filter(one_time_token::Column::UserId.eq(user.id))
                 .filter(
@@ -406,29 +420,25 @@ pub async fn otp(
     let metadata = account::parse_metadata(body.data)?;
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
+    // One clock for every answer, whether the address has an account, gets one now, or gets
+    // nothing: a second request within the interval is refused the same way for all of them.
+    rate_limit::check_email(&state.db, TokenKind::MagicLink.clock(), &email, auth.config.email_interval)
+        .await?;
     let (user, kind) = match account::find_by_email(&state.db, &email).await? {
         Some(user) => (user, TokenKind::MagicLink),
         None if body.create_user.unwrap_or(true) => (
             account::create(&state.db, &email, None, metadata, "email", None, false).await?,
             TokenKind::Confirmation,
         ),
-        None => {
-            // Supabase Auth answers `otp_disabled` here, which tells who is registered; we
-            // answer as if a link went out.
-            rate_limit::check_email(
-                &state.db,
-                TokenKind::MagicLink.clock(),
-                &email,
-                auth.config.email_interval,
-            )
-            .await?;
-            return Ok(Json(json!({})));
-        }
+        // Supabase Auth answers `otp_disabled` here, which tells who is registered; we answer
+        // as if a link went out.
+        None => return Ok(Json(json!({}))),
     };
     let authentication_method = if kind == TokenKind::Confirmation { "email/signup" } else { "magiclink" };
     let flow = flow_for_link(&state.db, pkce, user.id, "email", authentication_method, &redirect).await?;
     let mail = TokenMail::new(kind, &email, &redirect, flow);
-    send_token_mail(auth, &state.db, &user, mail).await?;
+    let issued = store_token(&state.db, &auth.vault, &user, &mail).await?;
+    mail_token(auth, &state.db, &user, &mail, &issued).await?;
     Ok(Json(json!({})))
 }
 
@@ -466,6 +476,19 @@ pub async fn resend(
         }
         ("email_change", Some(user)) if user.email_change.is_some() => {
             let new_email = user.email_change.clone().unwrap_or_default();
+            if account::find_by_email(&state.db, &new_email).await?.is_some() {
+                // The address belongs to someone else (see `PUT /user`): its owner hears of
+                // it again, and gets no link.
+                rate_limit::check_email(
+                    &state.db,
+                    TokenKind::EmailChangeNew.clock(),
+                    &new_email,
+                    auth.config.email_interval,
+                )
+                .await?;
+                super::account::tell_owner_address_taken(auth, &state.db, &new_email).await?;
+                return Ok(Json(json!({ "message_id": null })));
+            }
             let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
             let mail = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
             send_token_mail(auth, &state.db, &user, mail).await?;

@@ -27,6 +27,10 @@ use crate::{
 
 /// Most factors an account may have (verified and not).
 const MAX_FACTORS: u64 = 10;
+/// Codes one account may try in 5 minutes: a person mistyping twice is never stopped; someone
+/// with a stolen password, trying without pause, has about one chance in 230 a day (three codes
+/// are valid at any moment: the current step and one either side).
+const CODE_TRIES_PER_WINDOW: u32 = 5;
 /// How long a challenge may be answered.
 const CHALLENGE_EXPIRY: Duration = Duration::minutes(5);
 
@@ -180,9 +184,9 @@ pub async fn verify(
     Path(id): Path<String>,
     AuthJson(body): AuthJson<VerifyBody>,
 ) -> AuthResult<Json<session::TokenResponse>> {
-    // Six digits are guessable without a limit; counted per account, not only per address.
-    rate_limit::per_account(&state.db, "mfa", &current.user.id.to_string(), state.auth.config.rate_limit)
-        .await?;
+    // Six digits are guessable without a limit; counted per account, not only per address, and
+    // tighter than other limits: whoever asks already holds the password.
+    rate_limit::per_account(&state.db, "mfa", &current.user.id.to_string(), CODE_TRIES_PER_WINDOW).await?;
     rate_limit::per_client(&state.db, "mfa", &client, state.auth.config.rate_limit).await?;
     let factor = own_factor(&state, &current, &id).await?;
     let challenge_not_found = || {

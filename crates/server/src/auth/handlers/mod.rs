@@ -21,6 +21,7 @@ use crate::{
         AuthService,
         error::{AuthError, AuthResult},
         rate_limit, secret, session,
+        vault::Vault,
     },
     entity::{flow_state, one_time_token, user},
     mail::templates::{self, MailKind},
@@ -257,39 +258,28 @@ pub async fn send_token_mail(
     user: &user::Model,
     mail: TokenMail<'_>,
 ) -> AuthResult<()> {
-    let TokenMail { kind, address, redirect_to, flow, password_hash } = mail;
-    rate_limit::check_email(db, kind.clock(), address, auth.config.email_interval).await?;
-    let (token, code) = store_token(db, user, kind, address, flow, password_hash).await?;
-    let mut link = auth.config.site_url.join("auth/v1/verify").map_err(AuthError::internal)?;
-    link.query_pairs_mut()
-        .append_pair("token", &token)
-        .append_pair("type", kind.link_type())
-        .append_pair("redirect_to", redirect_to.as_str());
-    let context = templates::MailContext {
-        site_url: &auth.config.site_url,
-        action_link: &link,
-        code: Some(&code),
-        email: &user.email,
-        new_email: user.email_change.as_deref(),
-        valid_for: kind.lifetime().unsigned_abs(),
-        invite: None,
-    };
-    let mail = templates::render(kind.mail(), &context);
-    auth.mailer.send(db, address, mail).await?;
-    Ok(())
+    rate_limit::check_email(db, mail.kind.clock(), mail.address, auth.config.email_interval).await?;
+    let issued = store_token(db, &auth.vault, user, &mail).await?;
+    mail_token(auth, db, user, &mail, &issued).await
 }
 
-/// Stores a new one-time token of `kind` for `user` and answers its link token and code, to be
-/// mailed. It replaces earlier tokens of the same kind, except sign-up confirmations: each
-/// sign-up keeps its own link (and password), and the one that is used decides.
+/// The secrets of a stored one-time token, to be mailed (only their hashes are stored).
+#[derive(Debug)]
+pub struct Issued {
+    token: String,
+    code: String,
+}
+
+/// Stores a new one-time token for `mail` and answers its secrets, to be mailed. It replaces
+/// earlier tokens of the same kind, except sign-up confirmations: each sign-up keeps its own
+/// link (and password), and the one that is used decides.
 pub async fn store_token(
     db: &impl ConnectionTrait,
+    vault: &Vault,
     user: &user::Model,
-    kind: TokenKind,
-    address: &str,
-    flow: Option<Uuid>,
-    password_hash: Option<String>,
-) -> AuthResult<(String, String)> {
+    mail: &TokenMail<'_>,
+) -> AuthResult<Issued> {
+    let kind = mail.kind;
     let token = secret::random_token(32);
     let code = secret::six_digit_code();
     let earlier = one_time_token::Entity::find()
@@ -311,16 +301,43 @@ pub async fn store_token(
         user_id: Set(user.id),
         kind: Set(kind.as_str().to_owned()),
         token_hash: Set(secret::sha256_hex(&token)),
-        code_hash: Set(secret::code_hash(address, &code)),
-        relates_to: Set(address.to_owned()),
-        flow_state_id: Set(flow),
+        code_hash: Set(vault.code_hash(mail.address, &code)),
+        relates_to: Set(mail.address.to_owned()),
+        flow_state_id: Set(mail.flow),
         created_at: Set(OffsetDateTime::now_utc()),
         attempts: Set(0),
-        password_hash: Set(password_hash),
+        password_hash: Set(mail.password_hash.clone()),
     }
     .insert(db)
     .await?;
-    Ok((token, code))
+    Ok(Issued { token, code })
+}
+
+/// Mails the link and code of a token [`store_token`] stored.
+pub async fn mail_token(
+    auth: &AuthService,
+    db: &DatabaseConnection,
+    user: &user::Model,
+    mail: &TokenMail<'_>,
+    issued: &Issued,
+) -> AuthResult<()> {
+    let mut link = auth.config.site_url.join("auth/v1/verify").map_err(AuthError::internal)?;
+    link.query_pairs_mut()
+        .append_pair("token", &issued.token)
+        .append_pair("type", mail.kind.link_type())
+        .append_pair("redirect_to", mail.redirect_to.as_str());
+    let context = templates::MailContext {
+        site_url: &auth.config.site_url,
+        action_link: &link,
+        code: Some(&issued.code),
+        email: &user.email,
+        new_email: user.email_change.as_deref(),
+        valid_for: mail.kind.lifetime().unsigned_abs(),
+        invite: None,
+    };
+    let rendered = templates::render(mail.kind.mail(), &context);
+    auth.mailer.send(db, mail.address, rendered).await?;
+    Ok(())
 }
 
 /// `redirect_to` with parameters in the query (`in_query`) or the fragment.

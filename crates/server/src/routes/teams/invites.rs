@@ -151,6 +151,9 @@ pub async fn create(
     let team_id = member.team.id;
 
     let txn = crate::db::begin_write(&state.db).await?;
+    // The inviter's row, locked (PostgreSQL; SQLite's write transaction already is): two invites
+    // sent at once are counted one after the other against the daily cap.
+    user::Entity::find_by_id(member.user.id).lock_exclusive().one(&txn).await?;
     let recent = team_invite::Entity::find()
         .filter(team_invite::Column::TeamId.eq(team_id))
         .filter(team_invite::Column::CreatedAt.gt(now - Duration::hours(1)))
