@@ -44,6 +44,10 @@ const NAME_MAX: usize = 200;
 /// The largest `design` object (its file name and figures), in bytes of JSON.
 const DESIGN_MAX_BYTES: usize = 4 * 1024;
 const MAX_PER_PAGE: u64 = 100;
+/// The last page anyone can need: a team keeps at most [`MAX_QUOTES`], so even pages of one
+/// quote end here. Bounding the page keeps the offset (`(page - 1) * per_page`, which the
+/// paginator computes unchecked) far from overflowing; a page of 2^63 answered 500.
+const MAX_PAGE: u64 = MAX_QUOTES;
 const NOT_FOUND: &str = "There is no such quote in this team.";
 
 /// A quote to save: what was priced, and the result the calculator showed.
@@ -119,6 +123,7 @@ pub struct QuotePage {
 pub struct ListParams {
     /// Part of the name.
     pub q: Option<String>,
+    /// 1 to 10,000; 1 when not given.
     pub page: Option<u64>,
     /// At most 100; 20 when not given.
     pub per_page: Option<u64>,
@@ -144,7 +149,7 @@ pub async fn list(
     member: TeamMember,
     Query(params): Query<ListParams>,
 ) -> Result<Json<QuotePage>, AppError> {
-    let page = params.page.unwrap_or(1).max(1);
+    let page = params.page.unwrap_or(1).clamp(1, MAX_PAGE);
     let per_page = params.per_page.unwrap_or(20).clamp(1, MAX_PER_PAGE);
     let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(member.team.id));
     if let Some(text) = params.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {

@@ -10,6 +10,7 @@ mod health;
 mod helpers;
 mod invites;
 mod machines;
+mod numbers;
 mod oauth;
 mod oauth_provider;
 mod openapi;

@@ -223,10 +223,11 @@ pub async fn update(
     ApiJson(edit): ApiJson<MachineEdit>,
 ) -> Result<Json<MachineBody>, AppError> {
     member.require(Action::EditContent)?;
+    let next = super::next_version(edit.version)?;
     let valid = edit.machine.parse().map_err(problems)?;
     let current = find(&state.db, member.team.id, &machine_id).await?;
     let mut model = active_of(&valid)?;
-    model.version = Set(edit.version + 1);
+    model.version = Set(next);
     model.updated_by = Set(Some(member.user.id));
     model.updated_at = Set(OffsetDateTime::now_utc());
     let result = machine::Entity::update_many()

@@ -139,6 +139,7 @@ pub struct ListParams {
     pub sort: Option<String>,
     /// asc (default) or desc.
     pub order: Option<String>,
+    /// 1 to 20,000; 1 when not given.
     pub page: Option<usize>,
     /// At most 200; 50 when not given.
     pub per_page: Option<usize>,
@@ -299,10 +300,11 @@ pub async fn update(
             "Send the `version` of the entry the edit was made from.",
         )]));
     };
+    let next = super::next_version(version)?;
     let entry = parse_input(&input)?;
     let current = find(&state.db, member.team.id, &thread_id).await?;
     let mut model = active_of(&entry);
-    model.version = Set(version + 1);
+    model.version = Set(next);
     model.updated_by = Set(Some(member.user.id));
     model.updated_at = Set(OffsetDateTime::now_utc());
     // Only the version the edit was made from is overwritten; anything newer stays.
@@ -654,7 +656,9 @@ pub async fn import(
             Some(row) => {
                 let mut model = active_of(entry);
                 model.id = Set(row.id);
-                model.version = Set(row.version + 1);
+                // Stored versions only grow by one an edit: the largest `i32` is 2^31 edits away.
+                let next = row.version.checked_add(1).ok_or_else(|| broken_row(row.id, "version"))?;
+                model.version = Set(next);
                 model.updated_by = Set(Some(member.user.id));
                 model.updated_at = Set(OffsetDateTime::now_utc());
                 model.update(&txn).await?;
@@ -799,7 +803,9 @@ fn search_query(params: &ListParams) -> Result<search::Query, AppError> {
         low_only: params.low.unwrap_or(false),
         sort,
         descending,
-        page: params.page.unwrap_or(1).max(1),
+        // No inventory has a page past its largest size, even in pages of one; bounded as the
+        // page size is, so no offset computed from it comes near overflowing.
+        page: params.page.unwrap_or(1).clamp(1, usize::try_from(MAX_THREADS).unwrap_or(usize::MAX)),
         per_page: params.per_page.unwrap_or(50).clamp(1, MAX_PER_PAGE),
     })
 }
