@@ -6,7 +6,6 @@
 
 use axum::{
     Json,
-    extract::{Path, Query},
     http::{HeaderMap, header},
     response::{IntoResponse, Response},
 };
@@ -19,7 +18,7 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     error::{AppError, ErrorBody},
-    extract::ApiJson,
+    extract::{ApiJson, ApiPath, ApiQuery},
 };
 
 /// Most threads one search returns.
@@ -52,7 +51,7 @@ pub async fn lines() -> Json<LinesResponse> {
     params(("lineId" = String, Path, description = "Line id, e.g. `isacord-polyester`")),
     responses((status = 200, body = LineResponse), (status = 404, body = ErrorBody)),
 )]
-pub async fn line(Path(line_id): Path<String>) -> Result<Json<LineResponse>, AppError> {
+pub async fn line(ApiPath(line_id): ApiPath<String>) -> Result<Json<LineResponse>, AppError> {
     let catalogue = Catalogue::builtin();
     let index = catalogue.line_by_id(&line_id).map_err(|error| not_found(&error))?;
     Ok(Json(LineResponse { line: catalogue.detail(index) }))
@@ -66,7 +65,7 @@ pub async fn line(Path(line_id): Path<String>) -> Result<Json<LineResponse>, App
     responses((status = 200, body = ThreadsResponse), (status = 404, body = ErrorBody)),
 )]
 pub async fn thread(
-    Path((line_id, code)): Path<(String, String)>,
+    ApiPath((line_id, code)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadsResponse>, AppError> {
     let catalogue = Catalogue::builtin();
     let line = catalogue.line_by_id(&line_id).map_err(|error| not_found(&error))?;
@@ -91,7 +90,7 @@ pub struct SearchParams {
     get, path = "/catalog/threads", tag = "catalog", params(SearchParams),
     responses((status = 200, body = ThreadsResponse), (status = 422, body = ErrorBody)),
 )]
-pub async fn search(Query(params): Query<SearchParams>) -> Result<Json<ThreadsResponse>, AppError> {
+pub async fn search(ApiQuery(params): ApiQuery<SearchParams>) -> Result<Json<ThreadsResponse>, AppError> {
     let catalogue = Catalogue::builtin();
     let limit = params.limit.unwrap_or(20);
     if !(1..=MAX_SEARCH_RESULTS).contains(&limit) {

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use axum::{
     Json,
-    extract::{Path, Query, State},
+    extract::State,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
@@ -32,7 +32,7 @@ use uuid::Uuid;
 use crate::{
     entity::quote,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
     routes::{emails_of, teams::new_public_id},
     state::AppState,
 };
@@ -147,7 +147,7 @@ struct Stored {
 pub async fn list(
     State(state): State<AppState>,
     member: TeamMember,
-    Query(params): Query<ListParams>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<QuotePage>, AppError> {
     let page = params.page.unwrap_or(1).clamp(1, MAX_PAGE);
     let per_page = params.per_page.unwrap_or(20).clamp(1, MAX_PER_PAGE);
@@ -219,7 +219,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, quote_id)): Path<(String, String)>,
+    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Json<QuoteBody>, AppError> {
     let row = find(&state.db, member.team.id, &quote_id).await?;
     let emails = emails_of(&state.db, row.created_by.into_iter()).await?;
@@ -242,7 +242,7 @@ pub async fn get(
 pub async fn duplicate(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, quote_id)): Path<(String, String)>,
+    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Response, AppError> {
     member.require(Action::EditContent)?;
     let original = find(&state.db, member.team.id, &quote_id).await?;
@@ -267,7 +267,7 @@ pub async fn duplicate(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, quote_id)): Path<(String, String)>,
+    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &quote_id).await?;

@@ -6,7 +6,7 @@
 
 use axum::{
     Json,
-    extract::{Path, State},
+    extract::State,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
@@ -29,7 +29,7 @@ use uuid::Uuid;
 use crate::{
     entity::{machine, machine_maintenance},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, TeamMember},
     routes::teams::new_public_id,
     state::AppState,
 };
@@ -196,7 +196,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<Json<MachineBody>, AppError> {
     let row = find(&state.db, member.team.id, &machine_id).await?;
     let log = log_of(&state.db, row.id).await?;
@@ -219,7 +219,7 @@ pub async fn get(
 pub async fn update(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
     ApiJson(edit): ApiJson<MachineEdit>,
 ) -> Result<Json<MachineBody>, AppError> {
     member.require(Action::EditContent)?;
@@ -256,7 +256,7 @@ pub async fn update(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &machine_id).await?;
@@ -279,7 +279,7 @@ pub async fn delete(
 pub async fn log(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<LogInput>,
 ) -> Result<Response, AppError> {
     member.require(Action::EditContent)?;
@@ -342,7 +342,7 @@ pub async fn log(
 pub async fn unlog(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id, entry_id)): Path<(String, String, String)>,
+    ApiPath((_team, machine_id, entry_id)): ApiPath<(String, String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &machine_id).await?;

@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use axum::{
     Json,
-    extract::{Path, Query, State},
+    extract::State,
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -43,7 +43,7 @@ use super::thread_cache::touch;
 use crate::{
     entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
     routes::{emails_of, teams::new_public_id},
     state::AppState,
 };
@@ -188,7 +188,7 @@ pub async fn create(
 pub async fn list(
     State(state): State<AppState>,
     member: TeamMember,
-    Query(params): Query<ListParams>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<ThreadPage>, AppError> {
     let query = search_query(&params)?;
     // The search runs over the team's entries as this server keeps them (thread_cache); whole
@@ -267,7 +267,7 @@ pub async fn owned(State(state): State<AppState>, member: TeamMember) -> Result<
 pub async fn get(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let row = find(&state.db, member.team.id, &thread_id).await?;
     Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
@@ -289,7 +289,7 @@ pub async fn get(
 pub async fn update(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<ThreadInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
     member.require(Action::EditContent)?;
@@ -346,7 +346,7 @@ pub struct AdjustInput {
 pub async fn adjust(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<AdjustInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
     member.require(Action::EditContent)?;
@@ -398,7 +398,7 @@ pub async fn adjust(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &thread_id).await?;
@@ -531,7 +531,7 @@ pub async fn bulk(
 pub async fn export(
     State(state): State<AppState>,
     member: TeamMember,
-    Query(params): Query<ListParams>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
     let mut query = search_query(&params)?;
     query.page = 1;

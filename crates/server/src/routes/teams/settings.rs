@@ -5,10 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::{
-    Json,
-    extract::{Path, State},
-};
+use axum::{Json, extract::State};
 use bobbin_core::{
     catalogue::Catalogue,
     settings::{self, MAX_KEYS, SettingError, SettingKey},
@@ -27,7 +24,7 @@ use uuid::Uuid;
 use crate::{
     entity::{member_setting, team_setting},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, TeamMember},
     state::AppState,
 };
 
@@ -100,7 +97,7 @@ pub async fn team_patch(
 pub async fn team_one(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
     Ok(Json(ValueBody { value: read_one(&state.db, Scope::Team(member.team.id), &key).await? }))
 }
@@ -120,7 +117,7 @@ pub async fn team_one(
 pub async fn team_set(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
     member.require(Action::EditTeamSettings)?;
@@ -173,7 +170,7 @@ pub async fn member_patch(
 pub async fn member_one(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
     Ok(Json(ValueBody { value: read_one(&state.db, member_scope(&member), &key).await? }))
 }
@@ -192,7 +189,7 @@ pub async fn member_one(
 pub async fn member_set(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
     set_one(&state.db, member_scope(&member), key, body.value).await

@@ -1,5 +1,7 @@
-//! Numbers a request carries never overflow into a 500 (issue 15, point 8): a version, a page or
-//! a page size at the edge of its type answers as any other number the API cannot use.
+//! Whatever a request carries answers a 4xx that names the problem, never a 500 (issue 15, point
+//! 8): a version, a page or a page size at the edge of its type answers as any other number the
+//! API cannot use; a query parameter or a path segment that cannot be read answers in the API's
+//! error shape, naming it.
 
 use reqwest::{Method, StatusCode};
 use rstest::rstest;
@@ -93,4 +95,51 @@ async fn a_page_or_page_size_past_every_entry_answers_an_empty_bounded_page(
     let threads =
         app.api_get(&owner, &format!("/teams/{team}/threads?page=1&per_page=18446744073709551615")).await;
     assert_eq!(threads.assert_status(StatusCode::OK)["threads"].as_array().unwrap().len(), 1);
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_query_parameter_that_cannot_be_read_is_named_in_a_422(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+
+    for (path, field) in [
+        (format!("/teams/{team}/quotes?per_page=-1"), "per_page"),
+        (format!("/teams/{team}/quotes?page=2.5"), "page"),
+        (format!("/teams/{team}/threads?low=perhaps"), "low"),
+        (format!("/teams/{team}/threads/export.csv?page=x"), "page"),
+        ("/catalog/threads?q=red&limit=many".to_owned(), "limit"),
+    ] {
+        let answer = app.api_get(&owner, &path).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], field, "{path}: {answer:?}");
+    }
+    let missing = app.api_get(&owner, "/catalog/threads").await;
+    missing.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert!(missing.body["fields"][0]["message"].as_str().unwrap().contains('q'), "{missing:?}");
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_path_segment_that_is_not_text_answers_404_like_an_unknown_id(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+
+    // `%FF` decodes to a byte that is no UTF-8: axum's own extractor answered a bare 400.
+    for (method, path) in [
+        (Method::GET, "/catalog/lines/%FF".to_owned()),
+        (Method::GET, "/catalog/lines/madeira-polyneon/threads/%FF".to_owned()),
+        (Method::POST, "/invites/%FF/revoke".to_owned()),
+        (Method::POST, "/invites/%FF/accept".to_owned()),
+        (Method::GET, format!("/teams/{team}/threads/%FF")),
+    ] {
+        let answer = app.api(&owner, method.clone(), &path, None).await;
+        answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
 }
