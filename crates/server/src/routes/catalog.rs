@@ -113,7 +113,11 @@ pub async fn search(ApiQuery(params): ApiQuery<SearchParams>) -> Result<Json<Thr
 /// `poor`. `candidates` restricts the search to given threads.
 #[utoipa::path(
     post, path = "/convert", tag = "catalog", request_body = ConvertRequest,
-    responses((status = 200, body = Conversion), (status = 422, body = ErrorBody)),
+    responses(
+        (status = 200, body = Conversion),
+        (status = 422, body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many conversions from this client; try again later", body = ErrorBody),
+    ),
 )]
 pub async fn convert(ApiJson(request): ApiJson<ConvertRequest>) -> Result<Json<Conversion>, AppError> {
     Ok(Json(Catalogue::builtin().convert(&request)?))
@@ -127,6 +131,7 @@ pub async fn convert(ApiJson(request): ApiJson<ConvertRequest>) -> Result<Json<C
         (status = 200, body = BulkConversion, content_type = "application/json"),
         (status = 200, body = String, content_type = "text/csv"),
         (status = 422, body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many conversions from this client; try again later", body = ErrorBody),
     ),
 )]
 pub async fn convert_bulk(

@@ -104,6 +104,7 @@ pub struct MachineBody {
 pub struct MachineEdit {
     #[serde(flatten)]
     pub machine: MachineDraft,
+    #[schema(example = 1)]
     pub version: i32,
 }
 
@@ -112,6 +113,7 @@ pub struct MachineEdit {
 #[serde(deny_unknown_fields)]
 pub struct LogInput {
     /// `YYYY-MM-DD`.
+    #[schema(example = "2025-07-01")]
     pub performed_on: String,
     pub kind: MaintenanceKind,
     #[serde(default)]

@@ -55,7 +55,10 @@ const MAX_BULK_CODES: usize = 500;
 const NOT_FOUND: &str = "There is no such thread in this team's inventory.";
 
 /// An inventory entry as the app shows it.
+// Named apart from the catalogue's `ThreadView`: two schemas of one name are one entry in the
+// document, and the catalogue's answers were checked against this one.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = InventoryThread)]
 pub struct ThreadView {
     pub id: String,
     /// The catalogue line's id; null for a custom thread.
@@ -105,17 +108,23 @@ pub struct ThreadPage {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ThreadInput {
+    #[schema(example = "madeira-polyneon")]
     pub line: Option<String>,
+    #[schema(example = "1800")]
     pub code: Option<String>,
     pub name: Option<String>,
     pub colour: Option<String>,
+    #[schema(example = 2.5)]
     pub quantity: Option<f64>,
     pub spool_length_m: Option<u32>,
+    #[schema(example = "Shelf A")]
     pub location: Option<String>,
+    #[schema(example = 1)]
     pub reorder_point: Option<f64>,
     pub cost_per_spool: Option<f64>,
     pub notes: Option<String>,
     /// For a full edit: the `version` the edit started from.
+    #[schema(example = 1)]
     pub version: Option<i32>,
 }
 
@@ -413,8 +422,10 @@ pub async fn delete(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BulkInput {
+    #[schema(example = "madeira-polyneon")]
     pub line: String,
     /// Codes, at most 500; or one text with codes separated by commas, spaces or lines.
+    #[schema(example = json!(["1801", "1802", "1803"]))]
     pub codes: Vec<String>,
     /// Spools of each; 1 when not given.
     #[serde(default)]
@@ -577,6 +588,7 @@ pub async fn export(
 #[serde(deny_unknown_fields)]
 pub struct ImportInput {
     /// The file's text (UTF-8; a byte-order mark, `;` or tab separators and quoted fields are fine).
+    #[schema(example = "line,code,quantity\nmadeira-polyneon,1805,2\n")]
     pub csv: String,
     /// false (default): only check and preview; true: write, if every row is valid.
     #[serde(default)]

@@ -38,7 +38,7 @@ pub struct SettingsBody {
 /// One setting's value; `null` when it is not set.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ValueBody {
-    #[schema(value_type = Object)]
+    /// Any JSON value: a string (`"EUR"`), a number, an object, or `null`.
     pub value: Value,
 }
 
@@ -91,7 +91,11 @@ pub async fn team_patch(
 #[utoipa::path(
     get, path = "/teams/{team_id}/settings/{key}", tag = "settings",
     params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
-    responses((status = 200, body = ValueBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    responses(
+        (status = 200, body = ValueBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the key is not a setting's name", body = ErrorBody),
+    ),
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn team_one(
@@ -164,7 +168,11 @@ pub async fn member_patch(
 #[utoipa::path(
     get, path = "/teams/{team_id}/members/settings/{key}", tag = "settings",
     params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
-    responses((status = 200, body = ValueBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    responses(
+        (status = 200, body = ValueBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the key is not a setting's name", body = ErrorBody),
+    ),
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn member_one(
