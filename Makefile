@@ -1,9 +1,10 @@
 # Bobbin's two entry points (see README.md):
 #   make run    build everything and serve http://127.0.0.1:3000 with SQLite in ./data/
-#   make test   run every test: Rust (SQLite and PostgreSQL), fuzzing of the design readers,
-#               front-end unit tests, Playwright
+#   make test   run every test: Rust (SQLite and PostgreSQL), fuzzing of the design readers and
+#               of the API, front-end unit tests, Playwright
 # Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL,
-# and the SMTP server the tests send mail through (python3-aiosmtpd).
+# the SMTP server the tests send mail through (python3-aiosmtpd) and the API fuzzer (schemathesis,
+# with pip into .tools/).
 # Targets are files, so a second run rebuilds only what changed.
 
 SHELL := bash
@@ -23,7 +24,7 @@ WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f
 APP_SOURCES := $(shell find app-react/src style -type f) \
 	app-react/index.html app-react/build.mjs app-react/tsconfig.json
 
-.PHONY: run build test lint test-rust test-fuzz test-web test-e2e clean
+.PHONY: run build test lint test-rust test-fuzz test-api-fuzz test-web test-e2e clean
 
 run: build
 	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
@@ -41,7 +42,7 @@ $(WASM): $(WASM_SOURCES) $(NODE_MODULES)
 $(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)
 	$(NPM) run build -w app-react
 
-test: build lint test-rust test-fuzz test-web test-e2e
+test: build lint test-rust test-fuzz test-api-fuzz test-web test-e2e
 
 lint: $(DIST)
 	$(CARGO) fmt --all -- --check
@@ -56,6 +57,12 @@ test-rust: $(DIST)
 # and installs cargo-fuzz the first time (scripts/fuzz-designs.sh).
 test-fuzz:
 	scripts/fuzz-designs.sh
+
+# Every operation of /api/v2/openapi.json fuzzed for API_FUZZ_SECONDS (150) against the release
+# binary, signed in, on records that exist; fails on a 5xx or an answer the document does not
+# describe. Installs schemathesis into .tools/ the first time (scripts/api-fuzz.sh).
+test-api-fuzz: build
+	scripts/api-fuzz.sh
 
 test-web: $(NODE_MODULES) $(WASM)
 	$(NPM) test -w app-react

@@ -1,7 +1,8 @@
 //! Request extractors. [`ApiJson`] replaces axum's `Json` for request bodies so that every body
-//! problem answers in the API's one error shape, with the path of the offending field.
-//! [`AuthUser`] is the signed-in person of a product API request ([`SignedIn`] before their
-//! second factor's code).
+//! problem answers in the API's one error shape, with the path of the offending field; [`ApiQuery`]
+//! and [`ApiPath`] do the same for query strings and path segments, which axum answered with a
+//! bare 400. [`AuthUser`] is the signed-in person of a product API request ([`SignedIn`] before
+//! their second factor's code).
 
 mod team;
 
@@ -9,7 +10,11 @@ pub use team::{TEAM_NOT_FOUND, TeamAdmin, TeamMember, membership, parse_role};
 
 use axum::{
     body::Bytes,
-    extract::{FromRequest, FromRequestParts, Request, rejection::BytesRejection},
+    extract::{
+        FromRequest, FromRequestParts, Path, Request,
+        path::ErrorKind,
+        rejection::{BytesRejection, PathRejection},
+    },
     http::{HeaderMap, StatusCode, header, request::Parts},
 };
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
@@ -71,16 +76,76 @@ fn is_json(request: &Request) -> bool {
 fn parse<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, AppError> {
     let deserializer = &mut serde_json::Deserializer::from_slice(bytes);
     serde_path_to_error::deserialize(deserializer).map_err(|error| {
-        let path = error.path().to_string();
+        let field = field_name(&error);
         let inner = error.into_inner();
         if inner.is_data() {
-            // `.` is serde_path_to_error's name for the root value.
-            let field = if path == "." { String::new() } else { path };
             AppError::Validation(vec![FieldError::new(field, "invalid", inner.to_string())])
         } else {
             AppError::InvalidJson(inner.to_string())
         }
     })
+}
+
+/// The failing field, or nothing for the whole value (which `serde_path_to_error` calls `.`).
+fn field_name<E>(error: &serde_path_to_error::Error<E>) -> String {
+    let path = error.path().to_string();
+    if path == "." { String::new() } else { path }
+}
+
+/// The query string, parsed into `T`. A parameter that cannot be read (`per_page=-1`) answers 422
+/// `validation_failed` naming it, as a body field does; axum's `Query` answered a bare 400.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiQuery<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiQuery<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let query = parts.uri.query().unwrap_or_default();
+        let deserializer = serde_urlencoded::Deserializer::new(url::form_urlencoded::parse(query.as_bytes()));
+        serde_path_to_error::deserialize(deserializer).map(ApiQuery).map_err(|error| {
+            let field = field_name(&error);
+            AppError::Validation(vec![FieldError::new(field, "invalid", error.into_inner().to_string())])
+        })
+    }
+}
+
+/// The path's parameters, parsed into `T`. A segment that cannot be read (not UTF-8 once
+/// percent-decoded) names no record, so it answers 404 as an unknown id does; axum's `Path`
+/// answered a bare 400. A route whose parameters do not fit `T` is a bug: 500.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct ApiPath<T>(pub T);
+
+impl<T, S> FromRequestParts<S> for ApiPath<T>
+where
+    T: DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(value)) => Ok(Self(value)),
+            Err(PathRejection::FailedToDeserializePathParams(error))
+                if !matches!(
+                    error.kind(),
+                    ErrorKind::WrongNumberOfParameters { .. } | ErrorKind::UnsupportedType { .. }
+                ) =>
+            {
+                Err(AppError::NotFound(format!(
+                    "There is nothing at {}: a part of it is not an id this API gives.",
+                    parts.uri.path()
+                )))
+            }
+            Err(rejection) => {
+                Err(AppError::Internal(anyhow::anyhow!("path parameters: {}", rejection.body_text())))
+            }
+        }
+    }
 }
 
 /// The name of the auth cookie the browser client (`@supabase/ssr`) keeps the session in; the

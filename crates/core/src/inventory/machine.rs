@@ -115,6 +115,7 @@ pub struct Hoop {
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct MachineDraft {
+    #[cfg_attr(feature = "openapi", schema(example = "Tajima 6-head"))]
     pub name: String,
     #[serde(default)]
     pub brand: String,
@@ -134,6 +135,7 @@ pub struct MachineDraft {
     #[serde(default = "active")]
     pub status: MachineStatus,
     /// `YYYY-MM-DD`.
+    #[cfg_attr(feature = "openapi", schema(example = "2025-06-01"))]
     pub purchase_date: Option<String>,
     #[serde(default)]
     pub notes: String,

@@ -6,7 +6,7 @@
 
 use axum::{
     Json,
-    extract::{FromRequestParts, Path, Query},
+    extract::FromRequestParts,
     http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
@@ -20,7 +20,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     auth::extract::Client,
     error::{AppError, ErrorBody},
-    extract::ApiJson,
+    extract::{ApiJson, ApiPath, ApiQuery},
     state::AppState,
 };
 
@@ -54,7 +54,7 @@ pub async fn lines() -> Json<LinesResponse> {
     params(("lineId" = String, Path, description = "Line id, e.g. `isacord-polyester`")),
     responses((status = 200, body = LineResponse), (status = 404, body = ErrorBody)),
 )]
-pub async fn line(Path(line_id): Path<String>) -> Result<Json<LineResponse>, AppError> {
+pub async fn line(ApiPath(line_id): ApiPath<String>) -> Result<Json<LineResponse>, AppError> {
     let catalogue = Catalogue::builtin();
     let index = catalogue.line_by_id(&line_id).map_err(|error| not_found(&error))?;
     Ok(Json(LineResponse { line: catalogue.detail(index) }))
@@ -68,7 +68,7 @@ pub async fn line(Path(line_id): Path<String>) -> Result<Json<LineResponse>, App
     responses((status = 200, body = ThreadsResponse), (status = 404, body = ErrorBody)),
 )]
 pub async fn thread(
-    Path((line_id, code)): Path<(String, String)>,
+    ApiPath((line_id, code)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadsResponse>, AppError> {
     let catalogue = Catalogue::builtin();
     let line = catalogue.line_by_id(&line_id).map_err(|error| not_found(&error))?;
@@ -93,7 +93,7 @@ pub struct SearchParams {
     get, path = "/catalog/threads", tag = "catalog", params(SearchParams),
     responses((status = 200, body = ThreadsResponse), (status = 422, body = ErrorBody)),
 )]
-pub async fn search(Query(params): Query<SearchParams>) -> Result<Json<ThreadsResponse>, AppError> {
+pub async fn search(ApiQuery(params): ApiQuery<SearchParams>) -> Result<Json<ThreadsResponse>, AppError> {
     let catalogue = Catalogue::builtin();
     let limit = params.limit.unwrap_or(20);
     if !(1..=MAX_SEARCH_RESULTS).contains(&limit) {

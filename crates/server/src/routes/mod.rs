@@ -6,6 +6,7 @@ mod cross_site;
 mod health;
 pub(crate) mod inventory;
 mod meta;
+mod openapi;
 mod quotes;
 mod teams;
 mod users;
@@ -112,10 +113,12 @@ impl Modify for SecuritySchemes {
 
 /// The whole application.
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
-    let (api, openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let (api, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::healthz))
         .nest("/api/v2", api_v2())
         .split_for_parts();
+    // After the routes are in: `ApiDoc`'s own modifiers run before there is any operation.
+    openapi::CommonErrors.modify(&mut openapi);
     let openapi_json = Bytes::from(openapi.to_json().expect("the OpenAPI document serialises"));
 
     let api = api

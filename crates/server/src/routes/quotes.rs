@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use axum::{
     Json,
-    extract::{Path, Query, State},
+    extract::State,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
@@ -32,7 +32,7 @@ use uuid::Uuid;
 use crate::{
     entity::quote,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
     routes::{emails_of, teams::new_public_id},
     state::AppState,
 };
@@ -44,6 +44,10 @@ const NAME_MAX: usize = 200;
 /// The largest `design` object (its file name and figures), in bytes of JSON.
 const DESIGN_MAX_BYTES: usize = 4 * 1024;
 const MAX_PER_PAGE: u64 = 100;
+/// The last page anyone can need: a team keeps at most [`MAX_QUOTES`], so even pages of one
+/// quote end here. Bounding the page keeps the offset (`(page - 1) * per_page`, which the
+/// paginator computes unchecked) far from overflowing; a page of 2^63 answered 500.
+const MAX_PAGE: u64 = MAX_QUOTES;
 const NOT_FOUND: &str = "There is no such quote in this team.";
 
 /// A quote to save: what was priced, and the result the calculator showed.
@@ -119,6 +123,7 @@ pub struct QuotePage {
 pub struct ListParams {
     /// Part of the name.
     pub q: Option<String>,
+    /// 1 to 10,000; 1 when not given.
     pub page: Option<u64>,
     /// At most 100; 20 when not given.
     pub per_page: Option<u64>,
@@ -142,9 +147,9 @@ struct Stored {
 pub async fn list(
     State(state): State<AppState>,
     member: TeamMember,
-    Query(params): Query<ListParams>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<QuotePage>, AppError> {
-    let page = params.page.unwrap_or(1).max(1);
+    let page = params.page.unwrap_or(1).clamp(1, MAX_PAGE);
     let per_page = params.per_page.unwrap_or(20).clamp(1, MAX_PER_PAGE);
     let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(member.team.id));
     if let Some(text) = params.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
@@ -214,7 +219,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, quote_id)): Path<(String, String)>,
+    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Json<QuoteBody>, AppError> {
     let row = find(&state.db, member.team.id, &quote_id).await?;
     let emails = emails_of(&state.db, row.created_by.into_iter()).await?;
@@ -237,7 +242,7 @@ pub async fn get(
 pub async fn duplicate(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, quote_id)): Path<(String, String)>,
+    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Response, AppError> {
     member.require(Action::EditContent)?;
     let original = find(&state.db, member.team.id, &quote_id).await?;
@@ -262,7 +267,7 @@ pub async fn duplicate(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, quote_id)): Path<(String, String)>,
+    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &quote_id).await?;

@@ -8,6 +8,7 @@ mod database;
 mod errors;
 mod health;
 mod helpers;
+mod inputs;
 mod invites;
 mod machines;
 mod oauth;

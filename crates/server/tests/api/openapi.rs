@@ -76,3 +76,81 @@ async fn the_openapi_document_lists_every_team_call_of_the_spec() {
     }
     assert!(doc["components"]["schemas"]["Member"]["properties"]["userId"].is_object());
 }
+
+/// Every operation documents the errors its kind of request can answer (issue 15, point 8: the
+/// document listed 53 statuses the server gave that no operation named), and each error answer
+/// is the one error shape.
+#[tokio::test]
+async fn every_operation_documents_the_errors_its_kind_can_answer() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        if !path.starts_with("/api/") {
+            continue;
+        }
+        for (method, operation) in item.as_object().unwrap() {
+            let responses = operation["responses"].as_object().unwrap();
+            let documents = |status: &str| responses.contains_key(status);
+            let name = format!("{} {path}", method.to_uppercase());
+            let signed_in = operation["security"].as_array().is_some_and(|s| !s.is_empty());
+            let takes = |place: &str| {
+                operation["parameters"].as_array().is_some_and(|ps| ps.iter().any(|p| p["in"] == place))
+            };
+            if signed_in {
+                assert!(documents("401"), "{name} takes a session but does not document 401");
+            }
+            if signed_in && method != "get" {
+                assert!(documents("403"), "{name} changes something but does not document 403 (cross-site)");
+                let forbidden = responses["403"]["description"].as_str().unwrap();
+                assert!(forbidden.contains("cross_site_request"), "{name}: {forbidden}");
+            }
+            if operation["requestBody"].is_object() {
+                for status in ["400", "413", "415", "422"] {
+                    assert!(documents(status), "{name} reads a JSON body but does not document {status}");
+                }
+            }
+            if takes("query") {
+                assert!(documents("422"), "{name} reads query parameters but does not document 422");
+            }
+            if takes("path") {
+                assert!(documents("404"), "{name} names a record in its path but does not document 404");
+            }
+            for (status, response) in responses {
+                if status.starts_with('4') {
+                    assert_eq!(
+                        response["content"]["application/json"]["schema"]["$ref"],
+                        "#/components/schemas/ErrorBody",
+                        "{name} {status}"
+                    );
+                }
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked >= 50, "only {checked} operations under /api/");
+    for path in ["/api/v2/convert", "/api/v2/convert/bulk"] {
+        let limited = &doc["paths"][path]["post"]["responses"]["429"];
+        assert!(limited["description"].as_str().is_some_and(|d| d.contains("rate_limited")), "{path}");
+    }
+}
+
+/// Two Rust types named alike once shared one schema, so the catalogue's answers were checked
+/// against the inventory's thread; and a setting's value is any JSON, not only an object.
+#[tokio::test]
+async fn the_catalogue_and_inventory_threads_and_setting_values_have_their_own_schemas() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+    let schemas = &doc["components"]["schemas"];
+
+    let catalogue = schemas["ThreadsResponse"]["properties"]["threads"]["items"]["$ref"].as_str().unwrap();
+    let inventory = schemas["ThreadPage"]["properties"]["threads"]["items"]["$ref"].as_str().unwrap();
+    assert_ne!(catalogue, inventory);
+    let name = |reference: &str| reference.rsplit('/').next().unwrap().to_owned();
+    assert!(schemas[name(catalogue)]["properties"]["hex"].is_object(), "{catalogue}");
+    assert!(schemas[name(inventory)]["properties"]["quantity"].is_object(), "{inventory}");
+
+    let value = &schemas["ValueBody"]["properties"]["value"];
+    assert!(value.get("type").is_none(), "a setting's value may be a string, a number or null: {value}");
+}

@@ -6,7 +6,7 @@
 
 use axum::{
     Json,
-    extract::{Path, State},
+    extract::State,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
@@ -29,7 +29,7 @@ use uuid::Uuid;
 use crate::{
     entity::{machine, machine_maintenance},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, TeamMember},
     routes::teams::new_public_id,
     state::AppState,
 };
@@ -104,6 +104,7 @@ pub struct MachineBody {
 pub struct MachineEdit {
     #[serde(flatten)]
     pub machine: MachineDraft,
+    #[schema(example = 1)]
     pub version: i32,
 }
 
@@ -112,6 +113,7 @@ pub struct MachineEdit {
 #[serde(deny_unknown_fields)]
 pub struct LogInput {
     /// `YYYY-MM-DD`.
+    #[schema(example = "2025-07-01")]
     pub performed_on: String,
     pub kind: MaintenanceKind,
     #[serde(default)]
@@ -196,7 +198,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<Json<MachineBody>, AppError> {
     let row = find(&state.db, member.team.id, &machine_id).await?;
     let log = log_of(&state.db, row.id).await?;
@@ -219,14 +221,15 @@ pub async fn get(
 pub async fn update(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
     ApiJson(edit): ApiJson<MachineEdit>,
 ) -> Result<Json<MachineBody>, AppError> {
     member.require(Action::EditContent)?;
+    let next = super::next_version(edit.version)?;
     let valid = edit.machine.parse().map_err(problems)?;
     let current = find(&state.db, member.team.id, &machine_id).await?;
     let mut model = active_of(&valid)?;
-    model.version = Set(edit.version + 1);
+    model.version = Set(next);
     model.updated_by = Set(Some(member.user.id));
     model.updated_at = Set(OffsetDateTime::now_utc());
     let result = machine::Entity::update_many()
@@ -255,7 +258,7 @@ pub async fn update(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &machine_id).await?;
@@ -278,7 +281,7 @@ pub async fn delete(
 pub async fn log(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id)): Path<(String, String)>,
+    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<LogInput>,
 ) -> Result<Response, AppError> {
     member.require(Action::EditContent)?;
@@ -341,7 +344,7 @@ pub async fn log(
 pub async fn unlog(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, machine_id, entry_id)): Path<(String, String, String)>,
+    ApiPath((_team, machine_id, entry_id)): ApiPath<(String, String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &machine_id).await?;

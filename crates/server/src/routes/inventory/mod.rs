@@ -4,7 +4,21 @@ pub mod machines;
 pub mod thread_cache;
 pub mod threads;
 
-use crate::error::AppError;
+use crate::error::{AppError, FieldError};
+
+/// The version a full edit made from `version` writes. Entries start at version 1 and each edit
+/// adds one, so a version below 1 was never read from the API, and the largest `i32` has no
+/// successor (`version + 1` overflowed: a panic, answered 500). Both are refused as the
+/// request's mistake rather than passed on as a conflict that reloading would not resolve.
+fn next_version(version: i32) -> Result<i32, AppError> {
+    version.checked_add(1).filter(|_| version >= 1).ok_or_else(|| {
+        AppError::Validation(vec![FieldError::new(
+            "version",
+            "invalid",
+            "No entry has this version: send the `version` the entry was read with.",
+        )])
+    })
+}
 
 /// What a full edit answers when its `UPDATE ... WHERE version = ?` changed no row: someone saved
 /// the entry after the editor opened it, so the edit is refused rather than written over theirs

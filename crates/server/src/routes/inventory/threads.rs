@@ -15,7 +15,7 @@ use std::collections::HashMap;
 
 use axum::{
     Json,
-    extract::{Path, Query, State},
+    extract::State,
     http::{StatusCode, header},
     response::{IntoResponse, Response},
 };
@@ -43,7 +43,7 @@ use super::thread_cache::touch;
 use crate::{
     entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
     routes::{emails_of, teams::new_public_id},
     state::AppState,
 };
@@ -55,7 +55,10 @@ const MAX_BULK_CODES: usize = 500;
 const NOT_FOUND: &str = "There is no such thread in this team's inventory.";
 
 /// An inventory entry as the app shows it.
+// Named apart from the catalogue's `ThreadView`: two schemas of one name are one entry in the
+// document, and the catalogue's answers were checked against this one.
 #[derive(Debug, Serialize, ToSchema)]
+#[schema(as = InventoryThread)]
 pub struct ThreadView {
     pub id: String,
     /// The catalogue line's id; null for a custom thread.
@@ -105,17 +108,23 @@ pub struct ThreadPage {
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(default, deny_unknown_fields)]
 pub struct ThreadInput {
+    #[schema(example = "madeira-polyneon")]
     pub line: Option<String>,
+    #[schema(example = "1800")]
     pub code: Option<String>,
     pub name: Option<String>,
     pub colour: Option<String>,
+    #[schema(example = 2.5)]
     pub quantity: Option<f64>,
     pub spool_length_m: Option<u32>,
+    #[schema(example = "Shelf A")]
     pub location: Option<String>,
+    #[schema(example = 1)]
     pub reorder_point: Option<f64>,
     pub cost_per_spool: Option<f64>,
     pub notes: Option<String>,
     /// For a full edit: the `version` the edit started from.
+    #[schema(example = 1)]
     pub version: Option<i32>,
 }
 
@@ -139,6 +148,7 @@ pub struct ListParams {
     pub sort: Option<String>,
     /// asc (default) or desc.
     pub order: Option<String>,
+    /// 1 to 20,000; 1 when not given.
     pub page: Option<usize>,
     /// At most 200; 50 when not given.
     pub per_page: Option<usize>,
@@ -187,7 +197,7 @@ pub async fn create(
 pub async fn list(
     State(state): State<AppState>,
     member: TeamMember,
-    Query(params): Query<ListParams>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<ThreadPage>, AppError> {
     let query = search_query(&params)?;
     // The search runs over the team's entries as this server keeps them (thread_cache); whole
@@ -266,7 +276,7 @@ pub async fn owned(State(state): State<AppState>, member: TeamMember) -> Result<
 pub async fn get(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let row = find(&state.db, member.team.id, &thread_id).await?;
     Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
@@ -288,7 +298,7 @@ pub async fn get(
 pub async fn update(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<ThreadInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
     member.require(Action::EditContent)?;
@@ -299,10 +309,11 @@ pub async fn update(
             "Send the `version` of the entry the edit was made from.",
         )]));
     };
+    let next = super::next_version(version)?;
     let entry = parse_input(&input)?;
     let current = find(&state.db, member.team.id, &thread_id).await?;
     let mut model = active_of(&entry);
-    model.version = Set(version + 1);
+    model.version = Set(next);
     model.updated_by = Set(Some(member.user.id));
     model.updated_at = Set(OffsetDateTime::now_utc());
     // Only the version the edit was made from is overwritten; anything newer stays.
@@ -344,7 +355,7 @@ pub struct AdjustInput {
 pub async fn adjust(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<AdjustInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
     member.require(Action::EditContent)?;
@@ -396,7 +407,7 @@ pub async fn adjust(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, thread_id)): Path<(String, String)>,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &thread_id).await?;
@@ -411,8 +422,10 @@ pub async fn delete(
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BulkInput {
+    #[schema(example = "madeira-polyneon")]
     pub line: String,
     /// Codes, at most 500; or one text with codes separated by commas, spaces or lines.
+    #[schema(example = json!(["1801", "1802", "1803"]))]
     pub codes: Vec<String>,
     /// Spools of each; 1 when not given.
     #[serde(default)]
@@ -529,7 +542,7 @@ pub async fn bulk(
 pub async fn export(
     State(state): State<AppState>,
     member: TeamMember,
-    Query(params): Query<ListParams>,
+    ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
     let mut query = search_query(&params)?;
     query.page = 1;
@@ -575,6 +588,7 @@ pub async fn export(
 #[serde(deny_unknown_fields)]
 pub struct ImportInput {
     /// The file's text (UTF-8; a byte-order mark, `;` or tab separators and quoted fields are fine).
+    #[schema(example = "line,code,quantity\nmadeira-polyneon,1805,2\n")]
     pub csv: String,
     /// false (default): only check and preview; true: write, if every row is valid.
     #[serde(default)]
@@ -654,7 +668,9 @@ pub async fn import(
             Some(row) => {
                 let mut model = active_of(entry);
                 model.id = Set(row.id);
-                model.version = Set(row.version + 1);
+                // Stored versions only grow by one an edit: the largest `i32` is 2^31 edits away.
+                let next = row.version.checked_add(1).ok_or_else(|| broken_row(row.id, "version"))?;
+                model.version = Set(next);
                 model.updated_by = Set(Some(member.user.id));
                 model.updated_at = Set(OffsetDateTime::now_utc());
                 model.update(&txn).await?;
@@ -799,7 +815,9 @@ fn search_query(params: &ListParams) -> Result<search::Query, AppError> {
         low_only: params.low.unwrap_or(false),
         sort,
         descending,
-        page: params.page.unwrap_or(1).max(1),
+        // No inventory has a page past its largest size, even in pages of one; bounded as the
+        // page size is, so no offset computed from it comes near overflowing.
+        page: params.page.unwrap_or(1).clamp(1, usize::try_from(MAX_THREADS).unwrap_or(usize::MAX)),
         per_page: params.per_page.unwrap_or(50).clamp(1, MAX_PER_PAGE),
     })
 }

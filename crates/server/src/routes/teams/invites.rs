@@ -5,7 +5,7 @@
 
 use axum::{
     Json,
-    extract::{Path, State},
+    extract::State,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
@@ -34,7 +34,7 @@ use crate::{
     },
     entity::{team, team_invite, team_member, user},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, AuthUser, TeamAdmin, parse_role},
+    extract::{ApiJson, ApiPath, AuthUser, TeamAdmin, parse_role},
     mail::templates::{self, InviteDetails, MailKind},
     state::AppState,
 };
@@ -283,7 +283,7 @@ pub async fn mine(
 pub async fn revoke(
     State(state): State<AppState>,
     AuthUser(current): AuthUser,
-    Path(invite_id): Path<String>,
+    ApiPath(invite_id): ApiPath<String>,
 ) -> Result<Json<InviteBody>, AppError> {
     let user = current.user;
     let txn = crate::db::begin_write(&state.db).await?;
@@ -355,7 +355,7 @@ pub async fn accept_by_token(
 pub async fn accept_by_public_id(
     State(state): State<AppState>,
     AuthUser(current): AuthUser,
-    Path(invite_id): Path<String>,
+    ApiPath(invite_id): ApiPath<String>,
 ) -> Result<Json<AcceptedBody>, AppError> {
     accept(&state, &current.user, team_invite::Column::PublicId.eq(invite_id), true).await
 }

@@ -10,7 +10,6 @@ pub mod settings;
 
 use axum::{
     Json,
-    extract::Path,
     http::StatusCode,
     response::{IntoResponse, Response},
 };
@@ -28,7 +27,7 @@ use uuid::Uuid;
 use crate::{
     entity::{team, team_member, user},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamMember, parse_role},
+    extract::{ApiJson, ApiPath, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamMember, parse_role},
     state::AppState,
 };
 
@@ -365,7 +364,7 @@ pub async fn put_member(
 pub async fn remove_member(
     state: axum::extract::State<AppState>,
     actor: TeamMember,
-    Path((_team, user_id)): Path<(String, String)>,
+    ApiPath((_team, user_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     let not_a_member = || AppError::NotFound("That person is not a member of this team.".to_owned());
     let user_id = Uuid::parse_str(&user_id).map_err(|_| not_a_member())?;

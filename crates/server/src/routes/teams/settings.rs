@@ -5,10 +5,7 @@
 
 use std::collections::BTreeMap;
 
-use axum::{
-    Json,
-    extract::{Path, State},
-};
+use axum::{Json, extract::State};
 use bobbin_core::{
     catalogue::Catalogue,
     settings::{self, MAX_KEYS, SettingError, SettingKey},
@@ -27,7 +24,7 @@ use uuid::Uuid;
 use crate::{
     entity::{member_setting, team_setting},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamMember},
+    extract::{ApiJson, ApiPath, TeamMember},
     state::AppState,
 };
 
@@ -41,7 +38,7 @@ pub struct SettingsBody {
 /// One setting's value; `null` when it is not set.
 #[derive(Debug, Serialize, Deserialize, ToSchema)]
 pub struct ValueBody {
-    #[schema(value_type = Object)]
+    /// Any JSON value: a string (`"EUR"`), a number, an object, or `null`.
     pub value: Value,
 }
 
@@ -94,13 +91,17 @@ pub async fn team_patch(
 #[utoipa::path(
     get, path = "/teams/{team_id}/settings/{key}", tag = "settings",
     params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
-    responses((status = 200, body = ValueBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    responses(
+        (status = 200, body = ValueBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the key is not a setting's name", body = ErrorBody),
+    ),
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn team_one(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
     Ok(Json(ValueBody { value: read_one(&state.db, Scope::Team(member.team.id), &key).await? }))
 }
@@ -120,7 +121,7 @@ pub async fn team_one(
 pub async fn team_set(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
     member.require(Action::EditTeamSettings)?;
@@ -167,13 +168,17 @@ pub async fn member_patch(
 #[utoipa::path(
     get, path = "/teams/{team_id}/members/settings/{key}", tag = "settings",
     params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
-    responses((status = 200, body = ValueBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
+    responses(
+        (status = 200, body = ValueBody),
+        (status = 404, description = "No such team, or not a member", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the key is not a setting's name", body = ErrorBody),
+    ),
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn member_one(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
     Ok(Json(ValueBody { value: read_one(&state.db, member_scope(&member), &key).await? }))
 }
@@ -192,7 +197,7 @@ pub async fn member_one(
 pub async fn member_set(
     State(state): State<AppState>,
     member: TeamMember,
-    Path((_team, key)): Path<(String, String)>,
+    ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
     set_one(&state.db, member_scope(&member), key, body.value).await

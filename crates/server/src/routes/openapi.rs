@@ -1,0 +1,117 @@
+//! The error answers every operation of a kind can give, added to the OpenAPI document from what
+//! the operation declares, so that no operation forgets one: a signed-in operation can answer 401
+//! and, when it changes something, 403 to a cross-site request; one with a JSON body the four
+//! answers of [`ApiJson`](crate::extract::ApiJson); one with query or path parameters those of
+//! [`ApiQuery`](crate::extract::ApiQuery) and [`ApiPath`](crate::extract::ApiPath). What only
+//! some operations answer (a role check's 403, a limit's 429, a conflict's 409) stays in their
+//! own `#[utoipa::path]`, where it is written next to the code that answers it.
+//!
+//! Written per operation instead, the same six lines would be copied into forty annotations, and
+//! the document listed 53 statuses the server gave but no annotation named (issue 15).
+
+use utoipa::{
+    Modify,
+    openapi::{
+        ContentBuilder, OpenApi, Ref, RefOr,
+        path::{Operation, ParameterIn},
+        response::{Response, ResponseBuilder},
+    },
+};
+
+/// Adds the common error answers to each operation under `/api/`; see the module's comment.
+#[derive(Debug, Clone, Copy)]
+pub struct CommonErrors;
+
+impl Modify for CommonErrors {
+    fn modify(&self, openapi: &mut OpenApi) {
+        for (path, item) in &mut openapi.paths.paths {
+            if !path.starts_with("/api/") {
+                continue;
+            }
+            let operations = [
+                (false, &mut item.get),
+                (true, &mut item.post),
+                (true, &mut item.put),
+                (true, &mut item.patch),
+                (true, &mut item.delete),
+            ];
+            for (changes, operation) in operations {
+                if let Some(operation) = operation {
+                    add_common_errors(operation, changes);
+                }
+            }
+        }
+    }
+}
+
+fn add_common_errors(operation: &mut Operation, changes: bool) {
+    let signed_in = operation.security.as_ref().is_some_and(|security| !security.is_empty());
+    let takes = |place: ParameterIn| {
+        operation.parameters.iter().flatten().any(|parameter| match parameter {
+            RefOr::T(parameter) => parameter.parameter_in == place,
+            RefOr::Ref(_) => false,
+        })
+    };
+    let (has_query, has_path) = (takes(ParameterIn::Query), takes(ParameterIn::Path));
+    let has_body = operation.request_body.is_some();
+
+    let mut answers: Vec<(&str, &str, &str)> = Vec::new();
+    if signed_in {
+        answers.push(("401", "unauthorized", "no session, or one that has ended or was signed out"));
+    }
+    if signed_in && changes {
+        answers.push((
+            "403",
+            "cross_site_request",
+            "a request authenticated by the auth cookie from a page of another site",
+        ));
+    }
+    if has_body {
+        answers.push(("400", "invalid_json", "the body is not JSON"));
+        answers.push(("413", "payload_too_large", "the body is over 1 MiB"));
+        answers.push(("415", "unsupported_media_type", "the body is not sent as `application/json`"));
+        answers.push((
+            "422",
+            "validation_failed",
+            "a field of the body is missing or of the wrong type, named in `fields`",
+        ));
+    }
+    if has_query {
+        answers.push(("422", "validation_failed", "a query parameter cannot be read, named in `fields`"));
+    }
+    for (status, code, meaning) in answers {
+        add(operation, status, code, meaning);
+    }
+    // Every operation with ids in its path documents its own 404 ("no such thread in this
+    // team"), which also covers a segment that is no id at all; only one that does not gets this.
+    if has_path && !operation.responses.responses.contains_key("404") {
+        add(operation, "404", "not_found", "a part of the path is not an id this API gives");
+    }
+}
+
+/// Documents `status` answering `code` on `operation`, or, where the operation already
+/// documents the status, adds the code to its description unless that names it.
+fn add(operation: &mut Operation, status: &str, code: &str, meaning: &str) {
+    let responses = &mut operation.responses.responses;
+    match responses.get_mut(status) {
+        Some(RefOr::T(response)) => {
+            if !response.description.contains(&format!("`{code}`")) {
+                response.description = format!("{}; or `{code}`: {meaning}", response.description);
+            }
+        }
+        Some(RefOr::Ref(_)) => {}
+        None => {
+            responses.insert(status.to_owned(), RefOr::T(error_response(&format!("`{code}`: {meaning}"))));
+        }
+    }
+}
+
+fn error_response(description: &str) -> Response {
+    ResponseBuilder::new()
+        .description(description)
+        .content(
+            "application/json",
+            ContentBuilder::new().schema(Some(Ref::from_schema_name("ErrorBody"))).build(),
+        )
+        .build()
+}

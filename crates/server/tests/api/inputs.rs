@@ -1,0 +1,145 @@
+//! Whatever a request carries answers a 4xx that names the problem, never a 500 (issue 15, point
+//! 8): a version, a page or a page size at the edge of its type answers as any other number the
+//! API cannot use; a query parameter or a path segment that cannot be read answers in the API's
+//! error shape, naming it.
+
+use reqwest::{Method, StatusCode};
+use rstest::rstest;
+use serde_json::json;
+
+use crate::helpers::{Backend, spawn_app};
+
+#[rstest]
+#[tokio::test]
+async fn an_edit_from_the_largest_version_is_refused_as_invalid(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let thread = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/threads"),
+            json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }),
+        )
+        .await;
+    let thread = format!(
+        "/teams/{team}/threads/{}",
+        thread.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap()
+    );
+    let machine = json!({ "name": "Tajima", "heads": 1, "needles_per_head": 12 });
+    let added = app.api_post(&owner, &format!("/teams/{team}/machines"), machine.clone()).await;
+    let machine_path = format!(
+        "/teams/{team}/machines/{}",
+        added.assert_status(StatusCode::CREATED)["machine"]["id"].as_str().unwrap()
+    );
+
+    for version in [i32::MAX, 0, i32::MIN] {
+        let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 2, "version": version });
+        let answer = app.api(&owner, Method::PUT, &thread, Some(edit)).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], "version", "{answer:?}");
+
+        let mut edit = machine.clone();
+        edit["version"] = json!(version);
+        let answer = app.api(&owner, Method::PUT, &machine_path, Some(edit)).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], "version", "{answer:?}");
+    }
+    // Neither entry changed, and the version they have still edits them.
+    let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 2, "version": 1 });
+    let edited = app.api(&owner, Method::PUT, &thread, Some(edit)).await;
+    assert_eq!(edited.assert_status(StatusCode::OK)["thread"]["version"], 2);
+    let mut edit = machine.clone();
+    edit["version"] = json!(1);
+    let edited = app.api(&owner, Method::PUT, &machine_path, Some(edit)).await;
+    assert_eq!(edited.assert_status(StatusCode::OK)["machine"]["version"], 2);
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_page_or_page_size_past_every_entry_answers_an_empty_bounded_page(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    app.api_post(
+        &owner,
+        &format!("/teams/{team}/threads"),
+        json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
+
+    for query in [
+        "page=9223372036854775808",
+        "page=18446744073709551615&per_page=18446744073709551615",
+        "page=10001&per_page=0",
+    ] {
+        let quotes = app.api_get(&owner, &format!("/teams/{team}/quotes?{query}")).await;
+        let quotes = quotes.assert_status(StatusCode::OK);
+        assert_eq!(quotes["quotes"], json!([]), "{query}");
+        assert_eq!(quotes["page"], 10_000, "{query}");
+        assert!(quotes["per_page"].as_u64().unwrap() <= 100, "{query}");
+
+        let threads = app.api_get(&owner, &format!("/teams/{team}/threads?{query}")).await;
+        let threads = threads.assert_status(StatusCode::OK);
+        assert_eq!(threads["threads"], json!([]), "{query}");
+        assert_eq!(threads["total"], 1, "{query}");
+        assert!(threads["page"].as_u64().unwrap() <= 20_000, "{query}");
+        assert!(threads["per_page"].as_u64().unwrap() <= 200, "{query}");
+    }
+    // The first page of the largest size still holds the entry.
+    let threads =
+        app.api_get(&owner, &format!("/teams/{team}/threads?page=1&per_page=18446744073709551615")).await;
+    assert_eq!(threads.assert_status(StatusCode::OK)["threads"].as_array().unwrap().len(), 1);
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_query_parameter_that_cannot_be_read_is_named_in_a_422(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+
+    for (path, field) in [
+        (format!("/teams/{team}/quotes?per_page=-1"), "per_page"),
+        (format!("/teams/{team}/quotes?page=2.5"), "page"),
+        (format!("/teams/{team}/threads?low=perhaps"), "low"),
+        (format!("/teams/{team}/threads/export.csv?page=x"), "page"),
+        ("/catalog/threads?q=red&limit=many".to_owned(), "limit"),
+    ] {
+        let answer = app.api_get(&owner, &path).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], field, "{path}: {answer:?}");
+    }
+    let missing = app.api_get(&owner, "/catalog/threads").await;
+    missing.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert!(missing.body["fields"][0]["message"].as_str().unwrap().contains('q'), "{missing:?}");
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_path_segment_that_is_not_text_answers_404_like_an_unknown_id(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+
+    // `%FF` decodes to a byte that is no UTF-8: axum's own extractor answered a bare 400.
+    for (method, path) in [
+        (Method::GET, "/catalog/lines/%FF".to_owned()),
+        (Method::GET, "/catalog/lines/madeira-polyneon/threads/%FF".to_owned()),
+        (Method::POST, "/invites/%FF/revoke".to_owned()),
+        (Method::POST, "/invites/%FF/accept".to_owned()),
+        (Method::GET, format!("/teams/{team}/threads/%FF")),
+    ] {
+        let answer = app.api(&owner, method.clone(), &path, None).await;
+        answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+}
