@@ -139,41 +139,14 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
             } else {
                 Some(user.email.as_str())
             };
-            if expected != Some(row.relates_to.as_str()) {
+            if user.email_change.is_none() || expected != Some(row.relates_to.as_str()) {
                 txn.commit().await?;
                 return Err(invalid());
             }
-            let other = one_time_token::Entity::find()
-                .filter(one_time_token::Column::UserId.eq(user.id))
-                .filter(
-                    one_time_token::Column::Kind
-                        .is_in([TokenKind::EmailChangeCurrent.as_str(), TokenKind::EmailChangeNew.as_str()]),
-                )
-                .one(&txn)
-                .await?;
-            if other.is_some() {
+            let Some(user) = complete_email_change(&txn, user, now).await? else {
                 txn.commit().await?;
                 return Ok(Verified::HalfOfEmailChange);
-            }
-            let new_email = user.email_change.clone().ok_or_else(invalid)?;
-            let mut active = user.into_active_model();
-            active.email = Set(new_email.clone());
-            active.email_change = Set(None);
-            active.email_change_sent_at = Set(None);
-            active.updated_at = Set(now);
-            let user = active.update(&txn).await.map_err(|error| match error.sql_err() {
-                Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => AuthError::unprocessable(
-                    "email_exists",
-                    "A user with this email address has already been registered",
-                ),
-                _ => error.into(),
-            })?;
-            crate::entity::identity::Entity::update_many()
-                .col_expr(crate::entity::identity::Column::Email, new_email.into())
-                .filter(crate::entity::identity::Column::UserId.eq(user.id))
-                .filter(crate::entity::identity::Column::Provider.eq("email"))
-                .exec(&txn)
-                .await?;
+            };
             (user, Method::EmailChange)
         }
     };
@@ -183,6 +156,43 @@ async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> Au
     };
     txn.commit().await?;
     Ok(Verified::SignIn { user, method, flow })
+}
+
+/// The second half of an address change: `user` with the new address, or `None` while the
+/// other half's link is still unopened.
+async fn complete_email_change(
+    txn: &sea_orm::DatabaseTransaction,
+    user: user::Model,
+    now: OffsetDateTime,
+) -> AuthResult<Option<user::Model>> {
+    let other = one_time_token::Entity::find()
+        .filter(one_time_token::Column::UserId.eq(user.id))
+        .filter(
+            one_time_token::Column::Kind
+                .is_in([TokenKind::EmailChangeCurrent.as_str(), TokenKind::EmailChangeNew.as_str()]),
+        )
+        .one(txn)
+        .await?;
+    let Some(new_email) = user.email_change.clone().filter(|_| other.is_none()) else { return Ok(None) };
+    let mut active = user.into_active_model();
+    active.email = Set(new_email.clone());
+    active.email_change = Set(None);
+    active.email_change_sent_at = Set(None);
+    active.updated_at = Set(now);
+    let user = active.update(txn).await.map_err(|error| match error.sql_err() {
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => AuthError::unprocessable(
+            "email_exists",
+            "A user with this email address has already been registered",
+        ),
+        _ => error.into(),
+    })?;
+    crate::entity::identity::Entity::update_many()
+        .col_expr(crate::entity::identity::Column::Email, new_email.into())
+        .filter(crate::entity::identity::Column::UserId.eq(user.id))
+        .filter(crate::entity::identity::Column::Provider.eq("email"))
+        .exec(txn)
+        .await?;
+    Ok(Some(user))
 }
 
 /// `user`'s address proven by the token `row` of `kind` (opening any e-mailed link proves it).
