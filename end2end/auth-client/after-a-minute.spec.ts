@@ -16,7 +16,7 @@ import {
 } from './support';
 
 // The flows that e-mail an address that already has an account: password recovery, a magic
-// link, resending the confirmation, an e-mail change. The service sends one e-mail per address
+// link, resending the confirmation, an e-mail change, signing up again. The service sends one e-mail per address
 // per minute (BOBBIN_AUTH_EMAIL_INTERVAL, 60 s by default, which the development server keeps),
 // and every account got its sign-up e-mail when it was made. So the accounts are all made first,
 // the minute is waited once for all of them, and the flows follow.
@@ -35,6 +35,7 @@ let recovery: Account;
 let magicLink: Account;
 let magicCode: Account;
 let emailChange: Account;
+let registered: Account;
 let unconfirmed: Account & { firstMail: Mail };
 
 test.beforeAll(async ({ newClient, mailbox, site }) => {
@@ -48,6 +49,7 @@ test.beforeAll(async ({ newClient, mailbox, site }) => {
   magicLink = await confirmed();
   magicCode = await confirmed();
   emailChange = await confirmed();
+  registered = await confirmed();
   const client = newClient();
   const email = uniqueEmail('resend');
   const password = strongPassword();
@@ -216,6 +218,23 @@ test('an e-mail change is confirmed by the links sent to both addresses, then th
   expect((await newClient().auth.signInWithPassword({ email: newEmail, password })).error).toBeNull();
   const old = await newClient().auth.signInWithPassword({ email, password });
   expect(old.error).toMatchObject({ code: 'invalid_credentials' });
+});
+
+test('signing up again with a registered address answers as for a new one, and signs nobody in', async ({
+  newClient,
+  mailbox,
+}) => {
+  const { email } = registered;
+  const before = await mailbox.all(email);
+
+  const { data, error } = await newClient().auth.signUp({ email, password: strongPassword() });
+
+  expect(error).toBeNull();
+  expect(data.session).toBeNull();
+  expect(data.user?.email).toBe(email);
+  // How the client's documentation tells an existing account apart: no identities.
+  expect(data.user?.identities).toEqual([]);
+  expect(await mailbox.all(email)).toHaveLength(before.length);
 });
 
 test('resending the confirmation e-mails a new link that confirms the PKCE sign-up, and retires the old one', async ({

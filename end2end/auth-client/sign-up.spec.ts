@@ -192,24 +192,6 @@ test("the link's token also verifies through verifyOtp({ token_hash }), as a ser
   expect(again.error).toMatchObject({ status: 403, code: 'otp_expired' });
 });
 
-test('signing up again with a registered address answers as for a new one, and signs nobody in', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
-  const { email } = await signUpConfirmed(newClient(), mailbox, site);
-  const before = await mailbox.all(email);
-
-  const { data, error } = await newClient().auth.signUp({ email, password: strongPassword() });
-
-  expect(error).toBeNull();
-  expect(data.session).toBeNull();
-  expect(data.user?.email).toBe(email);
-  // How the client's documentation tells an existing account apart: no identities.
-  expect(data.user?.identities).toEqual([]);
-  expect(await mailbox.all(email)).toHaveLength(before.length);
-});
-
 test('a magic-link request for a new address signs up by the code typed from the e-mail', async ({
   newClient,
   mailbox,

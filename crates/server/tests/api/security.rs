@@ -1045,3 +1045,36 @@ async fn team_names_stored_before_the_rule_lose_their_overrides_when_the_schema_
     let team = bobbin_server::entity::team::Entity::find().one(&db).await.unwrap().unwrap();
     assert_eq!(team.name, "Stitch moc.live");
 }
+
+#[rstest]
+#[tokio::test]
+async fn a_resent_confirmation_keeps_the_password_of_a_lone_sign_up_and_of_competing_ones_none(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    // One sign-up, its e-mail lost: the resent link stands for it, password and all.
+    app.signup("lone@example.com").await;
+    let first = app.last_link_to("lone@example.com").await;
+    assert_eq!(
+        app.auth_post("/resend", &json!({ "type": "signup", "email": "lone@example.com" })).await.status,
+        StatusCode::OK
+    );
+    assert!(
+        follow(&app, &first).await.contains("error_code=otp_expired"),
+        "the resent link replaces the first"
+    );
+    assert!(follow(&app, &app.last_link_to("lone@example.com").await).await.contains("access_token="));
+    assert_eq!(app.sign_in("lone@example.com", PASSWORD).await.status, StatusCode::OK);
+
+    // Two sign-ups, a squatter's and the owner's: the resent link cannot tell whose it is.
+    app.auth_post("/signup", &json!({ "email": "contested@example.com", "password": SQUATTER_PASSWORD }))
+        .await;
+    app.signup("contested@example.com").await;
+    app.auth_post("/resend", &json!({ "type": "signup", "email": "contested@example.com" })).await;
+    assert!(follow(&app, &app.last_link_to("contested@example.com").await).await.contains("access_token="));
+    for password in [SQUATTER_PASSWORD, PASSWORD] {
+        app.sign_in("contested@example.com", password)
+            .await
+            .assert_error(StatusCode::BAD_REQUEST, "invalid_credentials");
+    }
+}

@@ -478,11 +478,38 @@ pub async fn resend(
     let user = account::find_by_email(&state.db, &email).await?;
     match (body.kind.as_str(), user) {
         ("signup", Some(user)) if user.email_confirmed_at.is_none() => {
+            rate_limit::check_email(
+                &state.db,
+                TokenKind::Confirmation.clock(),
+                &email,
+                auth.config.email_interval,
+            )
+            .await?;
             let flow = flow_for_link(&state.db, pkce, user.id, "email", "email/signup", &redirect).await?;
-            // Anyone may ask for this e-mail, so its link carries no sign-up's password: it
-            // confirms the address and signs the person in, who then chooses a password.
-            let mail = TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow);
-            send_token_mail(auth, &state.db, &user, mail).await?;
+            // The new link replaces the pending ones (as in Supabase Auth). It carries the
+            // password of the sign-up it stands for when there is exactly one; with several
+            // sign-ups pending, someone may be squatting the address and it cannot tell whose
+            // this is, so it carries none (the person confirms, is signed in, and chooses one).
+            let pending = one_time_token::Entity::find()
+                .filter(one_time_token::Column::UserId.eq(user.id))
+                .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
+                .all(&state.db)
+                .await?;
+            let password_hash = match pending.as_slice() {
+                [only] => only.password_hash.clone(),
+                _ => None,
+            };
+            one_time_token::Entity::delete_many()
+                .filter(one_time_token::Column::UserId.eq(user.id))
+                .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
+                .exec(&state.db)
+                .await?;
+            let mail = TokenMail {
+                password_hash,
+                ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
+            };
+            let issued = store_token(&state.db, &auth.vault, &user, &mail).await?;
+            mail_token(auth, &state.db, &user, &mail, &issued).await?;
         }
         ("email_change", Some(user)) if user.email_change.is_some() => {
             let new_email = user.email_change.clone().unwrap_or_default();
