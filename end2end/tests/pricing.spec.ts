@@ -11,8 +11,8 @@ import { expect, test } from '../fixtures/test';
 // development server. Prices are computed in the page by the WebAssembly core.
 test.use({ signedIn: true });
 
-/** The sample designs of the shared data (../shared/data/designs from the repository). */
-const designs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../shared/data/designs');
+/** The sample designs (testdata/designs of the repository). */
+const designs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../testdata/designs');
 
 /** The public id of the signed-in person's first team (a new account has one: its own). */
 async function firstTeam(page: Page): Promise<string> {

@@ -132,7 +132,7 @@ describe('the pricing facade', () => {
 
   it('reads a design file, and says in a sentence why a damaged one cannot be read', async () => {
     const pricing = await loadPricing();
-    const bytes = new Uint8Array(await readFile(path.resolve(import.meta.dirname, '../../../../shared/data/designs/star.dst')));
+    const bytes = new Uint8Array(await readFile(path.resolve(import.meta.dirname, '../../../testdata/designs/star.dst')));
     const design = pricing.readDesign(bytes, 'star.dst', 500);
     expect(design.summary).toMatchObject({ format: 'dst', stitches: 2550, colours: 2, trims: null, thread_colours: [] });
     expect(design.preview.blocks.length).toBeGreaterThan(0);

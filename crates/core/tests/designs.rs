@@ -1,4 +1,4 @@
-//! The design-file readers against the sample designs in `shared/data/designs` and their reference
+//! The design-file readers against the sample designs in `testdata/designs` and their reference
 //! figures (`REFERENCE.tsv`, read from the files' own stitch records), plus damaged and edge-case
 //! files written here, and properties that must hold for any bytes.
 
@@ -10,22 +10,9 @@ use bobbin_core::design::{
 };
 use proptest::prelude::*;
 
-/// `shared/data/designs`, found beside the workspace or one of its ancestors (the workspace is
-/// `/work/main` or a worktree such as `/work/design`; `shared/` is beside them).
+/// `testdata/designs` of the repository (its sources and licences in `SOURCES.tsv` there).
 fn designs_dir() -> PathBuf {
-    let manifest = Path::new(env!("CARGO_MANIFEST_DIR"));
-    manifest
-        .ancestors()
-        .map(|ancestor| ancestor.join("shared/data/designs"))
-        .find(|candidate| candidate.join("REFERENCE.tsv").is_file())
-        .unwrap_or_else(|| {
-            panic!(
-                "the sample designs are missing: no ancestor of {} has shared/data/designs/\
-                 REFERENCE.tsv (the tests read the samples from there; they are not copied into \
-                 the project)",
-                manifest.display()
-            )
-        })
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/designs")
 }
 
 fn sample(name: &str) -> Vec<u8> {

@@ -15,7 +15,7 @@ import { effectiveRates } from './model';
 import { PricingPage } from './pricing-page';
 import type { PricingAccess, Role, SavedQuote, TeamSettings } from './types';
 
-const DESIGNS = path.resolve(import.meta.dirname, '../../../../../shared/data/designs');
+const DESIGNS = path.resolve(import.meta.dirname, '../../../../testdata/designs');
 const LIST = 'GET /teams/tm_shop/quotes?page=1&per_page=20';
 
 let defaults: Rates;

@@ -6,7 +6,7 @@
 //! crate that reads these formats natively, `rustitch` (0.x, one author, recently published), is
 //! built around PNG thumbnails and depends on `png` and `tiny-skia`, which would grow the
 //! WebAssembly module for a preview the browser draws as SVG; and the figures here must follow one
-//! exact definition (`shared/data/designs/README.md`: trims only where the format has a trim
+//! exact definition (`testdata/designs/README.md`: trims only where the format has a trim
 //! command, each PES block's colour through its PEC index, counts from the records). The other,
 //! `libembroidery-sys`, binds a C library and cannot go to WebAssembly. The formats are small: each
 //! reader is a few dozen lines over a bounds-checked `Cursor`.
@@ -15,7 +15,7 @@
 //! every read goes through `Cursor`, which checks bounds; every loop consumes at least one byte or
 //! moves strictly forward; files over [`MAX_FILE_BYTES`] and designs over [`MAX_RECORDS`] records are
 //! refused; coordinates saturate rather than overflow. Figures come from the stitch records, never
-//! from header fields (headers are often wrong: see `shared/data/designs/README.md`).
+//! from header fields (headers are often wrong: see `testdata/designs/README.md`).
 //!
 //! Coordinates are in file units of 0.1 mm, with y growing downwards (as on a screen and in SVG);
 //! formats whose y grows upwards (DST, EXP, JEF) are flipped when read.
