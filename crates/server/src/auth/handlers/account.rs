@@ -15,8 +15,8 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    FLOW_STATE_EXPIRY, PkceFields, TokenKind, TokenMail, flow_for_link, mail_token, new_flow_state,
-    redirect_target, send_token_mail, store_token,
+    FLOW_STATE_EXPIRY, PkceFields, TokenKind, TokenMail, email_clock, flow_for_link, mail_token,
+    new_flow_state, redirect_target, send_token_mail, store_token,
 };
 use crate::{
     auth::{
@@ -100,13 +100,7 @@ pub async fn signup(
         } else {
             // No e-mail for the owner, who did not ask; but the same clock as for a new address,
             // so a second sign-up within the interval is refused alike.
-            rate_limit::check_email(
-                &state.db,
-                TokenKind::Confirmation.clock(),
-                &email,
-                auth.config.email_interval,
-            )
-            .await?;
+            email_clock(auth, &state.db, TokenKind::Confirmation, &email).await?;
         }
         return Ok(Json(obfuscated_user(&email, &metadata)).into_response());
     }
@@ -416,10 +410,8 @@ pub async fn update_user(
             let redirect = redirect_target(auth, query.redirect_to.as_deref());
             let pkce = body.pkce.parse()?;
             // Both e-mails' clocks before anything is written: a refused request changes nothing.
-            let interval = auth.config.email_interval;
-            let clock = TokenKind::EmailChangeNew.clock();
-            rate_limit::check_email(&state.db, clock, &new_email, interval).await?;
-            rate_limit::check_email(&state.db, clock, &user.email, interval).await?;
+            email_clock(auth, &state.db, TokenKind::EmailChangeNew, &new_email).await?;
+            email_clock(auth, &state.db, TokenKind::EmailChangeCurrent, &user.email).await?;
             // The address asked for, and the tokens of both halves, change together: a link
             // mailed for an earlier request can never complete a change to this address.
             let txn = crate::db::begin_write(&state.db).await?;

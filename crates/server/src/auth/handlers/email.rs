@@ -19,8 +19,9 @@ use subtle::ConstantTimeEq as _;
 use time::OffsetDateTime;
 
 use super::{
-    MAX_CODE_ATTEMPTS, PkceFields, TokenKind, TokenMail, error_redirect, flow_for_link, issue_auth_code,
-    mail_token, redirect_target, redirect_with, send_token_mail, session_redirect, store_token,
+    MAX_CODE_ATTEMPTS, PkceFields, TokenKind, TokenMail, email_clock, error_redirect, flow_for_link,
+    issue_auth_code, mail_token, redirect_target, redirect_with, send_token_mail, session_redirect,
+    store_token,
 };
 use crate::{
     auth::{
@@ -388,8 +389,7 @@ pub async fn recover(
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let Some(user) = account::find_by_email(&state.db, &email).await? else {
-        rate_limit::check_email(&state.db, TokenKind::Recovery.clock(), &email, auth.config.email_interval)
-            .await?;
+        email_clock(auth, &state.db, TokenKind::Recovery, &email).await?;
         return Ok(Json(json!({})));
     };
     let flow = flow_for_link(&state.db, pkce, user.id, "recovery", "recovery", &redirect).await?;
@@ -432,8 +432,7 @@ pub async fn otp(
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     // One clock for every answer, whether the address has an account, gets one now, or gets
     // nothing: a second request within the interval is refused the same way for all of them.
-    rate_limit::check_email(&state.db, TokenKind::MagicLink.clock(), &email, auth.config.email_interval)
-        .await?;
+    email_clock(auth, &state.db, TokenKind::MagicLink, &email).await?;
     let (user, kind) = match account::find_by_email(&state.db, &email).await? {
         Some(user) => (user, TokenKind::MagicLink),
         None if body.create_user.unwrap_or(true) => (
@@ -478,13 +477,7 @@ pub async fn resend(
     let user = account::find_by_email(&state.db, &email).await?;
     match (body.kind.as_str(), user) {
         ("signup", Some(user)) if user.email_confirmed_at.is_none() => {
-            rate_limit::check_email(
-                &state.db,
-                TokenKind::Confirmation.clock(),
-                &email,
-                auth.config.email_interval,
-            )
-            .await?;
+            email_clock(auth, &state.db, TokenKind::Confirmation, &email).await?;
             let flow = flow_for_link(&state.db, pkce, user.id, "email", "email/signup", &redirect).await?;
             // The new link replaces the pending ones (as in Supabase Auth). It carries the
             // password of the sign-up it stands for when there is exactly one; with several
@@ -516,13 +509,7 @@ pub async fn resend(
             if account::find_by_email(&state.db, &new_email).await?.is_some() {
                 // The address belongs to someone else (see `PUT /user`): its owner hears of
                 // it again, and gets no link.
-                rate_limit::check_email(
-                    &state.db,
-                    TokenKind::EmailChangeNew.clock(),
-                    &new_email,
-                    auth.config.email_interval,
-                )
-                .await?;
+                email_clock(auth, &state.db, TokenKind::EmailChangeNew, &new_email).await?;
                 super::account::tell_owner_address_taken(auth, &state.db, &new_email).await?;
                 return Ok(Json(json!({ "message_id": null })));
             }
@@ -533,7 +520,7 @@ pub async fn resend(
         ("signup" | "email_change", _) => {
             let kind =
                 if body.kind == "signup" { TokenKind::Confirmation } else { TokenKind::EmailChangeNew };
-            rate_limit::check_email(&state.db, kind.clock(), &email, auth.config.email_interval).await?;
+            email_clock(auth, &state.db, kind, &email).await?;
         }
         ("sms" | "phone_change", _) => {
             return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));

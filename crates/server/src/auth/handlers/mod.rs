@@ -250,6 +250,17 @@ impl<'a> TokenMail<'a> {
     }
 }
 
+/// Allows one e-mail of `kind` to `address` per `--email-interval`, and records it (see
+/// [`rate_limit::check_email`]; every kind keeps its own clock).
+pub async fn email_clock(
+    auth: &AuthService,
+    db: &DatabaseConnection,
+    kind: TokenKind,
+    address: &str,
+) -> AuthResult<()> {
+    rate_limit::check_email(db, kind.clock(), address, auth.config.email_interval).await
+}
+
 /// Sends a link-and-code e-mail to `mail.address` for `user` (see [`store_token`]), after the
 /// per-kind, per-address interval check.
 pub async fn send_token_mail(
@@ -258,7 +269,7 @@ pub async fn send_token_mail(
     user: &user::Model,
     mail: TokenMail<'_>,
 ) -> AuthResult<()> {
-    rate_limit::check_email(db, mail.kind.clock(), mail.address, auth.config.email_interval).await?;
+    email_clock(auth, db, mail.kind, mail.address).await?;
     let issued = store_token(db, &auth.vault, user, &mail).await?;
     mail_token(auth, db, user, &mail, &issued).await
 }
