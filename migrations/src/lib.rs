@@ -15,6 +15,7 @@ mod m20261123_000004_inventory;
 mod m20261123_000005_quotes;
 mod m20261123_000006_threads_revision;
 mod m20261125_000007_security;
+mod m20261125_000008_write_probe;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -30,6 +31,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000005_quotes::Migration),
             Box::new(m20261123_000006_threads_revision::Migration),
             Box::new(m20261125_000007_security::Migration),
+            Box::new(m20261125_000008_write_probe::Migration),
         ]
     }
 }

@@ -3,10 +3,14 @@
 use std::{str::FromStr as _, time::Duration};
 
 use anyhow::{Context as _, bail};
+use rand::RngCore as _;
 use sea_orm::{
-    DatabaseConnection, DatabaseTransaction, DbErr, SqliteTransactionMode, SqlxPostgresConnector,
-    SqlxSqliteConnector, TransactionOptions, TransactionTrait as _,
+    ConnAcquireErr, ConnectionTrait as _, DatabaseConnection, DatabaseTransaction, DbErr, RuntimeErr,
+    SqliteTransactionMode, SqlxPostgresConnector, SqlxSqliteConnector, TransactionOptions,
+    TransactionTrait as _,
+    sea_query::{Alias, OnConflict, Query},
     sqlx::{
+        self, Connection as _,
         postgres::{PgConnectOptions, PgPoolOptions},
         sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
     },
@@ -38,6 +42,119 @@ impl Engine {
     }
 }
 
+/// A database failure that is not a bug: the storage or the database server is out of order for
+/// a while. Requests that meet one answer `503` or `507` with a code that says which, and
+/// `/healthz` reports it, instead of a bare `500`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outage {
+    /// No free connection in time, or the database is locked by someone else for longer than
+    /// the busy timeout.
+    Busy,
+    /// The disk (or the PostgreSQL server's disk) is full.
+    Full,
+    /// The database file or file system, or the PostgreSQL server, takes no writes.
+    ReadOnly,
+    /// The connection broke (PostgreSQL restarted or cut it, an I/O error on the SQLite file).
+    Unavailable,
+}
+
+impl Outage {
+    /// The outage behind `error`, if it is one.
+    pub fn of(error: &DbErr) -> Option<Self> {
+        match error {
+            DbErr::ConnectionAcquire(ConnAcquireErr::Timeout) => Some(Self::Busy),
+            DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed) => Some(Self::Unavailable),
+            DbErr::Conn(RuntimeErr::SqlxError(error))
+            | DbErr::Exec(RuntimeErr::SqlxError(error))
+            | DbErr::Query(RuntimeErr::SqlxError(error)) => Self::of_sqlx(error),
+            _ => None,
+        }
+    }
+
+    fn of_sqlx(error: &sqlx::Error) -> Option<Self> {
+        match error {
+            sqlx::Error::PoolTimedOut => Some(Self::Busy),
+            sqlx::Error::PoolClosed
+            | sqlx::Error::Io(_)
+            | sqlx::Error::Tls(_)
+            | sqlx::Error::Protocol(_)
+            | sqlx::Error::WorkerCrashed => Some(Self::Unavailable),
+            sqlx::Error::Database(error) => {
+                let code = error.code()?;
+                if error.try_downcast_ref::<sqlx::sqlite::SqliteError>().is_some() {
+                    Self::of_sqlite_code(code.parse().ok()?)
+                } else {
+                    Self::of_sqlstate(&code)
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// SQLite's result codes: the primary code is the low byte of the extended one
+    /// (<https://sqlite.org/rescode.html>).
+    fn of_sqlite_code(extended: i32) -> Option<Self> {
+        match extended & 0xff {
+            5 | 6 => Some(Self::Busy),          // SQLITE_BUSY, SQLITE_LOCKED
+            8 => Some(Self::ReadOnly),          // SQLITE_READONLY
+            13 => Some(Self::Full),             // SQLITE_FULL
+            10 | 14 => Some(Self::Unavailable), // SQLITE_IOERR, SQLITE_CANTOPEN
+            _ => None,
+        }
+    }
+
+    /// The stable code of the API's error answer.
+    pub fn code(self) -> &'static str {
+        match self {
+            Self::Busy => "database_busy",
+            Self::Full => "storage_full",
+            Self::ReadOnly => "database_read_only",
+            Self::Unavailable => "database_unavailable",
+        }
+    }
+
+    /// What the person is told; nothing was changed, whatever they asked for.
+    pub fn message(self) -> &'static str {
+        match self {
+            Self::Busy => {
+                "The server is too busy to do this just now, and nothing was changed. Try again in a moment."
+            }
+            Self::Full => {
+                "The server's disk is full, so nothing was saved. Try again later; whoever runs Bobbin \
+                 needs to free some space."
+            }
+            Self::ReadOnly => {
+                "The server cannot save anything just now (its database is read-only), so nothing was \
+                 changed. Try again later."
+            }
+            Self::Unavailable => {
+                "The server lost its connection to the database, and nothing was changed. Try again in a moment."
+            }
+        }
+    }
+
+    /// Seconds a client should wait before trying again (`Retry-After`).
+    pub fn retry_after(self) -> u16 {
+        match self {
+            Self::Busy => 1,
+            Self::Unavailable => 5,
+            Self::Full | Self::ReadOnly => 60,
+        }
+    }
+
+    /// PostgreSQL's SQLSTATE codes (<https://www.postgresql.org/docs/current/errcodes-appendix.html>).
+    fn of_sqlstate(code: &str) -> Option<Self> {
+        match code {
+            "53100" => Some(Self::Full),                               // disk_full
+            "25006" => Some(Self::ReadOnly),                           // read_only_sql_transaction
+            "53300" | "55P03" | "57014" => Some(Self::Busy), // too_many_connections, lock_not_available, query_canceled
+            "57P01" | "57P02" | "57P03" => Some(Self::Unavailable), // shutdown, crash, cannot connect now
+            code if code.starts_with("08") => Some(Self::Unavailable), // connection exceptions
+            _ => None,
+        }
+    }
+}
+
 /// Begins a transaction that will write. On SQLite it takes the write lock at once (`BEGIN
 /// IMMEDIATE`), waiting up to the busy timeout for it: a transaction that reads first and
 /// writes later (as most do) would otherwise fail with "database is locked" whenever another
@@ -52,6 +169,71 @@ pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction,
         ..TransactionOptions::default()
     })
     .await
+}
+
+/// Runs `write` in a transaction of its own, and answers only once it is committed. Every write
+/// outside a longer transaction goes through here.
+///
+/// sea-orm writes `insert` and `update` as `INSERT/UPDATE … RETURNING`. On SQLite such a
+/// statement outside a transaction commits only when the driver resets it after reading the
+/// row, and sqlx drops the error of that reset (launchbadge/sqlx#2099): on a full disk the
+/// write was answered as saved and then lost. Inside a transaction the `COMMIT` reports it.
+///
+/// # Errors
+///
+/// The write's own error, or the database's when it cannot begin or commit.
+pub async fn committed<T, E: From<DbErr>>(
+    db: &DatabaseConnection,
+    write: impl AsyncFnOnce(&DatabaseTransaction) -> Result<T, E>,
+) -> Result<T, E> {
+    let txn = begin_write(db).await?;
+    let value = write(&txn).await?;
+    txn.commit().await?;
+    Ok(value)
+}
+
+/// How much a write probe writes: a full disk with a few pages of slack left must still fail it.
+const PROBE_BYTES: usize = 64 * 1024;
+
+/// Writes one row of [`PROBE_BYTES`] and commits: whether the database takes writes now. Run at start, so that a
+/// read-only file or server stops the start with the reason, and by `/healthz` after a request
+/// met a full disk or a read-only database.
+///
+/// # Errors
+///
+/// The database's own error, which [`Outage::of`] classifies.
+pub async fn probe_writes(db: &DatabaseConnection) -> Result<(), DbErr> {
+    let (table, id) = (Alias::new("write_probes"), Alias::new("id"));
+    let (written_at, room) = (Alias::new("written_at"), Alias::new("room"));
+    let now = time::OffsetDateTime::now_utc().unix_timestamp();
+    let mut bytes = vec![0_u8; PROBE_BYTES];
+    rand::rng().fill_bytes(&mut bytes);
+    let upsert = Query::insert()
+        .into_table(table)
+        .columns([id.clone(), written_at.clone(), room.clone()])
+        .values_panic([1.into(), now.into(), bytes.into()])
+        .on_conflict(OnConflict::column(id).update_columns([written_at, room]).to_owned())
+        .to_owned();
+    let txn = begin_write(db).await?;
+    txn.execute_raw(db.get_database_backend().build(&upsert)).await?;
+    txn.commit().await
+}
+
+/// Checks at start that the database takes writes, and says why not.
+///
+/// # Errors
+///
+/// When it does not.
+pub async fn ensure_writable(db: &DatabaseConnection) -> anyhow::Result<()> {
+    probe_writes(db).await.map_err(|error| match Outage::of(&error) {
+        Some(Outage::ReadOnly) => anyhow::anyhow!(
+            "the database cannot be written ({error}): check that the file, its folder and the file system \
+             allow writing (and that DATABASE_URL has no `mode=ro`), or that the PostgreSQL server is not a \
+             read-only replica"
+        ),
+        Some(Outage::Full) => anyhow::anyhow!("the database cannot be written: its disk is full ({error})"),
+        _ => anyhow::anyhow!("the database cannot be written: {error}"),
+    })
 }
 
 /// Opens a connection pool. SQLite gets WAL (readers never wait for the writer), foreign keys
@@ -78,6 +260,7 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
             let pool = SqlitePoolOptions::new()
                 .max_connections(args.db_max_connections)
                 .acquire_timeout(ACQUIRE_TIMEOUT)
+                .after_release(|connection, _| Box::pin(reusable(connection)))
                 .connect_with(options)
                 .await
                 .context("opening the SQLite database")?;
@@ -87,9 +270,15 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
             let options = PgConnectOptions::from_str(url)
                 .context("DATABASE_URL is not a valid PostgreSQL URL")?
                 .application_name("bobbin");
+            // One connection first, for its error: the pool would only say "timed out".
+            let first = sqlx::PgConnection::connect_with(&options)
+                .await
+                .map_err(|error| anyhow::anyhow!(why_postgres_is_unreachable(&options, &error)))?;
+            first.close().await.ok();
             let pool = PgPoolOptions::new()
                 .max_connections(args.db_max_connections)
                 .acquire_timeout(ACQUIRE_TIMEOUT)
+                .after_release(|connection, _| Box::pin(reusable(connection)))
                 .connect_with(options)
                 .await
                 .context("connecting to PostgreSQL")?;
@@ -98,9 +287,73 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
     }
 }
 
+/// Whether a connection goes back to the pool after use. One still inside a transaction does
+/// not: that happens when the database ended the transaction itself (SQLite rolls back on
+/// "disk full"), so the `ROLLBACK` sent for it failed and the driver lost count. Reused, such a
+/// connection would open its next transaction as a savepoint inside a phantom one, answer "saved"
+/// for writes never committed, and hold the write lock until the process ended.
+async fn reusable<C: sqlx::Connection>(connection: &mut C) -> Result<bool, sqlx::Error> {
+    // The ping goes after any rollback still queued for the connection.
+    connection.ping().await?;
+    Ok(!connection.is_in_transaction())
+}
+
+/// What an operator needs to know when PostgreSQL cannot be reached at start.
+fn why_postgres_is_unreachable(options: &PgConnectOptions, error: &sqlx::Error) -> String {
+    let place = format!("PostgreSQL at {}:{}", options.get_host(), options.get_port());
+    let user = options.get_username();
+    match error {
+        sqlx::Error::Io(io) if io.kind() == std::io::ErrorKind::ConnectionRefused => {
+            format!("{place} refused the connection: is it running, and listening on that address?")
+        }
+        sqlx::Error::Io(io) if io.kind() == std::io::ErrorKind::TimedOut => {
+            format!("{place} did not answer in time: check the host, the port and any firewall")
+        }
+        sqlx::Error::Io(io) if is_unknown_host(io) => {
+            format!(
+                "the host of DATABASE_URL ({}) is unknown: check its spelling and the DNS ({io})",
+                options.get_host()
+            )
+        }
+        sqlx::Error::Database(database) => match database.code().as_deref() {
+            Some("28P01" | "28000") => {
+                format!("{place} refused user `{user}`: authentication failed ({})", database.message())
+            }
+            Some("3D000") => {
+                format!("{place}: {} (create it, or fix the name in DATABASE_URL)", database.message())
+            }
+            _ => format!("{place} refused the connection: {}", database.message()),
+        },
+        error => format!("cannot connect to {place}: {error}"),
+    }
+}
+
+/// A failed name lookup: the standard library has no error kind of its own for it.
+fn is_unknown_host(error: &std::io::Error) -> bool {
+    let text = error.to_string();
+    text.contains("failed to lookup address") || text.contains("Name or service not known")
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Engine;
+    use super::{Engine, Outage};
+
+    #[test]
+    fn storage_and_connection_failures_are_outages_and_bugs_are_not() {
+        use sea_orm::{ConnAcquireErr, DbErr};
+        assert_eq!(Outage::of_sqlite_code(13), Some(Outage::Full));
+        // SQLITE_BUSY_SNAPSHOT and SQLITE_READONLY_DBMOVED: extended codes of the same primaries.
+        assert_eq!(Outage::of_sqlite_code(5 | (2 << 8)), Some(Outage::Busy));
+        assert_eq!(Outage::of_sqlite_code(8 | (4 << 8)), Some(Outage::ReadOnly));
+        assert_eq!(Outage::of_sqlite_code(2067), None, "a unique constraint is the caller's doing");
+        assert_eq!(Outage::of_sqlstate("53100"), Some(Outage::Full));
+        assert_eq!(Outage::of_sqlstate("57P01"), Some(Outage::Unavailable));
+        assert_eq!(Outage::of_sqlstate("08006"), Some(Outage::Unavailable));
+        assert_eq!(Outage::of_sqlstate("25006"), Some(Outage::ReadOnly));
+        assert_eq!(Outage::of_sqlstate("23505"), None);
+        assert_eq!(Outage::of(&DbErr::ConnectionAcquire(ConnAcquireErr::Timeout)), Some(Outage::Busy));
+        assert_eq!(Outage::of(&DbErr::RecordNotFound("a quote".to_owned())), None);
+    }
 
     #[test]
     fn the_url_scheme_picks_the_engine() {

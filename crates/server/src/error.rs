@@ -14,6 +14,8 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use sea_orm::DbErr;
+
+use crate::db::Outage;
 use serde::Serialize;
 use utoipa::ToSchema;
 
@@ -88,6 +90,9 @@ pub enum AppError {
     Rejected { code: &'static str, message: String },
     #[error(transparent)]
     Database(#[from] DbErr),
+    /// The database is out of order for a while (found by the auth service, say): `503` or `507`.
+    #[error("{}", .0.message())]
+    Outage(Outage),
     #[error(transparent)]
     Internal(#[from] anyhow::Error),
 }
@@ -117,7 +122,11 @@ impl AppError {
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Validation(_) | Self::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
-            Self::Database(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+            Self::Database(_) | Self::Internal(_) | Self::Outage(_) => match self.outage() {
+                Some(Outage::Full) => StatusCode::INSUFFICIENT_STORAGE,
+                Some(_) => StatusCode::SERVICE_UNAVAILABLE,
+                None => StatusCode::INTERNAL_SERVER_ERROR,
+            },
         }
     }
 
@@ -134,12 +143,27 @@ impl AppError {
             Self::PayloadTooLarge => "payload_too_large",
             Self::Validation(_) => "validation_failed",
             Self::Rejected { code, .. } | Self::Conflict { code, .. } | Self::Gone { code, .. } => code,
-            Self::Database(_) | Self::Internal(_) => "internal",
+            Self::Database(_) | Self::Internal(_) | Self::Outage(_) => {
+                self.outage().map_or("internal", Outage::code)
+            }
+        }
+    }
+
+    /// The database outage behind a database or internal error, if it is one.
+    fn outage(&self) -> Option<Outage> {
+        match self {
+            Self::Outage(outage) => Some(*outage),
+            Self::Database(error) => Outage::of(error),
+            Self::Internal(error) => {
+                error.chain().find_map(|cause| cause.downcast_ref::<DbErr>()).and_then(Outage::of)
+            }
+            _ => None,
         }
     }
 
     fn body(self) -> ErrorBody {
         let code = self.code().to_owned();
+        let outage = self.outage();
         let (message, fields) = match self {
             Self::Unauthorized(message)
             | Self::Forbidden(message)
@@ -165,7 +189,9 @@ impl AppError {
             ),
             Self::Validation(fields) => ("Some fields are not valid.".to_owned(), fields),
             Self::InsufficientAal => (AAL2_NEEDED.to_owned(), Vec::new()),
-            Self::Database(_) | Self::Internal(_) => (INTERNAL_MESSAGE.to_owned(), Vec::new()),
+            Self::Database(_) | Self::Internal(_) | Self::Outage(_) => {
+                (outage.map_or(INTERNAL_MESSAGE, Outage::message).to_owned(), Vec::new())
+            }
         };
         ErrorBody { code, message, fields }
     }
@@ -183,7 +209,14 @@ impl IntoResponse for AppError {
             // The cause goes to the log, never to the client.
             tracing::error!(error = format!("{self:#}"), "request failed");
         }
-        (status, Json(self.body())).into_response()
+        let outage = self.outage();
+        let mut response = (status, Json(self.body())).into_response();
+        if let Some(outage) = outage {
+            // For `/healthz`, and for the pool to drop connections while it lasts.
+            response.extensions_mut().insert(outage);
+            response.headers_mut().insert(header::RETRY_AFTER, outage.retry_after().into());
+        }
+        response
     }
 }
 

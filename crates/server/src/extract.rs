@@ -203,7 +203,10 @@ impl FromRequestParts<AppState> for SignedIn {
 }
 
 fn auth_failure(error: &crate::auth::error::AuthError) -> AppError {
-    AppError::Internal(anyhow::anyhow!("checking an access token failed: {}", error.message))
+    match error.outage {
+        Some(outage) => AppError::Outage(outage),
+        None => AppError::Internal(anyhow::anyhow!("checking an access token failed: {}", error.message)),
+    }
 }
 
 /// The access token inside the chunked auth cookie: `name`, or `name.0`, `name.1`, ... joined

@@ -15,6 +15,7 @@ use crate::{
     limits::PerClient,
     routes::{
         self,
+        health::StorageWatch,
         inventory::thread_cache::{CACHED_ENTRIES, ThreadCache},
     },
     state::AppState,
@@ -42,6 +43,7 @@ impl Application {
         }
         let db = db::connect(&args.database).await?;
         Migrator::up(&db, None).await.context("applying database migrations")?;
+        db::ensure_writable(&db).await?;
         let listener =
             TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
         let auth = AuthService::new(&db, args.auth.clone()).await.context("starting the auth service")?;
@@ -61,6 +63,7 @@ impl Application {
             trust_forwarded_for: args.trust_forwarded_for,
             threads: ThreadCache::new(CACHED_ENTRIES),
             convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
+            storage: StorageWatch::default(),
         };
         crate::prune::spawn(state.clone(), args.prune_interval);
         let router = routes::router(state, args.request_timeout());

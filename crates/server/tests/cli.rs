@@ -80,6 +80,33 @@ fn an_unsupported_database_url_stops_with_a_clear_message() {
     assert!(!stderr.contains("secret"), "the password must not be logged: {stderr}");
 }
 
+/// `bobbin serve` against `url`, which must fail to start: its error output.
+fn failed_start(url: &str) -> String {
+    let folder = tempfile::tempdir().unwrap();
+    let started = std::time::Instant::now();
+    let (ok, _, stderr) = output(&["serve", "--bind", "127.0.0.1:0", "--database-url", url], folder.path());
+    assert!(!ok, "bobbin served with {url}");
+    assert!(started.elapsed() < Duration::from_secs(20), "giving up took {:?}", started.elapsed());
+    stderr
+}
+
+#[test]
+fn an_unreachable_postgresql_is_reported_with_the_reason() {
+    let refused = failed_start("postgres://bobbin:hunter2@127.0.0.1:1/bobbin");
+    assert!(refused.contains("PostgreSQL at 127.0.0.1:1 refused the connection"), "{refused}");
+    assert!(!refused.contains("hunter2"), "the password must not be logged: {refused}");
+
+    let unknown = failed_start("postgres://bobbin@no-such-host.invalid/bobbin");
+    assert!(unknown.contains("the host of DATABASE_URL (no-such-host.invalid) is unknown"), "{unknown}");
+
+    let admin = std::env::var("BOBBIN_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+    let mut stranger = url::Url::parse(&admin).unwrap();
+    stranger.set_username("no_such_role").unwrap();
+    let refused_user = failed_start(stranger.as_str());
+    assert!(refused_user.contains("refused user `no_such_role`"), "{refused_user}");
+}
+
 #[test]
 fn autoconfirm_is_refused_in_production() {
     let folder = tempfile::tempdir().unwrap();

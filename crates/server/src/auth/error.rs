@@ -19,7 +19,10 @@ use axum::{
 use sea_orm::DbErr;
 use serde::Serialize;
 
-use crate::auth::password::{Busy, HashError, WeakPassword};
+use crate::{
+    auth::password::{Busy, HashError, WeakPassword},
+    db::Outage,
+};
 
 pub const API_VERSION_HEADER: HeaderName = HeaderName::from_static("x-supabase-api-version");
 /// The one API version this service speaks.
@@ -32,13 +35,15 @@ pub struct AuthError {
     pub code: &'static str,
     pub message: String,
     pub weak_password: Option<Vec<&'static str>>,
+    /// The database outage behind the error, for `/healthz` and `Retry-After`.
+    pub outage: Option<Outage>,
 }
 
 pub type AuthResult<T> = Result<T, AuthError>;
 
 impl AuthError {
     pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
-        Self { status, code, message: message.into(), weak_password: None }
+        Self { status, code, message: message.into(), weak_password: None, outage: None }
     }
 
     pub fn bad_request(code: &'static str, message: impl Into<String>) -> Self {
@@ -82,13 +87,23 @@ impl AuthError {
 
 impl From<DbErr> for AuthError {
     fn from(error: DbErr) -> Self {
-        Self::internal(error)
+        let Some(outage) = Outage::of(&error) else { return Self::internal(error) };
+        tracing::error!(error = %error, "auth request failed");
+        let status = if outage == Outage::Full {
+            StatusCode::INSUFFICIENT_STORAGE
+        } else {
+            StatusCode::SERVICE_UNAVAILABLE
+        };
+        Self { outage: Some(outage), ..Self::new(status, outage.code(), outage.message()) }
     }
 }
 
 impl From<anyhow::Error> for AuthError {
     fn from(error: anyhow::Error) -> Self {
-        Self::internal(format!("{error:#}"))
+        match error.chain().find_map(|cause| cause.downcast_ref::<DbErr>()) {
+            Some(database) if Outage::of(database).is_some() => database.clone().into(),
+            _ => Self::internal(format!("{error:#}")),
+        }
     }
 }
 
@@ -114,6 +129,7 @@ impl From<WeakPassword> for AuthError {
             code: "weak_password",
             message: weak.message(),
             weak_password: Some(weak.reasons().iter().map(|reason| reason.as_str()).collect()),
+            outage: None,
         }
     }
 }
@@ -144,7 +160,10 @@ impl IntoResponse for AuthError {
         };
         let mut response = (self.status, Json(body)).into_response();
         response.headers_mut().insert(ERROR_CODE_HEADER, HeaderValue::from_static(self.code));
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+        if let Some(outage) = self.outage {
+            response.extensions_mut().insert(outage);
+            response.headers_mut().insert(header::RETRY_AFTER, outage.retry_after().into());
+        } else if self.status == StatusCode::SERVICE_UNAVAILABLE {
             // Busy for a moment: a client that waits this long will likely get through.
             response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static("2"));
         }

@@ -79,7 +79,9 @@ impl SigningKeys {
             signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
         if stored.is_empty() {
             let created = new_key(vault)?;
-            signing_key::Entity::insert(created).exec(db).await.context("storing the new signing key")?;
+            crate::db::committed(db, async |txn| signing_key::Entity::insert(created).exec(txn).await)
+                .await
+                .context("storing the new signing key")?;
             stored = signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
         }
         let mut verifying = Vec::with_capacity(stored.len());

@@ -54,12 +54,12 @@ async fn count(db: &DatabaseConnection, key: &str, limit: u32) -> AuthResult<()>
              RETURNING count"
         }
     };
-    let row = db
-        .query_one_raw(Statement::from_sql_and_values(
-            db.get_database_backend(),
-            sql,
-            [key.into(), window.into(), (window + WINDOW_SECONDS).into()],
-        ))
+    let upsert = Statement::from_sql_and_values(
+        db.get_database_backend(),
+        sql,
+        [key.into(), window.into(), (window + WINDOW_SECONDS).into()],
+    );
+    let row = crate::db::committed(db, async |txn| txn.query_one_raw(upsert).await)
         .await?
         .ok_or_else(|| AuthError::internal("the rate-limit upsert returned no row"))?;
     let count: i32 = row.try_get("", "count")?;
@@ -107,12 +107,11 @@ pub async fn allow_every(db: &DatabaseConnection, key: &str, interval_seconds: u
              RETURNING count"
         }
     };
-    let sent = db
-        .query_one_raw(Statement::from_sql_and_values(
-            db.get_database_backend(),
-            sql,
-            [key.into(), now.into(), earliest_previous.into(), (now + i64::from(interval_seconds)).into()],
-        ))
-        .await?;
+    let upsert = Statement::from_sql_and_values(
+        db.get_database_backend(),
+        sql,
+        [key.into(), now.into(), earliest_previous.into(), (now + i64::from(interval_seconds)).into()],
+    );
+    let sent = crate::db::committed(db, async |txn| txn.query_one_raw(upsert).await).await?;
     Ok(sent.is_some())
 }

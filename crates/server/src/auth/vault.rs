@@ -154,7 +154,7 @@ pub async fn seal_stored_secrets(db: &DatabaseConnection, vault: &Vault) -> anyh
         if vault.encrypts() && !Vault::is_sealed(&key.private_key) {
             let mut active: signing_key::ActiveModel = key.into();
             active.private_key = Set(vault.seal(&plain, &place)?);
-            active.update(db).await?;
+            crate::db::committed(db, async |txn| active.update(txn).await).await?;
             sealed_now += 1;
         }
     }
@@ -164,7 +164,7 @@ pub async fn seal_stored_secrets(db: &DatabaseConnection, vault: &Vault) -> anyh
         if vault.encrypts() && !Vault::is_sealed(&factor.secret) {
             let mut active: mfa_factor::ActiveModel = factor.into();
             active.secret = Set(vault.seal(&plain, &place)?);
-            active.update(db).await?;
+            crate::db::committed(db, async |txn| active.update(txn).await).await?;
             sealed_now += 1;
         }
     }

@@ -55,17 +55,17 @@ impl Mailer {
     /// before this returns.
     pub async fn send(&self, db: &DatabaseConnection, to: &str, mail: RenderedMail) -> anyhow::Result<()> {
         let Some(smtp) = self.smtp.clone() else {
-            mail_outbox::Entity::insert(mail_outbox::ActiveModel {
+            let stored = mail_outbox::ActiveModel {
                 id: Set(Uuid::new_v4()),
                 to_address: Set(to.to_owned()),
                 subject: Set(mail.subject),
                 text_body: Set(mail.text),
                 html_body: Set(mail.html),
                 created_at: Set(OffsetDateTime::now_utc()),
-            })
-            .exec(db)
-            .await
-            .context("storing mail in the outbox")?;
+            };
+            crate::db::committed(db, async |txn| mail_outbox::Entity::insert(stored).exec(txn).await)
+                .await
+                .context("storing mail in the outbox")?;
             return Ok(());
         };
         let message = Message::builder()

@@ -1,57 +1,105 @@
-use std::time::Duration;
+use std::{
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use axum::{
     Json,
-    extract::State,
+    extract::{Request, State},
     http::{StatusCode, header},
-    response::IntoResponse,
+    middleware::Next,
+    response::{IntoResponse, Response},
 };
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::state::AppState;
+use crate::{db::Outage, state::AppState};
 
 const PING_TIMEOUT: Duration = Duration::from_secs(2);
 
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Health {
-    /// `ok` when the server can do its work, `degraded` when the database is unreachable.
+    /// `ok` when the server can do its work, `degraded` when its database cannot.
     #[schema(example = "ok")]
     status: &'static str,
-    /// `ok` or `unreachable`.
+    /// `ok`; `unreachable` (no answer); `full` (its disk is full: reads work, writes answer
+    /// `507`); `read_only` (reads work, writes answer `503`); `busy` (locked by someone else).
     #[schema(example = "ok")]
     database: &'static str,
     /// Version of the server.
     version: &'static str,
 }
 
-/// Liveness and database reachability, for load balancers and monitoring.
+/// The storage outage a request last met (a full disk, a read-only database), until the health
+/// check sees writes succeed again. Only `/healthz` reads it.
+#[derive(Debug, Clone, Default)]
+pub struct StorageWatch(Arc<Mutex<Option<Outage>>>);
+
+impl StorageWatch {
+    fn get(&self) -> Option<Outage> {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    fn set(&self, outage: Option<Outage>) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = outage;
+    }
+}
+
+/// Middleware: notes the storage outages that requests meet (error answers carry them as an
+/// extension), for `/healthz`.
+pub async fn watch_storage(State(state): State<AppState>, request: Request, next: Next) -> Response {
+    let response = next.run(request).await;
+    if let Some(outage @ (Outage::Full | Outage::ReadOnly)) = response.extensions().get::<Outage>() {
+        state.storage.set(Some(*outage));
+    }
+    response
+}
+
+/// Liveness and whether the database can do its work, for load balancers and monitoring.
 #[utoipa::path(
     get,
     path = "/healthz",
     tag = "meta",
     responses(
         (status = 200, description = "The server is up and its database answers", body = Health),
-        (status = 503, description = "The server is up but its database does not answer", body = Health),
+        (status = 503, description = "The server is up but its database does not answer, or takes no writes", body = Health),
     )
 )]
 pub async fn healthz(State(state): State<AppState>) -> impl IntoResponse {
-    let database_ok = match tokio::time::timeout(PING_TIMEOUT, state.db.ping()).await {
-        Ok(Ok(())) => true,
+    let database = database_condition(&state).await;
+    let (status, health_status) =
+        if database == "ok" { (StatusCode::OK, "ok") } else { (StatusCode::SERVICE_UNAVAILABLE, "degraded") };
+    let health = Health { status: health_status, database, version: crate::VERSION };
+    (status, [(header::CACHE_CONTROL, "no-store")], Json(health))
+}
+
+async fn database_condition(state: &AppState) -> &'static str {
+    match tokio::time::timeout(PING_TIMEOUT, state.db.ping()).await {
+        Ok(Ok(())) => {}
         Ok(Err(error)) => {
             tracing::warn!(error = %error, "database ping failed");
-            false
+            return "unreachable";
         }
         Err(_elapsed) => {
             tracing::warn!("database ping timed out");
-            false
+            return "unreachable";
         }
-    };
-    let (status, health_status, database) = if database_ok {
-        (StatusCode::OK, "ok", "ok")
-    } else {
-        (StatusCode::SERVICE_UNAVAILABLE, "degraded", "unreachable")
-    };
-    let health = Health { status: health_status, database, version: crate::VERSION };
-    (status, [(header::CACHE_CONTROL, "no-store")], Json(health))
+    }
+    if state.storage.get().is_none() {
+        return "ok";
+    }
+    // A request met a full disk or a read-only database: see whether writes work again.
+    match tokio::time::timeout(PING_TIMEOUT, crate::db::probe_writes(&state.db)).await {
+        Ok(Ok(())) => {
+            state.storage.set(None);
+            "ok"
+        }
+        Ok(Err(error)) => match Outage::of(&error) {
+            Some(Outage::Full) => "full",
+            Some(Outage::ReadOnly) => "read_only",
+            Some(Outage::Busy) => "busy",
+            Some(Outage::Unavailable) | None => "unreachable",
+        },
+        Err(_elapsed) => "busy",
+    }
 }

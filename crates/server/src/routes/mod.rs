@@ -3,7 +3,7 @@
 
 mod catalog;
 mod cross_site;
-mod health;
+pub(crate) mod health;
 pub(crate) mod inventory;
 mod meta;
 mod openapi;
@@ -149,7 +149,10 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .layer(DefaultBodyLimit::max(AUTH_BODY_LIMIT))
         .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout));
 
-    let mut app = Router::new().merge(api).merge(auth);
+    let mut app = Router::new()
+        .merge(api)
+        .merge(auth)
+        .layer(middleware::from_fn_with_state(state.clone(), health::watch_storage));
     // The outbox holds everyone's sign-in links and codes: development only.
     if state.environment == Environment::Development {
         app = app.merge(mail::mailbox::router());

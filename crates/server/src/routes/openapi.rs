@@ -66,6 +66,17 @@ fn add_common_errors(operation: &mut Operation, changes: bool) {
             "a request authenticated by the auth cookie from a page of another site",
         ));
     }
+    if signed_in {
+        answers.push((
+            "503",
+            "database_busy",
+            "the database is locked by someone else or every connection is in use (`Retry-After` says when to \
+             try again); also `database_unavailable` (the connection to it broke) and `database_read_only`",
+        ));
+    }
+    if signed_in && changes {
+        answers.push(("507", "storage_full", "the server's disk is full: nothing was saved"));
+    }
     if has_body {
         answers.push(("400", "invalid_json", "the body is not JSON"));
         answers.push(("413", "payload_too_large", "the body is over 1 MiB"));

@@ -205,7 +205,10 @@ pub async fn create(
         ));
     }
     let stored = Stored { rates: input.rates, job: input.job, design: input.design };
-    let row = insert(&state.db, &member, name, currency, &stored, &result).await?;
+    let row = crate::db::committed(&state.db, async |txn| {
+        insert(txn, &member, name, currency, &stored, &result).await
+    })
+    .await?;
     created(&state.db, row).await
 }
 
@@ -249,7 +252,10 @@ pub async fn duplicate(
     let stored = stored_of(&original)?;
     let result = reprice(&stored.rates, &stored.job, &original.currency)?;
     let name: String = format!("Copy of {}", original.name).chars().take(NAME_MAX).collect();
-    let row = insert(&state.db, &member, name, original.currency.clone(), &stored, &result).await?;
+    let row = crate::db::committed(&state.db, async |txn| {
+        insert(txn, &member, name, original.currency.clone(), &stored, &result).await
+    })
+    .await?;
     created(&state.db, row).await
 }
 

@@ -86,14 +86,13 @@ pub async fn set_default_team(
     let (team, _role) = membership(&state, current.user.id, public_id)
         .await?
         .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
-    let user = user::ActiveModel {
+    let chosen = user::ActiveModel {
         id: Set(current.user.id),
         default_team_id: Set(Some(team.id)),
         updated_at: Set(OffsetDateTime::now_utc()),
         ..Default::default()
-    }
-    .update(&state.db)
-    .await?;
+    };
+    let user = crate::db::committed(&state.db, async |txn| chosen.update(txn).await).await?;
     let profile = profile_of(&state.db, user).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
 }

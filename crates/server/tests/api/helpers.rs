@@ -195,6 +195,8 @@ pub async fn spawn_second_server_with(app: &TestApp, configure: impl FnOnce(&mut
 }
 
 async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
+    // The server's errors, in the output of the test that failed (the test harness shows it).
+    let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter("bobbin_server=error").try_init();
     let mut args = serve_args(&database.url);
     configure(&mut args);
     // Boxed: the start-up future is large, and every test awaits this one.

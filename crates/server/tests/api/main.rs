@@ -6,6 +6,7 @@ mod auth_helpers;
 mod catalog;
 mod database;
 mod errors;
+mod faults;
 mod health;
 mod helpers;
 mod inputs;

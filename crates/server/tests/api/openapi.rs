@@ -101,7 +101,11 @@ async fn every_operation_documents_the_errors_its_kind_can_answer() {
             if signed_in {
                 assert!(documents("401"), "{name} takes a session but does not document 401");
             }
+            if signed_in {
+                assert!(documents("503"), "{name} reads the database but does not document 503 (busy)");
+            }
             if signed_in && method != "get" {
+                assert!(documents("507"), "{name} changes something but does not document 507 (disk full)");
                 assert!(documents("403"), "{name} changes something but does not document 403 (cross-site)");
                 let forbidden = responses["403"]["description"].as_str().unwrap();
                 assert!(forbidden.contains("cross_site_request"), "{name}: {forbidden}");
@@ -118,7 +122,7 @@ async fn every_operation_documents_the_errors_its_kind_can_answer() {
                 assert!(documents("404"), "{name} names a record in its path but does not document 404");
             }
             for (status, response) in responses {
-                if status.starts_with('4') {
+                if status.starts_with('4') || ["503", "507"].contains(&status.as_str()) {
                     assert_eq!(
                         response["content"]["application/json"]["schema"]["$ref"],
                         "#/components/schemas/ErrorBody",

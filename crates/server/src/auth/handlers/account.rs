@@ -84,8 +84,10 @@ pub async fn signup(
             // squatting) the address. This sign-up gets a link of its own that carries its own
             // password; earlier sign-ups keep theirs. Whichever link is opened proves the
             // address, and only that sign-up's password then works.
-            let flow =
-                flow_for_link(&state.db, pkce, existing.id, "email", "email/signup", &redirect).await?;
+            let flow = crate::db::committed(&state.db, async |txn| {
+                flow_for_link(txn, pkce, existing.id, "email", "email/signup", &redirect).await
+            })
+            .await?;
             let mail = TokenMail {
                 password_hash: Some(hash.clone()),
                 ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
@@ -96,7 +98,7 @@ pub async fn signup(
             let mut active = existing.into_active_model();
             active.encrypted_password = Set(Some(hash));
             active.confirmation_sent_at = Set(Some(OffsetDateTime::now_utc()));
-            active.update(&state.db).await?;
+            crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
         } else {
             // No e-mail for the owner, who did not ask; but the same clock as for a new address,
             // so a second sign-up within the interval is refused alike.
@@ -135,7 +137,7 @@ pub async fn signup(
 async fn mark_sent(state: &AppState, user: user::Model) -> AuthResult<user::Model> {
     let mut active = user.into_active_model();
     active.confirmation_sent_at = Set(Some(OffsetDateTime::now_utc()));
-    Ok(active.update(&state.db).await?)
+    Ok(crate::db::committed(&state.db, async |txn| active.update(txn).await).await?)
 }
 
 /// What a repeated sign-up answers: a fresh id, no identities, as for a new unconfirmed account.
@@ -376,7 +378,7 @@ pub async fn update_user(
         let mut active = user.into_active_model();
         active.raw_user_meta_data = Set(Value::Object(merged));
         active.updated_at = Set(now);
-        user = active.update(&state.db).await?;
+        user = crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
     }
 
     if let Some(new_password) = body.password {
@@ -396,7 +398,7 @@ pub async fn update_user(
         let mut active = user.into_active_model();
         active.encrypted_password = Set(Some(auth.hashing.hash(new_password).await?));
         active.updated_at = Set(now);
-        user = active.update(&state.db).await?;
+        user = crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
         // Other devices signed in with the old password are signed out.
         session::end(&state.db, user.id, current.session.id, "others").await?;
     }

@@ -290,7 +290,8 @@ pub async fn verify_link(
                 .redirect_to
                 .as_deref()
                 .map_or(target.clone(), |to| redirect_target(&state.auth, Some(to)));
-            match issue_auth_code(&state.db, flow, user.id).await {
+            match crate::db::committed(&state.db, async |txn| issue_auth_code(txn, flow, user.id).await).await
+            {
                 Ok(code) => redirect_with(&target, true, &[("code", &code)]),
                 Err(error) => error_redirect(&target, &error),
             }
@@ -392,12 +393,15 @@ pub async fn recover(
         email_clock(auth, &state.db, TokenKind::Recovery, &email).await?;
         return Ok(Json(json!({})));
     };
-    let flow = flow_for_link(&state.db, pkce, user.id, "recovery", "recovery", &redirect).await?;
+    let flow = crate::db::committed(&state.db, async |txn| {
+        flow_for_link(txn, pkce, user.id, "recovery", "recovery", &redirect).await
+    })
+    .await?;
     let mail = TokenMail::new(TokenKind::Recovery, &email, &redirect, flow);
     send_token_mail(auth, &state.db, &user, mail).await?;
     let mut active = user.into_active_model();
     active.recovery_sent_at = Set(Some(OffsetDateTime::now_utc()));
-    active.update(&state.db).await?;
+    crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
     Ok(Json(json!({})))
 }
 
@@ -436,7 +440,10 @@ pub async fn otp(
     let (user, kind) = match account::find_by_email(&state.db, &email).await? {
         Some(user) => (user, TokenKind::MagicLink),
         None if body.create_user.unwrap_or(true) => (
-            account::create(&state.db, &email, None, metadata, "email", None, false).await?,
+            crate::db::committed(&state.db, async |txn| {
+                account::create(txn, &email, None, metadata, "email", None, false).await
+            })
+            .await?,
             TokenKind::Confirmation,
         ),
         // Supabase Auth answers `otp_disabled` here, which tells who is registered; we answer
@@ -444,9 +451,14 @@ pub async fn otp(
         None => return Ok(Json(json!({}))),
     };
     let authentication_method = if kind == TokenKind::Confirmation { "email/signup" } else { "magiclink" };
-    let flow = flow_for_link(&state.db, pkce, user.id, "email", authentication_method, &redirect).await?;
+    let flow = crate::db::committed(&state.db, async |txn| {
+        flow_for_link(txn, pkce, user.id, "email", authentication_method, &redirect).await
+    })
+    .await?;
     let mail = TokenMail::new(kind, &email, &redirect, flow);
-    let issued = store_token(&state.db, &auth.vault, &user, &mail).await?;
+    let issued =
+        crate::db::committed(&state.db, async |txn| store_token(txn, &auth.vault, &user, &mail).await)
+            .await?;
     mail_token(auth, &state.db, &user, &mail, &issued).await?;
     Ok(Json(json!({})))
 }
@@ -478,7 +490,10 @@ pub async fn resend(
     match (body.kind.as_str(), user) {
         ("signup", Some(user)) if user.email_confirmed_at.is_none() => {
             email_clock(auth, &state.db, TokenKind::Confirmation, &email).await?;
-            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email/signup", &redirect).await?;
+            let flow = crate::db::committed(&state.db, async |txn| {
+                flow_for_link(txn, pkce, user.id, "email", "email/signup", &redirect).await
+            })
+            .await?;
             // The new link replaces the pending ones (as in Supabase Auth). It carries the
             // password of the sign-up it stands for when there is exactly one; with several
             // sign-ups pending, someone may be squatting the address and it cannot tell whose
@@ -501,7 +516,10 @@ pub async fn resend(
                 password_hash,
                 ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
             };
-            let issued = store_token(&state.db, &auth.vault, &user, &mail).await?;
+            let issued = crate::db::committed(&state.db, async |txn| {
+                store_token(txn, &auth.vault, &user, &mail).await
+            })
+            .await?;
             mail_token(auth, &state.db, &user, &mail, &issued).await?;
         }
         ("email_change", Some(user)) if user.email_change.is_some() => {
@@ -513,7 +531,10 @@ pub async fn resend(
                 super::account::tell_owner_address_taken(auth, &state.db, &new_email).await?;
                 return Ok(Json(json!({ "message_id": null })));
             }
-            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
+            let flow = crate::db::committed(&state.db, async |txn| {
+                flow_for_link(txn, pkce, user.id, "email", "email_change", &redirect).await
+            })
+            .await?;
             let mail = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
             send_token_mail(auth, &state.db, &user, mail).await?;
         }

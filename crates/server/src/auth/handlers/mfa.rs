@@ -117,9 +117,8 @@ pub async fn enroll(
         last_used_step: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
-    }
-    .insert(&state.db)
-    .await?;
+    };
+    let factor = crate::db::committed(&state.db, async |txn| factor.insert(txn).await).await?;
     Ok(Json(json!({
         "id": factor.id,
         "type": "totp",
@@ -158,9 +157,8 @@ pub async fn challenge(
         ip: Set(client.0.ip.clone()),
         created_at: Set(now),
         verified_at: Set(None),
-    }
-    .insert(&state.db)
-    .await?;
+    };
+    let challenge = crate::db::committed(&state.db, async |txn| challenge.insert(txn).await).await?;
     Ok(Json(json!({
         "id": challenge.id,
         "type": "totp",

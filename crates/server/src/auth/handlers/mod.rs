@@ -270,7 +270,8 @@ pub async fn send_token_mail(
     mail: TokenMail<'_>,
 ) -> AuthResult<()> {
     email_clock(auth, db, mail.kind, mail.address).await?;
-    let issued = store_token(db, &auth.vault, user, &mail).await?;
+    let issued =
+        crate::db::committed(db, async |txn| store_token(txn, &auth.vault, user, &mail).await).await?;
     mail_token(auth, db, user, &mail, &issued).await
 }
 

@@ -69,14 +69,10 @@ pub async fn authorize(
     let pkce = query.pkce.parse()?;
     let target = redirect_target(auth, query.redirect_to.as_deref());
     // An implicit flow keeps an empty challenge: the callback then answers a session.
-    let flow = new_flow_state(
-        &state.db,
-        pkce.unwrap_or_default(),
-        None,
-        &query.provider,
-        "oauth",
-        Some(target.into()),
-    )
+    let flow = crate::db::committed(&state.db, async |txn| {
+        new_flow_state(txn, pkce.unwrap_or_default(), None, &query.provider, "oauth", Some(target.into()))
+            .await
+    })
     .await?;
     let url = auth
         .providers
@@ -122,7 +118,7 @@ pub async fn callback(
             Err(error) => error_redirect(&target, &error),
         }
     } else {
-        match issue_auth_code(&state.db, flow, user.id).await {
+        match crate::db::committed(&state.db, async |txn| issue_auth_code(txn, flow, user.id).await).await {
             Ok(code) => super::redirect_with(&target, true, &[("code", &code)]),
             Err(error) => error_redirect(&target, &error),
         }
@@ -185,15 +181,14 @@ async fn account_for(state: &AppState, provider: &str, external: &ExternalUser) 
         .one(&state.db)
         .await?;
     if let Some(known) = known {
-        identity::ActiveModel {
+        let seen = identity::ActiveModel {
             id: Set(known.id),
             identity_data: Set(Value::Object(external.data.clone())),
             last_sign_in_at: Set(Some(now)),
             updated_at: Set(now),
             ..Default::default()
-        }
-        .update(&state.db)
-        .await?;
+        };
+        crate::db::committed(&state.db, async |txn| seen.update(txn).await).await?;
         return user::Entity::find_by_id(known.user_id)
             .one(&state.db)
             .await?

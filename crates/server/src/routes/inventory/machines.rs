@@ -184,7 +184,7 @@ pub async fn create(
     model.updated_by = Set(Some(member.user.id));
     model.created_at = Set(now);
     model.updated_at = Set(now);
-    let row = model.insert(&state.db).await?;
+    let row = crate::db::committed(&state.db, async |txn| model.insert(txn).await).await?;
     Ok((StatusCode::CREATED, Json(MachineBody { machine: view(row, &[], true)? })).into_response())
 }
 
@@ -324,9 +324,8 @@ pub async fn log(
         stitch_counter: Set(input.stitch_counter.map(|c| i64::try_from(c).unwrap_or(i64::MAX))),
         recorded_by: Set(Some(member.user.id)),
         created_at: Set(OffsetDateTime::now_utc()),
-    }
-    .insert(&state.db)
-    .await?;
+    };
+    let entry = crate::db::committed(&state.db, async |txn| entry.insert(txn).await).await?;
     Ok((StatusCode::CREATED, Json(LogEntryBody { entry: entry_view(&entry)? })).into_response())
 }
 

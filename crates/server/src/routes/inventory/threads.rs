@@ -643,18 +643,14 @@ pub async fn import(
     member.require(Action::EditContent)?;
     let preview = csv::read(&input.csv, Catalogue::builtin())
         .map_err(|error| AppError::rejected("import_unreadable", error.to_string()))?;
-    let txn = crate::db::begin_write(&state.db).await?;
-    let existing: HashMap<String, inventory_thread::Model> = inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::TeamId.eq(member.team.id))
-        .all(&txn)
-        .await?
-        .into_iter()
-        .map(|row| (row.identity.clone(), row))
-        .collect();
-    let mut result = import_result(&preview, &existing);
     if !input.commit {
-        return Ok(Json(result));
+        // A preview only reads: it must not wait for, or hold, the write lock.
+        let existing = entries_by_identity(&state.db, member.team.id).await?;
+        return Ok(Json(import_result(&preview, &existing)));
     }
+    let txn = crate::db::begin_write(&state.db).await?;
+    let existing = entries_by_identity(&txn, member.team.id).await?;
+    let mut result = import_result(&preview, &existing);
     let Some(entries) = preview.entries() else {
         let bad = preview.rows.iter().filter(|row| !row.problems.is_empty()).count();
         return Err(AppError::rejected(
@@ -684,6 +680,16 @@ pub async fn import(
     txn.commit().await?;
     result.committed = true;
     Ok(Json(result))
+}
+
+/// The team's entries, by the identity an import matches them on.
+async fn entries_by_identity(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+) -> Result<HashMap<String, inventory_thread::Model>, DbErr> {
+    let rows =
+        inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
+    Ok(rows.into_iter().map(|row| (row.identity.clone(), row)).collect())
 }
 
 // ---- Between rows, entries and views -----------------------------------------------------

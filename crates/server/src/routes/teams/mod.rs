@@ -222,14 +222,13 @@ pub async fn rename(
 ) -> Result<Json<TeamBody>, AppError> {
     member.require(Action::RenameTeam)?;
     let name = parse_name(&body.name)?;
-    let team = team::ActiveModel {
+    let renamed = team::ActiveModel {
         id: Set(member.team.id),
         name: Set(name.into_string()),
         updated_at: Set(OffsetDateTime::now_utc()),
         ..Default::default()
-    }
-    .update(&state.db)
-    .await?;
+    };
+    let team = crate::db::committed(&state.db, async |txn| renamed.update(txn).await).await?;
     let count = member_count(&state.db, team.id).await?;
     Ok(Json(TeamBody { team: team_view(team, member.role, count) }))
 }
