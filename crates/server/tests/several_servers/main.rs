@@ -35,7 +35,7 @@ async fn nothing_acknowledged_is_lost_when_one_of_two_servers_is_killed_mid_load
 async fn two_servers_one_killed() {
     let database = Database::create().await;
     let client = fleet::client();
-    // One after the other, as in a rolling start.
+    // One after the other, as in a rolling start; both at once is the next test.
     let mut first = Server::spawn(&database);
     first.wait_until_serving(&client).await;
     let mut second = Server::spawn(&database);
@@ -164,4 +164,30 @@ async fn sessions_of_the_dead_server_work_on_the_other(
         checked += 1;
     }
     assert!(checked > 0);
+}
+
+/// Two servers started at the same moment on a new database, as an orchestrator starts its
+/// replicas: both must come up (each would otherwise apply the migrations too, and one fails
+/// on the other's tables), and agree on the key that signs sessions (each would otherwise
+/// create one, and the tokens of one would be refused by the other).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_started_at_once_on_a_new_database_both_serve_and_accept_each_others_sessions() {
+    tokio::time::timeout(TEST_LIMIT, started_at_once()).await.expect("the test ends within its limit");
+}
+
+async fn started_at_once() {
+    let database = Database::create().await;
+    let client = fleet::client();
+    let mut first = Server::spawn(&database);
+    let mut second = Server::spawn(&database);
+    first.wait_until_serving(&client).await;
+    second.wait_until_serving(&client).await;
+    let fleet = Fleet::new(client, &first, &second);
+    for (n, (signed_up_on, used_on)) in
+        [(fleet.first(), fleet.second()), (fleet.second(), fleet.first())].into_iter().enumerate()
+    {
+        let person = load::person(&fleet, signed_up_on, &format!("early-{n}@example.com")).await;
+        let user = fleet.answer(used_on, Request::get("/auth/v1/user").by(&person.access)).await;
+        assert_eq!(user.status, StatusCode::OK, "a session of {signed_up_on} on {used_on}: {user:?}");
+    }
 }
