@@ -5,12 +5,18 @@ use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context as _;
 use migration::{Migrator, MigratorTrait as _};
-use sea_orm::DatabaseConnection;
+use sea_orm::{
+    DatabaseConnection,
+    sqlx::{
+        Connection as _, Either,
+        postgres::{PgAdvisoryLock, PgConnection},
+    },
+};
 use tokio::{net::TcpListener, sync::watch};
 
 use crate::{
     auth::AuthService,
-    config::{Environment, ServeArgs},
+    config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     db,
     limits::PerClient,
     routes::{
@@ -42,11 +48,10 @@ impl Application {
             );
         }
         let db = db::connect(&args.database).await?;
-        Migrator::up(&db, None).await.context("applying database migrations")?;
-        db::ensure_writable(&db).await?;
+        // Boxed: the migrations make a large future.
+        let auth = Box::pin(one_server_at_a_time(&args.database, prepare(&db, args.auth.clone()))).await?;
         let listener =
             TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
-        let auth = AuthService::new(&db, args.auth.clone()).await.context("starting the auth service")?;
         if !auth.mailer.uses_smtp() {
             if args.environment == Environment::Production {
                 tracing::warn!(
@@ -111,6 +116,45 @@ impl Application {
         tracing::info!("stopped");
         Ok(())
     }
+}
+
+/// Applies pending migrations and starts the auth service, which creates the key that signs
+/// sessions on the first start.
+async fn prepare(db: &DatabaseConnection, auth: AuthArgs) -> anyhow::Result<Arc<AuthService>> {
+    Migrator::up(db, None).await.context("applying database migrations")?;
+    db::ensure_writable(db).await?;
+    AuthService::new(db, auth).await.context("starting the auth service")
+}
+
+/// Runs `work` while no other server on the same PostgreSQL database runs it. Servers started
+/// together (replicas of one deployment) would otherwise each apply the same migration, and
+/// all but one fail on tables the first created; and on a new database each would create a
+/// signing key of its own and refuse the others' sessions. sqlx's advisory lock, held on a
+/// connection of its own (not the pool's, which the work needs, however small it is), makes
+/// the others wait; a server that dies holding it frees it with its connection. SQLite is one
+/// server's file and needs no lock.
+async fn one_server_at_a_time<T>(
+    database: &DatabaseArgs,
+    work: impl Future<Output = anyhow::Result<T>>,
+) -> anyhow::Result<T> {
+    let url = database.database_url.expose();
+    if db::Engine::from_url(url)? != db::Engine::Postgres {
+        return work.await;
+    }
+    let mut connection =
+        PgConnection::connect(url).await.context("connecting to PostgreSQL for the start-up lock")?;
+    let lock = PgAdvisoryLock::new("bobbin: migrations and first start");
+    let guard = match lock.try_acquire(&mut connection).await.context("taking the start-up lock")? {
+        Either::Left(guard) => guard,
+        Either::Right(connection) => {
+            tracing::info!("another server is starting on this database; waiting for it to finish");
+            lock.acquire(connection).await.context("taking the start-up lock")?
+        }
+    };
+    let result = work.await;
+    guard.release_now().await.context("releasing the start-up lock")?;
+    connection.close().await.context("closing the start-up lock's connection")?;
+    result
 }
 
 /// Completes on Ctrl-C or SIGTERM (what container runtimes and systemd send).

@@ -3,8 +3,10 @@
 //! `/auth/v1/.well-known/jwks.json` so that clients can verify tokens themselves (auth-js
 //! `getClaims`).
 //!
-//! The key is created on first start. Two instances starting at once may both create one; all
-//! stored keys verify, and every instance signs with the oldest, so they agree.
+//! The key is created on first start, while the server holds the start-up lock
+//! (`startup::one_server_at_a_time`): instances starting at once on a new PostgreSQL database
+//! wait for the first one's key instead of each creating one that the others do not know. All
+//! stored keys verify, and every instance signs with the oldest.
 
 use anyhow::Context as _;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};

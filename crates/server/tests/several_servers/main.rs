@@ -1,0 +1,193 @@
+//! Several Bobbin servers on one PostgreSQL database, as behind a load balancer (issue 16,
+//! point 8). The servers are real `bobbin serve` processes of the release binary, so that one
+//! can be killed with SIGKILL: no handler runs, its connections and transactions are cut where
+//! they are. Then, through the server that survives: every write that was acknowledged is
+//! there, the sessions the dead one issued go on working, rate limits counted on both servers
+//! were one limit, and each server's copy of a thread list followed writes made on the other.
+//!
+//! Loopback only; each request, each start and the whole test have a time bound; the
+//! processes are killed and the database dropped however the test ends (Drop guards).
+
+mod fleet;
+mod load;
+
+use std::{
+    sync::{Arc, atomic::AtomicBool},
+    time::{Duration, SystemTime, UNIX_EPOCH},
+};
+
+use fleet::{Database, EMAIL_INTERVAL, Fleet, RATE_LIMIT, Request, Server};
+use load::Person;
+use reqwest::StatusCode;
+use serde_json::json;
+
+/// The longest either test may run; it takes about 15 s on a 2-core machine.
+const TEST_LIMIT: Duration = Duration::from_secs(50);
+/// How long the load runs on both servers before the first is killed, and on the second after.
+const LOAD_BEFORE_KILL: Duration = Duration::from_secs(3);
+const LOAD_AFTER_KILL: Duration = Duration::from_secs(2);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn nothing_acknowledged_is_lost_when_one_of_two_servers_is_killed_mid_load() {
+    tokio::time::timeout(TEST_LIMIT, two_servers_one_killed()).await.expect("the test ends within its limit");
+}
+
+async fn two_servers_one_killed() {
+    let database = Database::create().await;
+    let client = fleet::client();
+    // One after the other, as in a rolling start; both at once is the next test.
+    let mut first = Server::spawn(&database);
+    first.wait_until_serving(&client).await;
+    let mut second = Server::spawn(&database);
+    second.wait_until_serving(&client).await;
+    let fleet = Arc::new(Fleet::new(client, &first, &second));
+
+    sign_in_attempts_count_against_one_limit_on_both_servers(&fleet).await;
+    let shops =
+        [load::Shop::open(&fleet, "Hoop Street").await, load::Shop::open(&fleet, "Bobbin Lane").await];
+    e_mails_to_one_address_share_one_clock_on_both_servers(&fleet, &shops[0].owner).await;
+    let watched_shop = load::Shop::open(&fleet, "Watched").await;
+
+    let done = Arc::new(AtomicBool::new(false));
+    let shop_workers: Vec<_> = shops
+        .iter()
+        .map(|shop| tokio::spawn(load::work_the_shop(Arc::clone(&fleet), shop.clone(), Arc::clone(&done))))
+        .collect();
+    let teams_worker = tokio::spawn(load::open_teams(Arc::clone(&fleet), Arc::clone(&done)));
+    let watcher = tokio::spawn(load::watch_the_list(Arc::clone(&fleet), watched_shop, Arc::clone(&done)));
+
+    tokio::time::sleep(LOAD_BEFORE_KILL).await;
+    first.kill();
+    fleet.first_is_gone();
+    tokio::time::sleep(LOAD_AFTER_KILL).await;
+    done.store(true, std::sync::atomic::Ordering::SeqCst);
+
+    let mut shop_logs = Vec::new();
+    for worker in shop_workers {
+        shop_logs.push(finished(worker).await);
+    }
+    let teams = finished(teams_worker).await;
+    let list_checks = finished(watcher).await;
+    eprintln!(
+        "load: {} threads created ({} unanswered), {} `+1`s ({} unanswered), {} people, {} teams, {} list checks across servers",
+        shop_logs.iter().map(|log| log.created.len()).sum::<usize>(),
+        shop_logs.iter().map(|log| log.creates_unanswered).sum::<usize>(),
+        shop_logs.iter().map(|log| log.adjusts).sum::<u32>(),
+        shop_logs.iter().map(|log| log.adjusts_unanswered).sum::<u32>(),
+        teams.people.len(),
+        teams.teams.len(),
+        list_checks.across,
+    );
+
+    // The load did what it is for: both servers acknowledged writes, and the lists were
+    // compared across servers, before the kill.
+    assert!(shop_logs.iter().flat_map(|log| &log.created).any(|(_, server)| server == fleet.first()));
+    assert!(shop_logs.iter().flat_map(|log| &log.created).any(|(_, server)| server == fleet.second()));
+    assert!(list_checks.across >= 3, "{list_checks:?}");
+    assert!(!teams.sessions_from_first.is_empty(), "{teams:?}");
+
+    for log in &shop_logs {
+        log.check(&fleet).await;
+    }
+    teams.check(&fleet).await;
+    let shop_sessions = shops.iter().map(|shop| &shop.owner);
+    sessions_of_the_dead_server_work_on_the_other(&fleet, shop_sessions.chain(&teams.sessions_from_first))
+        .await;
+    drop(second);
+}
+
+/// A worker's log; a worker's panic is the test's.
+async fn finished<T>(worker: tokio::task::JoinHandle<T>) -> T {
+    worker.await.unwrap_or_else(|error| std::panic::resume_unwind(error.into_panic()))
+}
+
+/// The limits count in fixed 5-minute windows: a check straddling the edge of one would see
+/// the count start again. Waits until the next edge is at least 10 s away.
+async fn clear_of_a_rate_limit_window_edge() {
+    let now = SystemTime::now().duration_since(UNIX_EPOCH).expect("after 1970").as_secs();
+    let left = 300 - now % 300;
+    if left < 10 {
+        tokio::time::sleep(Duration::from_secs(left + 1)).await;
+    }
+}
+
+/// Wrong passwords from one address, to the two servers in turn: the attempt after the limit
+/// is refused, although neither server alone has seen that many.
+async fn sign_in_attempts_count_against_one_limit_on_both_servers(fleet: &Fleet) {
+    clear_of_a_rate_limit_window_edge().await;
+    let address = "203.0.113.7";
+    let attempt = |n: u32| {
+        // A different account each time: only the per-address limit is in play.
+        let body = json!({ "email": format!("nobody-{n}@example.com"), "password": "Wrong-Guess-1234" });
+        Request::post("/auth/v1/token?grant_type=password", body).from(address)
+    };
+    for n in 0..RATE_LIMIT {
+        let server = fleet.pick(n as usize);
+        let answer = fleet.answer(server, attempt(n)).await;
+        assert_eq!(answer.status, StatusCode::BAD_REQUEST, "attempt {n} on {server}: {answer:?}");
+        assert_eq!(answer.body["code"], "invalid_credentials", "{answer:?}");
+    }
+    // The second server has seen fewer than the limit itself.
+    let over = fleet.answer(fleet.second(), attempt(RATE_LIMIT)).await;
+    assert_eq!(over.status, StatusCode::TOO_MANY_REQUESTS, "{over:?}");
+    assert_eq!(over.body["code"], "over_request_rate_limit", "{over:?}");
+}
+
+/// A password reset asked for on one server, then at once on the other: the second is refused
+/// until the interval has passed, as if both had been asked of one server.
+async fn e_mails_to_one_address_share_one_clock_on_both_servers(fleet: &Fleet, person: &Person) {
+    let recover = || Request::post("/auth/v1/recover", json!({ "email": person.email }));
+    fleet.answer(fleet.first(), recover()).await.ok();
+    let again = fleet.answer(fleet.second(), recover()).await;
+    assert_eq!(again.status, StatusCode::TOO_MANY_REQUESTS, "within {EMAIL_INTERVAL} s: {again:?}");
+    assert_eq!(again.body["code"], "over_email_send_rate_limit", "{again:?}");
+}
+
+/// The access token the dead server issued works on the other, on the auth service and the
+/// API; so does its refresh token, and the tokens that refresh gives.
+async fn sessions_of_the_dead_server_work_on_the_other(
+    fleet: &Fleet,
+    sessions: impl Iterator<Item = &Person>,
+) {
+    let second = fleet.second();
+    let mut checked = 0;
+    for person in sessions {
+        let user = fleet.answer(second, Request::get("/auth/v1/user").by(&person.access)).await.ok();
+        assert_eq!(user["email"], person.email.as_str(), "{user}");
+        fleet.answer(second, Request::get("/api/v2/users/me").by(&person.access)).await.ok();
+        let refresh = json!({ "refresh_token": person.refresh });
+        let refreshed =
+            fleet.answer(second, Request::post("/auth/v1/token?grant_type=refresh_token", refresh)).await;
+        let refreshed = refreshed.ok();
+        let access = refreshed["access_token"].as_str().expect("a new access token");
+        fleet.answer(second, Request::get("/api/v2/teams").by(access)).await.ok();
+        checked += 1;
+    }
+    assert!(checked > 0);
+}
+
+/// Two servers started at the same moment on a new database, as an orchestrator starts its
+/// replicas: both must come up (each would otherwise apply the migrations too, and one fails
+/// on the other's tables), and agree on the key that signs sessions (each would otherwise
+/// create one, and the tokens of one would be refused by the other).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_servers_started_at_once_on_a_new_database_both_serve_and_accept_each_others_sessions() {
+    tokio::time::timeout(TEST_LIMIT, started_at_once()).await.expect("the test ends within its limit");
+}
+
+async fn started_at_once() {
+    let database = Database::create().await;
+    let client = fleet::client();
+    let mut first = Server::spawn(&database);
+    let mut second = Server::spawn(&database);
+    first.wait_until_serving(&client).await;
+    second.wait_until_serving(&client).await;
+    let fleet = Fleet::new(client, &first, &second);
+    for (n, (signed_up_on, used_on)) in
+        [(fleet.first(), fleet.second()), (fleet.second(), fleet.first())].into_iter().enumerate()
+    {
+        let person = load::person(&fleet, signed_up_on, &format!("early-{n}@example.com")).await;
+        let user = fleet.answer(used_on, Request::get("/auth/v1/user").by(&person.access)).await;
+        assert_eq!(user.status, StatusCode::OK, "a session of {signed_up_on} on {used_on}: {user:?}");
+    }
+}
