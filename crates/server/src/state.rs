@@ -3,7 +3,10 @@ use std::sync::Arc;
 use sea_orm::DatabaseConnection;
 
 use crate::{
-    auth::AuthService, config::Environment, limits::PerClient, routes::inventory::thread_cache::ThreadCache,
+    auth::AuthService,
+    config::Environment,
+    limits::{InFlight, PerClient},
+    routes::inventory::thread_cache::ThreadCache,
 };
 
 /// What every handler can reach. Nothing here may hold per-user state that only this process
@@ -21,4 +24,6 @@ pub struct AppState {
     pub threads: ThreadCache,
     /// Conversions each client network may ask for (`--convert-rate-limit` a minute).
     pub convert_limit: Arc<PerClient>,
+    /// The API requests in progress (`--max-requests-in-flight` reads and as many changes).
+    pub in_flight: Arc<InFlight>,
 }
