@@ -1,7 +1,7 @@
 # Bobbin's two entry points (see README.md):
 #   make run    build everything and serve http://127.0.0.1:3000 with SQLite in ./data/
-#   make test   run every test: Rust (SQLite and PostgreSQL), fuzzing of the design readers and
-#               of the API, front-end unit tests, Playwright
+#   make test   run every test: Rust (SQLite and PostgreSQL), an overload run, fuzzing of the
+#               design readers and of the API, front-end unit tests, Playwright
 # Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL,
 # the SMTP server the tests send mail through (python3-aiosmtpd) and the API fuzzer (schemathesis,
 # with pip into .tools/).
@@ -24,7 +24,7 @@ WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f
 APP_SOURCES := $(shell find app-react/src style -type f) \
 	app-react/index.html app-react/build.mjs app-react/tsconfig.json
 
-.PHONY: run build test lint test-rust test-fuzz test-api-fuzz test-web test-e2e clean
+.PHONY: run build test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e clean
 
 run: build
 	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
@@ -42,7 +42,7 @@ $(WASM): $(WASM_SOURCES) $(NODE_MODULES)
 $(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)
 	$(NPM) run build -w app-react
 
-test: build lint test-rust test-fuzz test-api-fuzz test-web test-e2e
+test: build lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e
 
 lint: $(DIST)
 	$(CARGO) fmt --all -- --check
@@ -52,6 +52,13 @@ lint: $(DIST)
 test-rust: $(DIST)
 	scripts/ensure-smtp-sink.sh
 	scripts/with-postgres.sh $(CARGO) test --release --locked --workspace
+
+# 1,000 readers of a 2,000-entry thread list and a +1 every 0.1 s against the release binary for
+# LOAD_SECONDS (10; about 15 s in all); fails on an answer other than 200 or 503, a refused
+# write, or an acknowledged +1 that is missing (scripts/load-inventory.mjs).
+LOAD_SECONDS ?= 10
+test-load: build
+	LOAD_SECONDS=$(LOAD_SECONDS) CHECK=1 node scripts/load-inventory.mjs
 
 # Each design-file reader fuzzed for FUZZ_SECONDS (20) from the sample designs; needs nightly Rust
 # and installs cargo-fuzz the first time (scripts/fuzz-designs.sh).

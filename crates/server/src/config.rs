@@ -56,6 +56,13 @@ pub struct ServeArgs {
     #[arg(long, env = "BOBBIN_CONVERT_RATE_LIMIT", default_value_t = NonZeroU32::new(60).expect("60 is not zero"))]
     pub convert_rate_limit: NonZeroU32,
 
+    /// API requests (under /api/v2) served at once, counted apart for reads (GET, HEAD) and
+    /// for changes, so readers never take a change's place. Past it a request is answered at once
+    /// with 503 `server_busy` and `Retry-After`, so that a crowd of requests cannot take memory
+    /// and time without bound.
+    #[arg(long, env = "BOBBIN_MAX_REQUESTS_IN_FLIGHT", default_value_t = NonZeroU32::new(64).expect("64 is not zero"))]
+    pub max_requests_in_flight: NonZeroU32,
+
     /// How often to delete rows that can no longer be used (ended sessions, old rate-limit
     /// counts, spent links...), e.g. `10m`; `0` never (another instance on the same database
     /// may do it).

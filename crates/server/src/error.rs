@@ -10,7 +10,7 @@
 
 use axum::{
     Json,
-    http::{StatusCode, header},
+    http::{HeaderValue, StatusCode, header},
     response::{IntoResponse, Response},
 };
 use sea_orm::DbErr;
@@ -76,6 +76,10 @@ pub enum AppError {
     /// Too many requests of a kind; the message says when to try again.
     #[error("{0}")]
     RateLimited(String),
+    /// The server is working on as many requests as it takes at once
+    /// (`--max-requests-in-flight`): this one was not served and can be sent again shortly.
+    #[error("{BUSY_MESSAGE}")]
+    Busy,
     #[error("the request body is not valid JSON: {0}")]
     InvalidJson(String),
     #[error("the request body must be JSON")]
@@ -118,6 +122,7 @@ impl AppError {
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::Gone { .. } => StatusCode::GONE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
+            Self::Busy => StatusCode::SERVICE_UNAVAILABLE,
             Self::InvalidJson(_) => StatusCode::BAD_REQUEST,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -138,6 +143,7 @@ impl AppError {
             Self::CrossSite(_) => "cross_site_request",
             Self::NotFound(_) => "not_found",
             Self::RateLimited(_) => "rate_limited",
+            Self::Busy => "server_busy",
             Self::InvalidJson(_) => "invalid_json",
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::PayloadTooLarge => "payload_too_large",
@@ -189,6 +195,7 @@ impl AppError {
             ),
             Self::Validation(fields) => ("Some fields are not valid.".to_owned(), fields),
             Self::InsufficientAal => (AAL2_NEEDED.to_owned(), Vec::new()),
+            Self::Busy => (BUSY_MESSAGE.to_owned(), Vec::new()),
             Self::Database(_) | Self::Internal(_) | Self::Outage(_) => {
                 (outage.map_or(INTERNAL_MESSAGE, Outage::message).to_owned(), Vec::new())
             }
@@ -199,12 +206,24 @@ impl AppError {
 
 const AAL2_NEEDED: &str = "Enter the code from your authenticator app to continue.";
 
+const BUSY_MESSAGE: &str = "The server is busy. Please try again in a moment.";
+
+/// Seconds a client told [`AppError::Busy`] should wait before sending the request again.
+const BUSY_RETRY_AFTER: &str = "1";
+
 const INTERNAL_MESSAGE: &str =
     "Something went wrong on our side. Please try again; if it keeps happening, tell us.";
 
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
+        if matches!(self, Self::Busy) {
+            // Not logged as an error: it is the server protecting itself, and under overload a
+            // log line for each refusal would only add to the load. The request line shows it.
+            let mut response = (status, Json(self.body())).into_response();
+            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(BUSY_RETRY_AFTER));
+            return response;
+        }
         if status.is_server_error() {
             // The cause goes to the log, never to the client.
             tracing::error!(error = format!("{self:#}"), "request failed");
@@ -300,6 +319,15 @@ mod tests {
         assert_eq!(body["code"], "internal");
         assert!(!body.to_string().contains("10.0.0.7"), "{body}");
         assert!(body.get("fields").is_none());
+    }
+
+    #[tokio::test]
+    async fn a_busy_server_says_when_to_come_back() {
+        let response = AppError::Busy.into_response();
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+        let (status, body) = json_of(response).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(body["code"], "server_busy");
     }
 
     #[tokio::test]

@@ -14,16 +14,14 @@ use sea_orm::{
 };
 use tokio::{net::TcpListener, sync::watch};
 
+/// What [`Application::thread_cache`] gives.
+pub use crate::routes::inventory::thread_cache::ThreadCache;
 use crate::{
     auth::AuthService,
     config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     db,
-    limits::PerClient,
-    routes::{
-        self,
-        health::StorageWatch,
-        inventory::thread_cache::{CACHED_ENTRIES, ThreadCache},
-    },
+    limits::{InFlight, PerClient},
+    routes::{self, health::StorageWatch, inventory::thread_cache::CACHED_ENTRIES},
     state::AppState,
 };
 
@@ -32,6 +30,7 @@ pub struct Application {
     listener: TcpListener,
     router: axum::Router,
     db: DatabaseConnection,
+    threads: ThreadCache,
     shutdown_grace: Duration,
 }
 
@@ -69,10 +68,12 @@ impl Application {
             threads: ThreadCache::new(CACHED_ENTRIES),
             convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
             storage: StorageWatch::default(),
+            in_flight: Arc::new(InFlight::new(args.max_requests_in_flight)),
         };
         crate::prune::spawn(state.clone(), args.prune_interval);
+        let threads = state.threads.clone();
         let router = routes::router(state, args.request_timeout());
-        Ok(Self { listener, router, db, shutdown_grace: args.shutdown_grace() })
+        Ok(Self { listener, router, db, threads, shutdown_grace: args.shutdown_grace() })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -86,6 +87,11 @@ impl Application {
     /// The server's own connection pool (tests inspect it: SQLite pragmas are per connection).
     pub fn db(&self) -> &DatabaseConnection {
         &self.db
+    }
+
+    /// The server's copies of the teams' thread entries (tests count how often they are read).
+    pub fn thread_cache(&self) -> &ThreadCache {
+        &self.threads
     }
 
     /// Serves until `shutdown` completes, then lets requests in flight finish for up to the

@@ -5,7 +5,7 @@ use sea_orm::DatabaseConnection;
 use crate::{
     auth::AuthService,
     config::Environment,
-    limits::PerClient,
+    limits::{InFlight, PerClient},
     routes::{health::StorageWatch, inventory::thread_cache::ThreadCache},
 };
 
@@ -26,4 +26,6 @@ pub struct AppState {
     pub convert_limit: Arc<PerClient>,
     /// The storage outage (full disk, read-only database) requests last met, for `/healthz`.
     pub storage: StorageWatch,
+    /// The API requests in progress (`--max-requests-in-flight` reads and as many changes).
+    pub in_flight: Arc<InFlight>,
 }

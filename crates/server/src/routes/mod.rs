@@ -44,7 +44,7 @@ use crate::{
     config::Environment,
     error::{AppError, ErrorBody, FieldError, json_errors, status_error},
     extract::AUTH_COOKIE,
-    mail,
+    limits, mail,
     state::AppState,
 };
 
@@ -115,7 +115,9 @@ impl Modify for SecuritySchemes {
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
     let (api, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::healthz))
-        .nest("/api/v2", api_v2())
+        // Only the product API counts against `--max-requests-in-flight`: the health check must
+        // answer under load, and the auth service has its own limits.
+        .nest("/api/v2", api_v2().layer(middleware::from_fn_with_state(state.clone(), limits::shed_load)))
         .split_for_parts();
     // After the routes are in: `ApiDoc`'s own modifiers run before there is any operation.
     openapi::CommonErrors.modify(&mut openapi);

@@ -1,8 +1,9 @@
 //! The error answers every operation of a kind can give, added to the OpenAPI document from what
 //! the operation declares, so that no operation forgets one: a signed-in operation can answer 401
-//! and, when it changes something, 403 to a cross-site request; one with a JSON body the four
-//! answers of [`ApiJson`](crate::extract::ApiJson); one with query or path parameters those of
-//! [`ApiQuery`](crate::extract::ApiQuery) and [`ApiPath`](crate::extract::ApiPath). What only
+//! and, when it changes something, 403 to a cross-site request; every one 503 when the server is
+//! busy; one with a JSON body the four answers of [`ApiJson`](crate::extract::ApiJson); one with
+//! query or path parameters those of [`ApiQuery`](crate::extract::ApiQuery) and
+//! [`ApiPath`](crate::extract::ApiPath). What only
 //! some operations answer (a role check's 403, a limit's 429, a conflict's 409) stays in their
 //! own `#[utoipa::path]`, where it is written next to the code that answers it.
 //!
@@ -90,6 +91,13 @@ fn add_common_errors(operation: &mut Operation, changes: bool) {
     if has_query {
         answers.push(("422", "validation_failed", "a query parameter cannot be read, named in `fields`"));
     }
+    // Every operation under /api/v2 counts against `--max-requests-in-flight` (limits.rs).
+    answers.push((
+        "503",
+        "server_busy",
+        "the server is working on as many requests of this kind as it takes at once; send it again \
+         after the seconds of `Retry-After`",
+    ));
     for (status, code, meaning) in answers {
         add(operation, status, code, meaning);
     }

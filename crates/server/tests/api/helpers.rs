@@ -2,7 +2,7 @@ use std::time::Duration;
 
 use bobbin_server::{
     config::{AuthArgs, DatabaseArgs, Environment, OAuthArgs, ServeArgs},
-    startup::Application,
+    startup::{Application, ThreadCache},
 };
 use sea_orm::{
     DatabaseConnection,
@@ -108,6 +108,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     /// The server's own pool.
     pub db: DatabaseConnection,
+    /// The server's copies of the teams' thread entries.
+    pub threads: ThreadCache,
     pub database: TestDatabase,
 }
 
@@ -136,6 +138,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         request_timeout: 30,
         trust_forwarded_for: false,
         convert_rate_limit: std::num::NonZeroU32::new(1000).unwrap(),
+        max_requests_in_flight: std::num::NonZeroU32::new(64).unwrap(),
         // Off: tests age rows on purpose and check what the server then answers (the pruning
         // test turns it on).
         prune_interval: Duration::ZERO,
@@ -203,11 +206,12 @@ async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -
     let app = Box::pin(Application::build(args)).await.expect("the server starts");
     let address = format!("http://127.0.0.1:{}", app.port());
     let db = app.db().clone();
+    let threads = app.thread_cache().clone();
     tokio::spawn(app.run_until_stopped(std::future::pending()));
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    TestApp { address, client, db, database }
+    TestApp { address, client, db, threads, database }
 }

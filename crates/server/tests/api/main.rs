@@ -15,6 +15,7 @@ mod machines;
 mod oauth;
 mod oauth_provider;
 mod openapi;
+mod overload;
 mod quotes;
 mod security;
 mod settings;

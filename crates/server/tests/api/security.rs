@@ -1024,8 +1024,11 @@ async fn team_names_stored_before_the_rule_lose_their_overrides_when_the_schema_
     })
     .await
     .unwrap();
-    // The schema as it was before this rule (the security migration is the newest one).
-    let before = Migrator::migrations().len() - 1;
+    // The schema as it was before this rule: every migration before the security one.
+    let before = Migrator::migrations()
+        .iter()
+        .position(|migration| migration.name() == "m20261125_000007_security")
+        .expect("the security migration");
     Migrator::up(&db, Some(u32::try_from(before).unwrap())).await.unwrap();
     let now = time::OffsetDateTime::now_utc();
     bobbin_server::entity::team::ActiveModel {

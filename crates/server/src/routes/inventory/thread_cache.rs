@@ -5,13 +5,31 @@
 //! each server keeps the entries as the search reads them, tagged with the team's
 //! `threads_revision`, which every change to the inventory raises in the change's own
 //! transaction ([`touch`]). A request whose team row (read by the `TeamMember` extractor, before
-//! the entries) shows another revision reads the entries again. The copy is therefore never older
-//! than its tag, and servers sharing one database never serve a stale copy to one another.
+//! the entries) shows a newer revision than the copy's reads the entries again, and tags them
+//! with the revision it saw. The copy is therefore never older than its tag, no request is
+//! served a copy older than the team row it read, and servers sharing one database never serve
+//! a stale copy to one another.
+//!
+//! The requests that find a team's copy out of date at the same moment read it once between
+//! them (issue 16). Every change raises the revision, and before, every list request in flight
+//! then read the whole team itself: 1,000 readers and a `+1` every 0.1 s took 833 MB and
+//! exhausted the connection pool. Now a request that needs a newer copy takes the team's read
+//! lock (a tokio mutex, one per team), looks again, and reads only if the copy is still older
+//! than its revision; those that waited for it then find the new copy and use it. One that saw
+//! a newer revision still (a change committed during the read) reads again, so waiting never
+//! hands out an older copy. Moka's own coalescing does not fit: `get_with` fills a missing key
+//! only, and would serve the out-of-date copy rather than replace it; its `and_compute_with`
+//! takes a closure that cannot wait for the database (the async one needs moka's `future`
+//! cache, whose dependencies would rebuild most of the server's).
 //!
 //! The copies are bounded by the entries they hold together ([`CACHED_ENTRIES`]); the least used
-//! teams are dropped first (moka).
+//! teams are dropped first (moka). The locks are bounded too ([`LOCKED_TEAMS`]); a lock dropped
+//! while held only lets a second read run beside the first.
 
-use std::sync::Arc;
+use std::sync::{
+    Arc,
+    atomic::{AtomicU64, Ordering},
+};
 
 use bobbin_core::inventory::ThreadEntry;
 use moka::sync::Cache;
@@ -19,6 +37,7 @@ use sea_orm::{
     ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _, QueryFilter as _, prelude::Expr,
     sea_query::ExprTrait as _,
 };
+use tokio::sync::Mutex;
 use uuid::Uuid;
 
 use super::threads::SearchRow;
@@ -27,6 +46,8 @@ use crate::{entity::team, error::AppError};
 /// The most entries the copies hold together, across teams: five full inventories, estimated at
 /// 20 MB (about 200 bytes an entry).
 pub const CACHED_ENTRIES: u64 = 100_000;
+/// The most teams whose read locks are kept (a few dozen bytes each).
+pub const LOCKED_TEAMS: u64 = 10_000;
 
 /// One entry as the list and the converter's "owned" list read it.
 #[derive(Debug)]
@@ -45,22 +66,38 @@ pub struct TeamThreads {
 }
 
 #[derive(Clone, Debug)]
-pub struct ThreadCache(Cache<Uuid, Arc<TeamThreads>>);
+pub struct ThreadCache {
+    copies: Cache<Uuid, Arc<TeamThreads>>,
+    /// Held by the one request reading a team's entries.
+    locks: Cache<Uuid, Arc<Mutex<()>>>,
+    /// How many times a team's entries were read from the database (the tests of the coalescing
+    /// count them).
+    reads: Arc<AtomicU64>,
+}
 
 impl ThreadCache {
     pub fn new(max_entries: u64) -> Self {
-        Self(
-            Cache::builder()
+        Self {
+            copies: Cache::builder()
                 .max_capacity(max_entries)
                 .weigher(|_, threads: &Arc<TeamThreads>| {
                     std::cmp::max(u32::try_from(threads.threads.len()).unwrap_or(u32::MAX), 1)
                 })
                 .build(),
-        )
+            locks: Cache::new(LOCKED_TEAMS),
+            reads: Arc::new(AtomicU64::new(0)),
+        }
     }
 
-    /// The team's entries: the copy in memory when the team's revision has not moved since it
-    /// was read, else read again from the database.
+    /// How many times a team's entries have been read from the database since the server
+    /// started.
+    pub fn reads(&self) -> u64 {
+        self.reads.load(Ordering::Relaxed)
+    }
+
+    /// The team's entries: the copy in memory when its revision is at least the one `team`
+    /// shows, else read again from the database, once for all the requests that ask at the same
+    /// time (see the module's comment).
     ///
     /// # Errors
     ///
@@ -70,19 +107,29 @@ impl ThreadCache {
         db: &impl ConnectionTrait,
         team: &team::Model,
     ) -> Result<Arc<TeamThreads>, AppError> {
-        if let Some(copy) = self.0.get(&team.id)
-            && copy.revision == team.threads_revision
-        {
+        if let Some(copy) = self.fresh(team) {
             return Ok(copy);
         }
+        let lock = self.locks.get_with(team.id, Arc::default);
+        let _reading = lock.lock().await;
+        // Read by the request this one waited for.
+        if let Some(copy) = self.fresh(team) {
+            return Ok(copy);
+        }
+        self.reads.fetch_add(1, Ordering::Relaxed);
         let rows = SearchRow::of_team(db, team.id).await?;
         let threads = rows
             .iter()
             .map(|row| Ok(Stocked { id: row.id, entry: row.entry()?, updated_at: row.updated_at() }))
             .collect::<Result<Vec<_>, AppError>>()?;
         let copy = Arc::new(TeamThreads { revision: team.threads_revision, threads });
-        self.0.insert(team.id, Arc::clone(&copy));
+        self.copies.insert(team.id, Arc::clone(&copy));
         Ok(copy)
+    }
+
+    /// The copy of the team's entries, if it is at least as new as the team row shows.
+    fn fresh(&self, team: &team::Model) -> Option<Arc<TeamThreads>> {
+        self.copies.get(&team.id).filter(|copy| copy.revision >= team.threads_revision)
     }
 }
 
@@ -109,10 +156,10 @@ mod tests {
         let cache = ThreadCache::new(10);
         let team =
             |n: usize| Arc::new(TeamThreads { revision: 0, threads: (0..n).map(|_| stocked()).collect() });
-        cache.0.insert(Uuid::new_v4(), team(6));
-        cache.0.insert(Uuid::new_v4(), team(6));
-        cache.0.run_pending_tasks();
-        assert!(cache.0.weighted_size() <= 10, "held {}", cache.0.weighted_size());
+        cache.copies.insert(Uuid::new_v4(), team(6));
+        cache.copies.insert(Uuid::new_v4(), team(6));
+        cache.copies.run_pending_tasks();
+        assert!(cache.copies.weighted_size() <= 10, "held {}", cache.copies.weighted_size());
     }
 
     fn stocked() -> Stocked {
