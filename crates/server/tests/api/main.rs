@@ -21,4 +21,5 @@ mod smtp;
 mod team_helpers;
 mod teams;
 mod threads;
+mod versions;
 mod web;
