@@ -1,22 +1,23 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
 
 import { FormAlert, FormStatus } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
-import { ApiError } from '@/lib/api-client';
 
 import { useAddMaintenance } from './api/add-maintenance';
 import { useDeleteMachine } from './api/delete-machine';
 import { useDeleteMaintenance } from './api/delete-maintenance';
 import { useMachine } from './api/get-machine';
 import { useUpdateMachine } from './api/update-machine';
-import { ConflictAlert } from './components/ConflictAlert';
+import { EditConflict } from './components/EditConflict';
 import { DueList } from './components/DueList';
 import { RemoveButton } from './components/RemoveButton';
 import { SelectField, TextAreaField, TextField } from './components/Field';
-import { MACHINE_FIELDS, MachineForm } from './components/MachineForm';
+import { MACHINE_FIELDS, MACHINE_LABELS, MachineForm, machineTexts, machineValuesOf } from './components/MachineForm';
 import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
-import { type InventoryAccess, MAINTENANCE_KINDS, type Machine, type MaintenanceKind, kindLabels } from './types';
+import { type InventoryAccess, MAINTENANCE_KINDS, type Machine, type MachineDraft, type MaintenanceKind, kindLabels } from './types';
+import { isEditConflict, useVersionedEdit } from './versioned-edit';
 
 const shown = (field: string) => (MACHINE_FIELDS as readonly string[]).includes(field) || field.startsWith('hoops[');
 
@@ -44,7 +45,7 @@ export function MachinePage({ teamId, canWrite, machineId }: InventoryAccess & {
             <DueList due={data.due} label="Maintenance due" />
           </section>
           <MaintenanceLog teamId={teamId} machine={data} canWrite={canWrite} />
-          <EditMachine key={data.version} teamId={teamId} machine={data} canWrite={canWrite} onReload={() => void machine.refetch()} />
+          <EditMachine teamId={teamId} machine={data} canWrite={canWrite} reload={async () => (await machine.refetch()).data} />
         </>
       ) : machine.isError ? (
         <FormAlert message={problemsOf(machine.error, [], 'The machine could not be loaded.').alert} />
@@ -55,12 +56,43 @@ export function MachinePage({ teamId, canWrite, machineId }: InventoryAccess & {
   );
 }
 
-function EditMachine({ teamId, machine, canWrite, onReload }: { teamId: string; machine: Machine; canWrite: boolean; onReload: () => void }) {
+function EditMachine({
+  teamId,
+  machine,
+  canWrite,
+  reload,
+}: {
+  teamId: string;
+  /** The machine as the page last read it; the form edits from the version it was opened at. */
+  machine: Machine;
+  canWrite: boolean;
+  /** Reads the machine again, after a save ran into someone else's change. */
+  reload: () => Promise<Machine | undefined>;
+}) {
   const update = useUpdateMachine(teamId, machine.id);
   const remove = useDeleteMachine(teamId, machine.id);
   const navigate = useNavigate();
-  const [conflict, setConflict] = useState<string | null>(null);
+  const edit = useVersionedEdit(machine, machineValuesOf, machineTexts);
+  const saveButton = useRef<HTMLButtonElement>(null);
   const [alert, setAlert] = useState<string | null>(null);
+
+  /**
+   * Saves `draft` as an edit of version `from`. When someone changed the machine meanwhile but
+   * no field the form shows (a maintenance entry logged), saves once more without asking.
+   */
+  const save = async (draft: MachineDraft, from: Machine, again = true): Promise<{ problems: FormProblems; done: string | null }> => {
+    try {
+      edit.saved(await update.mutateAsync({ ...draft, version: from.version }));
+      return { problems: noProblems, done: 'Saved.' };
+    } catch (error) {
+      if (!isEditConflict(error)) return { problems: problemsOf(error, shown, 'The machine could not be saved.'), done: null };
+      const saved = await reload();
+      if (!saved) return { problems: { fields: {}, alert: 'Someone changed this machine meanwhile, and it could not be read again. Reload the page.' }, done: null };
+      if (edit.ranInto(from, saved) && again) return save(draft, saved, false);
+      return { problems: noProblems, done: null };
+    }
+  };
+
   return (
     <>
       <h2>Details</h2>
@@ -69,21 +101,30 @@ function EditMachine({ teamId, machine, canWrite, onReload }: { teamId: string; 
         canWrite={canWrite}
         label="Machine"
         submitLabel="Save"
-        save={async (draft) => {
-          setConflict(null);
-          try {
-            await update.mutateAsync({ ...draft, version: machine.version });
-            return { problems: noProblems, done: 'Saved.' };
-          } catch (error) {
-            if (error instanceof ApiError && error.code === 'edit_conflict') {
-              setConflict(error.message);
-              return { problems: noProblems, done: null };
-            }
-            return { problems: problemsOf(error, shown, 'The machine could not be saved.'), done: null };
-          }
-        }}
+        values={edit.values}
+        onValues={edit.setValues}
+        submitRef={saveButton}
+        save={(draft) => save(draft, edit.base)}
       >
-        <ConflictAlert message={conflict} onReload={onReload} />
+        {edit.conflict ? (
+          <EditConflict
+            what="machine"
+            differences={edit.conflict.differences}
+            labels={MACHINE_LABELS}
+            busy={update.isPending}
+            onReapply={() => {
+              // The form's own submit, so its checks and its status line serve this save too; made
+              // once the form holds the merged values.
+              flushSync(() => edit.reapplied());
+              saveButton.current?.focus();
+              saveButton.current?.form?.requestSubmit();
+            }}
+            onDiscard={() => {
+              edit.discard();
+              saveButton.current?.focus();
+            }}
+          />
+        ) : null}
       </MachineForm>
       {canWrite ? (
         <div className="danger-zone">

@@ -1,19 +1,19 @@
-import { useId, useState } from 'react';
+import { useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { FormAlert, FormStatus } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
-import { ApiError } from '@/lib/api-client';
 
 import { useDeleteThread } from './api/delete-thread';
 import { useCatalogueLines } from './api/get-catalogue-lines';
 import { useThread } from './api/get-thread';
 import { useUpdateThread } from './api/update-thread';
-import { ConflictAlert } from './components/ConflictAlert';
+import { EditConflict } from './components/EditConflict';
 import { RemoveButton } from './components/RemoveButton';
 import { SelectField, Swatch, TextAreaField, TextField } from './components/Field';
 import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
 import type { InventoryAccess, ThreadInput, ThreadView } from './types';
+import { isEditConflict, useVersionedEdit } from './versioned-edit';
 
 const FIELDS = ['line', 'code', 'name', 'colour', 'quantity', 'spool_length_m', 'location', 'reorder_point', 'cost_per_spool', 'notes'] as const;
 type Field = (typeof FIELDS)[number];
@@ -60,6 +60,20 @@ export function inputOf(values: Values): { input: ThreadInput } | { fields: Reco
   return Object.keys(fields).length > 0 ? { fields } : { input };
 }
 
+/** What each field is called on the form, for the comparison after a clash. */
+const LABELS: Record<Field, string> = {
+  line: 'Line',
+  code: 'Code',
+  name: 'Name',
+  colour: 'Colour',
+  quantity: 'Quantity',
+  spool_length_m: 'Spool length (m)',
+  location: 'Location',
+  reorder_point: 'Reorder point',
+  cost_per_spool: 'Cost per spool',
+  notes: 'Notes',
+};
+
 /** `/inventory/threads/{threadId}`: one thread, edited from the version read (409 on a clash). */
 export function ThreadPage({ teamId, canWrite, threadId }: InventoryAccess & { threadId: string }) {
   const thread = useThread(teamId, threadId);
@@ -71,8 +85,7 @@ export function ThreadPage({ teamId, canWrite, threadId }: InventoryAccess & { t
       </p>
       <h1>Thread Details</h1>
       {thread.data ? (
-        // A fresh form for each version read: a reload after a clash shows the other person's values.
-        <ThreadForm key={thread.data.version} teamId={teamId} thread={thread.data} canWrite={canWrite} onReload={() => void thread.refetch()} />
+        <ThreadForm teamId={teamId} thread={thread.data} canWrite={canWrite} reload={async () => (await thread.refetch()).data} />
       ) : thread.isError ? (
         <FormAlert message={problemsOf(thread.error, [], 'The thread could not be loaded.').alert} />
       ) : (
@@ -82,36 +95,66 @@ export function ThreadPage({ teamId, canWrite, threadId }: InventoryAccess & { t
   );
 }
 
-function ThreadForm({ teamId, thread, canWrite, onReload }: { teamId: string; thread: ThreadView; canWrite: boolean; onReload: () => void }) {
+function ThreadForm({
+  teamId,
+  thread,
+  canWrite,
+  reload,
+}: {
+  teamId: string;
+  /** The thread as the page last read it; the form edits from the version it was opened at. */
+  thread: ThreadView;
+  canWrite: boolean;
+  /** Reads the thread again, after a save ran into someone else's change. */
+  reload: () => Promise<ThreadView | undefined>;
+}) {
   const id = useId();
   const navigate = useNavigate();
   const lines = useCatalogueLines();
-  const [values, setValues] = useState<Values>(() => valuesOf(thread));
+  const lineName = (line: string) => lines.data?.find((entry) => entry.id === line)?.displayName ?? line;
+  const edit = useVersionedEdit(thread, valuesOf, (values: Values) => ({ ...values, line: values.line ? lineName(values.line) : 'Custom thread' }));
+  const { values, setValues, base } = edit;
   const [problems, setProblems] = useState<FormProblems>(noProblems);
-  const [conflict, setConflict] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const saveButton = useRef<HTMLButtonElement>(null);
   const update = useUpdateThread(teamId, thread.id);
   const remove = useDeleteThread(teamId, thread.id);
   const set = (field: Field) => (event: { target: { value: string } }) => setValues({ ...values, [field]: event.target.value });
   const catalogue = values.line !== '';
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
+  /**
+   * Saves `mine` as an edit of version `from`, and says whether it was saved. When someone
+   * changed the thread meanwhile but no field the form shows, saves once more without asking.
+   */
+  const save = async (mine: Values, from: ThreadView, again = true): Promise<boolean> => {
     setDone(null);
-    setConflict(null);
-    const parsed = inputOf(values);
+    const parsed = inputOf(mine);
     if ('fields' in parsed) {
       setProblems({ fields: parsed.fields, alert: null });
-      return;
+      return false;
     }
     setProblems(noProblems);
     try {
-      await update.mutateAsync({ ...parsed.input, version: thread.version });
+      edit.saved(await update.mutateAsync({ ...parsed.input, version: from.version }));
       setDone('Saved.');
+      return true;
     } catch (error) {
-      if (error instanceof ApiError && error.code === 'edit_conflict') setConflict(error.message);
-      else setProblems(problemsOf(error, FIELDS, 'The thread could not be saved.'));
+      if (!isEditConflict(error)) {
+        setProblems(problemsOf(error, FIELDS, 'The thread could not be saved.'));
+        return false;
+      }
+      const saved = await reload();
+      if (!saved) {
+        setProblems({ fields: {}, alert: 'Someone changed this thread meanwhile, and it could not be read again. Reload the page.' });
+        return false;
+      }
+      return edit.ranInto(from, saved) && again && save(mine, saved, false);
     }
+  };
+
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    void save(values, base);
   };
 
   const erase = async () => {
@@ -138,13 +181,13 @@ function ThreadForm({ teamId, thread, canWrite, onReload }: { teamId: string; th
   return (
     <form onSubmit={submit} noValidate className="card profile-section" aria-label="Thread">
       <p>
-        <Swatch hex={thread.colour} /> <strong>{thread.code ? `${thread.code} ${thread.name}` : thread.name}</strong>{' '}
-        {thread.line_name ? `(${thread.line_name})` : '(custom)'}
-        {thread.low ? <span className="chip inventory-low">Low stock</span> : null}
+        <Swatch hex={base.colour} /> <strong>{base.code ? `${base.code} ${base.name}` : base.name}</strong>{' '}
+        {base.line_name ? `(${base.line_name})` : '(custom)'}
+        {base.low ? <span className="chip inventory-low">Low stock</span> : null}
       </p>
       <p className="muted">
-        Last changed {new Date(thread.updated_at).toLocaleString()}
-        {thread.updated_by_email ? ` by ${thread.updated_by_email}` : ''}.
+        Last changed {new Date(base.updated_at).toLocaleString()}
+        {base.updated_by_email ? ` by ${base.updated_by_email}` : ''}.
       </p>
       <SelectField id={`${id}-line`} label="Line" value={values.line} onChange={set('line')} error={problems.fields.line} disabled={!canWrite}>
         <option value="">Custom thread (no line)</option>
@@ -153,7 +196,7 @@ function ThreadForm({ teamId, thread, canWrite, onReload }: { teamId: string; th
             {entry.displayName}
           </option>
         ))}
-        {values.line && !lines.data?.some((entry) => entry.id === values.line) ? <option value={values.line}>{thread.line_name ?? values.line}</option> : null}
+        {values.line && !lines.data?.some((entry) => entry.id === values.line) ? <option value={values.line}>{base.line_name ?? values.line}</option> : null}
       </SelectField>
       {catalogue ? (
         field('code', 'Code')
@@ -169,17 +212,36 @@ function ThreadForm({ teamId, thread, canWrite, onReload }: { teamId: string; th
       {field('reorder_point', 'Reorder point', { inputMode: 'decimal' })}
       {field('cost_per_spool', 'Cost per spool', { inputMode: 'decimal' })}
       <TextAreaField id={`${id}-notes`} label="Notes" rows={3} value={values.notes} onChange={set('notes')} error={problems.fields.notes} readOnly={!canWrite} />
-      <ConflictAlert message={conflict} onReload={onReload} />
+      {edit.conflict ? (
+        <EditConflict
+          what="thread"
+          changedBy={edit.conflict.saved.updated_by_email}
+          differences={edit.conflict.differences}
+          labels={LABELS}
+          busy={update.isPending}
+          onReapply={() => {
+            const next = edit.reapplied();
+            saveButton.current?.focus();
+            if (next) void save(next.values, next.from);
+          }}
+          onDiscard={() => {
+            edit.discard();
+            setProblems(noProblems);
+            setDone('Your changes were discarded: the form shows what is saved.');
+            saveButton.current?.focus();
+          }}
+        />
+      ) : null}
       <FormAlert message={problems.alert} />
       <FormStatus message={done} />
       {canWrite ? (
         <div className="actions">
-          <button type="submit" className="button button--primary" disabled={update.isPending}>
+          <button type="submit" className="button button--primary" disabled={update.isPending} ref={saveButton}>
             Save
           </button>
           <RemoveButton label="Remove from inventory" title="Remove this thread?" busy={remove.isPending} onConfirm={erase}>
             <p>
-              {thread.code ? `${thread.code} ${thread.name}` : thread.name} leaves the team's inventory, with its quantity and
+              {base.code ? `${base.code} ${base.name}` : base.name} leaves the team's inventory, with its quantity and
               notes.
             </p>
           </RemoveButton>

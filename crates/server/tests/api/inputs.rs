@@ -11,7 +11,7 @@ use crate::helpers::{Backend, spawn_app};
 
 #[rstest]
 #[tokio::test]
-async fn an_edit_from_the_largest_version_is_refused_as_invalid(
+async fn an_edit_from_a_version_at_the_edge_of_its_type_answers_4xx(
     #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
 ) {
     let app = spawn_app(backend).await;
@@ -35,7 +35,19 @@ async fn an_edit_from_the_largest_version_is_refused_as_invalid(
         added.assert_status(StatusCode::CREATED)["machine"]["id"].as_str().unwrap()
     );
 
-    for version in [i32::MAX, 0, i32::MIN] {
+    // The largest version is one an entry can have (1 follows it; issue 16, point 2): these
+    // entries are at version 1, so an edit from it is one made from another version.
+    let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 2, "version": i32::MAX });
+    app.api(&owner, Method::PUT, &thread, Some(edit))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "edit_conflict");
+    let mut edit = machine.clone();
+    edit["version"] = json!(i32::MAX);
+    app.api(&owner, Method::PUT, &machine_path, Some(edit))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "edit_conflict");
+    // No entry is ever at 0 or below: the request's mistake.
+    for version in [0, i32::MIN] {
         let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 2, "version": version });
         let answer = app.api(&owner, Method::PUT, &thread, Some(edit)).await;
         answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");

@@ -74,9 +74,12 @@ async fn a_machine_is_added_edited_from_its_version_and_its_maintenance_logged(
         .clone();
     assert_eq!(oiling["overdue"], true, "{oiling}");
 
+    // Each log entry raised the machine's version (issue 16, point 2): the edit is made from the
+    // version last read.
+    assert_eq!(later.body["machine"]["version"], 3);
     let mut edit = body.clone();
     edit["status"] = json!("maintenance");
-    edit["version"] = json!(1);
+    edit["version"] = later.body["machine"]["version"].clone();
     let edited = app.api(&owner, Method::PUT, &format!("{machines}/{id}"), Some(edit.clone())).await;
     assert_eq!(edited.assert_status(StatusCode::OK)["machine"]["status"], "maintenance");
     app.api(&owner, Method::PUT, &format!("{machines}/{id}"), Some(edit))

@@ -23,4 +23,5 @@ mod smtp;
 mod team_helpers;
 mod teams;
 mod threads;
+mod versions;
 mod web;

@@ -19,24 +19,42 @@ interface HoopValues {
 
 type Values = Record<(typeof TEXTS)[number] | (typeof NUMBERS)[number], string> & { status: MachineDraft['status'] };
 
+/** Everything the form holds: the fields as typed, and the hoops. */
+export type MachineValues = Values & { hoops: HoopValues[] };
+
+/** What each field is called on the form, for the comparison after a clash. */
+export const MACHINE_LABELS: Record<(typeof MACHINE_FIELDS)[number], string> = {
+  name: 'Name',
+  brand: 'Brand',
+  model: 'Model',
+  serial_number: 'Serial number',
+  purchase_date: 'Purchase date',
+  notes: 'Notes',
+  heads: 'Heads',
+  needles_per_head: 'Needles per head',
+  max_spm: 'Maximum stitches per minute',
+  typical_spm: 'Typical stitches per minute',
+  status: 'Status',
+  hoops: 'Hoops',
+};
+
 let nextKey = 0;
 
-function valuesOf(machine: Machine | undefined): { values: Values; hoops: HoopValues[] } {
+/** The form's values for `machine`; empty ones to add a machine. */
+export function machineValuesOf(machine: Machine | undefined): MachineValues {
   const s = (value: number | string | null | undefined) => (value === null || value === undefined ? '' : String(value));
   return {
-    values: {
-      name: machine?.name ?? '',
-      brand: machine?.brand ?? '',
-      model: machine?.model ?? '',
-      serial_number: machine?.serial_number ?? '',
-      purchase_date: s(machine?.purchase_date),
-      notes: machine?.notes ?? '',
-      heads: s(machine?.heads ?? 1),
-      needles_per_head: s(machine?.needles_per_head ?? 1),
-      max_spm: s(machine?.max_spm),
-      typical_spm: s(machine?.typical_spm),
-      status: machine?.status ?? 'active',
-    },
+    name: machine?.name ?? '',
+    brand: machine?.brand ?? '',
+    model: machine?.model ?? '',
+    serial_number: machine?.serial_number ?? '',
+    purchase_date: s(machine?.purchase_date),
+    notes: machine?.notes ?? '',
+    heads: s(machine?.heads ?? 1),
+    needles_per_head: s(machine?.needles_per_head ?? 1),
+    max_spm: s(machine?.max_spm),
+    typical_spm: s(machine?.typical_spm),
+    status: machine?.status ?? 'active',
     hoops: (machine?.hoops ?? []).map((hoop) => ({
       key: nextKey++,
       name: hoop.name,
@@ -44,6 +62,13 @@ function valuesOf(machine: Machine | undefined): { values: Values; hoops: HoopVa
       height_mm: String(hoop.height_mm),
     })),
   };
+}
+
+/** Each field as the person reads it: the status by its label, the hoops in one line. */
+export function machineTexts(values: MachineValues): Record<string, string> {
+  const hoop = (h: HoopValues) => `${h.name.trim() ? `${h.name.trim()} ` : ''}${h.width_mm} × ${h.height_mm} mm`;
+  const { hoops, status, ...fields } = values;
+  return { ...fields, status: statusLabels[status], hoops: hoops.map(hoop).join(', ') };
 }
 
 /** The draft to send, or the fields that cannot be read. */
@@ -81,7 +106,9 @@ export function draftOf(values: Values, hoops: HoopValues[]): { draft: MachineDr
 
 /**
  * A machine's fields, hoops included: empty to add one, filled to edit one. `save` answers the
- * problems to show (none when it worked).
+ * problems to show (none when it worked). The form keeps its values itself, unless `values` and
+ * `onValues` are given (the edit page, which keeps them through a clash with someone's change);
+ * `children` (that clash) show just above the submit button.
  */
 export function MachineForm({
   machine,
@@ -89,44 +116,48 @@ export function MachineForm({
   submitLabel,
   label,
   save,
+  values: given,
+  onValues,
+  submitRef,
   children,
 }: {
   machine?: Machine;
   canWrite: boolean;
   submitLabel: string;
   label: string;
-  save: (draft: MachineDraft) => Promise<{ problems: FormProblems; done: string | null }>;
+  save: (draft: MachineDraft, values: MachineValues) => Promise<{ problems: FormProblems; done: string | null }>;
+  values?: MachineValues;
+  onValues?: (values: MachineValues) => void;
+  submitRef?: React.Ref<HTMLButtonElement>;
   children?: React.ReactNode;
 }) {
   const id = useId();
-  const [initial] = useState(() => valuesOf(machine));
-  const [values, setValues] = useState<Values>(initial.values);
-  const [hoops, setHoops] = useState<HoopValues[]>(initial.hoops);
+  const [own, setOwn] = useState(() => machineValuesOf(machine));
+  const form = given ?? own;
+  const setForm = onValues ?? setOwn;
+  const { hoops } = form;
   const [problems, setProblems] = useState<FormProblems>(noProblems);
   const [done, setDone] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const set = (field: keyof Values) => (event: { target: { value: string } }) => setValues({ ...values, [field]: event.target.value });
+  const set = (field: keyof Values) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
+  const setHoops = (next: HoopValues[]) => setForm({ ...form, hoops: next });
   const setHoop = (key: number, field: 'name' | 'width_mm' | 'height_mm', value: string) =>
     setHoops(hoops.map((hoop) => (hoop.key === key ? { ...hoop, [field]: value } : hoop)));
 
   const submit = async (event: React.FormEvent) => {
     event.preventDefault();
     setDone(null);
-    const parsed = draftOf(values, hoops);
+    const parsed = draftOf(form, hoops);
     if ('fields' in parsed) {
       setProblems({ fields: parsed.fields, alert: null });
       return;
     }
     setBusy(true);
     try {
-      const result = await save(parsed.draft);
+      const result = await save(parsed.draft, form);
       setProblems(result.problems);
       setDone(result.done);
-      if (!machine && result.done) {
-        const empty = valuesOf(undefined);
-        setValues(empty.values);
-        setHoops(empty.hoops);
-      }
+      if (!machine && result.done) setForm(machineValuesOf(undefined));
     } finally {
       setBusy(false);
     }
@@ -136,7 +167,7 @@ export function MachineForm({
     <TextField
       id={`${id}-${field}`}
       label={name}
-      value={values[field]}
+      value={form[field]}
       onChange={set(field)}
       error={problems.fields[field]}
       readOnly={!canWrite}
@@ -146,7 +177,6 @@ export function MachineForm({
 
   return (
     <form onSubmit={submit} noValidate className="card profile-section" aria-label={label}>
-      {children}
       {text('name', 'Name')}
       <div className="field-row">
         {text('brand', 'Brand')}
@@ -164,7 +194,7 @@ export function MachineForm({
       <SelectField
         id={`${id}-status`}
         label="Status"
-        value={values.status}
+        value={form.status}
         onChange={set('status')}
         error={problems.fields.status}
         disabled={!canWrite}
@@ -229,15 +259,16 @@ export function MachineForm({
         id={`${id}-notes`}
         label="Notes"
         rows={3}
-        value={values.notes}
+        value={form.notes}
         onChange={set('notes')}
         error={problems.fields.notes}
         readOnly={!canWrite}
       />
+      {children}
       <FormAlert message={problems.alert} />
       <FormStatus message={done} />
       {canWrite ? (
-        <button type="submit" className="button button--primary" disabled={busy}>
+        <button type="submit" className="button button--primary" disabled={busy} ref={submitRef}>
           {submitLabel}
         </button>
       ) : null}

@@ -1,8 +1,9 @@
 //! The machine inventory and each machine's maintenance log:
 //! `/api/v2/teams/{team_id}/machines...`. Every member reads; members, admins and owners write.
 //! A full edit names the `version` it was made from (`409 edit_conflict` otherwise), as for
-//! threads. What a valid machine is, and when maintenance is due, is
-//! `bobbin_core::inventory::machine`.
+//! threads; every change raises it ([`change`]), a maintenance entry logged or removed included,
+//! since the machine's answer (its stitch counter, what is due) changes with its log. What a
+//! valid machine is, and when maintenance is due, is `bobbin_core::inventory::machine`.
 
 use axum::{
     Json,
@@ -19,7 +20,7 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
+    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, UpdateMany, prelude::Expr,
 };
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
@@ -225,17 +226,12 @@ pub async fn update(
     ApiJson(edit): ApiJson<MachineEdit>,
 ) -> Result<Json<MachineBody>, AppError> {
     member.require(Action::EditContent)?;
-    let next = super::next_version(edit.version)?;
+    let version = super::edited_version(edit.version)?;
     let valid = edit.machine.parse().map_err(problems)?;
     let current = find(&state.db, member.team.id, &machine_id).await?;
-    let mut model = active_of(&valid)?;
-    model.version = Set(next);
-    model.updated_by = Set(Some(member.user.id));
-    model.updated_at = Set(OffsetDateTime::now_utc());
-    let result = machine::Entity::update_many()
-        .set(model)
-        .filter(machine::Column::Id.eq(current.id))
-        .filter(machine::Column::Version.eq(edit.version))
+    let result = change(current.id, member.user.id)
+        .set(active_of(&valid)?)
+        .filter(machine::Column::Version.eq(version))
         .exec(&state.db)
         .await?;
     super::unless_changed_meanwhile(result.rows_affected, "machine")?;
@@ -314,6 +310,7 @@ pub async fn log(
             format!("A machine's log holds at most {MAX_LOG_ENTRIES} entries."),
         ));
     }
+    let txn = crate::db::begin_write(&state.db).await?;
     let entry = machine_maintenance::ActiveModel {
         id: Set(Uuid::new_v4()),
         public_id: Set(new_public_id()),
@@ -324,8 +321,11 @@ pub async fn log(
         stitch_counter: Set(input.stitch_counter.map(|c| i64::try_from(c).unwrap_or(i64::MAX))),
         recorded_by: Set(Some(member.user.id)),
         created_at: Set(OffsetDateTime::now_utc()),
-    };
-    let entry = crate::db::committed(&state.db, async |txn| entry.insert(txn).await).await?;
+    }
+    .insert(&txn)
+    .await?;
+    change(row.id, member.user.id).exec(&txn).await?;
+    txn.commit().await?;
     Ok((StatusCode::CREATED, Json(LogEntryBody { entry: entry_view(&entry)? })).into_response())
 }
 
@@ -347,14 +347,17 @@ pub async fn unlog(
 ) -> Result<StatusCode, AppError> {
     member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &machine_id).await?;
+    let txn = crate::db::begin_write(&state.db).await?;
     let deleted = machine_maintenance::Entity::delete_many()
         .filter(machine_maintenance::Column::MachineId.eq(row.id))
         .filter(machine_maintenance::Column::PublicId.eq(entry_id))
-        .exec(&state.db)
+        .exec(&txn)
         .await?;
     if deleted.rows_affected == 0 {
         return Err(AppError::NotFound("There is no such entry in this machine's log.".to_owned()));
     }
+    change(row.id, member.user.id).exec(&txn).await?;
+    txn.commit().await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -381,6 +384,17 @@ fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
         notes: Set(machine.notes.clone()),
         ..Default::default()
     })
+}
+
+/// A change of the machine `id` by `user`, to which the caller adds what changes. Every change
+/// to a machine goes through here, so none forgets to raise the version (a full edit made from
+/// an older one is then refused) or to say who changed it and when.
+fn change(id: Uuid, user: Uuid) -> UpdateMany<machine::Entity> {
+    machine::Entity::update_many()
+        .col_expr(machine::Column::Version, super::raised_version(machine::Column::Version))
+        .col_expr(machine::Column::UpdatedBy, Expr::value(user))
+        .col_expr(machine::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
+        .filter(machine::Column::Id.eq(id))
 }
 
 fn status_str(status: MachineStatus) -> &'static str {

@@ -3,9 +3,10 @@
 //! `bobbin_core::inventory`; this module stores entries and guards who may change them.
 //!
 //! Two people changing one entry lose nothing: quantity adjustments are relative (`adjust`,
-//! applied by the database as `quantity + delta`), and a full edit names the `version` it was
-//! made from, so an edit of an entry someone else changed meanwhile answers `409 edit_conflict`
-//! instead of overwriting their change.
+//! applied by the database as `quantity + delta`), every change raises the entry's `version`
+//! ([`change`]), and a full edit names the `version` it was made from, so an edit of an entry
+//! someone else changed meanwhile (a tap included) answers `409 edit_conflict` instead of
+//! putting the old values back.
 
 // utoipa's expansion of a handler taking `Query<ListParams>` names the type in a way rustc
 // calls an unnecessary qualification; the code it points at is generated.
@@ -31,7 +32,7 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
-    FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, prelude::Expr,
+    FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, UpdateMany, prelude::Expr,
     sea_query::ExprTrait as _,
 };
 use serde::{Deserialize, Serialize};
@@ -309,18 +310,13 @@ pub async fn update(
             "Send the `version` of the entry the edit was made from.",
         )]));
     };
-    let next = super::next_version(version)?;
+    let version = super::edited_version(version)?;
     let entry = parse_input(&input)?;
     let current = find(&state.db, member.team.id, &thread_id).await?;
-    let mut model = active_of(&entry);
-    model.version = Set(next);
-    model.updated_by = Set(Some(member.user.id));
-    model.updated_at = Set(OffsetDateTime::now_utc());
     // Only the version the edit was made from is overwritten; anything newer stays.
     let txn = crate::db::begin_write(&state.db).await?;
-    let result = inventory_thread::Entity::update_many()
-        .set(model)
-        .filter(inventory_thread::Column::Id.eq(current.id))
+    let result = change(current.id, member.user.id)
+        .set(active_of(&entry))
         .filter(inventory_thread::Column::Version.eq(version))
         .exec(&txn)
         .await
@@ -365,14 +361,11 @@ pub async fn adjust(
     let delta = if input.delta < 0.0 { -magnitude.hundredths() } else { magnitude.hundredths() };
     let current = find(&state.db, member.team.id, &thread_id).await?;
     let txn = crate::db::begin_write(&state.db).await?;
-    let result = inventory_thread::Entity::update_many()
+    let result = change(current.id, member.user.id)
         .col_expr(
             inventory_thread::Column::Quantity,
             Expr::col(inventory_thread::Column::Quantity).add(delta),
         )
-        .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(member.user.id))
-        .col_expr(inventory_thread::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
-        .filter(inventory_thread::Column::Id.eq(current.id))
         .filter(Expr::col(inventory_thread::Column::Quantity).add(delta).gte(0))
         .filter(
             Expr::col(inventory_thread::Column::Quantity)
@@ -662,14 +655,7 @@ pub async fn import(
     for entry in &entries {
         match existing.get(&entry.source.identity()) {
             Some(row) => {
-                let mut model = active_of(entry);
-                model.id = Set(row.id);
-                // Stored versions only grow by one an edit: the largest `i32` is 2^31 edits away.
-                let next = row.version.checked_add(1).ok_or_else(|| broken_row(row.id, "version"))?;
-                model.version = Set(next);
-                model.updated_by = Set(Some(member.user.id));
-                model.updated_at = Set(OffsetDateTime::now_utc());
-                model.update(&txn).await?;
+                change(row.id, member.user.id).set(active_of(entry)).exec(&txn).await?;
             }
             None => {
                 insert(&txn, member.team.id, member.user.id, entry).await?;
@@ -927,6 +913,17 @@ impl SearchRow {
             notes: String::new(),
         })
     }
+}
+
+/// A change of the entry `id` by `user`, to which the caller adds what changes. Every change to
+/// an entry goes through here, so none forgets to raise the version (a full edit made from an
+/// older one is then refused) or to say who changed it and when.
+fn change(id: Uuid, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
+    inventory_thread::Entity::update_many()
+        .col_expr(inventory_thread::Column::Version, super::raised_version(inventory_thread::Column::Version))
+        .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user))
+        .col_expr(inventory_thread::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
+        .filter(inventory_thread::Column::Id.eq(id))
 }
 
 /// The entry's columns (everything but ids, version and who/when).
