@@ -86,6 +86,10 @@ pub enum AppError {
     /// domain's own stable code.
     #[error("{message}")]
     Rejected { code: &'static str, message: String },
+    /// The server is at its limit for this kind of work (large conversions and imports running
+    /// at once): the request was not served, and a retry in a moment will likely get through.
+    #[error("{0}")]
+    ServerBusy(String),
     #[error(transparent)]
     Database(#[from] DbErr),
     #[error(transparent)]
@@ -117,6 +121,7 @@ impl AppError {
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
             Self::Validation(_) | Self::Rejected { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+            Self::ServerBusy(_) => StatusCode::SERVICE_UNAVAILABLE,
             Self::Database(_) | Self::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
         }
     }
@@ -133,6 +138,7 @@ impl AppError {
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::PayloadTooLarge => "payload_too_large",
             Self::Validation(_) => "validation_failed",
+            Self::ServerBusy(_) => "server_busy",
             Self::Rejected { code, .. } | Self::Conflict { code, .. } | Self::Gone { code, .. } => code,
             Self::Database(_) | Self::Internal(_) => "internal",
         }
@@ -146,6 +152,7 @@ impl AppError {
             | Self::CrossSite(message)
             | Self::NotFound(message)
             | Self::RateLimited(message)
+            | Self::ServerBusy(message)
             | Self::Rejected { message, .. }
             | Self::Conflict { message, .. }
             | Self::Gone { message, .. } => (message, Vec::new()),
@@ -171,6 +178,9 @@ impl AppError {
     }
 }
 
+/// `Retry-After` of a `server_busy` answer: the work it waited for takes well under a second.
+const BUSY_RETRY_AFTER_SECONDS: &str = "1";
+
 const AAL2_NEEDED: &str = "Enter the code from your authenticator app to continue.";
 
 const INTERNAL_MESSAGE: &str =
@@ -179,6 +189,12 @@ const INTERNAL_MESSAGE: &str =
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
+        if let Self::ServerBusy(_) = self {
+            // Shedding load is the server working as meant, not a failure to investigate.
+            tracing::warn!("request refused: server busy");
+            return (status, [(header::RETRY_AFTER, BUSY_RETRY_AFTER_SECONDS)], Json(self.body()))
+                .into_response();
+        }
         if status.is_server_error() {
             // The cause goes to the log, never to the client.
             tracing::error!(error = format!("{self:#}"), "request failed");
@@ -299,6 +315,15 @@ mod tests {
             assert_eq!(answered, status);
             assert_eq!(body["code"], code);
         }
+    }
+
+    #[tokio::test]
+    async fn a_busy_server_says_when_to_try_again() {
+        let response = AppError::ServerBusy("Busy.".to_owned()).into_response();
+        assert_eq!(response.headers()[header::RETRY_AFTER], "1");
+        let (status, body) = json_of(response).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(body["code"], "server_busy");
     }
 
     #[tokio::test]
