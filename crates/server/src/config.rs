@@ -56,6 +56,11 @@ pub struct ServeArgs {
     #[arg(long, env = "BOBBIN_CONVERT_RATE_LIMIT", default_value_t = NonZeroU32::new(60).expect("60 is not zero"))]
     pub convert_rate_limit: NonZeroU32,
 
+    /// Large conversions and CSV imports worked on at once, each on a thread of its own; a few
+    /// more wait their turn briefly, then answer 503. Defaults to the number of CPU cores.
+    #[arg(long, env = "BOBBIN_HEAVY_WORK_CONCURRENCY", value_parser = clap::value_parser!(u16).range(1..))]
+    pub heavy_work_concurrency: Option<u16>,
+
     /// How often to delete rows that can no longer be used (ended sessions, old rate-limit
     /// counts, spent links...), e.g. `10m`; `0` never (another instance on the same database
     /// may do it).
@@ -76,6 +81,14 @@ impl ServeArgs {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_secs(self.request_timeout)
+    }
+
+    /// `--heavy-work-concurrency`, or one per CPU core.
+    pub fn heavy_work_concurrency(&self) -> usize {
+        self.heavy_work_concurrency.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            usize::from,
+        )
     }
 }
 

@@ -4,6 +4,7 @@
 //! Start at [`startup::Application`]; every route is listed in [`routes::router`].
 
 pub mod auth;
+pub mod blocking;
 pub mod config;
 pub mod db;
 pub mod entity;

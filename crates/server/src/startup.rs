@@ -10,6 +10,7 @@ use tokio::{net::TcpListener, sync::watch};
 
 use crate::{
     auth::AuthService,
+    blocking::HeavyWork,
     config::{Environment, ServeArgs},
     db,
     limits::PerClient,
@@ -61,6 +62,7 @@ impl Application {
             trust_forwarded_for: args.trust_forwarded_for,
             threads: ThreadCache::new(CACHED_ENTRIES),
             convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
+            heavy_work: Arc::new(HeavyWork::new(args.heavy_work_concurrency())),
         };
         crate::prune::spawn(state.clone(), args.prune_interval);
         let router = routes::router(state, args.request_timeout());

@@ -3,7 +3,8 @@ use std::sync::Arc;
 use sea_orm::DatabaseConnection;
 
 use crate::{
-    auth::AuthService, config::Environment, limits::PerClient, routes::inventory::thread_cache::ThreadCache,
+    auth::AuthService, blocking::HeavyWork, config::Environment, limits::PerClient,
+    routes::inventory::thread_cache::ThreadCache,
 };
 
 /// What every handler can reach. Nothing here may hold per-user state that only this process
@@ -21,4 +22,7 @@ pub struct AppState {
     pub threads: ThreadCache,
     /// Conversions each client network may ask for (`--convert-rate-limit` a minute).
     pub convert_limit: Arc<PerClient>,
+    /// Turns for work that is CPU, not waiting (large conversions, CSV imports): off the async
+    /// workers, a bounded number at once.
+    pub heavy_work: Arc<HeavyWork>,
 }

@@ -7,6 +7,7 @@ mod catalog;
 mod database;
 mod errors;
 mod health;
+mod heavy_requests;
 mod helpers;
 mod inputs;
 mod invites;

@@ -632,6 +632,7 @@ pub struct ImportResult {
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems", body = ErrorBody),
+        (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -641,7 +642,12 @@ pub async fn import(
     ApiJson(input): ApiJson<ImportInput>,
 ) -> Result<Json<ImportResult>, AppError> {
     member.require(Action::EditContent)?;
-    let preview = csv::read(&input.csv, Catalogue::builtin())
+    // Reading and checking up to 10,000 rows: CPU work, off the async workers.
+    let text = input.csv;
+    let preview = state
+        .heavy_work
+        .run(move || csv::read(&text, Catalogue::builtin()))
+        .await?
         .map_err(|error| AppError::rejected("import_unreadable", error.to_string()))?;
     let txn = crate::db::begin_write(&state.db).await?;
     let existing: HashMap<String, inventory_thread::Model> = inventory_thread::Entity::find()
