@@ -262,6 +262,18 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(quotes::duplicate))
 }
 
+/// A whole number as its database column holds it, or a validation error naming `field`: a
+/// number is stored as given or refused, never clipped to the column's largest value.
+pub(crate) fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, AppError> {
+    value.try_into().map_err(|_| {
+        AppError::Validation(vec![FieldError::new(
+            field,
+            "out_of_range",
+            "This number is too large to store.",
+        )])
+    })
+}
+
 /// The e-mail address of each of these users (who changed an entry, who saved a quote), read in
 /// one query.
 pub(crate) async fn emails_of(

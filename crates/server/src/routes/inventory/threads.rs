@@ -44,7 +44,7 @@ use crate::{
     entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
-    routes::{emails_of, teams::new_public_id},
+    routes::{emails_of, stored_as, teams::new_public_id},
     state::AppState,
 };
 
@@ -312,7 +312,7 @@ pub async fn update(
     let next = super::next_version(version)?;
     let entry = parse_input(&input)?;
     let current = find(&state.db, member.team.id, &thread_id).await?;
-    let mut model = active_of(&entry);
+    let mut model = active_of(&entry)?;
     model.version = Set(next);
     model.updated_by = Set(Some(member.user.id));
     model.updated_at = Set(OffsetDateTime::now_utc());
@@ -672,7 +672,7 @@ pub async fn import(
     for entry in &entries {
         match existing.get(&entry.source.identity()) {
             Some(row) => {
-                let mut model = active_of(entry);
+                let mut model = active_of(entry)?;
                 model.id = Set(row.id);
                 // Stored versions only grow by one an edit: the largest `i32` is 2^31 edits away.
                 let next = row.version.checked_add(1).ok_or_else(|| broken_row(row.id, "version"))?;
@@ -930,7 +930,7 @@ impl SearchRow {
 }
 
 /// The entry's columns (everything but ids, version and who/when).
-fn active_of(entry: &ThreadEntry) -> inventory_thread::ActiveModel {
+fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, AppError> {
     let catalogue = Catalogue::builtin();
     let (line_id, code, name, colour) = match &entry.source {
         ThreadSource::Catalogue { line, code } => {
@@ -939,20 +939,20 @@ fn active_of(entry: &ThreadEntry) -> inventory_thread::ActiveModel {
         }
         ThreadSource::Custom { name, colour } => (None, None, Some(name.clone()), colour.to_hex()),
     };
-    inventory_thread::ActiveModel {
+    Ok(inventory_thread::ActiveModel {
         identity: Set(entry.source.identity()),
         line_id: Set(line_id),
         code: Set(code),
         name: Set(name),
         colour: Set(colour),
         quantity: Set(entry.quantity.hundredths()),
-        spool_length_m: Set(entry.spool_length_m.and_then(|m| i32::try_from(m).ok())),
+        spool_length_m: Set(entry.spool_length_m.map(|m| stored_as("spool_length_m", m)).transpose()?),
         location: Set(entry.location.clone()),
         reorder_point: Set(entry.reorder_point.map(Hundredths::hundredths)),
         cost_per_spool: Set(entry.cost_per_spool.map(Hundredths::hundredths)),
         notes: Set(entry.notes.clone()),
         ..Default::default()
-    }
+    })
 }
 
 async fn insert(
@@ -962,7 +962,7 @@ async fn insert(
     entry: &ThreadEntry,
 ) -> Result<inventory_thread::Model, AppError> {
     let now = OffsetDateTime::now_utc();
-    let mut model = active_of(entry);
+    let mut model = active_of(entry)?;
     model.id = Set(Uuid::new_v4());
     model.public_id = Set(new_public_id());
     model.team_id = Set(team_id);
