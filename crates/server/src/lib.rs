@@ -11,6 +11,7 @@ pub mod entity;
 pub mod error;
 pub mod extract;
 pub mod limits;
+pub mod listener;
 pub mod mail;
 pub mod prune;
 pub mod routes;

@@ -53,6 +53,11 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 /// Largest request body the auth service reads: credentials and a little metadata.
 const AUTH_BODY_LIMIT: usize = 64 * 1024;
 
+/// The longest path and query string served: far above anything Bobbin's pages and API use,
+/// and below hyper's own limit of 64 KiB (past which `crate::listener` shapes hyper's answer),
+/// so an oversized address is refused before tracing, routing and query parsing read it.
+const MAX_URI_BYTES: usize = 16 * 1024;
+
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Scripts only from our origin (plus WebAssembly compilation); inline styles are allowed because
@@ -217,6 +222,8 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                 // causes are logged by `AppError`).
                 .on_failure(()),
         )
+        // Outside the request log, which would otherwise write the whole address.
+        .layer(middleware::from_fn(refuse_long_uris))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
 }
@@ -292,6 +299,16 @@ pub(crate) async fn emails_of(
         .all(db)
         .await?;
     Ok(users.into_iter().map(|user| (user.id, user.email)).collect())
+}
+
+/// Answers `414` in the JSON error shape to an address longer than [`MAX_URI_BYTES`].
+async fn refuse_long_uris(request: Request, next: middleware::Next) -> Response {
+    let length = request.uri().path_and_query().map_or(0, |address| address.as_str().len());
+    if length > MAX_URI_BYTES {
+        tracing::info!(method = %request.method(), length, "request refused: address too long");
+        return status_error(StatusCode::URI_TOO_LONG);
+    }
+    next.run(request).await
 }
 
 async fn api_not_found(request: Request) -> Response {
