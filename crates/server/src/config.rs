@@ -62,6 +62,10 @@ pub struct ServeArgs {
     /// and time without bound.
     #[arg(long, env = "BOBBIN_MAX_REQUESTS_IN_FLIGHT", default_value_t = NonZeroU32::new(64).expect("64 is not zero"))]
     pub max_requests_in_flight: NonZeroU32,
+    /// Large conversions and CSV imports worked on at once, each on a thread of its own; a few
+    /// more wait their turn briefly, then answer 503. Defaults to the number of CPU cores.
+    #[arg(long, env = "BOBBIN_HEAVY_WORK_CONCURRENCY", value_parser = clap::value_parser!(u16).range(1..))]
+    pub heavy_work_concurrency: Option<u16>,
 
     /// How often to delete rows that can no longer be used (ended sessions, old rate-limit
     /// counts, spent links...), e.g. `10m`; `0` never (another instance on the same database
@@ -83,6 +87,14 @@ impl ServeArgs {
 
     pub fn request_timeout(&self) -> Duration {
         Duration::from_secs(self.request_timeout)
+    }
+
+    /// `--heavy-work-concurrency`, or one per CPU core.
+    pub fn heavy_work_concurrency(&self) -> usize {
+        self.heavy_work_concurrency.map_or_else(
+            || std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get),
+            usize::from,
+        )
     }
 }
 

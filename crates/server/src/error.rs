@@ -242,22 +242,35 @@ impl IntoResponse for AppError {
 /// The JSON error for a status produced outside our handlers (by axum or a tower layer: 405,
 /// 408, 413 and the like), so that every `/api/` error has the same shape.
 pub fn status_error(status: StatusCode) -> Response {
+    match status {
+        StatusCode::PAYLOAD_TOO_LARGE => AppError::PayloadTooLarge.into_response(),
+        StatusCode::UNSUPPORTED_MEDIA_TYPE => AppError::UnsupportedMediaType.into_response(),
+        status => (status, Json(status_error_body(status))).into_response(),
+    }
+}
+
+/// The body of [`status_error`], also written by hand where there is no axum response to
+/// carry it (the answers hyper makes itself to requests it cannot read: `crate::listener`).
+pub fn status_error_body(status: StatusCode) -> ErrorBody {
     let (code, message) = match status {
         StatusCode::METHOD_NOT_ALLOWED => {
-            ("method_not_allowed", "This endpoint does not accept that HTTP method.".to_owned())
+            ("method_not_allowed", "This endpoint does not accept that HTTP method.")
         }
         StatusCode::REQUEST_TIMEOUT => {
-            ("request_timeout", "The request took too long and was stopped. Please try again.".to_owned())
+            ("request_timeout", "The request took too long and was stopped. Please try again.")
         }
-        StatusCode::PAYLOAD_TOO_LARGE => return AppError::PayloadTooLarge.into_response(),
-        StatusCode::UNSUPPORTED_MEDIA_TYPE => {
-            return AppError::UnsupportedMediaType.into_response();
-        }
-        status if status.is_server_error() => ("internal", INTERNAL_MESSAGE.to_owned()),
-        status => ("http_error", status.canonical_reason().unwrap_or("Request failed").to_owned()),
+        StatusCode::URI_TOO_LONG => (
+            "uri_too_long",
+            "The address (path and query string) is too long. Send large data in the request body.",
+        ),
+        StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE => (
+            "headers_too_large",
+            "The request's headers are too large. Clearing this site's cookies may help.",
+        ),
+        status if status.is_server_error() => ("internal", INTERNAL_MESSAGE),
+        status => ("http_error", status.canonical_reason().unwrap_or("Request failed")),
     };
-    let body = ErrorBody { code: code.to_owned(), message, fields: Vec::new() };
-    (status, Json(body)).into_response()
+    ErrorBody { code: code.to_owned(), message: message.to_owned(), fields: Vec::new() }
 }
 
 /// Middleware for `/api/`: gives an error response made by axum or a layer (bodiless, or plain

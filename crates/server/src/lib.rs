@@ -4,12 +4,14 @@
 //! Start at [`startup::Application`]; every route is listed in [`routes::router`].
 
 pub mod auth;
+pub mod blocking;
 pub mod config;
 pub mod db;
 pub mod entity;
 pub mod error;
 pub mod extract;
 pub mod limits;
+pub mod listener;
 pub mod mail;
 pub mod prune;
 pub mod routes;

@@ -1,9 +1,10 @@
 //! Building and running the server. Tests build an [`Application`] on port 0 with a fresh
 //! database and talk to it over HTTP, exactly as a browser would.
 
-use std::{future::Future, net::SocketAddr, sync::Arc, time::Duration};
+use std::{convert::Infallible, future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context as _;
+use axum::{Extension, extract::connect_info::ConnectInfo, middleware::AddExtension, serve::IncomingStream};
 use migration::{Migrator, MigratorTrait as _};
 use sea_orm::{
     DatabaseConnection,
@@ -13,14 +14,17 @@ use sea_orm::{
     },
 };
 use tokio::{net::TcpListener, sync::watch};
+use tower::Layer as _;
 
 /// What [`Application::thread_cache`] gives.
 pub use crate::routes::inventory::thread_cache::ThreadCache;
 use crate::{
     auth::AuthService,
+    blocking::HeavyWork,
     config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     db,
     limits::{InFlight, PerClient},
+    listener::JsonErrorsListener,
     routes::{self, health::StorageWatch, inventory::thread_cache::CACHED_ENTRIES},
     state::AppState,
 };
@@ -69,6 +73,7 @@ impl Application {
             convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
             storage: StorageWatch::default(),
             in_flight: Arc::new(InFlight::new(args.max_requests_in_flight)),
+            heavy_work: Arc::new(HeavyWork::new(args.heavy_work_concurrency())),
         };
         crate::prune::spawn(state.clone(), args.prune_interval);
         let threads = state.threads.clone();
@@ -102,13 +107,12 @@ impl Application {
     ) -> anyhow::Result<()> {
         tracing::info!(address = %self.local_addr(), "listening");
         let (stopping_tx, mut stopping_rx) = watch::channel(false);
-        let server =
-            axum::serve(self.listener, self.router.into_make_service_with_connect_info::<SocketAddr>())
-                .with_graceful_shutdown(async move {
-                    shutdown.await;
-                    tracing::info!("shutting down: finishing requests in flight");
-                    let _ = stopping_tx.send(true);
-                });
+        let server = axum::serve(JsonErrorsListener(self.listener), with_peer_address(self.router))
+            .with_graceful_shutdown(async move {
+                shutdown.await;
+                tracing::info!("shutting down: finishing requests in flight");
+                let _ = stopping_tx.send(true);
+            });
         let grace = self.shutdown_grace;
         let grace_over = async move {
             let _ = stopping_rx.wait_for(|stopping| *stopping).await;
@@ -161,6 +165,25 @@ async fn one_server_at_a_time<T>(
     guard.release_now().await.context("releasing the start-up lock")?;
     connection.close().await.context("closing the start-up lock's connection")?;
     result
+}
+
+/// The service for one connection: the router, told the peer's address.
+type ConnectionService = AddExtension<axum::Router, ConnectInfo<SocketAddr>>;
+
+/// Each connection's service: the router, with the peer's address as `ConnectInfo` (what
+/// `Router::into_make_service_with_connect_info` gives for a plain `TcpListener`; axum cannot
+/// know the address of another listener's connections).
+fn with_peer_address(
+    router: axum::Router,
+) -> impl for<'a> tower::Service<
+    IncomingStream<'a, JsonErrorsListener>,
+    Response = ConnectionService,
+    Error = Infallible,
+    Future = std::future::Ready<Result<ConnectionService, Infallible>>,
+> + Send {
+    tower::service_fn(move |incoming: IncomingStream<'_, JsonErrorsListener>| {
+        std::future::ready(Ok(Extension(ConnectInfo(*incoming.remote_addr())).layer(router.clone())))
+    })
 }
 
 /// Completes on Ctrl-C or SIGTERM (what container runtimes and systemd send).

@@ -4,6 +4,7 @@ use sea_orm::DatabaseConnection;
 
 use crate::{
     auth::AuthService,
+    blocking::HeavyWork,
     config::Environment,
     limits::{InFlight, PerClient},
     routes::{health::StorageWatch, inventory::thread_cache::ThreadCache},
@@ -28,4 +29,7 @@ pub struct AppState {
     pub storage: StorageWatch,
     /// The API requests in progress (`--max-requests-in-flight` reads and as many changes).
     pub in_flight: Arc<InFlight>,
+    /// Turns for work that is CPU, not waiting (large conversions, CSV imports): off the async
+    /// workers, a bounded number at once.
+    pub heavy_work: Arc<HeavyWork>,
 }

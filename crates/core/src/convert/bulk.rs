@@ -70,10 +70,8 @@ impl Catalogue {
         let target = self.line_by_id(&request.to)?;
         let from =
             request.from.as_deref().filter(|id| !id.is_empty()).map(|id| self.line_by_id(id)).transpose()?;
-        let mut records = read_records(&request.input);
-        if records.len() > MAX_BULK_ROWS + 1 {
-            return Err(ConvertError::TooManyRows);
-        }
+        // At most a header, the rows allowed, and one more to tell that there are too many.
+        let mut records: Vec<_> = read_records(&request.input).take(MAX_BULK_ROWS + 2).collect();
         let column = records.first().and_then(|(_, fields)| header_column(fields, from.is_some()));
         if column.is_some() {
             records.remove(0);

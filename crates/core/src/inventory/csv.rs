@@ -69,8 +69,8 @@ pub enum CsvError {
          Found: {0}."
     )]
     NoHeader(String),
-    #[error("The file has {0} rows; at most {MAX_ROWS} can be imported at once.")]
-    TooManyRows(usize),
+    #[error("The file has more than {MAX_ROWS} rows; import it in parts of at most {MAX_ROWS}.")]
+    TooManyRows,
 }
 
 /// One row of an import, checked.
@@ -109,9 +109,10 @@ impl ImportPreview {
 ///
 /// # Errors
 ///
-/// When the file is empty, has no recognisable header, or has more than [`MAX_ROWS`] rows.
+/// When the file is empty, has no recognisable header, or has more than [`MAX_ROWS`] rows
+/// (found as soon as the row after the last allowed one is read).
 pub fn read(text: &str, catalogue: &Catalogue) -> Result<ImportPreview, CsvError> {
-    let mut records = read_records(text).into_iter();
+    let mut records = read_records(text);
     let (_, header) = records.next().ok_or(CsvError::Empty)?;
     let mut columns: Vec<Option<&'static str>> = Vec::with_capacity(header.len());
     let mut ignored_columns = Vec::new();
@@ -126,9 +127,10 @@ pub fn read(text: &str, catalogue: &Catalogue) -> Result<ImportPreview, CsvError
     if !has("quantity") || !((has("line") && has("code")) || (has("name") && has("colour"))) {
         return Err(CsvError::NoHeader(header.join(", ").chars().take(200).collect()));
     }
-    let records: Vec<(usize, Vec<String>)> = records.collect();
+    // One row past the limit tells that there are too many, without reading the rest.
+    let records: Vec<(usize, Vec<String>)> = records.take(MAX_ROWS + 1).collect();
     if records.len() > MAX_ROWS {
-        return Err(CsvError::TooManyRows(records.len()));
+        return Err(CsvError::TooManyRows);
     }
 
     let mut first_seen: HashMap<String, usize> = HashMap::new();
@@ -289,7 +291,7 @@ mod tests {
         assert_eq!(read("", catalogue), Err(CsvError::Empty));
         assert!(matches!(read("colour,stuff\n#000000,1\n", catalogue), Err(CsvError::NoHeader(_))));
         let many = format!("line,code,quantity\n{}", "madeira-polyneon,1800,1\n".repeat(MAX_ROWS + 1));
-        assert_eq!(read(&many, catalogue), Err(CsvError::TooManyRows(MAX_ROWS + 1)));
+        assert_eq!(read(&many, catalogue), Err(CsvError::TooManyRows));
     }
 
     #[test]

@@ -22,6 +22,10 @@ pub const TEXT_MAX_CHARS: usize = 100;
 pub const NOTES_MAX_CHARS: usize = 2_000;
 /// The most hoops or sewing fields one machine lists.
 pub const MAX_HOOPS: usize = 30;
+/// The largest stitch counter reading: 2^53 - 1, the largest whole number every JSON reader
+/// (JavaScript's included) reads exactly, and far beyond any machine's lifetime of stitches
+/// (3,000 a minute for a century is under 2^38). Larger readings are refused, not clipped.
+pub const STITCH_COUNTER_MAX: u64 = (1 << 53) - 1;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]

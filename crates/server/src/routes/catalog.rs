@@ -6,7 +6,7 @@
 
 use axum::{
     Json,
-    extract::FromRequestParts,
+    extract::{FromRequestParts, State},
     http::{HeaderMap, header, request::Parts},
     response::{IntoResponse, Response},
 };
@@ -138,30 +138,41 @@ pub async fn convert(
         (status = 200, body = String, content_type = "text/csv"),
         (status = 422, body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many conversions from this network in a minute", body = ErrorBody),
+        (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
 )]
 pub async fn convert_bulk(
+    State(state): State<AppState>,
     _turn: ConversionTurn,
     headers: HeaderMap,
     ApiJson(request): ApiJson<BulkRequest>,
 ) -> Result<Response, AppError> {
-    let conversion = Catalogue::builtin().convert_bulk(&request)?;
     let wants_csv = headers
         .get(header::ACCEPT)
         .and_then(|value| value.to_str().ok())
         .is_some_and(|accept| accept.contains("text/csv"));
-    Ok(if wants_csv {
-        let disposition = format!("attachment; filename=\"bobbin-to-{}.csv\"", conversion.line);
-        (
-            [
-                (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
-                (header::CONTENT_DISPOSITION, disposition),
-            ],
-            conversion.to_csv(),
-        )
-            .into_response()
-    } else {
-        Json(conversion).into_response()
+    // Reading up to 2,000 rows and converting each: CPU work, off the async workers.
+    let conversion = state
+        .heavy_work
+        .run(move || {
+            let conversion = Catalogue::builtin().convert_bulk(&request)?;
+            let csv = wants_csv.then(|| conversion.to_csv());
+            Ok::<_, ConvertError>((conversion, csv))
+        })
+        .await??;
+    Ok(match conversion {
+        (conversion, Some(csv)) => {
+            let disposition = format!("attachment; filename=\"bobbin-to-{}.csv\"", conversion.line);
+            (
+                [
+                    (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+                    (header::CONTENT_DISPOSITION, disposition),
+                ],
+                csv,
+            )
+                .into_response()
+        }
+        (conversion, None) => Json(conversion).into_response(),
     })
 }
 

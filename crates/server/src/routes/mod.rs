@@ -53,6 +53,11 @@ pub const BODY_LIMIT: usize = 1024 * 1024;
 /// Largest request body the auth service reads: credentials and a little metadata.
 const AUTH_BODY_LIMIT: usize = 64 * 1024;
 
+/// The longest path and query string served: far above anything Bobbin's pages and API use,
+/// and below hyper's own limit of 64 KiB (past which `crate::listener` shapes hyper's answer),
+/// so an oversized address is refused before tracing, routing and query parsing read it.
+const MAX_URI_BYTES: usize = 16 * 1024;
+
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Scripts only from our origin (plus WebAssembly compilation); inline styles are allowed because
@@ -222,6 +227,8 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                 // causes are logged by `AppError`).
                 .on_failure(()),
         )
+        // Outside the request log, which would otherwise write the whole address.
+        .layer(middleware::from_fn(refuse_long_uris))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
         .with_state(state)
 }
@@ -267,6 +274,18 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(quotes::duplicate))
 }
 
+/// A whole number as its database column holds it, or a validation error naming `field`: a
+/// number is stored as given or refused, never clipped to the column's largest value.
+pub(crate) fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, AppError> {
+    value.try_into().map_err(|_| {
+        AppError::Validation(vec![FieldError::new(
+            field,
+            "out_of_range",
+            "This number is too large to store.",
+        )])
+    })
+}
+
 /// The e-mail address of each of these users (who changed an entry, who saved a quote), read in
 /// one query.
 pub(crate) async fn emails_of(
@@ -285,6 +304,16 @@ pub(crate) async fn emails_of(
         .all(db)
         .await?;
     Ok(users.into_iter().map(|user| (user.id, user.email)).collect())
+}
+
+/// Answers `414` in the JSON error shape to an address longer than [`MAX_URI_BYTES`].
+async fn refuse_long_uris(request: Request, next: middleware::Next) -> Response {
+    let length = request.uri().path_and_query().map_or(0, |address| address.as_str().len());
+    if length > MAX_URI_BYTES {
+        tracing::info!(method = %request.method(), length, "request refused: address too long");
+        return status_error(StatusCode::URI_TOO_LONG);
+    }
+    next.run(request).await
 }
 
 async fn api_not_found(request: Request) -> Response {

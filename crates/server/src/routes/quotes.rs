@@ -33,7 +33,7 @@ use crate::{
     entity::quote,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
-    routes::{emails_of, teams::new_public_id},
+    routes::{emails_of, stored_as, teams::new_public_id},
     state::AppState,
 };
 
@@ -351,7 +351,7 @@ async fn insert(
         team_id: Set(member.team.id),
         name: Set(name),
         currency: Set(currency),
-        quantity: Set(i32::try_from(stored.job.quantity).unwrap_or(i32::MAX)),
+        quantity: Set(stored_as("job.quantity", stored.job.quantity)?),
         per_piece: Set(result.per_piece.to_string()),
         total: Set(result.total.to_string()),
         input: Set(to_json(stored)?),

@@ -139,6 +139,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         trust_forwarded_for: false,
         convert_rate_limit: std::num::NonZeroU32::new(1000).unwrap(),
         max_requests_in_flight: std::num::NonZeroU32::new(64).unwrap(),
+        heavy_work_concurrency: None,
         // Off: tests age rows on purpose and check what the server then answers (the pruning
         // test turns it on).
         prune_interval: Duration::ZERO,

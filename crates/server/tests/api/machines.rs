@@ -178,3 +178,37 @@ async fn viewers_read_machines_and_other_teams_see_nothing(
         .assert_api_error(StatusCode::NOT_FOUND, "not_found");
     app.api_get(&outsider, &machines).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
 }
+
+/// Issue 16, point 7: the largest `u64` was stored as the largest `i64`, a reading nobody took.
+#[rstest]
+#[tokio::test]
+async fn a_stitch_counter_beyond_what_is_stored_exactly_is_refused_naming_the_field(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Counters").await;
+    let added = app.api_post(&owner, &format!("/teams/{team}/machines"), json!({ "name": "Brother" })).await;
+    let id = added.assert_status(StatusCode::CREATED)["machine"]["id"].as_str().unwrap().to_owned();
+    let log = format!("/teams/{team}/machines/{id}/maintenance");
+    let reading =
+        |counter: u64| json!({ "performed_on": "2025-07-01", "kind": "oiling", "stitch_counter": counter });
+
+    for refused in [u64::MAX, 1 << 53] {
+        let answer = app.api_post(&owner, &log, reading(refused)).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], "stitch_counter", "{answer:?}");
+        assert_eq!(answer.body["fields"][0]["code"], "out_of_range", "{answer:?}");
+    }
+    let largest = (1_u64 << 53) - 1;
+    let answer = app.api_post(&owner, &log, reading(largest)).await;
+    assert_eq!(answer.assert_status(StatusCode::CREATED)["entry"]["stitch_counter"], largest);
+    let machine = app.api_get(&owner, &format!("/teams/{team}/machines/{id}")).await;
+    let machine = &machine.assert_status(StatusCode::OK)["machine"];
+    assert_eq!(machine["stitch_counter"], largest, "stored as given");
+    assert_eq!(machine["maintenance"].as_array().unwrap().len(), 1, "nothing stored for the refused ones");
+
+    let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+    let counter = &doc["components"]["schemas"]["LogInput"]["properties"]["stitch_counter"];
+    assert_eq!(counter["maximum"].as_u64(), Some(largest), "{counter}");
+}

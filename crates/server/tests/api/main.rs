@@ -8,6 +8,7 @@ mod database;
 mod errors;
 mod faults;
 mod health;
+mod heavy_requests;
 mod helpers;
 mod inputs;
 mod invites;

@@ -13,8 +13,8 @@ use axum::{
 };
 use bobbin_core::{
     inventory::machine::{
-        Due, Hoop, Machine, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, format_date,
-        parse_date,
+        Due, Hoop, Machine, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, STITCH_COUNTER_MAX,
+        format_date, parse_date,
     },
     team::Action,
 };
@@ -31,7 +31,7 @@ use crate::{
     entity::{machine, machine_maintenance},
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, TeamMember},
-    routes::teams::new_public_id,
+    routes::{stored_as, teams::new_public_id},
     state::AppState,
 };
 
@@ -119,7 +119,9 @@ pub struct LogInput {
     pub kind: MaintenanceKind,
     #[serde(default)]
     pub notes: String,
-    /// The machine's stitch counter then, if read.
+    /// The machine's stitch counter then, if read: a whole number up to 2^53 - 1 (what every
+    /// JSON reader, JavaScript's included, reads exactly).
+    #[schema(maximum = 9_007_199_254_740_991_u64)]
     pub stitch_counter: Option<u64>,
 }
 
@@ -299,6 +301,7 @@ pub async fn log(
             "Use at most 2000 characters.",
         )]));
     }
+    let stitch_counter = input.stitch_counter.map(stored_counter).transpose()?;
     let row = find(&state.db, member.team.id, &machine_id).await?;
     let entries = machine_maintenance::Entity::find()
         .filter(machine_maintenance::Column::MachineId.eq(row.id))
@@ -318,7 +321,7 @@ pub async fn log(
         performed_on: Set(format_date(date)),
         kind: Set(input.kind.as_str().to_owned()),
         notes: Set(input.notes.trim().to_owned()),
-        stitch_counter: Set(input.stitch_counter.map(|c| i64::try_from(c).unwrap_or(i64::MAX))),
+        stitch_counter: Set(stitch_counter),
         recorded_by: Set(Some(member.user.id)),
         created_at: Set(OffsetDateTime::now_utc()),
     }
@@ -361,6 +364,19 @@ pub async fn unlog(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// A stitch counter reading as stored, or refused when above [`STITCH_COUNTER_MAX`] (it was
+/// stored as the largest `i64` instead: issue 16).
+fn stored_counter(counter: u64) -> Result<i64, AppError> {
+    if counter > STITCH_COUNTER_MAX {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "stitch_counter",
+            "out_of_range",
+            format!("A stitch counter reads at most {STITCH_COUNTER_MAX}."),
+        )]));
+    }
+    stored_as("stitch_counter", counter)
+}
+
 // ---- Between rows and views --------------------------------------------------------------
 
 fn problems(problems: Vec<MachineProblem>) -> AppError {
@@ -368,16 +384,15 @@ fn problems(problems: Vec<MachineProblem>) -> AppError {
 }
 
 fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
-    let small = |value: u32| i32::try_from(value).unwrap_or(i32::MAX);
     Ok(machine::ActiveModel {
         name: Set(machine.name.clone()),
         brand: Set(machine.brand.clone()),
         model: Set(machine.model.clone()),
         serial_number: Set(machine.serial_number.clone()),
-        heads: Set(small(machine.heads)),
-        needles_per_head: Set(small(machine.needles_per_head)),
-        max_spm: Set(machine.max_spm.map(small)),
-        typical_spm: Set(machine.typical_spm.map(small)),
+        heads: Set(stored_as("heads", machine.heads)?),
+        needles_per_head: Set(stored_as("needles_per_head", machine.needles_per_head)?),
+        max_spm: Set(machine.max_spm.map(|spm| stored_as("max_spm", spm)).transpose()?),
+        typical_spm: Set(machine.typical_spm.map(|spm| stored_as("typical_spm", spm)).transpose()?),
         hoops: Set(serde_json::to_string(&machine.hoops).map_err(anyhow::Error::from)?),
         status: Set(status_str(machine.status).to_owned()),
         purchase_date: Set(machine.purchase_date.map(format_date)),

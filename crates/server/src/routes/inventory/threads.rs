@@ -45,7 +45,7 @@ use crate::{
     entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
-    routes::{emails_of, teams::new_public_id},
+    routes::{emails_of, stored_as, teams::new_public_id},
     state::AppState,
 };
 
@@ -625,6 +625,7 @@ pub struct ImportResult {
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems", body = ErrorBody),
+        (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -634,7 +635,12 @@ pub async fn import(
     ApiJson(input): ApiJson<ImportInput>,
 ) -> Result<Json<ImportResult>, AppError> {
     member.require(Action::EditContent)?;
-    let preview = csv::read(&input.csv, Catalogue::builtin())
+    // Reading and checking up to 10,000 rows: CPU work, off the async workers.
+    let text = input.csv;
+    let preview = state
+        .heavy_work
+        .run(move || csv::read(&text, Catalogue::builtin()))
+        .await?
         .map_err(|error| AppError::rejected("import_unreadable", error.to_string()))?;
     if !input.commit {
         // A preview only reads: it must not wait for, or hold, the write lock.
@@ -927,7 +933,7 @@ fn change(id: Uuid, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
 }
 
 /// The entry's columns (everything but ids, version and who/when).
-fn active_of(entry: &ThreadEntry) -> inventory_thread::ActiveModel {
+fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, AppError> {
     let catalogue = Catalogue::builtin();
     let (line_id, code, name, colour) = match &entry.source {
         ThreadSource::Catalogue { line, code } => {
@@ -936,20 +942,20 @@ fn active_of(entry: &ThreadEntry) -> inventory_thread::ActiveModel {
         }
         ThreadSource::Custom { name, colour } => (None, None, Some(name.clone()), colour.to_hex()),
     };
-    inventory_thread::ActiveModel {
+    Ok(inventory_thread::ActiveModel {
         identity: Set(entry.source.identity()),
         line_id: Set(line_id),
         code: Set(code),
         name: Set(name),
         colour: Set(colour),
         quantity: Set(entry.quantity.hundredths()),
-        spool_length_m: Set(entry.spool_length_m.and_then(|m| i32::try_from(m).ok())),
+        spool_length_m: Set(entry.spool_length_m.map(|m| stored_as("spool_length_m", m)).transpose()?),
         location: Set(entry.location.clone()),
         reorder_point: Set(entry.reorder_point.map(Hundredths::hundredths)),
         cost_per_spool: Set(entry.cost_per_spool.map(Hundredths::hundredths)),
         notes: Set(entry.notes.clone()),
         ..Default::default()
-    }
+    })
 }
 
 async fn insert(
@@ -959,7 +965,7 @@ async fn insert(
     entry: &ThreadEntry,
 ) -> Result<inventory_thread::Model, AppError> {
     let now = OffsetDateTime::now_utc();
-    let mut model = active_of(entry);
+    let mut model = active_of(entry)?;
     model.id = Set(Uuid::new_v4());
     model.public_id = Set(new_public_id());
     model.team_id = Set(team_id);
