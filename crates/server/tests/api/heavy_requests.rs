@@ -113,8 +113,8 @@ fn start(
         .collect()
 }
 
-/// The issue's paste: 130,000 one-character lines, 254 KB, sent anonymously twice at once. It
-/// used to hold both workers for over a minute.
+/// The issue's paste: 130,000 one-character lines, 254 KB, sent anonymously three times at once
+/// (the issue sent it twice). Two such pastes used to hold both workers for over a minute.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_answers_at_once_while_two_pastes_of_130_000_lines_are_converted() {
     let app = spawn_app(Backend::Sqlite).await;
