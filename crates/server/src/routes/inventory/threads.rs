@@ -316,7 +316,7 @@ pub async fn update(
     // Only the version the edit was made from is overwritten; anything newer stays.
     let txn = crate::db::begin_write(&state.db).await?;
     let result = change(current.id, member.user.id)
-        .set(active_of(&entry))
+        .set(active_of(&entry)?)
         .filter(inventory_thread::Column::Version.eq(version))
         .exec(&txn)
         .await
@@ -661,7 +661,7 @@ pub async fn import(
     for entry in &entries {
         match existing.get(&entry.source.identity()) {
             Some(row) => {
-                change(row.id, member.user.id).set(active_of(entry)).exec(&txn).await?;
+                change(row.id, member.user.id).set(active_of(entry)?).exec(&txn).await?;
             }
             None => {
                 insert(&txn, member.team.id, member.user.id, entry).await?;
