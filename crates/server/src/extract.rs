@@ -6,7 +6,9 @@
 
 mod team;
 
-pub use team::{TEAM_NOT_FOUND, TeamAdmin, TeamMember, membership, parse_role};
+pub use team::{
+    InTeam, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner, TeamViewer, membership, parse_role,
+};
 
 use axum::{
     body::Bytes,

@@ -1,7 +1,14 @@
-//! Who the caller is in the team a request names. A handler that takes [`TeamMember`] runs
-//! only for members of the team in its `{team_id}` path segment; one that takes [`TeamAdmin`]
-//! only for its admins and owners. Everyone else gets the same 404 as for a team that does
-//! not exist, so no answer tells a stranger that a team is there.
+//! Who the caller is in the team a request names, and what their role lets them do there.
+//!
+//! A handler says who may call it by the extractor it takes: [`TeamViewer`] (any member, reads),
+//! [`TeamEditor`] (members, admins and owners: inventory and quotes), [`TeamAdmin`] (admins and
+//! owners: the team's name, members, invites and settings) or [`TeamOwner`] (owners: deleting
+//! the team). The role check runs before the handler does, so no handler can forget it. A
+//! signed-in person who is not in the team gets the same 404 as for a team that does not exist,
+//! so no answer tells a stranger that a team is there; a member whose role is too low gets 403,
+//! naming the roles that may.
+
+use std::marker::PhantomData;
 
 use axum::{
     extract::{FromRequestParts, RawPathParams},
@@ -20,34 +27,58 @@ use crate::{
 /// The answer for a team that does not exist and for one the caller is not in.
 pub const TEAM_NOT_FOUND: &str = "There is no team with that id, or you are not one of its members.";
 
-/// A signed-in member of the team named by the path's `{team_id}` (its public id).
+/// The least a member's role must allow for a handler to run: the type parameter of [`InTeam`].
+pub trait Level {
+    /// The action the role must allow; `None`: being a member (of any role) is enough.
+    const ACTION: Option<Action>;
+}
+
+/// Any member: viewers read.
+#[derive(Debug, Clone, Copy)]
+pub struct Read;
+/// Members, admins and owners: change the inventories, save quotes.
+#[derive(Debug, Clone, Copy)]
+pub struct Edit;
+/// Admins and owners: rename the team, manage its members, invites and settings.
+#[derive(Debug, Clone, Copy)]
+pub struct Manage;
+/// Owners: delete the team.
+#[derive(Debug, Clone, Copy)]
+pub struct Own;
+
+impl Level for Read {
+    const ACTION: Option<Action> = None;
+}
+impl Level for Edit {
+    const ACTION: Option<Action> = Some(Action::EditContent);
+}
+impl Level for Manage {
+    const ACTION: Option<Action> = Some(Action::ManageMembers);
+}
+impl Level for Own {
+    const ACTION: Option<Action> = Some(Action::DeleteTeam);
+}
+
+/// A signed-in member of the team named by the path's `{team_id}` (its public id), whose role
+/// allows what `L` asks.
 #[derive(Debug, Clone)]
-pub struct TeamMember {
+pub struct InTeam<L> {
     pub user: user::Model,
     pub team: team::Model,
     pub role: Role,
+    level: PhantomData<L>,
 }
 
-impl TeamMember {
-    /// Refuses with 403 unless the member's role allows `action`.
-    ///
-    /// # Errors
-    ///
-    /// [`AppError::Forbidden`], naming the roles that may.
-    pub fn require(&self, action: Action) -> Result<(), AppError> {
-        if self.role.can(action) {
-            Ok(())
-        } else {
-            Err(AppError::Forbidden(format!(
-                "Only {} can do that; your role in this team is {}.",
-                Role::who_may(action),
-                self.role
-            )))
-        }
-    }
-}
+/// Any member of the team.
+pub type TeamViewer = InTeam<Read>;
+/// A member who may change the team's inventories and quotes.
+pub type TeamEditor = InTeam<Edit>;
+/// An admin or owner of the team.
+pub type TeamAdmin = InTeam<Manage>;
+/// An owner of the team.
+pub type TeamOwner = InTeam<Own>;
 
-impl FromRequestParts<AppState> for TeamMember {
+impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
@@ -58,11 +89,19 @@ impl FromRequestParts<AppState> for TeamMember {
         let public_id = params
             .iter()
             .find_map(|(name, value)| (name == "team_id").then(|| value.to_owned()))
-            .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a TeamMember route has no {{team_id}}")))?;
+            .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))?;
         let (team, role) = membership(state, current.user.id, &public_id)
             .await?
             .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
-        Ok(Self { user: current.user, team, role })
+        if let Some(action) = L::ACTION
+            && !role.can(action)
+        {
+            return Err(AppError::Forbidden(format!(
+                "Only {} can do that; your role in this team is {role}.",
+                Role::who_may(action),
+            )));
+        }
+        Ok(Self { user: current.user, team, role, level: PhantomData })
     }
 }
 
@@ -85,18 +124,4 @@ pub async fn membership(
 /// A role as stored; anything else is a broken row, not the caller's fault.
 pub fn parse_role(stored: &str) -> Result<Role, AppError> {
     stored.parse().map_err(|error| AppError::Internal(anyhow::anyhow!("stored role: {error}")))
-}
-
-/// A member whose role lets them manage the team: an admin or an owner.
-#[derive(Debug, Clone)]
-pub struct TeamAdmin(pub TeamMember);
-
-impl FromRequestParts<AppState> for TeamAdmin {
-    type Rejection = AppError;
-
-    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let member = TeamMember::from_request_parts(parts, state).await?;
-        member.require(Action::ManageMembers)?;
-        Ok(Self(member))
-    }
 }

@@ -15,10 +15,7 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use bobbin_core::{
-    pricing::{self, Job, Quote, Rates},
-    team::Action,
-};
+use bobbin_core::pricing::{self, Job, Quote, Rates};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
     PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
@@ -32,7 +29,7 @@ use uuid::Uuid;
 use crate::{
     entity::quote,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
+    extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
     routes::{emails_of, stored_as, teams::new_public_id},
     state::AppState,
 };
@@ -146,7 +143,7 @@ struct Stored {
 )]
 pub async fn list(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<QuotePage>, AppError> {
     let page = params.page.unwrap_or(1).clamp(1, MAX_PAGE);
@@ -181,10 +178,9 @@ pub async fn list(
 )]
 pub async fn create(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiJson(input): ApiJson<QuoteInput>,
 ) -> Result<Response, AppError> {
-    member.require(Action::EditContent)?;
     let name = parse_name(&input.name)?;
     let currency = parse_currency(&input.currency)?;
     if input.design.as_ref().is_some_and(|design| design.to_string().len() > DESIGN_MAX_BYTES) {
@@ -221,7 +217,7 @@ pub async fn create(
 )]
 pub async fn get(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Json<QuoteBody>, AppError> {
     let row = find(&state.db, member.team.id, &quote_id).await?;
@@ -244,10 +240,9 @@ pub async fn get(
 )]
 pub async fn duplicate(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Response, AppError> {
-    member.require(Action::EditContent)?;
     let original = find(&state.db, member.team.id, &quote_id).await?;
     let stored = stored_of(&original)?;
     let result = reprice(&stored.rates, &stored.job, &original.currency)?;
@@ -272,10 +267,9 @@ pub async fn duplicate(
 )]
 pub async fn delete(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
-    member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &quote_id).await?;
     quote::Entity::delete_by_id(row.id).exec(&state.db).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -332,7 +326,7 @@ fn reprice(rates: &Rates, job: &Job, currency: &str) -> Result<Quote, AppError> 
 
 async fn insert(
     db: &impl ConnectionTrait,
-    member: &TeamMember,
+    member: &TeamEditor,
     name: String,
     currency: String,
     stored: &Stored,

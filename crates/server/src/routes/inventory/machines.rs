@@ -11,12 +11,9 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use bobbin_core::{
-    inventory::machine::{
-        Due, Hoop, Machine, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, STITCH_COUNTER_MAX,
-        format_date, parse_date,
-    },
-    team::Action,
+use bobbin_core::inventory::machine::{
+    Due, Hoop, Machine, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, STITCH_COUNTER_MAX,
+    format_date, parse_date,
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
@@ -30,7 +27,7 @@ use uuid::Uuid;
 use crate::{
     entity::{machine, machine_maintenance},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, TeamMember},
+    extract::{ApiJson, ApiPath, TeamEditor, TeamViewer},
     routes::{stored_as, teams::new_public_id},
     state::AppState,
 };
@@ -137,7 +134,7 @@ pub struct LogEntryBody {
     responses((status = 200, body = MachinesBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
-pub async fn list(State(state): State<AppState>, member: TeamMember) -> Result<Json<MachinesBody>, AppError> {
+pub async fn list(State(state): State<AppState>, member: TeamViewer) -> Result<Json<MachinesBody>, AppError> {
     let rows = machine::Entity::find()
         .filter(machine::Column::TeamId.eq(member.team.id))
         .order_by_asc(machine::Column::Name)
@@ -165,10 +162,9 @@ pub async fn list(State(state): State<AppState>, member: TeamMember) -> Result<J
 )]
 pub async fn create(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiJson(draft): ApiJson<MachineDraft>,
 ) -> Result<Response, AppError> {
-    member.require(Action::EditContent)?;
     let valid = draft.parse().map_err(problems)?;
     let count =
         machine::Entity::find().filter(machine::Column::TeamId.eq(member.team.id)).count(&state.db).await?;
@@ -200,7 +196,7 @@ pub async fn create(
 )]
 pub async fn get(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<Json<MachineBody>, AppError> {
     let row = find(&state.db, member.team.id, &machine_id).await?;
@@ -223,11 +219,10 @@ pub async fn get(
 )]
 pub async fn update(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, machine_id)): ApiPath<(String, String)>,
     ApiJson(edit): ApiJson<MachineEdit>,
 ) -> Result<Json<MachineBody>, AppError> {
-    member.require(Action::EditContent)?;
     let version = super::edited_version(edit.version)?;
     let valid = edit.machine.parse().map_err(problems)?;
     let current = find(&state.db, member.team.id, &machine_id).await?;
@@ -255,10 +250,9 @@ pub async fn update(
 )]
 pub async fn delete(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
-    member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &machine_id).await?;
     machine::Entity::delete_by_id(row.id).exec(&state.db).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -278,11 +272,10 @@ pub async fn delete(
 )]
 pub async fn log(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, machine_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<LogInput>,
 ) -> Result<Response, AppError> {
-    member.require(Action::EditContent)?;
     let date = parse_date(&input.performed_on).map_err(|message| {
         AppError::Validation(vec![FieldError::new("performed_on", "bad_date", message)])
     })?;
@@ -345,10 +338,9 @@ pub async fn log(
 )]
 pub async fn unlog(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, machine_id, entry_id)): ApiPath<(String, String, String)>,
 ) -> Result<StatusCode, AppError> {
-    member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &machine_id).await?;
     let txn = crate::db::begin_write(&state.db).await?;
     let deleted = machine_maintenance::Entity::delete_many()

@@ -4,7 +4,7 @@
 //! 120 ms of 160 (`scripts/bench-inventory.mjs`), against about 10 ms for the core's search. So
 //! each server keeps the entries as the search reads them, tagged with the team's
 //! `threads_revision`, which every change to the inventory raises in the change's own
-//! transaction ([`touch`]). A request whose team row (read by the `TeamMember` extractor, before
+//! transaction ([`touch`]). A request whose team row (read by the team extractors, before
 //! the entries) shows a newer revision than the copy's reads the entries again, and tags them
 //! with the revision it saw. The copy is therefore never older than its tag, no request is
 //! served a copy older than the team row it read, and servers sharing one database never serve

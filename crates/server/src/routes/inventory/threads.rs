@@ -28,7 +28,6 @@ use bobbin_core::{
         csv::{self, ImportPreview},
         search::{self, MAX_PER_PAGE, SortKey, Stock},
     },
-    team::Action,
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
@@ -44,7 +43,7 @@ use super::thread_cache::touch;
 use crate::{
     entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, ApiQuery, TeamMember},
+    extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
     routes::{emails_of, stored_as, teams::new_public_id},
     state::AppState,
 };
@@ -170,10 +169,9 @@ pub struct ListParams {
 )]
 pub async fn create(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiJson(input): ApiJson<ThreadInput>,
 ) -> Result<Response, AppError> {
-    member.require(Action::EditContent)?;
     let entry = parse_input(&input)?;
     let txn = crate::db::begin_write(&state.db).await?;
     check_room(&txn, member.team.id, 1).await?;
@@ -197,7 +195,7 @@ pub async fn create(
 )]
 pub async fn list(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<ThreadPage>, AppError> {
     let query = search_query(&params)?;
@@ -250,7 +248,7 @@ pub struct OwnedBody {
     responses((status = 200, body = OwnedBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
-pub async fn owned(State(state): State<AppState>, member: TeamMember) -> Result<Json<OwnedBody>, AppError> {
+pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<Json<OwnedBody>, AppError> {
     let team = state.threads.threads(&state.db, &member.team).await?;
     let threads = team
         .threads
@@ -276,7 +274,7 @@ pub async fn owned(State(state): State<AppState>, member: TeamMember) -> Result<
 )]
 pub async fn get(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let row = find(&state.db, member.team.id, &thread_id).await?;
@@ -298,11 +296,10 @@ pub async fn get(
 )]
 pub async fn update(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<ThreadInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
-    member.require(Action::EditContent)?;
     let Some(version) = input.version else {
         return Err(AppError::Validation(vec![FieldError::new(
             "version",
@@ -350,11 +347,10 @@ pub struct AdjustInput {
 )]
 pub async fn adjust(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
     ApiJson(input): ApiJson<AdjustInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
-    member.require(Action::EditContent)?;
     let magnitude = Hundredths::from_f64(input.delta.abs()).map_err(|error| {
         AppError::Validation(vec![FieldError::new("delta", "bad_number", format!("The change {error}."))])
     })?;
@@ -399,10 +395,9 @@ pub async fn adjust(
 )]
 pub async fn delete(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
-    member.require(Action::EditContent)?;
     let row = find(&state.db, member.team.id, &thread_id).await?;
     let txn = crate::db::begin_write(&state.db).await?;
     inventory_thread::Entity::delete_by_id(row.id).exec(&txn).await?;
@@ -447,10 +442,9 @@ pub struct BulkResult {
 )]
 pub async fn bulk(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiJson(input): ApiJson<BulkInput>,
 ) -> Result<Response, AppError> {
-    member.require(Action::EditContent)?;
     let codes: Vec<String> = input
         .codes
         .iter()
@@ -534,7 +528,7 @@ pub async fn bulk(
 )]
 pub async fn export(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
     let mut query = search_query(&params)?;
@@ -631,10 +625,9 @@ pub struct ImportResult {
 )]
 pub async fn import(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamEditor,
     ApiJson(input): ApiJson<ImportInput>,
 ) -> Result<Json<ImportResult>, AppError> {
-    member.require(Action::EditContent)?;
     // Reading and checking up to 10,000 rows: CPU work, off the async workers.
     let text = input.csv;
     let preview = state

@@ -106,10 +106,7 @@ pub struct AcceptBody {
     ),
     security(("bearer" = []), ("cookie" = []))
 )]
-pub async fn list(
-    State(state): State<AppState>,
-    TeamAdmin(member): TeamAdmin,
-) -> Result<Json<InvitesBody>, AppError> {
+pub async fn list(State(state): State<AppState>, member: TeamAdmin) -> Result<Json<InvitesBody>, AppError> {
     let rows = team_invite::Entity::find()
         .filter(team_invite::Column::TeamId.eq(member.team.id))
         .order_by_desc(team_invite::Column::CreatedAt)
@@ -140,7 +137,7 @@ pub async fn list(
 )]
 pub async fn create(
     State(state): State<AppState>,
-    TeamAdmin(member): TeamAdmin,
+    member: TeamAdmin,
     ApiJson(body): ApiJson<CreateInviteBody>,
 ) -> Result<Response, AppError> {
     let email = EmailAddress::parse(&body.email).map_err(|error| {

@@ -1,6 +1,6 @@
 //! Teams and their members: `/api/v2/teams...` (spec, section 7).
 //!
-//! Who may do what is `bobbin_core::team`; the extractors (`TeamMember`, `TeamAdmin`) make sure
+//! Who may do what is `bobbin_core::team`; the extractors (`TeamViewer`, `TeamAdmin`, `TeamOwner`) make sure
 //! a handler only runs for members of the team in its path, and answer 404 to everyone else.
 //! Changes that count owners lock the team row first, so two owners demoting each other at the
 //! same moment cannot leave a team without one.
@@ -13,7 +13,7 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use bobbin_core::team::{self as rules, Action, MembershipError, Role, TeamName};
+use bobbin_core::team::{self as rules, MembershipError, Role, TeamName};
 use rand::{Rng as _, distr::Alphanumeric};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
@@ -27,7 +27,7 @@ use uuid::Uuid;
 use crate::{
     entity::{team, team_member, user},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamMember, parse_role},
+    extract::{ApiJson, ApiPath, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer, parse_role},
     state::AppState,
 };
 
@@ -197,7 +197,7 @@ pub async fn create(
 )]
 pub async fn get(
     state: axum::extract::State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
 ) -> Result<Json<TeamBody>, AppError> {
     let count = member_count(&state.db, member.team.id).await?;
     Ok(Json(TeamBody { team: team_view(member.team, member.role, count) }))
@@ -217,10 +217,9 @@ pub async fn get(
 )]
 pub async fn rename(
     state: axum::extract::State<AppState>,
-    TeamAdmin(member): TeamAdmin,
+    member: TeamAdmin,
     ApiJson(body): ApiJson<NameBody>,
 ) -> Result<Json<TeamBody>, AppError> {
-    member.require(Action::RenameTeam)?;
     let name = parse_name(&body.name)?;
     let renamed = team::ActiveModel {
         id: Set(member.team.id),
@@ -246,9 +245,8 @@ pub async fn rename(
 )]
 pub async fn delete(
     state: axum::extract::State<AppState>,
-    member: TeamMember,
+    member: TeamOwner,
 ) -> Result<StatusCode, AppError> {
-    member.require(Action::DeleteTeam)?;
     // Members, invites and settings go with it (foreign keys cascade).
     team::Entity::delete_by_id(member.team.id).exec(&state.db).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -266,7 +264,7 @@ pub async fn delete(
 )]
 pub async fn members(
     state: axum::extract::State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
 ) -> Result<Json<MembersBody>, AppError> {
     let rows = team_member::Entity::find()
         .filter(team_member::Column::TeamId.eq(member.team.id))
@@ -302,7 +300,7 @@ pub async fn members(
 )]
 pub async fn put_member(
     state: axum::extract::State<AppState>,
-    TeamAdmin(actor): TeamAdmin,
+    actor: TeamAdmin,
     ApiJson(body): ApiJson<PutMemberBody>,
 ) -> Result<Response, AppError> {
     let team_id = actor.team.id;
@@ -362,7 +360,7 @@ pub async fn put_member(
 )]
 pub async fn remove_member(
     state: axum::extract::State<AppState>,
-    actor: TeamMember,
+    actor: TeamViewer,
     ApiPath((_team, user_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     let not_a_member = || AppError::NotFound("That person is not a member of this team.".to_owned());

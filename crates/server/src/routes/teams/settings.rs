@@ -9,7 +9,6 @@ use axum::{Json, extract::State};
 use bobbin_core::{
     catalogue::Catalogue,
     settings::{self, MAX_KEYS, SettingError, SettingKey},
-    team::Action,
 };
 use sea_orm::{
     ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _, PaginatorTrait as _,
@@ -24,7 +23,7 @@ use uuid::Uuid;
 use crate::{
     entity::{member_setting, team_setting},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, TeamMember},
+    extract::{ApiJson, ApiPath, InTeam, TeamAdmin, TeamViewer},
     state::AppState,
 };
 
@@ -58,7 +57,7 @@ enum Scope {
 )]
 pub async fn team_all(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
 ) -> Result<Json<SettingsBody>, AppError> {
     Ok(Json(SettingsBody { settings: read_all(&state.db, Scope::Team(member.team.id)).await? }))
 }
@@ -78,10 +77,9 @@ pub async fn team_all(
 )]
 pub async fn team_patch(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamAdmin,
     ApiJson(changes): ApiJson<Map<String, Value>>,
 ) -> Result<Json<SettingsBody>, AppError> {
-    member.require(Action::EditTeamSettings)?;
     let scope = Scope::Team(member.team.id);
     write(&state.db, scope, changes).await?;
     Ok(Json(SettingsBody { settings: read_all(&state.db, scope).await? }))
@@ -100,7 +98,7 @@ pub async fn team_patch(
 )]
 pub async fn team_one(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
     Ok(Json(ValueBody { value: read_one(&state.db, Scope::Team(member.team.id), &key).await? }))
@@ -120,11 +118,10 @@ pub async fn team_one(
 )]
 pub async fn team_set(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamAdmin,
     ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
-    member.require(Action::EditTeamSettings)?;
     set_one(&state.db, Scope::Team(member.team.id), key, body.value).await
 }
 
@@ -137,7 +134,7 @@ pub async fn team_set(
 )]
 pub async fn member_all(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
 ) -> Result<Json<SettingsBody>, AppError> {
     Ok(Json(SettingsBody { settings: read_all(&state.db, member_scope(&member)).await? }))
 }
@@ -156,7 +153,7 @@ pub async fn member_all(
 )]
 pub async fn member_patch(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiJson(changes): ApiJson<Map<String, Value>>,
 ) -> Result<Json<SettingsBody>, AppError> {
     let scope = member_scope(&member);
@@ -177,7 +174,7 @@ pub async fn member_patch(
 )]
 pub async fn member_one(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
     Ok(Json(ValueBody { value: read_one(&state.db, member_scope(&member), &key).await? }))
@@ -196,7 +193,7 @@ pub async fn member_one(
 )]
 pub async fn member_set(
     State(state): State<AppState>,
-    member: TeamMember,
+    member: TeamViewer,
     ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
@@ -205,7 +202,7 @@ pub async fn member_set(
 
 // ---- Storage -----------------------------------------------------------------------------
 
-fn member_scope(member: &TeamMember) -> Scope {
+fn member_scope<L>(member: &InTeam<L>) -> Scope {
     Scope::Member { team_id: member.team.id, user_id: member.user.id }
 }
 
