@@ -1,6 +1,10 @@
 //! Opening the database named by `DATABASE_URL`: SQLite (the embedded default) or PostgreSQL.
 
-use std::{str::FromStr as _, time::Duration};
+use std::{
+    str::FromStr as _,
+    sync::{Arc, Mutex},
+    time::Duration,
+};
 
 use anyhow::{Context as _, bail};
 use rand::RngCore as _;
@@ -368,5 +372,20 @@ mod tests {
         let error = Engine::from_url("mysql://root:hunter2@db/bobbin").unwrap_err().to_string();
         assert!(error.contains("`mysql:`"), "{error}");
         assert!(!error.contains("hunter2"), "{error}");
+    }
+}
+
+/// The storage outage a request last met (a full disk, a read-only database), until the health
+/// check sees writes succeed again. Only `/healthz` reads it.
+#[derive(Debug, Clone, Default)]
+pub struct StorageWatch(Arc<Mutex<Option<Outage>>>);
+
+impl StorageWatch {
+    pub(crate) fn get(&self) -> Option<Outage> {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    pub(crate) fn set(&self, outage: Option<Outage>) {
+        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = outage;
     }
 }

@@ -189,7 +189,7 @@ impl AppError {
             Self::PayloadTooLarge => (
                 format!(
                     "The request body is larger than the limit of {} KiB.",
-                    crate::routes::BODY_LIMIT / 1024
+                    crate::limits::BODY_LIMIT / 1024
                 ),
                 Vec::new(),
             ),

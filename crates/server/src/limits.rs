@@ -110,3 +110,6 @@ mod tests {
         assert!(in_flight.share(&Method::GET).try_acquire().is_ok());
     }
 }
+
+/// Largest request body the API reads, unless a route sets its own limit.
+pub const BODY_LIMIT: usize = 1024 * 1024;

@@ -17,15 +17,17 @@ use tokio::{net::TcpListener, sync::watch};
 use tower::Layer as _;
 
 /// What [`Application::thread_cache`] gives.
-pub use crate::routes::inventory::thread_cache::ThreadCache;
+pub use crate::repo::thread_cache::ThreadCache;
 use crate::{
     auth::AuthService,
     blocking::HeavyWork,
     config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     db,
+    db::StorageWatch,
     limits::{InFlight, PerClient},
     listener::JsonErrorsListener,
-    routes::{self, health::StorageWatch, inventory::thread_cache::CACHED_ENTRIES},
+    repo::thread_cache::CACHED_ENTRIES,
+    routes,
     state::AppState,
 };
 

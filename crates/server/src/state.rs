@@ -6,8 +6,9 @@ use crate::{
     auth::AuthService,
     blocking::HeavyWork,
     config::Environment,
+    db::StorageWatch,
     limits::{InFlight, PerClient},
-    routes::{health::StorageWatch, inventory::thread_cache::ThreadCache},
+    repo::thread_cache::ThreadCache,
 };
 
 /// What every handler can reach. Nothing here may hold per-user state that only this process

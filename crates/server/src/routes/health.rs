@@ -1,7 +1,4 @@
-use std::{
-    sync::{Arc, Mutex},
-    time::Duration,
-};
+use std::time::Duration;
 
 use axum::{
     Json,
@@ -28,21 +25,6 @@ pub struct Health {
     database: &'static str,
     /// Version of the server.
     version: &'static str,
-}
-
-/// The storage outage a request last met (a full disk, a read-only database), until the health
-/// check sees writes succeed again. Only `/healthz` reads it.
-#[derive(Debug, Clone, Default)]
-pub struct StorageWatch(Arc<Mutex<Option<Outage>>>);
-
-impl StorageWatch {
-    fn get(&self) -> Option<Outage> {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    fn set(&self, outage: Option<Outage>) {
-        *self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner) = outage;
-    }
 }
 
 /// Middleware: notes the storage outages that requests meet (error answers carry them as an

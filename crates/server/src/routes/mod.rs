@@ -44,12 +44,11 @@ use crate::{
     config::Environment,
     error::{AppError, ErrorBody, FieldError, json_errors, status_error},
     extract::AUTH_COOKIE,
-    limits, mail,
+    limits::{self, BODY_LIMIT},
+    mail,
     state::AppState,
 };
 
-/// Largest request body the API reads, unless a route sets its own limit.
-pub const BODY_LIMIT: usize = 1024 * 1024;
 /// Largest request body the auth service reads: credentials and a little metadata.
 const AUTH_BODY_LIMIT: usize = 64 * 1024;
 
@@ -284,26 +283,6 @@ pub(crate) fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Resul
             "This number is too large to store.",
         )])
     })
-}
-
-/// The e-mail address of each of these users (who changed an entry, who saved a quote), read in
-/// one query.
-pub(crate) async fn emails_of(
-    db: &impl sea_orm::ConnectionTrait,
-    ids: impl Iterator<Item = uuid::Uuid>,
-) -> Result<std::collections::HashMap<uuid::Uuid, String>, AppError> {
-    use sea_orm::{ColumnTrait as _, EntityTrait as _, QueryFilter as _};
-    let mut ids: Vec<uuid::Uuid> = ids.collect();
-    ids.sort_unstable();
-    ids.dedup();
-    if ids.is_empty() {
-        return Ok(std::collections::HashMap::new());
-    }
-    let users = crate::entity::user::Entity::find()
-        .filter(crate::entity::user::Column::Id.is_in(ids))
-        .all(db)
-        .await?;
-    Ok(users.into_iter().map(|user| (user.id, user.email)).collect())
 }
 
 /// Answers `414` in the JSON error shape to an address longer than [`MAX_URI_BYTES`].

@@ -30,7 +30,8 @@ use crate::{
     entity::quote,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
-    routes::{emails_of, stored_as, teams::new_public_id},
+    repo::{new_public_id, users::emails_of},
+    routes::stored_as,
     state::AppState,
 };
 

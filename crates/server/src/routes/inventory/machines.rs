@@ -28,7 +28,8 @@ use crate::{
     entity::{machine, machine_maintenance},
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, TeamEditor, TeamViewer},
-    routes::{stored_as, teams::new_public_id},
+    repo::{new_public_id, raised_version},
+    routes::stored_as,
     state::AppState,
 };
 
@@ -398,7 +399,7 @@ fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
 /// an older one is then refused) or to say who changed it and when.
 fn change(id: Uuid, user: Uuid) -> UpdateMany<machine::Entity> {
     machine::Entity::update_many()
-        .col_expr(machine::Column::Version, super::raised_version(machine::Column::Version))
+        .col_expr(machine::Column::Version, raised_version(machine::Column::Version))
         .col_expr(machine::Column::UpdatedBy, Expr::value(user))
         .col_expr(machine::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
         .filter(machine::Column::Id.eq(id))

@@ -6,14 +6,7 @@
 //! old values back.
 
 pub mod machines;
-pub mod thread_cache;
 pub mod threads;
-
-use sea_orm::{
-    ColumnTrait,
-    prelude::Expr,
-    sea_query::{ExprTrait as _, SimpleExpr},
-};
 
 use crate::error::{AppError, FieldError};
 
@@ -30,19 +23,6 @@ fn edited_version(version: i32) -> Result<i32, AppError> {
         )]));
     }
     Ok(version)
-}
-
-/// `column` raised by one, computed by the database in the change's own `UPDATE`, so changes
-/// made at once each count (a version read first and written back could be written twice).
-///
-/// After the largest `i32` comes 1: versions are `i32` in the schema and the API, `version + 1`
-/// there overflows (an error on PostgreSQL, a value no `i32` holds on SQLite: a 500 either way),
-/// and refusing the change would lock the entry for good. Versions are only compared for
-/// equality, so wrapping is safe unless an edit waits 2^31 changes, which at a change a second is
-/// 68 years. The rejected alternative, a 64-bit column, is a migration of both databases and of
-/// every client's type for a limit no shop reaches.
-fn raised_version(column: impl ColumnTrait + Copy) -> SimpleExpr {
-    Expr::case(Expr::col(column).gte(i32::MAX), 1).finally(Expr::col(column).add(1)).into()
 }
 
 /// What a full edit answers when its `UPDATE ... WHERE version = ?` changed no row: someone

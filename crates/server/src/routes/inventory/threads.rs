@@ -39,12 +39,13 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 use uuid::Uuid;
 
-use super::thread_cache::touch;
+use crate::repo::thread_cache::touch;
 use crate::{
     entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
-    routes::{emails_of, stored_as, teams::new_public_id},
+    repo::{new_public_id, raised_version, users::emails_of},
+    routes::stored_as,
     state::AppState,
 };
 
@@ -853,8 +854,8 @@ fn source_of(
 
 /// What the list's search reads of each entry.
 #[derive(Debug, FromQueryResult)]
-pub(super) struct SearchRow {
-    pub(super) id: Uuid,
+pub(crate) struct SearchRow {
+    pub(crate) id: Uuid,
     line_id: Option<String>,
     code: Option<String>,
     name: Option<String>,
@@ -880,7 +881,7 @@ impl SearchRow {
 
     /// Every entry of the team, with only the columns the search reads: reading every column
     /// took most of a list request (scripts/bench-inventory.mjs).
-    pub(super) async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Self>, DbErr> {
+    pub(crate) async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Self>, DbErr> {
         inventory_thread::Entity::find()
             .select_only()
             .columns(Self::COLUMNS)
@@ -890,12 +891,12 @@ impl SearchRow {
             .await
     }
 
-    pub(super) fn updated_at(&self) -> i64 {
+    pub(crate) fn updated_at(&self) -> i64 {
         self.updated_at.unix_timestamp()
     }
 
     /// The entry as far as the search needs it: no spool length, cost or notes.
-    pub(super) fn entry(&self) -> Result<ThreadEntry, AppError> {
+    pub(crate) fn entry(&self) -> Result<ThreadEntry, AppError> {
         Ok(ThreadEntry {
             source: source_of(
                 self.id,
@@ -919,7 +920,7 @@ impl SearchRow {
 /// older one is then refused) or to say who changed it and when.
 fn change(id: Uuid, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
     inventory_thread::Entity::update_many()
-        .col_expr(inventory_thread::Column::Version, super::raised_version(inventory_thread::Column::Version))
+        .col_expr(inventory_thread::Column::Version, raised_version(inventory_thread::Column::Version))
         .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user))
         .col_expr(inventory_thread::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
         .filter(inventory_thread::Column::Id.eq(id))

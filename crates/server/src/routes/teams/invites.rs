@@ -203,7 +203,7 @@ pub async fn create(
     let token = random_token(32);
     let invite = team_invite::ActiveModel {
         id: Set(Uuid::new_v4()),
-        public_id: Set(super::new_public_id()),
+        public_id: Set(crate::repo::new_public_id()),
         team_id: Set(team_id),
         email: Set(email.as_str().to_owned()),
         role: Set(body.role.as_str().to_owned()),

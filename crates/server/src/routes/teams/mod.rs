@@ -14,7 +14,6 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use bobbin_core::team::{self as rules, MembershipError, Role, TeamName};
-use rand::{Rng as _, distr::Alphanumeric};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
     EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, prelude::Expr,
@@ -171,7 +170,7 @@ pub async fn create(
     let now = OffsetDateTime::now_utc();
     let team = team::ActiveModel {
         id: Set(Uuid::new_v4()),
-        public_id: Set(new_public_id()),
+        public_id: Set(crate::repo::new_public_id()),
         name: Set(name.into_string()),
         created_at: Set(now),
         updated_at: Set(now),
@@ -378,11 +377,6 @@ pub async fn remove_member(
 }
 
 // ---- Shared by the team routes -----------------------------------------------------------
-
-/// A new public id: 16 letters and digits (about 95 bits), not guessable and URL-safe.
-pub fn new_public_id() -> String {
-    rand::rng().sample_iter(Alphanumeric).take(16).map(char::from).collect()
-}
 
 fn parse_name(raw: &str) -> Result<TeamName, AppError> {
     TeamName::parse(raw)

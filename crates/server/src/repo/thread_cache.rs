@@ -40,8 +40,7 @@ use sea_orm::{
 use tokio::sync::Mutex;
 use uuid::Uuid;
 
-use super::threads::SearchRow;
-use crate::{entity::team, error::AppError};
+use crate::{entity::team, error::AppError, routes::inventory::threads::SearchRow};
 
 /// The most entries the copies hold together, across teams: five full inventories, estimated at
 /// 20 MB (about 200 bytes an entry).

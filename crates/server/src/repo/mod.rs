@@ -1,0 +1,37 @@
+//! The data layer: every query of the product API, and the mapping between rows and the core's
+//! types. Handlers call these functions; none of them builds a query or opens a transaction.
+//!
+//! A rule every write must follow lives in the write functions here, where no handler can
+//! forget it: a change to a team's threads raises the team's thread revision (which the
+//! [`thread_cache`] copies are checked against) in the change's own transaction; a change to a
+//! thread or a machine raises its `version` ([`raised_version`]).
+//!
+//! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
+
+pub mod thread_cache;
+pub mod users;
+
+use rand::{Rng as _, distr::Alphanumeric};
+use sea_orm::{
+    ColumnTrait,
+    prelude::Expr,
+    sea_query::{ExprTrait as _, SimpleExpr},
+};
+
+/// A new public id: 16 letters and digits (about 95 bits), not guessable and URL-safe.
+pub fn new_public_id() -> String {
+    rand::rng().sample_iter(Alphanumeric).take(16).map(char::from).collect()
+}
+
+/// `column` raised by one, computed by the database in the change's own `UPDATE`, so changes
+/// made at once each count (a version read first and written back could be written twice).
+///
+/// After the largest `i32` comes 1: versions are `i32` in the schema and the API, `version + 1`
+/// there overflows (an error on PostgreSQL, a value no `i32` holds on SQLite: a 500 either way),
+/// and refusing the change would lock the entry for good. Versions are only compared for
+/// equality, so wrapping is safe unless an edit waits 2^31 changes, which at a change a second is
+/// 68 years. The rejected alternative, a 64-bit column, is a migration of both databases and of
+/// every client's type for a limit no shop reaches.
+pub fn raised_version(column: impl ColumnTrait + Copy) -> SimpleExpr {
+    Expr::case(Expr::col(column).gte(i32::MAX), 1).finally(Expr::col(column).add(1)).into()
+}
