@@ -8,10 +8,15 @@
 //!
 //! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
 
+pub mod machines;
+pub mod quotes;
 pub mod thread_cache;
+pub mod threads;
 pub mod users;
 
 use rand::{Rng as _, distr::Alphanumeric};
+
+use crate::error::{AppError, FieldError};
 use sea_orm::{
     ColumnTrait,
     prelude::Expr,
@@ -34,4 +39,32 @@ pub fn new_public_id() -> String {
 /// every client's type for a limit no shop reaches.
 pub fn raised_version(column: impl ColumnTrait + Copy) -> SimpleExpr {
     Expr::case(Expr::col(column).gte(i32::MAX), 1).finally(Expr::col(column).add(1)).into()
+}
+
+/// A whole number as its database column holds it, or a validation error naming `field`: a
+/// number is stored as given or refused, never clipped to the column's largest value.
+pub fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, AppError> {
+    value.try_into().map_err(|_| {
+        AppError::Validation(vec![FieldError::new(
+            field,
+            "out_of_range",
+            "This number is too large to store.",
+        )])
+    })
+}
+
+/// What a full edit answers when its `UPDATE ... WHERE version = ?` changed no row: someone
+/// changed the entry after the editor opened it, so the edit is refused rather than written over
+/// theirs (optimistic concurrency; quantity taps are relative and never conflict). `what` is
+/// "thread" or "machine".
+pub fn unless_changed_meanwhile(rows_affected: u64, what: &str) -> Result<(), AppError> {
+    if rows_affected == 0 {
+        return Err(AppError::conflict(
+            "edit_conflict",
+            format!(
+                "Someone changed this {what} after you opened it. Reload it to see their change, then edit again."
+            ),
+        ));
+    }
+    Ok(())
 }

@@ -4,7 +4,7 @@
 //! 120 ms of 160 (`scripts/bench-inventory.mjs`), against about 10 ms for the core's search. So
 //! each server keeps the entries as the search reads them, tagged with the team's
 //! `threads_revision`, which every change to the inventory raises in the change's own
-//! transaction ([`touch`]). A request whose team row (read by the team extractors, before
+//! transaction (`repo::threads`). A request whose team row (read by the team extractors, before
 //! the entries) shows a newer revision than the copy's reads the entries again, and tags them
 //! with the revision it saw. The copy is therefore never older than its tag, no request is
 //! served a copy older than the team row it read, and servers sharing one database never serve
@@ -33,14 +33,12 @@ use std::sync::{
 
 use bobbin_core::inventory::ThreadEntry;
 use moka::sync::Cache;
-use sea_orm::{
-    ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _, QueryFilter as _, prelude::Expr,
-    sea_query::ExprTrait as _,
-};
+use sea_orm::ConnectionTrait;
 use tokio::sync::Mutex;
 use uuid::Uuid;
 
-use crate::{entity::team, error::AppError, routes::inventory::threads::SearchRow};
+use super::threads::SearchRow;
+use crate::{entity::team, error::AppError};
 
 /// The most entries the copies hold together, across teams: five full inventories, estimated at
 /// 20 MB (about 200 bytes an entry).
@@ -130,20 +128,6 @@ impl ThreadCache {
     fn fresh(&self, team: &team::Model) -> Option<Arc<TeamThreads>> {
         self.copies.get(&team.id).filter(|copy| copy.revision >= team.threads_revision)
     }
-}
-
-/// Raises the team's revision: call it in the transaction of every change to its threads.
-///
-/// # Errors
-///
-/// A database error.
-pub async fn touch(db: &impl ConnectionTrait, team_id: Uuid) -> Result<(), DbErr> {
-    team::Entity::update_many()
-        .col_expr(team::Column::ThreadsRevision, Expr::col(team::Column::ThreadsRevision).add(1))
-        .filter(team::Column::Id.eq(team_id))
-        .exec(db)
-        .await?;
-    Ok(())
 }
 
 #[cfg(test)]

@@ -273,18 +273,6 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(quotes::duplicate))
 }
 
-/// A whole number as its database column holds it, or a validation error naming `field`: a
-/// number is stored as given or refused, never clipped to the column's largest value.
-pub(crate) fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, AppError> {
-    value.try_into().map_err(|_| {
-        AppError::Validation(vec![FieldError::new(
-            field,
-            "out_of_range",
-            "This number is too large to store.",
-        )])
-    })
-}
-
 /// Answers `414` in the JSON error shape to an address longer than [`MAX_URI_BYTES`].
 async fn refuse_long_uris(request: Request, next: middleware::Next) -> Response {
     let length = request.uri().path_and_query().map_or(0, |address| address.as_str().len());

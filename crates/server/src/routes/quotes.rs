@@ -7,8 +7,6 @@
 //! always what the rules give, never a figure a client made up.
 #![expect(unused_qualifications, reason = "utoipa's generated code for `IntoParams`")]
 
-use std::collections::HashMap;
-
 use axum::{
     Json,
     extract::State,
@@ -16,27 +14,17 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use bobbin_core::pricing::{self, Job, Quote, Rates};
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
-};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
 
 use crate::{
-    entity::quote,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
-    repo::{new_public_id, users::emails_of},
-    routes::stored_as,
+    repo::quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, Stored},
     state::AppState,
 };
 
-/// The most quotes one team keeps.
-pub const MAX_QUOTES: u64 = 10_000;
 /// The longest quote name, in characters.
 const NAME_MAX: usize = 200;
 /// The largest `design` object (its file name and figures), in bytes of JSON.
@@ -46,7 +34,6 @@ const MAX_PER_PAGE: u64 = 100;
 /// quote end here. Bounding the page keeps the offset (`(page - 1) * per_page`, which the
 /// paginator computes unchecked) far from overflowing; a page of 2^63 answered 500.
 const MAX_PAGE: u64 = MAX_QUOTES;
-const NOT_FOUND: &str = "There is no such quote in this team.";
 
 /// A quote to save: what was priced, and the result the calculator showed.
 #[derive(Debug, Deserialize, ToSchema)]
@@ -67,36 +54,6 @@ pub struct QuoteInput {
     #[schema(value_type = Option<Object>)]
     pub design: Option<Value>,
     /// The result the calculator showed (`bobbin_core::pricing::Quote`).
-    #[schema(value_type = Object)]
-    pub result: Quote,
-}
-
-/// A quote in the list.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct QuoteSummary {
-    pub id: String,
-    pub name: String,
-    pub currency: String,
-    pub quantity: u32,
-    /// Decimal text, e.g. `"7.12"`.
-    pub per_piece: String,
-    pub total: String,
-    pub created_by_email: Option<String>,
-    #[serde(with = "time::serde::rfc3339")]
-    pub created_at: OffsetDateTime,
-}
-
-/// A quote with everything needed to reopen it.
-#[derive(Debug, Serialize, ToSchema)]
-pub struct QuoteView {
-    #[serde(flatten)]
-    pub summary: QuoteSummary,
-    #[schema(value_type = Object)]
-    pub rates: Rates,
-    #[schema(value_type = Object)]
-    pub job: Job,
-    #[schema(value_type = Option<Object>)]
-    pub design: Option<Value>,
     #[schema(value_type = Object)]
     pub result: Quote,
 }
@@ -127,14 +84,6 @@ pub struct ListParams {
     pub per_page: Option<u64>,
 }
 
-/// What is stored as the quote's `input`.
-#[derive(Debug, Serialize, Deserialize)]
-struct Stored {
-    rates: Rates,
-    job: Job,
-    design: Option<Value>,
-}
-
 /// The team's quotes, newest first (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/quotes", tag = "quotes",
@@ -149,18 +98,8 @@ pub async fn list(
 ) -> Result<Json<QuotePage>, AppError> {
     let page = params.page.unwrap_or(1).clamp(1, MAX_PAGE);
     let per_page = params.per_page.unwrap_or(20).clamp(1, MAX_PER_PAGE);
-    let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(member.team.id));
-    if let Some(text) = params.q.as_deref().map(str::trim).filter(|q| !q.is_empty()) {
-        query = query.filter(name_contains(text));
-    }
-    let pages = query
-        .order_by_desc(quote::Column::CreatedAt)
-        .order_by_desc(quote::Column::Id)
-        .paginate(&state.db, per_page);
-    let total = pages.num_items().await?;
-    let rows = pages.fetch_page(page - 1).await?;
-    let emails = emails_of(&state.db, rows.iter().filter_map(|row| row.created_by)).await?;
-    let quotes = rows.iter().map(|row| summary(row, &emails)).collect::<Result<_, _>>()?;
+    let text = params.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
+    let (quotes, total) = quotes::page(&state.db, member.team.id, text, page, per_page).await?;
     Ok(Json(QuotePage { quotes, total, page, per_page }))
 }
 
@@ -202,11 +141,9 @@ pub async fn create(
         ));
     }
     let stored = Stored { rates: input.rates, job: input.job, design: input.design };
-    let row = crate::db::committed(&state.db, async |txn| {
-        insert(txn, &member, name, currency, &stored, &result).await
-    })
-    .await?;
-    created(&state.db, row).await
+    let quote =
+        quotes::save(&state.db, member.team.id, member.user.id, name, currency, &stored, &result).await?;
+    Ok((StatusCode::CREATED, Json(QuoteBody { quote })).into_response())
 }
 
 /// One quote with its inputs and result (every member).
@@ -221,9 +158,7 @@ pub async fn get(
     member: TeamViewer,
     ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Json<QuoteBody>, AppError> {
-    let row = find(&state.db, member.team.id, &quote_id).await?;
-    let emails = emails_of(&state.db, row.created_by.into_iter()).await?;
-    Ok(Json(QuoteBody { quote: view(&row, &emails)? }))
+    Ok(Json(QuoteBody { quote: quotes::get(&state.db, member.team.id, &quote_id).await? }))
 }
 
 /// Saves a copy of a quote, named "Copy of ...", priced again from its inputs (members, admins
@@ -244,15 +179,21 @@ pub async fn duplicate(
     member: TeamEditor,
     ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<Response, AppError> {
-    let original = find(&state.db, member.team.id, &quote_id).await?;
-    let stored = stored_of(&original)?;
-    let result = reprice(&stored.rates, &stored.job, &original.currency)?;
-    let name: String = format!("Copy of {}", original.name).chars().take(NAME_MAX).collect();
-    let row = crate::db::committed(&state.db, async |txn| {
-        insert(txn, &member, name, original.currency.clone(), &stored, &result).await
-    })
+    let original = quotes::get(&state.db, member.team.id, &quote_id).await?;
+    let result = reprice(&original.rates, &original.job, &original.summary.currency)?;
+    let name: String = format!("Copy of {}", original.summary.name).chars().take(NAME_MAX).collect();
+    let stored = Stored { rates: original.rates, job: original.job, design: original.design };
+    let quote = quotes::save(
+        &state.db,
+        member.team.id,
+        member.user.id,
+        name,
+        original.summary.currency,
+        &stored,
+        &result,
+    )
     .await?;
-    created(&state.db, row).await
+    Ok((StatusCode::CREATED, Json(QuoteBody { quote })).into_response())
 }
 
 /// Removes a quote (members, admins and owners).
@@ -271,19 +212,8 @@ pub async fn delete(
     member: TeamEditor,
     ApiPath((_team, quote_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
-    let row = find(&state.db, member.team.id, &quote_id).await?;
-    quote::Entity::delete_by_id(row.id).exec(&state.db).await?;
+    quotes::delete(&state.db, member.team.id, &quote_id).await?;
     Ok(StatusCode::NO_CONTENT)
-}
-
-/// Names holding `text`, without regard to case on both databases (PostgreSQL's `LIKE` minds
-/// case, SQLite's does not); `%` and `_` are letters to look for, not wildcards.
-fn name_contains(text: &str) -> sea_orm::sea_query::SimpleExpr {
-    // Imported here only: `ExprTrait` would otherwise shadow `Ord::max` on numbers.
-    use sea_orm::sea_query::{Expr, ExprTrait as _, Func, LikeExpr};
-    let escaped = text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
-    Expr::expr(Func::lower(Expr::col(quote::Column::Name)))
-        .like(LikeExpr::new(format!("%{escaped}%")).escape('\\'))
 }
 
 fn parse_name(raw: &str) -> Result<String, AppError> {
@@ -322,91 +252,5 @@ fn reprice(rates: &Rates, job: &Job, currency: &str) -> Result<Quote, AppError> 
                 .map(|problem| FieldError::new(problem.field, problem.code, problem.message))
                 .collect(),
         )
-    })
-}
-
-async fn insert(
-    db: &impl ConnectionTrait,
-    member: &TeamEditor,
-    name: String,
-    currency: String,
-    stored: &Stored,
-    result: &Quote,
-) -> Result<quote::Model, AppError> {
-    let count = quote::Entity::find().filter(quote::Column::TeamId.eq(member.team.id)).count(db).await?;
-    if count >= MAX_QUOTES {
-        return Err(AppError::rejected(
-            "too_many_quotes",
-            format!("A team keeps at most {MAX_QUOTES} quotes: remove old ones first."),
-        ));
-    }
-    let row = quote::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        public_id: Set(new_public_id()),
-        team_id: Set(member.team.id),
-        name: Set(name),
-        currency: Set(currency),
-        quantity: Set(stored_as("job.quantity", stored.job.quantity)?),
-        per_piece: Set(result.per_piece.to_string()),
-        total: Set(result.total.to_string()),
-        input: Set(to_json(stored)?),
-        result: Set(to_json(result)?),
-        created_by: Set(Some(member.user.id)),
-        created_at: Set(OffsetDateTime::now_utc()),
-    }
-    .insert(db)
-    .await?;
-    Ok(row)
-}
-
-/// JSON text of what is stored; a failure here is a bug, not the caller's mistake.
-fn to_json(value: &impl Serialize) -> Result<String, AppError> {
-    serde_json::to_string(value).map_err(|error| AppError::Internal(error.into()))
-}
-
-async fn created(db: &impl ConnectionTrait, row: quote::Model) -> Result<Response, AppError> {
-    let emails = emails_of(db, row.created_by.into_iter()).await?;
-    Ok((StatusCode::CREATED, Json(QuoteBody { quote: view(&row, &emails)? })).into_response())
-}
-
-async fn find(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<quote::Model, AppError> {
-    quote::Entity::find()
-        .filter(quote::Column::TeamId.eq(team_id))
-        .filter(quote::Column::PublicId.eq(public_id))
-        .one(db)
-        .await?
-        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
-}
-
-fn broken(row: &quote::Model, what: &str, error: impl std::fmt::Display) -> AppError {
-    AppError::Internal(anyhow::anyhow!("quote {}: {what}: {error}", row.id))
-}
-
-fn summary(row: &quote::Model, emails: &HashMap<Uuid, String>) -> Result<QuoteSummary, AppError> {
-    Ok(QuoteSummary {
-        id: row.public_id.clone(),
-        name: row.name.clone(),
-        currency: row.currency.clone(),
-        quantity: u32::try_from(row.quantity).map_err(|error| broken(row, "quantity", error))?,
-        per_piece: row.per_piece.clone(),
-        total: row.total.clone(),
-        created_by_email: row.created_by.and_then(|id| emails.get(&id).cloned()),
-        created_at: row.created_at,
-    })
-}
-
-fn stored_of(row: &quote::Model) -> Result<Stored, AppError> {
-    serde_json::from_str(&row.input).map_err(|error| broken(row, "input", error))
-}
-
-fn view(row: &quote::Model, emails: &HashMap<Uuid, String>) -> Result<QuoteView, AppError> {
-    let stored = stored_of(row)?;
-    let result = serde_json::from_str(&row.result).map_err(|error| broken(row, "result", error))?;
-    Ok(QuoteView {
-        summary: summary(row, emails)?,
-        rates: stored.rates,
-        job: stored.job,
-        design: stored.design,
-        result,
     })
 }

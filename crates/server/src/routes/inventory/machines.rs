@@ -12,32 +12,22 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use bobbin_core::inventory::machine::{
-    Due, Hoop, Machine, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, STITCH_COUNTER_MAX,
-    format_date, parse_date,
-};
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, UpdateMany, prelude::Expr,
+    Due, Hoop, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, STITCH_COUNTER_MAX, format_date,
+    parse_date,
 };
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
 use crate::{
-    entity::{machine, machine_maintenance},
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, TeamEditor, TeamViewer},
-    repo::{new_public_id, raised_version},
-    routes::stored_as,
+    repo::{
+        machines::{self, LogRecord, NewLogEntry, StoredMachine},
+        stored_as,
+    },
     state::AppState,
 };
-
-/// The most machines one team may list.
-pub const MAX_MACHINES: u64 = 500;
-/// The most log entries one machine may hold (years of daily oiling).
-pub const MAX_LOG_ENTRIES: u64 = 10_000;
-const NOT_FOUND: &str = "There is no such machine in this team.";
 
 /// A machine as the app shows it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -136,17 +126,8 @@ pub struct LogEntryBody {
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn list(State(state): State<AppState>, member: TeamViewer) -> Result<Json<MachinesBody>, AppError> {
-    let rows = machine::Entity::find()
-        .filter(machine::Column::TeamId.eq(member.team.id))
-        .order_by_asc(machine::Column::Name)
-        .all(&state.db)
-        .await?;
-    let mut machines = Vec::with_capacity(rows.len());
-    for row in rows {
-        let log = log_of(&state.db, row.id).await?;
-        machines.push(view(row, &log, false)?);
-    }
-    Ok(Json(MachinesBody { machines }))
+    let stored = machines::list(&state.db, member.team.id).await?;
+    Ok(Json(MachinesBody { machines: stored.into_iter().map(|machine| view(machine, false)).collect() }))
 }
 
 /// Adds a machine (members, admins and owners).
@@ -167,25 +148,8 @@ pub async fn create(
     ApiJson(draft): ApiJson<MachineDraft>,
 ) -> Result<Response, AppError> {
     let valid = draft.parse().map_err(problems)?;
-    let count =
-        machine::Entity::find().filter(machine::Column::TeamId.eq(member.team.id)).count(&state.db).await?;
-    if count >= MAX_MACHINES {
-        return Err(AppError::rejected(
-            "too_many_machines",
-            format!("A team lists at most {MAX_MACHINES} machines."),
-        ));
-    }
-    let now = OffsetDateTime::now_utc();
-    let mut model = active_of(&valid)?;
-    model.id = Set(Uuid::new_v4());
-    model.public_id = Set(new_public_id());
-    model.team_id = Set(member.team.id);
-    model.version = Set(1);
-    model.updated_by = Set(Some(member.user.id));
-    model.created_at = Set(now);
-    model.updated_at = Set(now);
-    let row = crate::db::committed(&state.db, async |txn| model.insert(txn).await).await?;
-    Ok((StatusCode::CREATED, Json(MachineBody { machine: view(row, &[], true)? })).into_response())
+    let stored = machines::create(&state.db, member.team.id, member.user.id, &valid).await?;
+    Ok((StatusCode::CREATED, Json(MachineBody { machine: view(stored, true) })).into_response())
 }
 
 /// One machine with its maintenance log (every member).
@@ -200,9 +164,8 @@ pub async fn get(
     member: TeamViewer,
     ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<Json<MachineBody>, AppError> {
-    let row = find(&state.db, member.team.id, &machine_id).await?;
-    let log = log_of(&state.db, row.id).await?;
-    Ok(Json(MachineBody { machine: view(row, &log, true)? }))
+    let stored = machines::get(&state.db, member.team.id, &machine_id).await?;
+    Ok(Json(MachineBody { machine: view(stored, true) }))
 }
 
 /// A full edit, made from `version` (members, admins and owners).
@@ -226,16 +189,9 @@ pub async fn update(
 ) -> Result<Json<MachineBody>, AppError> {
     let version = super::edited_version(edit.version)?;
     let valid = edit.machine.parse().map_err(problems)?;
-    let current = find(&state.db, member.team.id, &machine_id).await?;
-    let result = change(current.id, member.user.id)
-        .set(active_of(&valid)?)
-        .filter(machine::Column::Version.eq(version))
-        .exec(&state.db)
-        .await?;
-    super::unless_changed_meanwhile(result.rows_affected, "machine")?;
-    let row = find(&state.db, member.team.id, &machine_id).await?;
-    let log = log_of(&state.db, row.id).await?;
-    Ok(Json(MachineBody { machine: view(row, &log, true)? }))
+    let stored =
+        machines::edit(&state.db, member.team.id, member.user.id, &machine_id, version, &valid).await?;
+    Ok(Json(MachineBody { machine: view(stored, true) }))
 }
 
 /// Removes a machine and its log (members, admins and owners).
@@ -254,8 +210,7 @@ pub async fn delete(
     member: TeamEditor,
     ApiPath((_team, machine_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
-    let row = find(&state.db, member.team.id, &machine_id).await?;
-    machine::Entity::delete_by_id(row.id).exec(&state.db).await?;
+    machines::delete(&state.db, member.team.id, &machine_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -296,34 +251,14 @@ pub async fn log(
         )]));
     }
     let stitch_counter = input.stitch_counter.map(stored_counter).transpose()?;
-    let row = find(&state.db, member.team.id, &machine_id).await?;
-    let entries = machine_maintenance::Entity::find()
-        .filter(machine_maintenance::Column::MachineId.eq(row.id))
-        .count(&state.db)
-        .await?;
-    if entries >= MAX_LOG_ENTRIES {
-        return Err(AppError::rejected(
-            "log_full",
-            format!("A machine's log holds at most {MAX_LOG_ENTRIES} entries."),
-        ));
-    }
-    let txn = crate::db::begin_write(&state.db).await?;
-    let entry = machine_maintenance::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        public_id: Set(new_public_id()),
-        machine_id: Set(row.id),
-        performed_on: Set(format_date(date)),
-        kind: Set(input.kind.as_str().to_owned()),
-        notes: Set(input.notes.trim().to_owned()),
-        stitch_counter: Set(stitch_counter),
-        recorded_by: Set(Some(member.user.id)),
-        created_at: Set(OffsetDateTime::now_utc()),
-    }
-    .insert(&txn)
-    .await?;
-    change(row.id, member.user.id).exec(&txn).await?;
-    txn.commit().await?;
-    Ok((StatusCode::CREATED, Json(LogEntryBody { entry: entry_view(&entry)? })).into_response())
+    let entry = NewLogEntry {
+        performed_on: date,
+        kind: input.kind,
+        notes: input.notes.trim().to_owned(),
+        stitch_counter,
+    };
+    let entry = machines::log(&state.db, member.team.id, member.user.id, &machine_id, entry).await?;
+    Ok((StatusCode::CREATED, Json(LogEntryBody { entry: entry_view(&entry) })).into_response())
 }
 
 /// Removes a log entry logged by mistake (members, admins and owners).
@@ -342,18 +277,7 @@ pub async fn unlog(
     member: TeamEditor,
     ApiPath((_team, machine_id, entry_id)): ApiPath<(String, String, String)>,
 ) -> Result<StatusCode, AppError> {
-    let row = find(&state.db, member.team.id, &machine_id).await?;
-    let txn = crate::db::begin_write(&state.db).await?;
-    let deleted = machine_maintenance::Entity::delete_many()
-        .filter(machine_maintenance::Column::MachineId.eq(row.id))
-        .filter(machine_maintenance::Column::PublicId.eq(entry_id))
-        .exec(&txn)
-        .await?;
-    if deleted.rows_affected == 0 {
-        return Err(AppError::NotFound("There is no such entry in this machine's log.".to_owned()));
-    }
-    change(row.id, member.user.id).exec(&txn).await?;
-    txn.commit().await?;
+    machines::unlog(&state.db, member.team.id, member.user.id, &machine_id, &entry_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -376,106 +300,29 @@ fn problems(problems: Vec<MachineProblem>) -> AppError {
     AppError::Validation(problems.into_iter().map(|p| FieldError::new(p.field, p.code, p.message)).collect())
 }
 
-fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
-    Ok(machine::ActiveModel {
-        name: Set(machine.name.clone()),
-        brand: Set(machine.brand.clone()),
-        model: Set(machine.model.clone()),
-        serial_number: Set(machine.serial_number.clone()),
-        heads: Set(stored_as("heads", machine.heads)?),
-        needles_per_head: Set(stored_as("needles_per_head", machine.needles_per_head)?),
-        max_spm: Set(machine.max_spm.map(|spm| stored_as("max_spm", spm)).transpose()?),
-        typical_spm: Set(machine.typical_spm.map(|spm| stored_as("typical_spm", spm)).transpose()?),
-        hoops: Set(serde_json::to_string(&machine.hoops).map_err(anyhow::Error::from)?),
-        status: Set(status_str(machine.status).to_owned()),
-        purchase_date: Set(machine.purchase_date.map(format_date)),
-        notes: Set(machine.notes.clone()),
-        ..Default::default()
-    })
-}
-
-/// A change of the machine `id` by `user`, to which the caller adds what changes. Every change
-/// to a machine goes through here, so none forgets to raise the version (a full edit made from
-/// an older one is then refused) or to say who changed it and when.
-fn change(id: Uuid, user: Uuid) -> UpdateMany<machine::Entity> {
-    machine::Entity::update_many()
-        .col_expr(machine::Column::Version, raised_version(machine::Column::Version))
-        .col_expr(machine::Column::UpdatedBy, Expr::value(user))
-        .col_expr(machine::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
-        .filter(machine::Column::Id.eq(id))
-}
-
-fn status_str(status: MachineStatus) -> &'static str {
-    match status {
-        MachineStatus::Active => "active",
-        MachineStatus::Maintenance => "maintenance",
-        MachineStatus::Retired => "retired",
+fn entry_view(record: &LogRecord) -> LogEntry {
+    LogEntry {
+        id: record.public_id.clone(),
+        performed_on: format_date(record.performed_on),
+        kind: record.kind,
+        notes: record.notes.clone(),
+        stitch_counter: record.stitch_counter,
+        created_at: record.created_at,
     }
 }
 
-async fn find(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<machine::Model, AppError> {
-    machine::Entity::find()
-        .filter(machine::Column::TeamId.eq(team_id))
-        .filter(machine::Column::PublicId.eq(public_id))
-        .one(db)
-        .await?
-        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
-}
-
-/// The machine's log, newest first.
-async fn log_of(
-    db: &impl ConnectionTrait,
-    machine_id: Uuid,
-) -> Result<Vec<machine_maintenance::Model>, AppError> {
-    Ok(machine_maintenance::Entity::find()
-        .filter(machine_maintenance::Column::MachineId.eq(machine_id))
-        .order_by_desc(machine_maintenance::Column::PerformedOn)
-        .order_by_desc(machine_maintenance::Column::CreatedAt)
-        .all(db)
-        .await?)
-}
-
-fn broken(what: &str) -> AppError {
-    AppError::Internal(anyhow::anyhow!("a stored machine's {what} cannot be read"))
-}
-
-fn entry_view(row: &machine_maintenance::Model) -> Result<LogEntry, AppError> {
-    Ok(LogEntry {
-        id: row.public_id.clone(),
-        performed_on: row.performed_on.clone(),
-        kind: kind_of(&row.kind)?,
-        notes: row.notes.clone(),
-        stitch_counter: row.stitch_counter.and_then(|c| u64::try_from(c).ok()),
-        created_at: row.created_at,
-    })
-}
-
-fn kind_of(stored: &str) -> Result<MaintenanceKind, AppError> {
-    MaintenanceKind::ALL
-        .into_iter()
-        .find(|kind| kind.as_str() == stored)
-        .ok_or_else(|| broken("maintenance kind"))
-}
-
-fn view(
-    row: machine::Model,
-    log: &[machine_maintenance::Model],
-    with_log: bool,
-) -> Result<MachineView, AppError> {
-    let entries = log.iter().map(entry_view).collect::<Result<Vec<_>, _>>()?;
-    let counter = entries.iter().filter_map(|entry| entry.stitch_counter).max();
-    let since = match row.purchase_date.as_deref() {
-        Some(date) => parse_date(date).map_err(|_| broken("purchase date"))?,
-        None => row.created_at.date(),
-    };
+fn view(stored: StoredMachine, with_log: bool) -> MachineView {
+    let StoredMachine { public_id, machine, version, created_at, updated_at, log } = stored;
+    let counter = log.iter().filter_map(|entry| entry.stitch_counter).max();
+    let since = machine.purchase_date.unwrap_or(created_at.date());
     let today = OffsetDateTime::now_utc().date();
     let mut due: Vec<DueView> = MaintenanceKind::ALL
         .into_iter()
         .filter_map(|kind| {
             // The log is newest first: the first entry of a kind is the last time it was done.
-            let last = entries.iter().find(|entry| entry.kind == kind);
+            let last = log.iter().find(|entry| entry.kind == kind);
             let (date, counter_then, never_done) = match last {
-                Some(entry) => (parse_date(&entry.performed_on).ok()?, entry.stitch_counter, false),
+                Some(entry) => (entry.performed_on, entry.stitch_counter, false),
                 None => (since, None, true),
             };
             let due = kind.next_due(date, counter_then)?;
@@ -483,30 +330,24 @@ fn view(
         })
         .collect();
     due.sort_by_key(|d| d.due.date);
-    let status = match row.status.as_str() {
-        "active" => MachineStatus::Active,
-        "maintenance" => MachineStatus::Maintenance,
-        "retired" => MachineStatus::Retired,
-        _ => return Err(broken("status")),
-    };
-    Ok(MachineView {
-        id: row.public_id,
-        name: row.name,
-        brand: row.brand,
-        model: row.model,
-        serial_number: row.serial_number,
-        heads: u32::try_from(row.heads).map_err(|_| broken("heads"))?,
-        needles_per_head: u32::try_from(row.needles_per_head).map_err(|_| broken("needles"))?,
-        max_spm: row.max_spm.and_then(|v| u32::try_from(v).ok()),
-        typical_spm: row.typical_spm.and_then(|v| u32::try_from(v).ok()),
-        hoops: serde_json::from_str(&row.hoops).map_err(|_| broken("hoops"))?,
-        status,
-        purchase_date: row.purchase_date,
-        notes: row.notes,
-        version: row.version,
-        updated_at: row.updated_at,
+    MachineView {
+        id: public_id,
+        name: machine.name,
+        brand: machine.brand,
+        model: machine.model,
+        serial_number: machine.serial_number,
+        heads: machine.heads,
+        needles_per_head: machine.needles_per_head,
+        max_spm: machine.max_spm,
+        typical_spm: machine.typical_spm,
+        hoops: machine.hoops,
+        status: machine.status,
+        purchase_date: machine.purchase_date.map(format_date),
+        notes: machine.notes,
+        version,
+        updated_at,
         stitch_counter: counter,
         due,
-        maintenance: with_log.then_some(entries),
-    })
+        maintenance: with_log.then(|| log.iter().map(entry_view).collect()),
+    }
 }

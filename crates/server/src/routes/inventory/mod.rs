@@ -11,7 +11,7 @@ pub mod threads;
 use crate::error::{AppError, FieldError};
 
 /// Checks the version a full edit was made from. Entries start at version 1 and every change
-/// raises it by one, from the largest `i32` back to 1 ([`raised_version`]), so a version below 1
+/// raises it by one, from the largest `i32` back to 1 ([`crate::repo::raised_version`]), so a version below 1
 /// was never read from the API: refused as the request's mistake rather than passed on as a
 /// conflict that reloading would not resolve.
 fn edited_version(version: i32) -> Result<i32, AppError> {
@@ -23,20 +23,4 @@ fn edited_version(version: i32) -> Result<i32, AppError> {
         )]));
     }
     Ok(version)
-}
-
-/// What a full edit answers when its `UPDATE ... WHERE version = ?` changed no row: someone
-/// changed the entry after the editor opened it, so the edit is refused rather than written over
-/// theirs (optimistic concurrency; quantity taps are relative and never conflict). `what` is
-/// "thread" or "machine".
-fn unless_changed_meanwhile(rows_affected: u64, what: &str) -> Result<(), AppError> {
-    if rows_affected == 0 {
-        return Err(AppError::conflict(
-            "edit_conflict",
-            format!(
-                "Someone changed this {what} after you opened it. Reload it to see their change, then edit again."
-            ),
-        ));
-    }
-    Ok(())
 }

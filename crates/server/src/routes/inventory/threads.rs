@@ -12,7 +12,7 @@
 // calls an unnecessary qualification; the code it points at is generated.
 #![expect(unused_qualifications, reason = "utoipa's generated code for `IntoParams`")]
 
-use std::collections::HashMap;
+use std::collections::HashSet;
 
 use axum::{
     Json,
@@ -29,31 +29,19 @@ use bobbin_core::{
         search::{self, MAX_PER_PAGE, SortKey, Stock},
     },
 };
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
-    FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, UpdateMany, prelude::Expr,
-    sea_query::ExprTrait as _,
-};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
-use uuid::Uuid;
 
-use crate::repo::thread_cache::touch;
 use crate::{
-    entity::inventory_thread,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
-    repo::{new_public_id, raised_version, users::emails_of},
-    routes::stored_as,
+    repo::threads::{self, MAX_THREADS, Thread},
     state::AppState,
 };
 
-/// The most entries one team's thread inventory may hold.
-pub const MAX_THREADS: u64 = 20_000;
 /// The most codes one bulk add may list.
 const MAX_BULK_CODES: usize = 500;
-const NOT_FOUND: &str = "There is no such thread in this team's inventory.";
 
 /// An inventory entry as the app shows it.
 // Named apart from the catalogue's `ThreadView`: two schemas of one name are one entry in the
@@ -174,13 +162,8 @@ pub async fn create(
     ApiJson(input): ApiJson<ThreadInput>,
 ) -> Result<Response, AppError> {
     let entry = parse_input(&input)?;
-    let txn = crate::db::begin_write(&state.db).await?;
-    check_room(&txn, member.team.id, 1).await?;
-    let row = insert(&txn, member.team.id, member.user.id, &entry).await?;
-    touch(&txn, member.team.id).await?;
-    txn.commit().await?;
-    let view = view_of(&state.db, row, None).await?;
-    Ok((StatusCode::CREATED, Json(ThreadBody { thread: view })).into_response())
+    let thread = threads::create(&state.db, member.team.id, member.user.id, &entry).await?;
+    Ok((StatusCode::CREATED, Json(ThreadBody { thread: view(&thread, None) })).into_response())
 }
 
 /// Lists the team's threads: search, filters, sorting and pages (every member).
@@ -209,22 +192,16 @@ pub async fn list(
         .map(|thread| Stock { entry: &thread.entry, updated_at: thread.updated_at })
         .collect();
     let page = search::search(Catalogue::builtin(), &stock, &query);
-    let ids: Vec<Uuid> = page.hits.iter().map(|&(index, _)| team.threads[index].id).collect();
-    let mut full: HashMap<Uuid, inventory_thread::Model> = inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::Id.is_in(ids))
-        .all(&state.db)
-        .await?
-        .into_iter()
-        .map(|row| (row.id, row))
+    let ids = page.hits.iter().map(|&(index, _)| team.threads[index].id).collect();
+    let full = threads::by_ids(&state.db, ids).await?;
+    // An entry removed between the two reads is left out of the page.
+    let threads = page
+        .hits
+        .iter()
+        .filter_map(|&(index, distance)| {
+            full.get(&team.threads[index].id).map(|thread| view(thread, distance))
+        })
         .collect();
-    let emails = emails_of(&state.db, full.values().filter_map(|row| row.updated_by)).await?;
-    let mut threads = Vec::with_capacity(page.hits.len());
-    for &(index, distance) in &page.hits {
-        // An entry removed between the two reads is left out of the page.
-        if let Some(row) = full.remove(&team.threads[index].id) {
-            threads.push(view(&row, &entry_of(&row)?, &emails, distance));
-        }
-    }
     Ok(Json(ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page }))
 }
 
@@ -278,8 +255,8 @@ pub async fn get(
     member: TeamViewer,
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadBody>, AppError> {
-    let row = find(&state.db, member.team.id, &thread_id).await?;
-    Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
+    let thread = threads::get(&state.db, member.team.id, &thread_id).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None) }))
 }
 
 /// A full edit, made from `version` (members, admins and owners).
@@ -310,20 +287,10 @@ pub async fn update(
     };
     let version = super::edited_version(version)?;
     let entry = parse_input(&input)?;
-    let current = find(&state.db, member.team.id, &thread_id).await?;
     // Only the version the edit was made from is overwritten; anything newer stays.
-    let txn = crate::db::begin_write(&state.db).await?;
-    let result = change(current.id, member.user.id)
-        .set(active_of(&entry)?)
-        .filter(inventory_thread::Column::Version.eq(version))
-        .exec(&txn)
-        .await
-        .map_err(duplicate_entry)?;
-    super::unless_changed_meanwhile(result.rows_affected, "thread")?;
-    touch(&txn, member.team.id).await?;
-    txn.commit().await?;
-    let row = find(&state.db, member.team.id, &thread_id).await?;
-    Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
+    let thread =
+        threads::edit(&state.db, member.team.id, member.user.id, &thread_id, version, &entry).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None) }))
 }
 
 /// A change of quantity by `delta` (e.g. -1 for a spool used up, 0.5 for a cone put back).
@@ -356,31 +323,8 @@ pub async fn adjust(
         AppError::Validation(vec![FieldError::new("delta", "bad_number", format!("The change {error}."))])
     })?;
     let delta = if input.delta < 0.0 { -magnitude.hundredths() } else { magnitude.hundredths() };
-    let current = find(&state.db, member.team.id, &thread_id).await?;
-    let txn = crate::db::begin_write(&state.db).await?;
-    let result = change(current.id, member.user.id)
-        .col_expr(
-            inventory_thread::Column::Quantity,
-            Expr::col(inventory_thread::Column::Quantity).add(delta),
-        )
-        .filter(Expr::col(inventory_thread::Column::Quantity).add(delta).gte(0))
-        .filter(
-            Expr::col(inventory_thread::Column::Quantity)
-                .add(delta)
-                .lte(bobbin_core::inventory::amount::MAX_HUNDREDTHS),
-        )
-        .exec(&txn)
-        .await?;
-    if result.rows_affected == 0 {
-        return Err(AppError::rejected(
-            "negative_quantity",
-            "That would leave fewer than zero spools. Check the count on the shelf and set it with an edit.",
-        ));
-    }
-    touch(&txn, member.team.id).await?;
-    txn.commit().await?;
-    let row = find(&state.db, member.team.id, &thread_id).await?;
-    Ok(Json(ThreadBody { thread: view_of(&state.db, row, None).await? }))
+    let thread = threads::adjust(&state.db, member.team.id, member.user.id, &thread_id, delta).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None) }))
 }
 
 /// Removes an entry (members, admins and owners).
@@ -399,11 +343,7 @@ pub async fn delete(
     member: TeamEditor,
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
-    let row = find(&state.db, member.team.id, &thread_id).await?;
-    let txn = crate::db::begin_write(&state.db).await?;
-    inventory_thread::Entity::delete_by_id(row.id).exec(&txn).await?;
-    touch(&txn, member.team.id).await?;
-    txn.commit().await?;
+    threads::delete(&state.db, member.team.id, &thread_id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -486,26 +426,8 @@ pub async fn bulk(
         problems.dedup_by(|a, b| a.field == b.field && a.code == b.code);
         return Err(AppError::Validation(problems));
     }
-    let txn = crate::db::begin_write(&state.db).await?;
-    let owned: Vec<String> = inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::TeamId.eq(member.team.id))
-        .filter(inventory_thread::Column::Identity.is_in(entries.iter().map(|e| e.source.identity())))
-        .all(&txn)
-        .await?
-        .into_iter()
-        .map(|row| row.identity)
-        .collect();
-    let (already, new): (Vec<ThreadEntry>, Vec<ThreadEntry>) =
-        entries.into_iter().partition(|entry| owned.contains(&entry.source.identity()));
-    check_room(&txn, member.team.id, new.len()).await?;
-    let mut rows = Vec::with_capacity(new.len());
-    for entry in &new {
-        rows.push(insert(&txn, member.team.id, member.user.id, entry).await?);
-    }
-    touch(&txn, member.team.id).await?;
-    txn.commit().await?;
-    let emails = emails_of(&state.db, [member.user.id].into_iter()).await?;
-    let added = rows.iter().zip(&new).map(|(row, entry)| view(row, entry, &emails, None)).collect();
+    let (added, already) = threads::add_missing(&state.db, member.team.id, member.user.id, entries).await?;
+    let added = added.iter().map(|thread| view(thread, None)).collect();
     let already_owned = already
         .into_iter()
         .filter_map(|entry| match entry.source {
@@ -535,16 +457,9 @@ pub async fn export(
     let mut query = search_query(&params)?;
     query.page = 1;
     query.per_page = usize::MAX;
-    let rows = inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::TeamId.eq(member.team.id))
-        .all(&state.db)
-        .await?;
-    let entries = rows.iter().map(entry_of).collect::<Result<Vec<_>, _>>()?;
-    let stock: Vec<Stock<'_>> = entries
-        .iter()
-        .zip(&rows)
-        .map(|(entry, row)| Stock { entry, updated_at: row.updated_at.unix_timestamp() })
-        .collect();
+    let entries = threads::all(&state.db, member.team.id).await?;
+    let stock: Vec<Stock<'_>> =
+        entries.iter().map(|(entry, updated_at)| Stock { entry, updated_at: *updated_at }).collect();
     let mut chosen = Vec::new();
     // Pages of the search's maximum size, in the search's order.
     for page in 1.. {
@@ -556,7 +471,7 @@ pub async fn export(
         if found.hits.is_empty() {
             break;
         }
-        chosen.extend(found.hits.into_iter().map(|(index, _)| entries[index].clone()));
+        chosen.extend(found.hits.into_iter().map(|(index, _)| entries[index].0.clone()));
     }
     let body = csv::write(&chosen, Catalogue::builtin());
     let name = if params.low == Some(true) { "shopping-list" } else { "threads" };
@@ -638,12 +553,9 @@ pub async fn import(
         .map_err(|error| AppError::rejected("import_unreadable", error.to_string()))?;
     if !input.commit {
         // A preview only reads: it must not wait for, or hold, the write lock.
-        let existing = entries_by_identity(&state.db, member.team.id).await?;
+        let existing = threads::identities(&state.db, member.team.id).await?;
         return Ok(Json(import_result(&preview, &existing)));
     }
-    let txn = crate::db::begin_write(&state.db).await?;
-    let existing = entries_by_identity(&txn, member.team.id).await?;
-    let mut result = import_result(&preview, &existing);
     let Some(entries) = preview.entries() else {
         let bad = preview.rows.iter().filter(|row| !row.problems.is_empty()).count();
         return Err(AppError::rejected(
@@ -651,39 +563,15 @@ pub async fn import(
             format!("{bad} row(s) have problems, so nothing was imported. Fix them and import again."),
         ));
     };
-    check_room(&txn, member.team.id, result.added).await?;
-    for entry in &entries {
-        match existing.get(&entry.source.identity()) {
-            Some(row) => {
-                change(row.id, member.user.id).set(active_of(entry)?).exec(&txn).await?;
-            }
-            None => {
-                insert(&txn, member.team.id, member.user.id, entry).await?;
-            }
-        }
-    }
-    touch(&txn, member.team.id).await?;
-    txn.commit().await?;
+    let existing = threads::import(&state.db, member.team.id, member.user.id, &entries).await?;
+    let mut result = import_result(&preview, &existing);
     result.committed = true;
     Ok(Json(result))
 }
 
-/// The team's entries, by the identity an import matches them on.
-async fn entries_by_identity(
-    db: &impl ConnectionTrait,
-    team_id: Uuid,
-) -> Result<HashMap<String, inventory_thread::Model>, DbErr> {
-    let rows =
-        inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
-    Ok(rows.into_iter().map(|row| (row.identity.clone(), row)).collect())
-}
-
 // ---- Between rows, entries and views -----------------------------------------------------
 
-fn import_result(
-    preview: &ImportPreview,
-    existing: &HashMap<String, inventory_thread::Model>,
-) -> ImportResult {
+fn import_result(preview: &ImportPreview, existing: &HashSet<String>) -> ImportResult {
     let mut added = 0;
     let mut updated = 0;
     let rows = preview
@@ -691,7 +579,7 @@ fn import_result(
         .iter()
         .map(|row| {
             let action = row.entry.as_ref().map(|entry| {
-                if existing.contains_key(&entry.source.identity()) {
+                if existing.contains(&entry.source.identity()) {
                     updated += 1;
                     "update"
                 } else {
@@ -814,226 +702,22 @@ fn search_query(params: &ListParams) -> Result<search::Query, AppError> {
     })
 }
 
-/// The stored row as the core's entry.
-fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, AppError> {
-    let amount = |value: i64| amount_of(row.id, value);
-    Ok(ThreadEntry {
-        source: source_of(row.id, row.line_id.as_ref(), row.code.as_ref(), row.name.as_ref(), &row.colour)?,
-        quantity: amount(row.quantity)?,
-        spool_length_m: row.spool_length_m.and_then(|m| u32::try_from(m).ok()),
-        location: row.location.clone(),
-        reorder_point: row.reorder_point.map(amount).transpose()?,
-        cost_per_spool: row.cost_per_spool.map(amount).transpose()?,
-        notes: row.notes.clone(),
-    })
-}
-
-fn broken_row(id: Uuid, what: &str) -> AppError {
-    AppError::Internal(anyhow::anyhow!("inventory row {id}: {what}"))
-}
-
-fn amount_of(id: Uuid, value: i64) -> Result<Hundredths, AppError> {
-    Hundredths::from_hundredths(value).map_err(|_| broken_row(id, "amount"))
-}
-
-fn source_of(
-    id: Uuid,
-    line_id: Option<&String>,
-    code: Option<&String>,
-    name: Option<&String>,
-    colour: &str,
-) -> Result<ThreadSource, AppError> {
-    Ok(match (line_id, code) {
-        (Some(line), Some(code)) => ThreadSource::Catalogue { line: line.clone(), code: code.clone() },
-        _ => ThreadSource::Custom {
-            name: name.cloned().unwrap_or_default(),
-            colour: Rgb8::parse_hex(colour).map_err(|_| broken_row(id, "colour"))?,
-        },
-    })
-}
-
-/// What the list's search reads of each entry.
-#[derive(Debug, FromQueryResult)]
-pub(crate) struct SearchRow {
-    pub(crate) id: Uuid,
-    line_id: Option<String>,
-    code: Option<String>,
-    name: Option<String>,
-    colour: String,
-    quantity: i64,
-    location: String,
-    reorder_point: Option<i64>,
-    updated_at: OffsetDateTime,
-}
-
-impl SearchRow {
-    const COLUMNS: [inventory_thread::Column; 9] = [
-        inventory_thread::Column::Id,
-        inventory_thread::Column::LineId,
-        inventory_thread::Column::Code,
-        inventory_thread::Column::Name,
-        inventory_thread::Column::Colour,
-        inventory_thread::Column::Quantity,
-        inventory_thread::Column::Location,
-        inventory_thread::Column::ReorderPoint,
-        inventory_thread::Column::UpdatedAt,
-    ];
-
-    /// Every entry of the team, with only the columns the search reads: reading every column
-    /// took most of a list request (scripts/bench-inventory.mjs).
-    pub(crate) async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Self>, DbErr> {
-        inventory_thread::Entity::find()
-            .select_only()
-            .columns(Self::COLUMNS)
-            .filter(inventory_thread::Column::TeamId.eq(team_id))
-            .into_model()
-            .all(db)
-            .await
-    }
-
-    pub(crate) fn updated_at(&self) -> i64 {
-        self.updated_at.unix_timestamp()
-    }
-
-    /// The entry as far as the search needs it: no spool length, cost or notes.
-    pub(crate) fn entry(&self) -> Result<ThreadEntry, AppError> {
-        Ok(ThreadEntry {
-            source: source_of(
-                self.id,
-                self.line_id.as_ref(),
-                self.code.as_ref(),
-                self.name.as_ref(),
-                &self.colour,
-            )?,
-            quantity: amount_of(self.id, self.quantity)?,
-            spool_length_m: None,
-            location: self.location.clone(),
-            reorder_point: self.reorder_point.map(|value| amount_of(self.id, value)).transpose()?,
-            cost_per_spool: None,
-            notes: String::new(),
-        })
-    }
-}
-
-/// A change of the entry `id` by `user`, to which the caller adds what changes. Every change to
-/// an entry goes through here, so none forgets to raise the version (a full edit made from an
-/// older one is then refused) or to say who changed it and when.
-fn change(id: Uuid, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
-    inventory_thread::Entity::update_many()
-        .col_expr(inventory_thread::Column::Version, raised_version(inventory_thread::Column::Version))
-        .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user))
-        .col_expr(inventory_thread::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
-        .filter(inventory_thread::Column::Id.eq(id))
-}
-
-/// The entry's columns (everything but ids, version and who/when).
-fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, AppError> {
+fn view(thread: &Thread, distance: Option<f64>) -> ThreadView {
     let catalogue = Catalogue::builtin();
-    let (line_id, code, name, colour) = match &entry.source {
-        ThreadSource::Catalogue { line, code } => {
-            let colour = entry.to_draft(catalogue).colour;
-            (Some(line.clone()), Some(code.clone()), None, colour)
-        }
-        ThreadSource::Custom { name, colour } => (None, None, Some(name.clone()), colour.to_hex()),
-    };
-    Ok(inventory_thread::ActiveModel {
-        identity: Set(entry.source.identity()),
-        line_id: Set(line_id),
-        code: Set(code),
-        name: Set(name),
-        colour: Set(colour),
-        quantity: Set(entry.quantity.hundredths()),
-        spool_length_m: Set(entry.spool_length_m.map(|m| stored_as("spool_length_m", m)).transpose()?),
-        location: Set(entry.location.clone()),
-        reorder_point: Set(entry.reorder_point.map(Hundredths::hundredths)),
-        cost_per_spool: Set(entry.cost_per_spool.map(Hundredths::hundredths)),
-        notes: Set(entry.notes.clone()),
-        ..Default::default()
-    })
-}
-
-async fn insert(
-    db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
-    entry: &ThreadEntry,
-) -> Result<inventory_thread::Model, AppError> {
-    let now = OffsetDateTime::now_utc();
-    let mut model = active_of(entry)?;
-    model.id = Set(Uuid::new_v4());
-    model.public_id = Set(new_public_id());
-    model.team_id = Set(team_id);
-    model.version = Set(1);
-    model.updated_by = Set(Some(user_id));
-    model.created_at = Set(now);
-    model.updated_at = Set(now);
-    model.insert(db).await.map_err(duplicate_entry)
-}
-
-/// The database's uniqueness of (team, thread) as the API's answer.
-fn duplicate_entry(error: sea_orm::DbErr) -> AppError {
-    match error.sql_err() {
-        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => AppError::conflict(
-            "already_in_inventory",
-            "This thread is already in the inventory: change that entry's quantity instead.",
-        ),
-        _ => AppError::Database(error),
-    }
-}
-
-async fn check_room(db: &impl ConnectionTrait, team_id: Uuid, adding: usize) -> Result<(), AppError> {
-    let count = inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::TeamId.eq(team_id))
-        .count(db)
-        .await?;
-    if count + adding as u64 > MAX_THREADS {
-        return Err(AppError::rejected(
-            "inventory_full",
-            format!("A team's thread inventory holds at most {MAX_THREADS} entries."),
-        ));
-    }
-    Ok(())
-}
-
-async fn find(
-    db: &impl ConnectionTrait,
-    team_id: Uuid,
-    public_id: &str,
-) -> Result<inventory_thread::Model, AppError> {
-    inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::TeamId.eq(team_id))
-        .filter(inventory_thread::Column::PublicId.eq(public_id))
-        .one(db)
-        .await?
-        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
-}
-
-async fn view_of(
-    db: &impl ConnectionTrait,
-    row: inventory_thread::Model,
-    distance: Option<f64>,
-) -> Result<ThreadView, AppError> {
-    let entry = entry_of(&row)?;
-    let emails = emails_of(db, row.updated_by.into_iter()).await?;
-    Ok(view(&row, &entry, &emails, distance))
-}
-
-fn view(
-    row: &inventory_thread::Model,
-    entry: &ThreadEntry,
-    emails: &HashMap<Uuid, String>,
-    distance: Option<f64>,
-) -> ThreadView {
-    let catalogue = Catalogue::builtin();
+    let entry = &thread.entry;
     let draft = entry.to_draft(catalogue);
-    let line_index = row.line_id.as_deref().and_then(|line| catalogue.line_by_id(line).ok());
+    let (line, code) = match &entry.source {
+        ThreadSource::Catalogue { line, code } => (Some(line.clone()), Some(code.clone())),
+        ThreadSource::Custom { .. } => (None, None),
+    };
+    let line_index = line.as_deref().and_then(|line| catalogue.line_by_id(line).ok());
     ThreadView {
-        id: row.public_id.clone(),
-        line: row.line_id.clone(),
+        id: thread.public_id.clone(),
+        line,
         line_name: line_index.map(|index| catalogue.line(index).display_name()),
-        code: row.code.clone(),
+        code,
         name: draft.name,
-        colour: if draft.colour.is_empty() { row.colour.clone() } else { draft.colour },
+        colour: if draft.colour.is_empty() { thread.stored_colour.clone() } else { draft.colour },
         fibre: line_index.and_then(|index| catalogue.line(index).fibre),
         quantity: entry.quantity.as_f64(),
         spool_length_m: entry.spool_length_m,
@@ -1042,9 +726,9 @@ fn view(
         cost_per_spool: entry.cost_per_spool.map(Hundredths::as_f64),
         notes: entry.notes.clone(),
         low: entry.is_low(),
-        version: row.version,
-        updated_by_email: row.updated_by.and_then(|id| emails.get(&id).cloned()),
-        updated_at: row.updated_at,
+        version: thread.version,
+        updated_by_email: thread.updated_by_email.clone(),
+        updated_at: thread.updated_at,
         distance,
     }
 }

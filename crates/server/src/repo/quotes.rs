@@ -1,0 +1,220 @@
+//! Saved quotes in the database. A quote's inputs and result are stored as JSON text, read
+//! back into the core's types (`bobbin_core::pricing`).
+
+use std::collections::HashMap;
+
+use bobbin_core::pricing::{Job, Quote, Rates};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
+};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+use time::OffsetDateTime;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+use super::{new_public_id, stored_as, users::emails_of};
+use crate::{db::committed, entity::quote, error::AppError};
+
+/// The most quotes one team keeps.
+pub const MAX_QUOTES: u64 = 10_000;
+const NOT_FOUND: &str = "There is no such quote in this team.";
+
+/// A quote in the list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QuoteSummary {
+    pub id: String,
+    pub name: String,
+    pub currency: String,
+    pub quantity: u32,
+    /// Decimal text, e.g. `"7.12"`.
+    pub per_piece: String,
+    pub total: String,
+    pub created_by_email: Option<String>,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+/// A quote with everything needed to reopen it.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct QuoteView {
+    #[serde(flatten)]
+    pub summary: QuoteSummary,
+    #[schema(value_type = Object)]
+    pub rates: Rates,
+    #[schema(value_type = Object)]
+    pub job: Job,
+    #[schema(value_type = Option<Object>)]
+    pub design: Option<Value>,
+    #[schema(value_type = Object)]
+    pub result: Quote,
+}
+
+/// What is stored as the quote's `input`.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Stored {
+    pub rates: Rates,
+    pub job: Job,
+    pub design: Option<Value>,
+}
+
+/// One page of the team's quotes, newest first, whose names hold `text` if given, and how many
+/// there are in all.
+///
+/// # Errors
+///
+/// A database error, or a stored quote that cannot be read.
+pub async fn page(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+    text: Option<&str>,
+    page: u64,
+    per_page: u64,
+) -> Result<(Vec<QuoteSummary>, u64), AppError> {
+    let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(team_id));
+    if let Some(text) = text {
+        query = query.filter(name_contains(text));
+    }
+    let pages =
+        query.order_by_desc(quote::Column::CreatedAt).order_by_desc(quote::Column::Id).paginate(db, per_page);
+    let total = pages.num_items().await?;
+    let rows = pages.fetch_page(page - 1).await?;
+    let emails = emails_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
+    let quotes = rows.iter().map(|row| summary(row, &emails)).collect::<Result<_, _>>()?;
+    Ok((quotes, total))
+}
+
+/// One quote of the team, by its public id.
+///
+/// # Errors
+///
+/// 404; a database error, or a stored quote that cannot be read.
+pub async fn get(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<QuoteView, AppError> {
+    let row = find(db, team_id, public_id).await?;
+    let emails = emails_of(db, row.created_by.into_iter()).await?;
+    view(&row, &emails)
+}
+
+/// Saves a quote, saved by `user_id`.
+///
+/// # Errors
+///
+/// 422 `too_many_quotes`; a database error.
+pub async fn save(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    user_id: Uuid,
+    name: String,
+    currency: String,
+    stored: &Stored,
+    result: &Quote,
+) -> Result<QuoteView, AppError> {
+    let row = committed(db, async |txn| insert(txn, team_id, user_id, name, currency, stored, result).await)
+        .await?;
+    let emails = emails_of(db, row.created_by.into_iter()).await?;
+    view(&row, &emails)
+}
+
+/// Removes a quote.
+///
+/// # Errors
+///
+/// 404; a database error.
+pub async fn delete(db: &DatabaseConnection, team_id: Uuid, public_id: &str) -> Result<(), AppError> {
+    let row = find(db, team_id, public_id).await?;
+    committed(db, async |txn| quote::Entity::delete_by_id(row.id).exec(txn).await).await?;
+    Ok(())
+}
+
+/// Names holding `text`, without regard to case on both databases (PostgreSQL's `LIKE` minds
+/// case, SQLite's does not); `%` and `_` are letters to look for, not wildcards.
+fn name_contains(text: &str) -> sea_orm::sea_query::SimpleExpr {
+    // Imported here only: `ExprTrait` would otherwise shadow `Ord::max` on numbers.
+    use sea_orm::sea_query::{Expr, ExprTrait as _, Func, LikeExpr};
+    let escaped = text.to_lowercase().replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_");
+    Expr::expr(Func::lower(Expr::col(quote::Column::Name)))
+        .like(LikeExpr::new(format!("%{escaped}%")).escape('\\'))
+}
+
+async fn insert(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+    user_id: Uuid,
+    name: String,
+    currency: String,
+    stored: &Stored,
+    result: &Quote,
+) -> Result<quote::Model, AppError> {
+    let count = quote::Entity::find().filter(quote::Column::TeamId.eq(team_id)).count(db).await?;
+    if count >= MAX_QUOTES {
+        return Err(AppError::rejected(
+            "too_many_quotes",
+            format!("A team keeps at most {MAX_QUOTES} quotes: remove old ones first."),
+        ));
+    }
+    let row = quote::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        public_id: Set(new_public_id()),
+        team_id: Set(team_id),
+        name: Set(name),
+        currency: Set(currency),
+        quantity: Set(stored_as("job.quantity", stored.job.quantity)?),
+        per_piece: Set(result.per_piece.to_string()),
+        total: Set(result.total.to_string()),
+        input: Set(to_json(stored)?),
+        result: Set(to_json(result)?),
+        created_by: Set(Some(user_id)),
+        created_at: Set(OffsetDateTime::now_utc()),
+    }
+    .insert(db)
+    .await?;
+    Ok(row)
+}
+
+/// JSON text of what is stored; a failure here is a bug, not the caller's mistake.
+fn to_json(value: &impl Serialize) -> Result<String, AppError> {
+    serde_json::to_string(value).map_err(|error| AppError::Internal(error.into()))
+}
+
+async fn find(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<quote::Model, AppError> {
+    quote::Entity::find()
+        .filter(quote::Column::TeamId.eq(team_id))
+        .filter(quote::Column::PublicId.eq(public_id))
+        .one(db)
+        .await?
+        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
+}
+
+fn broken(row: &quote::Model, what: &str, error: impl std::fmt::Display) -> AppError {
+    AppError::Internal(anyhow::anyhow!("quote {}: {what}: {error}", row.id))
+}
+
+fn summary(row: &quote::Model, emails: &HashMap<Uuid, String>) -> Result<QuoteSummary, AppError> {
+    Ok(QuoteSummary {
+        id: row.public_id.clone(),
+        name: row.name.clone(),
+        currency: row.currency.clone(),
+        quantity: u32::try_from(row.quantity).map_err(|error| broken(row, "quantity", error))?,
+        per_piece: row.per_piece.clone(),
+        total: row.total.clone(),
+        created_by_email: row.created_by.and_then(|id| emails.get(&id).cloned()),
+        created_at: row.created_at,
+    })
+}
+
+pub fn stored_of(row: &quote::Model) -> Result<Stored, AppError> {
+    serde_json::from_str(&row.input).map_err(|error| broken(row, "input", error))
+}
+
+fn view(row: &quote::Model, emails: &HashMap<Uuid, String>) -> Result<QuoteView, AppError> {
+    let stored = stored_of(row)?;
+    let result = serde_json::from_str(&row.result).map_err(|error| broken(row, "result", error))?;
+    Ok(QuoteView {
+        summary: summary(row, emails)?,
+        rates: stored.rates,
+        job: stored.job,
+        design: stored.design,
+        result,
+    })
+}

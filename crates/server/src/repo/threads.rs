@@ -1,0 +1,495 @@
+//! A team's thread inventory in the database: reading entries as the core's [`ThreadEntry`],
+//! and every change to them.
+//!
+//! Every write here runs in one transaction that also raises the team's thread revision
+//! ([`touch`]), which the [`super::thread_cache`] copies are checked against, and every change
+//! to an entry raises its `version` ([`change`]): a handler cannot forget either, because it
+//! cannot write an entry any other way.
+
+use std::collections::{HashMap, HashSet};
+
+use bobbin_core::{
+    catalogue::Catalogue,
+    colour::Rgb8,
+    inventory::{Hundredths, ThreadEntry, ThreadSource, amount::MAX_HUNDREDTHS},
+};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
+    EntityTrait as _, FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, UpdateMany,
+    prelude::Expr, sea_query::ExprTrait as _,
+};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use super::{new_public_id, raised_version, stored_as, unless_changed_meanwhile, users::emails_of};
+use crate::{
+    db::committed,
+    entity::{inventory_thread, team},
+    error::AppError,
+};
+
+/// The most entries one team's thread inventory may hold.
+pub const MAX_THREADS: u64 = 20_000;
+const NOT_FOUND: &str = "There is no such thread in this team's inventory.";
+
+/// One stored entry, as the API shows it.
+#[derive(Debug, Clone)]
+pub struct Thread {
+    pub public_id: String,
+    pub entry: ThreadEntry,
+    /// The colour as stored: what a catalogue thread the catalogue no longer has is shown with.
+    pub stored_colour: String,
+    pub version: i32,
+    pub updated_by_email: Option<String>,
+    pub updated_at: OffsetDateTime,
+}
+
+/// One entry of the team, by its public id.
+///
+/// # Errors
+///
+/// 404 when the team has no such entry; a database error.
+pub async fn get(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<Thread, AppError> {
+    let row = find(db, team_id, public_id).await?;
+    let emails = emails_of(db, row.updated_by.into_iter()).await?;
+    thread_of(&row, &emails)
+}
+
+/// The entries with these ids (internal ids, as the thread copies hold them), by id. An entry
+/// removed meanwhile is left out.
+///
+/// # Errors
+///
+/// A database error, or a stored entry the core cannot read.
+pub async fn by_ids(db: &impl ConnectionTrait, ids: Vec<Uuid>) -> Result<HashMap<Uuid, Thread>, AppError> {
+    let rows =
+        inventory_thread::Entity::find().filter(inventory_thread::Column::Id.is_in(ids)).all(db).await?;
+    let emails = emails_of(db, rows.iter().filter_map(|row| row.updated_by)).await?;
+    rows.iter().map(|row| Ok((row.id, thread_of(row, &emails)?))).collect()
+}
+
+/// Every entry of the team with the Unix second it last changed, in no particular order.
+///
+/// # Errors
+///
+/// A database error, or a stored entry the core cannot read.
+pub async fn all(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<(ThreadEntry, i64)>, AppError> {
+    let rows =
+        inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
+    rows.iter().map(|row| Ok((entry_of(row)?, row.updated_at.unix_timestamp()))).collect()
+}
+
+/// The identities ([`ThreadSource::identity`]) of the team's entries: what an import matches on.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn identities(db: &impl ConnectionTrait, team_id: Uuid) -> Result<HashSet<String>, DbErr> {
+    Ok(by_identity(db, team_id).await?.into_keys().collect())
+}
+
+/// Adds one entry, changed by `user_id`.
+///
+/// # Errors
+///
+/// 409 `already_in_inventory`; 422 `inventory_full`; a database error.
+pub async fn create(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    user_id: Uuid,
+    entry: &ThreadEntry,
+) -> Result<Thread, AppError> {
+    let row = committed(db, async |txn| {
+        check_room(txn, team_id, 1).await?;
+        let row = insert(txn, team_id, user_id, entry).await?;
+        touch(txn, team_id).await?;
+        Ok::<_, AppError>(row)
+    })
+    .await?;
+    shown(db, &row).await
+}
+
+/// A full edit, made from `version`: refused with 409 `edit_conflict` when the entry changed
+/// since, so nothing newer is overwritten.
+///
+/// # Errors
+///
+/// 404; 409 `edit_conflict` or `already_in_inventory`; a database error.
+pub async fn edit(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    user_id: Uuid,
+    public_id: &str,
+    version: i32,
+    entry: &ThreadEntry,
+) -> Result<Thread, AppError> {
+    let current = find(db, team_id, public_id).await?;
+    let columns = active_of(entry)?;
+    committed(db, async |txn| {
+        let result = change(current.id, user_id)
+            .set(columns)
+            .filter(inventory_thread::Column::Version.eq(version))
+            .exec(txn)
+            .await
+            .map_err(duplicate_entry)?;
+        unless_changed_meanwhile(result.rows_affected, "thread")?;
+        touch(txn, team_id).await?;
+        Ok::<_, AppError>(())
+    })
+    .await?;
+    get(db, team_id, public_id).await
+}
+
+/// Changes the quantity by `delta` hundredths, in the database (`quantity + delta`), so taps made
+/// at once all count.
+///
+/// # Errors
+///
+/// 404; 422 `negative_quantity` when the result would be below zero or past the largest amount;
+/// a database error.
+pub async fn adjust(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    user_id: Uuid,
+    public_id: &str,
+    delta: i64,
+) -> Result<Thread, AppError> {
+    let current = find(db, team_id, public_id).await?;
+    committed(db, async |txn| {
+        let after = Expr::col(inventory_thread::Column::Quantity).add(delta);
+        let result = change(current.id, user_id)
+            .col_expr(inventory_thread::Column::Quantity, after.clone())
+            .filter(after.clone().gte(0))
+            .filter(after.lte(MAX_HUNDREDTHS))
+            .exec(txn)
+            .await?;
+        if result.rows_affected == 0 {
+            return Err(AppError::rejected(
+                "negative_quantity",
+                "That would leave fewer than zero spools. Check the count on the shelf and set it with an edit.",
+            ));
+        }
+        touch(txn, team_id).await?;
+        Ok(())
+    })
+    .await?;
+    get(db, team_id, public_id).await
+}
+
+/// Removes an entry.
+///
+/// # Errors
+///
+/// 404; a database error.
+pub async fn delete(db: &DatabaseConnection, team_id: Uuid, public_id: &str) -> Result<(), AppError> {
+    let row = find(db, team_id, public_id).await?;
+    committed(db, async |txn| {
+        inventory_thread::Entity::delete_by_id(row.id).exec(txn).await?;
+        touch(txn, team_id).await?;
+        Ok::<_, AppError>(())
+    })
+    .await
+}
+
+/// Adds the entries the team does not have yet; those it has are left as they are.
+/// Answers the entries added and those already owned.
+///
+/// # Errors
+///
+/// 422 `inventory_full`; a database error.
+pub async fn add_missing(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    user_id: Uuid,
+    entries: Vec<ThreadEntry>,
+) -> Result<(Vec<Thread>, Vec<ThreadEntry>), AppError> {
+    let (rows, already) = committed(db, async |txn| {
+        let owned: HashSet<String> = inventory_thread::Entity::find()
+            .filter(inventory_thread::Column::TeamId.eq(team_id))
+            .filter(inventory_thread::Column::Identity.is_in(entries.iter().map(|e| e.source.identity())))
+            .all(txn)
+            .await?
+            .into_iter()
+            .map(|row| row.identity)
+            .collect();
+        let (already, new): (Vec<ThreadEntry>, Vec<ThreadEntry>) =
+            entries.into_iter().partition(|entry| owned.contains(&entry.source.identity()));
+        check_room(txn, team_id, new.len()).await?;
+        let mut rows = Vec::with_capacity(new.len());
+        for entry in &new {
+            rows.push(insert(txn, team_id, user_id, entry).await?);
+        }
+        touch(txn, team_id).await?;
+        Ok::<_, AppError>((rows, already))
+    })
+    .await?;
+    let emails = emails_of(db, [user_id].into_iter()).await?;
+    let added = rows.iter().map(|row| thread_of(row, &emails)).collect::<Result<_, _>>()?;
+    Ok((added, already))
+}
+
+/// Writes an import, all entries or none: an entry for a thread the team has replaces that
+/// entry; the others are added. Answers the identities the team had before, which tell the
+/// two apart.
+///
+/// # Errors
+///
+/// 422 `inventory_full`; a database error.
+pub async fn import(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    user_id: Uuid,
+    entries: &[ThreadEntry],
+) -> Result<HashSet<String>, AppError> {
+    committed(db, async |txn| {
+        let existing = by_identity(txn, team_id).await?;
+        let adding = entries.iter().filter(|entry| !existing.contains_key(&entry.source.identity())).count();
+        check_room(txn, team_id, adding).await?;
+        for entry in entries {
+            match existing.get(&entry.source.identity()) {
+                Some(&id) => {
+                    change(id, user_id).set(active_of(entry)?).exec(txn).await?;
+                }
+                None => {
+                    insert(txn, team_id, user_id, entry).await?;
+                }
+            }
+        }
+        touch(txn, team_id).await?;
+        Ok(existing.into_keys().collect())
+    })
+    .await
+}
+
+// ---- The thread copies' read ---------------------------------------------------------------
+
+/// What the list's search reads of each entry.
+#[derive(Debug, FromQueryResult)]
+pub(super) struct SearchRow {
+    pub(super) id: Uuid,
+    line_id: Option<String>,
+    code: Option<String>,
+    name: Option<String>,
+    colour: String,
+    quantity: i64,
+    location: String,
+    reorder_point: Option<i64>,
+    updated_at: OffsetDateTime,
+}
+
+impl SearchRow {
+    const COLUMNS: [inventory_thread::Column; 9] = [
+        inventory_thread::Column::Id,
+        inventory_thread::Column::LineId,
+        inventory_thread::Column::Code,
+        inventory_thread::Column::Name,
+        inventory_thread::Column::Colour,
+        inventory_thread::Column::Quantity,
+        inventory_thread::Column::Location,
+        inventory_thread::Column::ReorderPoint,
+        inventory_thread::Column::UpdatedAt,
+    ];
+
+    /// Every entry of the team, with only the columns the search reads: reading every column
+    /// took most of a list request (scripts/bench-inventory.mjs).
+    pub(super) async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Self>, DbErr> {
+        inventory_thread::Entity::find()
+            .select_only()
+            .columns(Self::COLUMNS)
+            .filter(inventory_thread::Column::TeamId.eq(team_id))
+            .into_model()
+            .all(db)
+            .await
+    }
+
+    pub(super) fn updated_at(&self) -> i64 {
+        self.updated_at.unix_timestamp()
+    }
+
+    /// The entry as far as the search needs it: no spool length, cost or notes.
+    pub(super) fn entry(&self) -> Result<ThreadEntry, AppError> {
+        Ok(ThreadEntry {
+            source: source_of(
+                self.id,
+                self.line_id.as_ref(),
+                self.code.as_ref(),
+                self.name.as_ref(),
+                &self.colour,
+            )?,
+            quantity: amount_of(self.id, self.quantity)?,
+            spool_length_m: None,
+            location: self.location.clone(),
+            reorder_point: self.reorder_point.map(|value| amount_of(self.id, value)).transpose()?,
+            cost_per_spool: None,
+            notes: String::new(),
+        })
+    }
+}
+
+// ---- Between rows and entries --------------------------------------------------------------
+
+/// Raises the team's thread revision: in the transaction of every change to its threads, so a
+/// thread copy tagged with an older revision is read again ([`super::thread_cache`]).
+async fn touch(db: &impl ConnectionTrait, team_id: Uuid) -> Result<(), DbErr> {
+    team::Entity::update_many()
+        .col_expr(team::Column::ThreadsRevision, Expr::col(team::Column::ThreadsRevision).add(1))
+        .filter(team::Column::Id.eq(team_id))
+        .exec(db)
+        .await?;
+    Ok(())
+}
+
+/// A change of the entry `id` by `user`, to which the caller adds what changes. Every change to
+/// an entry goes through here, so none forgets to raise the version (a full edit made from an
+/// older one is then refused) or to say who changed it and when.
+fn change(id: Uuid, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
+    inventory_thread::Entity::update_many()
+        .col_expr(inventory_thread::Column::Version, raised_version(inventory_thread::Column::Version))
+        .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user))
+        .col_expr(inventory_thread::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
+        .filter(inventory_thread::Column::Id.eq(id))
+}
+
+/// The entry's columns (everything but ids, version and who/when).
+fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, AppError> {
+    let catalogue = Catalogue::builtin();
+    let (line_id, code, name, colour) = match &entry.source {
+        ThreadSource::Catalogue { line, code } => {
+            let colour = entry.to_draft(catalogue).colour;
+            (Some(line.clone()), Some(code.clone()), None, colour)
+        }
+        ThreadSource::Custom { name, colour } => (None, None, Some(name.clone()), colour.to_hex()),
+    };
+    Ok(inventory_thread::ActiveModel {
+        identity: Set(entry.source.identity()),
+        line_id: Set(line_id),
+        code: Set(code),
+        name: Set(name),
+        colour: Set(colour),
+        quantity: Set(entry.quantity.hundredths()),
+        spool_length_m: Set(entry.spool_length_m.map(|m| stored_as("spool_length_m", m)).transpose()?),
+        location: Set(entry.location.clone()),
+        reorder_point: Set(entry.reorder_point.map(Hundredths::hundredths)),
+        cost_per_spool: Set(entry.cost_per_spool.map(Hundredths::hundredths)),
+        notes: Set(entry.notes.clone()),
+        ..Default::default()
+    })
+}
+
+async fn insert(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+    user_id: Uuid,
+    entry: &ThreadEntry,
+) -> Result<inventory_thread::Model, AppError> {
+    let now = OffsetDateTime::now_utc();
+    let mut model = active_of(entry)?;
+    model.id = Set(Uuid::new_v4());
+    model.public_id = Set(new_public_id());
+    model.team_id = Set(team_id);
+    model.version = Set(1);
+    model.updated_by = Set(Some(user_id));
+    model.created_at = Set(now);
+    model.updated_at = Set(now);
+    model.insert(db).await.map_err(duplicate_entry)
+}
+
+/// The database's uniqueness of (team, thread) as the API's answer.
+fn duplicate_entry(error: DbErr) -> AppError {
+    match error.sql_err() {
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => AppError::conflict(
+            "already_in_inventory",
+            "This thread is already in the inventory: change that entry's quantity instead.",
+        ),
+        _ => AppError::Database(error),
+    }
+}
+
+async fn check_room(db: &impl ConnectionTrait, team_id: Uuid, adding: usize) -> Result<(), AppError> {
+    let count = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::TeamId.eq(team_id))
+        .count(db)
+        .await?;
+    if count + adding as u64 > MAX_THREADS {
+        return Err(AppError::rejected(
+            "inventory_full",
+            format!("A team's thread inventory holds at most {MAX_THREADS} entries."),
+        ));
+    }
+    Ok(())
+}
+
+/// The team's entries' ids, by the identity an import matches them on.
+async fn by_identity(db: &impl ConnectionTrait, team_id: Uuid) -> Result<HashMap<String, Uuid>, DbErr> {
+    let rows =
+        inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
+    Ok(rows.into_iter().map(|row| (row.identity, row.id)).collect())
+}
+
+async fn find(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+    public_id: &str,
+) -> Result<inventory_thread::Model, AppError> {
+    inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::TeamId.eq(team_id))
+        .filter(inventory_thread::Column::PublicId.eq(public_id))
+        .one(db)
+        .await?
+        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
+}
+
+/// A row just written, as the API shows it.
+async fn shown(db: &impl ConnectionTrait, row: &inventory_thread::Model) -> Result<Thread, AppError> {
+    let emails = emails_of(db, row.updated_by.into_iter()).await?;
+    thread_of(row, &emails)
+}
+
+fn thread_of(row: &inventory_thread::Model, emails: &HashMap<Uuid, String>) -> Result<Thread, AppError> {
+    Ok(Thread {
+        public_id: row.public_id.clone(),
+        entry: entry_of(row)?,
+        stored_colour: row.colour.clone(),
+        version: row.version,
+        updated_by_email: row.updated_by.and_then(|id| emails.get(&id).cloned()),
+        updated_at: row.updated_at,
+    })
+}
+
+/// The stored row as the core's entry.
+fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, AppError> {
+    let amount = |value: i64| amount_of(row.id, value);
+    Ok(ThreadEntry {
+        source: source_of(row.id, row.line_id.as_ref(), row.code.as_ref(), row.name.as_ref(), &row.colour)?,
+        quantity: amount(row.quantity)?,
+        spool_length_m: row.spool_length_m.and_then(|m| u32::try_from(m).ok()),
+        location: row.location.clone(),
+        reorder_point: row.reorder_point.map(amount).transpose()?,
+        cost_per_spool: row.cost_per_spool.map(amount).transpose()?,
+        notes: row.notes.clone(),
+    })
+}
+
+fn broken_row(id: Uuid, what: &str) -> AppError {
+    AppError::Internal(anyhow::anyhow!("inventory row {id}: {what}"))
+}
+
+fn amount_of(id: Uuid, value: i64) -> Result<Hundredths, AppError> {
+    Hundredths::from_hundredths(value).map_err(|_| broken_row(id, "amount"))
+}
+
+fn source_of(
+    id: Uuid,
+    line_id: Option<&String>,
+    code: Option<&String>,
+    name: Option<&String>,
+    colour: &str,
+) -> Result<ThreadSource, AppError> {
+    Ok(match (line_id, code) {
+        (Some(line), Some(code)) => ThreadSource::Catalogue { line: line.clone(), code: code.clone() },
+        _ => ThreadSource::Custom {
+            name: name.cloned().unwrap_or_default(),
+            colour: Rgb8::parse_hex(colour).map_err(|_| broken_row(id, "colour"))?,
+        },
+    })
+}
