@@ -37,6 +37,19 @@ pub enum MachineStatus {
     Retired,
 }
 
+impl MachineStatus {
+    pub const ALL: [Self; 3] = [Self::Active, Self::Maintenance, Self::Retired];
+
+    /// The status as the API and the database write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Active => "active",
+            Self::Maintenance => "maintenance",
+            Self::Retired => "retired",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "snake_case")]
@@ -336,6 +349,16 @@ mod tests {
             serde_json::json!({ "name": "Tajima TMEZ", "max_spm": 1000, "typical_spm": 600 }),
         )
         .unwrap()
+    }
+
+    #[test]
+    fn statuses_and_kinds_are_written_as_their_json_names() {
+        for status in MachineStatus::ALL {
+            assert_eq!(serde_json::to_value(status).unwrap(), status.as_str());
+        }
+        for kind in MaintenanceKind::ALL {
+            assert_eq!(serde_json::to_value(kind).unwrap(), kind.as_str());
+        }
     }
 
     #[test]

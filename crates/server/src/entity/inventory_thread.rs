@@ -1,12 +1,14 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::ThreadId;
+
 /// One thread a team owns (`bobbin_core::inventory::ThreadEntry`); amounts in hundredths.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "inventory_threads")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub id: Uuid,
+    pub id: ThreadId,
     pub public_id: String,
     pub team_id: Uuid,
     /// `ThreadSource::identity()`: unique per team.

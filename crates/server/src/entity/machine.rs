@@ -1,12 +1,14 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::{MachineId, StoredMachineStatus};
+
 /// One embroidery machine of a team (`bobbin_core::inventory::machine::Machine`).
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "machines")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub id: Uuid,
+    pub id: MachineId,
     pub public_id: String,
     pub team_id: Uuid,
     pub name: String,
@@ -19,7 +21,7 @@ pub struct Model {
     pub typical_spm: Option<i32>,
     /// JSON text: a list of `Hoop`.
     pub hoops: String,
-    pub status: String,
+    pub status: StoredMachineStatus,
     /// `YYYY-MM-DD`.
     pub purchase_date: Option<String>,
     pub notes: String,

@@ -3,6 +3,7 @@
 
 pub mod flow_state;
 pub mod identity;
+pub mod ids;
 pub mod inventory_thread;
 pub mod machine;
 pub mod machine_maintenance;

@@ -1,12 +1,14 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::QuoteId;
+
 /// A saved quote of the pricing calculator (`crate::routes::quotes`).
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "quotes")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub id: Uuid,
+    pub id: QuoteId,
     pub public_id: String,
     pub team_id: Uuid,
     pub name: String,

@@ -6,7 +6,7 @@
 
 use std::collections::HashMap;
 
-use bobbin_core::inventory::machine::{Machine, MachineStatus, MaintenanceKind, format_date, parse_date};
+use bobbin_core::inventory::machine::{Machine, MaintenanceKind, format_date, parse_date};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
     EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, UpdateMany, prelude::Expr,
@@ -17,7 +17,10 @@ use uuid::Uuid;
 use super::{new_public_id, raised_version, stored_as, unless_changed_meanwhile};
 use crate::{
     db::committed,
-    entity::{machine, machine_maintenance},
+    entity::{
+        ids::{LogId, MachineId},
+        machine, machine_maintenance,
+    },
     error::AppError,
 };
 
@@ -72,7 +75,7 @@ pub async fn list(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Stored
         .all(db)
         .await?;
     // Every log of the team's machines in one query, not one a machine.
-    let mut logs: HashMap<Uuid, Vec<machine_maintenance::Model>> = HashMap::new();
+    let mut logs: HashMap<MachineId, Vec<machine_maintenance::Model>> = HashMap::new();
     for entry in newest_first(machine_maintenance::Entity::find())
         .filter(machine_maintenance::Column::MachineId.is_in(rows.iter().map(|row| row.id)))
         .all(db)
@@ -126,7 +129,7 @@ pub async fn create(
     }
     let now = OffsetDateTime::now_utc();
     let mut model = active_of(machine)?;
-    model.id = Set(Uuid::new_v4());
+    model.id = Set(MachineId::new());
     model.public_id = Set(new_public_id());
     model.team_id = Set(team_id);
     model.version = Set(1);
@@ -197,11 +200,11 @@ pub async fn log(
     }
     let stored = committed(db, async |txn| {
         let stored = machine_maintenance::ActiveModel {
-            id: Set(Uuid::new_v4()),
+            id: Set(LogId::new()),
             public_id: Set(new_public_id()),
             machine_id: Set(row.id),
             performed_on: Set(format_date(entry.performed_on)),
-            kind: Set(entry.kind.as_str().to_owned()),
+            kind: Set(entry.kind.into()),
             notes: Set(entry.notes),
             stitch_counter: Set(entry.stitch_counter),
             recorded_by: Set(Some(user_id)),
@@ -257,7 +260,7 @@ fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
         max_spm: Set(machine.max_spm.map(|spm| stored_as("max_spm", spm)).transpose()?),
         typical_spm: Set(machine.typical_spm.map(|spm| stored_as("typical_spm", spm)).transpose()?),
         hoops: Set(serde_json::to_string(&machine.hoops).map_err(anyhow::Error::from)?),
-        status: Set(status_str(machine.status).to_owned()),
+        status: Set(machine.status.into()),
         purchase_date: Set(machine.purchase_date.map(format_date)),
         notes: Set(machine.notes.clone()),
         ..Default::default()
@@ -267,20 +270,12 @@ fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
 /// A change of the machine `id` by `user`, to which the caller adds what changes. Every change
 /// to a machine goes through here, so none forgets to raise the version (a full edit made from
 /// an older one is then refused) or to say who changed it and when.
-fn change(id: Uuid, user: Uuid) -> UpdateMany<machine::Entity> {
+fn change(id: MachineId, user: Uuid) -> UpdateMany<machine::Entity> {
     machine::Entity::update_many()
         .col_expr(machine::Column::Version, raised_version(machine::Column::Version))
         .col_expr(machine::Column::UpdatedBy, Expr::value(user))
         .col_expr(machine::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
         .filter(machine::Column::Id.eq(id))
-}
-
-fn status_str(status: MachineStatus) -> &'static str {
-    match status {
-        MachineStatus::Active => "active",
-        MachineStatus::Maintenance => "maintenance",
-        MachineStatus::Retired => "retired",
-    }
 }
 
 async fn find(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<machine::Model, AppError> {
@@ -309,10 +304,7 @@ fn record_of(row: &machine_maintenance::Model) -> Result<LogRecord, AppError> {
     Ok(LogRecord {
         public_id: row.public_id.clone(),
         performed_on: parse_date(&row.performed_on).map_err(|_| broken("maintenance date"))?,
-        kind: MaintenanceKind::ALL
-            .into_iter()
-            .find(|kind| kind.as_str() == row.kind)
-            .ok_or_else(|| broken("maintenance kind"))?,
+        kind: row.kind.0,
         notes: row.notes.clone(),
         stitch_counter: row.stitch_counter.and_then(|c| u64::try_from(c).ok()),
         created_at: row.created_at,
@@ -320,12 +312,6 @@ fn record_of(row: &machine_maintenance::Model) -> Result<LogRecord, AppError> {
 }
 
 fn stored_of(row: machine::Model, log: &[machine_maintenance::Model]) -> Result<StoredMachine, AppError> {
-    let status = match row.status.as_str() {
-        "active" => MachineStatus::Active,
-        "maintenance" => MachineStatus::Maintenance,
-        "retired" => MachineStatus::Retired,
-        _ => return Err(broken("status")),
-    };
     Ok(StoredMachine {
         public_id: row.public_id,
         machine: Machine {
@@ -338,7 +324,7 @@ fn stored_of(row: machine::Model, log: &[machine_maintenance::Model]) -> Result<
             max_spm: row.max_spm.and_then(|v| u32::try_from(v).ok()),
             typical_spm: row.typical_spm.and_then(|v| u32::try_from(v).ok()),
             hoops: serde_json::from_str(&row.hoops).map_err(|_| broken("hoops"))?,
-            status,
+            status: row.status.0,
             purchase_date: row
                 .purchase_date
                 .as_deref()

@@ -15,7 +15,11 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use super::{new_public_id, stored_as, users::emails_of};
-use crate::{db::committed, entity::quote, error::AppError};
+use crate::{
+    db::committed,
+    entity::{ids::QuoteId, quote},
+    error::AppError,
+};
 
 /// The most quotes one team keeps.
 pub const MAX_QUOTES: u64 = 10_000;
@@ -154,7 +158,7 @@ async fn insert(
         ));
     }
     let row = quote::ActiveModel {
-        id: Set(Uuid::new_v4()),
+        id: Set(QuoteId::new()),
         public_id: Set(new_public_id()),
         team_id: Set(team_id),
         name: Set(name),

@@ -38,7 +38,10 @@ use tokio::sync::Mutex;
 use uuid::Uuid;
 
 use super::threads::SearchRow;
-use crate::{entity::team, error::AppError};
+use crate::{
+    entity::{ids::ThreadId, team},
+    error::AppError,
+};
 
 /// The most entries the copies hold together, across teams: five full inventories, estimated at
 /// 20 MB (about 200 bytes an entry).
@@ -49,7 +52,7 @@ pub const LOCKED_TEAMS: u64 = 10_000;
 /// One entry as the list and the converter's "owned" list read it.
 #[derive(Debug)]
 pub struct Stocked {
-    pub id: Uuid,
+    pub id: ThreadId,
     pub entry: ThreadEntry,
     /// Unix seconds.
     pub updated_at: i64,
@@ -148,7 +151,7 @@ mod tests {
     fn stocked() -> Stocked {
         use bobbin_core::inventory::{Hundredths, ThreadSource};
         Stocked {
-            id: Uuid::new_v4(),
+            id: ThreadId::new(),
             entry: ThreadEntry {
                 source: ThreadSource::Catalogue { line: "dmc".into(), code: "310".into() },
                 quantity: Hundredths::from_hundredths(100).unwrap(),

@@ -24,7 +24,7 @@ use uuid::Uuid;
 use super::{new_public_id, raised_version, stored_as, unless_changed_meanwhile, users::emails_of};
 use crate::{
     db::committed,
-    entity::{inventory_thread, team},
+    entity::{ids::ThreadId, inventory_thread, team},
     error::AppError,
 };
 
@@ -61,7 +61,10 @@ pub async fn get(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> R
 /// # Errors
 ///
 /// A database error, or a stored entry the core cannot read.
-pub async fn by_ids(db: &impl ConnectionTrait, ids: Vec<Uuid>) -> Result<HashMap<Uuid, Thread>, AppError> {
+pub async fn by_ids(
+    db: &impl ConnectionTrait,
+    ids: Vec<ThreadId>,
+) -> Result<HashMap<ThreadId, Thread>, AppError> {
     let rows =
         inventory_thread::Entity::find().filter(inventory_thread::Column::Id.is_in(ids)).all(db).await?;
     let emails = emails_of(db, rows.iter().filter_map(|row| row.updated_by)).await?;
@@ -266,7 +269,7 @@ pub async fn import(
 /// What the list's search reads of each entry.
 #[derive(Debug, FromQueryResult)]
 pub(super) struct SearchRow {
-    pub(super) id: Uuid,
+    pub(super) id: ThreadId,
     line_id: Option<String>,
     code: Option<String>,
     name: Option<String>,
@@ -342,7 +345,7 @@ async fn touch(db: &impl ConnectionTrait, team_id: Uuid) -> Result<(), DbErr> {
 /// A change of the entry `id` by `user`, to which the caller adds what changes. Every change to
 /// an entry goes through here, so none forgets to raise the version (a full edit made from an
 /// older one is then refused) or to say who changed it and when.
-fn change(id: Uuid, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
+fn change(id: ThreadId, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
     inventory_thread::Entity::update_many()
         .col_expr(inventory_thread::Column::Version, raised_version(inventory_thread::Column::Version))
         .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user))
@@ -384,7 +387,7 @@ async fn insert(
 ) -> Result<inventory_thread::Model, AppError> {
     let now = OffsetDateTime::now_utc();
     let mut model = active_of(entry)?;
-    model.id = Set(Uuid::new_v4());
+    model.id = Set(ThreadId::new());
     model.public_id = Set(new_public_id());
     model.team_id = Set(team_id);
     model.version = Set(1);
@@ -420,7 +423,7 @@ async fn check_room(db: &impl ConnectionTrait, team_id: Uuid, adding: usize) -> 
 }
 
 /// The team's entries' ids, by the identity an import matches them on.
-async fn by_identity(db: &impl ConnectionTrait, team_id: Uuid) -> Result<HashMap<String, Uuid>, DbErr> {
+async fn by_identity(db: &impl ConnectionTrait, team_id: Uuid) -> Result<HashMap<String, ThreadId>, DbErr> {
     let rows =
         inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
     Ok(rows.into_iter().map(|row| (row.identity, row.id)).collect())
@@ -470,16 +473,16 @@ fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, AppError> {
     })
 }
 
-fn broken_row(id: Uuid, what: &str) -> AppError {
+fn broken_row(id: ThreadId, what: &str) -> AppError {
     AppError::Internal(anyhow::anyhow!("inventory row {id}: {what}"))
 }
 
-fn amount_of(id: Uuid, value: i64) -> Result<Hundredths, AppError> {
+fn amount_of(id: ThreadId, value: i64) -> Result<Hundredths, AppError> {
     Hundredths::from_hundredths(value).map_err(|_| broken_row(id, "amount"))
 }
 
 fn source_of(
-    id: Uuid,
+    id: ThreadId,
     line_id: Option<&String>,
     code: Option<&String>,
     name: Option<&String>,
