@@ -75,9 +75,9 @@ function current(state: TeamState, publicId: string): Partial<TeamState> {
   return { currentTeam: team, currentTeamPublicId: id, members: [], invites: [], settings: {}, memberSettings: {} };
 }
 
-/** `change` when team `publicId` is current, else nothing. */
+/** `change` when team `publicId` is current, else the state as it is (nothing is written). */
 function ofCurrent(publicId: string, change: Partial<TeamState>) {
-  return (state: TeamState): Partial<TeamState> => (publicId !== '' && publicId === state.currentTeamPublicId ? change : {});
+  return (state: TeamState): Partial<TeamState> => (publicId !== '' && publicId === state.currentTeamPublicId ? change : state);
 }
 
 export const teamStore = createPersistedStore<TeamState & TeamActions>(
