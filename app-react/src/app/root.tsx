@@ -3,7 +3,6 @@ import { useCallback, useEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 
 import { paths, publicPaths } from '@/config/paths';
-import { connectTeamStore } from '@/features/teams/connect';
 import { SelectTeamContext } from '@/features/teams/select-team';
 import { whenSecondFactorNeeded } from '@/lib/api-client';
 import {
@@ -36,8 +35,8 @@ const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
  * The root of every page: follows the session (spec, section 4). Auth events refresh the
  * profile (a changed user, USER_UPDATED, forces it) and initialise the team store from it;
  * sign-out here or in another tab is a local logout: everything the app holds of the person is
- * forgotten (./forget-person.ts), and a page that needs a login is left for the home page. It also keeps the team store in step
- * with the data cache, and gives the pages the team selection (which saves the default team).
+ * forgotten (./forget-person.ts), and a page that needs a login is left for the home page. It also gives the pages the team
+ * selection (which saves the default team).
  */
 export function AppRoot() {
   const queryClient = useQueryClient();
@@ -49,7 +48,6 @@ export function AppRoot() {
   const locationRef = useRef(pathname + search);
   locationRef.current = pathname + search;
 
-  useEffect(() => connectTeamStore(queryClient), [queryClient]);
   const select = useCallback((publicId: string) => selectTeam(queryClient, publicId), [queryClient]);
 
   useEffect(() => {

@@ -25,16 +25,24 @@ describe('selecting a team (spec, section 4)', () => {
     vi.unstubAllGlobals();
   });
 
-  it('loads its details and members, makes it current, then saves it as the default', async () => {
+  it('loads its details and members, makes it current (its settings follow), then saves it as the default', async () => {
     const server = fakeApi({
       'GET /teams/tm_b': () => Response.json({ team: aTeam('tm_b') }),
       'GET /teams/tm_b/members': () => Response.json({ members: [] }),
+      'GET /teams/tm_b/settings': () => Response.json({ settings: {} }),
+      'GET /teams/tm_b/members/settings': () => Response.json({ settings: {} }),
       'PATCH /users/me/default-team': () =>
         Response.json({ id: 'u1', email: 'a@b.c', full_name: null, default_team_pid: 'tm_b', created_at: '' }),
     });
     const queryClient = new QueryClient();
     await selectTeam(queryClient, 'tm_b');
-    expect(server.calls.map((call) => call.route)).toEqual(['GET /teams/tm_b', 'GET /teams/tm_b/members', 'PATCH /users/me/default-team']);
+    expect(server.calls.map((call) => call.route)).toEqual([
+      'GET /teams/tm_b',
+      'GET /teams/tm_b/members',
+      'GET /teams/tm_b/settings',
+      'GET /teams/tm_b/members/settings',
+      'PATCH /users/me/default-team',
+    ]);
     expect(server.callsTo('PATCH /users/me/default-team')).toEqual([{ teamPublicId: 'tm_b' }]);
     expect(teamStore.getState().currentTeamPublicId).toBe('tm_b');
     // The cached profile names the new default, so the next initialisation keeps it.

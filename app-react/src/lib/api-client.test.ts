@@ -1,4 +1,4 @@
-import { ApiError, api } from './api-client';
+import { ApiError, api, teamPath } from './api-client';
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -36,5 +36,13 @@ describe('the product API client', () => {
   it('answers undefined for 204', async () => {
     answering(new Response(null, { status: 204 }));
     expect(await api('/teams/x', { method: 'DELETE' })).toBeUndefined();
+  });
+});
+
+describe('team paths', () => {
+  it('are the team, or a resource under it, with the id encoded', () => {
+    expect(teamPath('tm_1')).toBe('/teams/tm_1');
+    expect(teamPath('tm_1', 'threads/owned')).toBe('/teams/tm_1/threads/owned');
+    expect(teamPath('a/b c', 'members')).toBe('/teams/a%2Fb%20c/members');
   });
 });

@@ -433,10 +433,10 @@ describe('the machine details', () => {
       typical_spm: '',
       status: 'active' as const,
     };
-    expect(draftOf(values, [{ key: 1, name: 'Small', width_mm: '100', height_mm: '100' }])).toMatchObject({
+    expect(draftOf(values, [{ name: 'Small', width_mm: '100', height_mm: '100' }])).toMatchObject({
       draft: { name: 'Brother', needles_per_head: 10, max_spm: null, hoops: [{ name: 'Small', width_mm: 100, height_mm: 100 }] },
     });
-    expect(draftOf({ ...values, name: ' ' }, [{ key: 1, name: '', width_mm: 'x', height_mm: '1' }])).toEqual({
+    expect(draftOf({ ...values, name: ' ' }, [{ name: '', width_mm: 'x', height_mm: '1' }])).toEqual({
       fields: { name: 'Give the machine a name, e.g. "Tajima 6-head".', 'hoops[0].width_mm': 'Enter a whole number.' },
     });
   });

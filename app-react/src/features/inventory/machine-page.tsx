@@ -14,8 +14,9 @@ import { EditConflict } from './components/EditConflict';
 import { DueList } from './components/DueList';
 import { RemoveButton } from './components/RemoveButton';
 import { SelectField, TextAreaField, TextField } from './components/Field';
-import { MACHINE_FIELDS, MACHINE_LABELS, MachineForm, machineTexts, machineValuesOf } from './components/MachineForm';
+import { MACHINE_FIELDS, MACHINE_LABELS, MachineForm, machineTexts, machineValuesOf, useMachineForm } from './components/MachineForm';
 import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
+import { useInventoryForm } from './form';
 import { type InventoryAccess, MAINTENANCE_KINDS, type Machine, type MachineDraft, type MaintenanceKind, kindLabels } from './types';
 import { isEditConflict, useVersionedEdit } from './versioned-edit';
 
@@ -72,7 +73,8 @@ function EditMachine({
   const update = useUpdateMachine(teamId, machine.id);
   const remove = useDeleteMachine(teamId, machine.id);
   const navigate = useNavigate();
-  const edit = useVersionedEdit(machine, machineValuesOf, machineTexts);
+  const state = useMachineForm(machine);
+  const edit = useVersionedEdit(state.form, machine, machineValuesOf, machineTexts);
   const saveButton = useRef<HTMLButtonElement>(null);
   const [alert, setAlert] = useState<string | null>(null);
 
@@ -97,12 +99,10 @@ function EditMachine({
     <>
       <h2>Details</h2>
       <MachineForm
-        machine={machine}
+        state={state}
         canWrite={canWrite}
         label="Machine"
         submitLabel="Save"
-        values={edit.values}
-        onValues={edit.setValues}
         submitRef={saveButton}
         save={(draft) => save(draft, edit.base)}
       >
@@ -151,35 +151,39 @@ function EditMachine({
   );
 }
 
+/** Named as the server names them, so its field messages land by their inputs. */
+interface LogFields {
+  performed_on: string;
+  kind: MaintenanceKind;
+  stitch_counter: string;
+  notes: string;
+}
+
 function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine: Machine; canWrite: boolean }) {
   const id = useId();
   const add = useAddMaintenance(teamId, machine.id);
   const remove = useDeleteMaintenance(teamId, machine.id);
-  const [date, setDate] = useState(() => today());
-  const [kind, setKind] = useState<MaintenanceKind>('oiling');
-  const [counter, setCounter] = useState('');
-  const [notes, setNotes] = useState('');
-  const [problems, setProblems] = useState<FormProblems>(noProblems);
-  const [done, setDone] = useState<string | null>(null);
+  const { form, alert, done, setDone, show, onSubmit } = useInventoryForm<LogFields>({
+    defaultValues: { performed_on: today(), kind: 'oiling', stitch_counter: '', notes: '' },
+  });
+  const { register, formState, setValue } = form;
+  const { errors } = formState;
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setDone(null);
+  const submit = onSubmit(async ({ performed_on: date, kind, stitch_counter: counter, notes }) => {
     const stitches = numberOf(counter);
     if (stitches === NOT_A_NUMBER || (stitches !== null && (!Number.isInteger(stitches) || stitches < 0))) {
-      setProblems({ fields: { stitch_counter: 'Enter the counter as a whole number.' }, alert: null });
+      show({ fields: { stitch_counter: 'Enter the counter as a whole number.' }, alert: null });
       return;
     }
-    setProblems(noProblems);
     try {
       await add.mutateAsync({ performed_on: date, kind, notes, stitch_counter: stitches });
       setDone(`Logged ${kindLabels[kind].toLowerCase()} on ${date}.`);
-      setNotes('');
-      setCounter('');
+      setValue('notes', '');
+      setValue('stitch_counter', '');
     } catch (error) {
-      setProblems(problemsOf(error, ['performed_on', 'kind', 'notes', 'stitch_counter'], 'The maintenance could not be logged.'));
+      show(problemsOf(error, ['performed_on', 'kind', 'notes', 'stitch_counter'], 'The maintenance could not be logged.'));
     }
-  };
+  });
 
   const log = machine.maintenance ?? [];
   return (
@@ -216,15 +220,8 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
         <form onSubmit={submit} noValidate className="card profile-section" aria-label="Log maintenance">
           <h3>Log maintenance</h3>
           <div className="field-row">
-            <TextField
-              id={`${id}-date`}
-              label="Date"
-              type="date"
-              value={date}
-              onChange={(e) => setDate(e.target.value)}
-              error={problems.fields.performed_on}
-            />
-            <SelectField id={`${id}-kind`} label="Kind" value={kind} onChange={(e) => setKind(e.target.value as MaintenanceKind)} error={problems.fields.kind}>
+            <TextField id={`${id}-date`} label="Date" type="date" error={errors.performed_on?.message} {...register('performed_on')} />
+            <SelectField id={`${id}-kind`} label="Kind" error={errors.kind?.message} {...register('kind')}>
               {MAINTENANCE_KINDS.map((value) => (
                 <option key={value} value={value}>
                   {kindLabels[value]}
@@ -236,18 +233,18 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
             id={`${id}-counter`}
             label="Stitch counter"
             inputMode="numeric"
-            value={counter}
-            onChange={(e) => setCounter(e.target.value)}
-            error={problems.fields.stitch_counter}
+            error={errors.stitch_counter?.message}
+            {...register('stitch_counter')}
           />
-          <TextAreaField id={`${id}-notes`} label="Notes" rows={2} value={notes} onChange={(e) => setNotes(e.target.value)} error={problems.fields.notes} />
+          <TextAreaField id={`${id}-notes`} label="Notes" rows={2} error={errors.notes?.message} {...register('notes')} />
           <button type="submit" className="button button--primary" disabled={add.isPending}>
             Log maintenance
           </button>
-          <FormAlert message={problems.alert} />
+          <FormAlert message={alert} />
           <FormStatus message={done} />
         </form>
       ) : null}
     </section>
   );
 }
+

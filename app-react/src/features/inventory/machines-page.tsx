@@ -6,7 +6,7 @@ import { inventoryMachinePath, pageTitle } from '@/config/paths';
 import { useCreateMachine } from './api/create-machine';
 import { useMachines } from './api/get-machines';
 import { dueText } from './components/DueList';
-import { MACHINE_FIELDS, MachineForm } from './components/MachineForm';
+import { MACHINE_FIELDS, MachineForm, useMachineForm } from './components/MachineForm';
 import { noProblems, problemsOf } from './errors';
 import { type InventoryAccess, statusLabels } from './types';
 
@@ -16,6 +16,7 @@ const shown = (field: string) => (MACHINE_FIELDS as readonly string[]).includes(
 export function MachinesPage({ teamId, canWrite }: InventoryAccess) {
   const machines = useMachines(teamId);
   const create = useCreateMachine(teamId);
+  const form = useMachineForm();
   return (
     <div className="inventory">
       <title>{pageTitle('Machines')}</title>
@@ -51,6 +52,8 @@ export function MachinesPage({ teamId, canWrite }: InventoryAccess) {
         <>
           <h2>Add machine</h2>
           <MachineForm
+            state={form}
+            adding
             canWrite
             label="Add machine"
             submitLabel="Add machine"

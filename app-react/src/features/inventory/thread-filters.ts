@@ -1,6 +1,9 @@
 // The thread list's filters and page as the address keeps them (`/inventory/threads?q=navy&low=true`),
 // so a reload, the Back button and a shared link all give the same list. What is at its default
 // stays out of the address.
+import { useEffect, useState } from 'react';
+import { useNavigationType, useSearchParams } from 'react-router';
+
 import { THREAD_SORTS, type ThreadSort } from './types';
 
 export interface ListFilters {
@@ -69,4 +72,33 @@ export function writeFilters(filters: ListFilters): URLSearchParams {
   if (filters.order !== defaultFilters.order) params.set('order', filters.order);
   if (filters.page !== 1) params.set('page', String(filters.page));
   return params;
+}
+
+/**
+ * The thread list's filters, kept in the address: `filters` as they stand, and `change` to
+ * change some of them (any change but a new page starts again at page 1).
+ */
+export function useThreadFilters() {
+  const [params, setParams] = useSearchParams();
+  const navigationType = useNavigationType();
+  // In state as well as the address: the address changes in a transition, and what is typed
+  // must show at once.
+  const [filters, setFilters] = useState(() => readFilters(params));
+  const address = params.toString();
+  useEffect(() => {
+    // Back, Forward or a link changed the address: the filters follow it. This page's own
+    // writes (replacements) are already in the state.
+    if (navigationType === 'REPLACE') return;
+    setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
+  }, [address, navigationType]);
+
+  /** Writes `next` to the state and the address. Any change of the filters starts again at the first page. */
+  const change = (next: Partial<ListFilters>) => {
+    const merged = { ...filters, page: 1, ...next };
+    setFilters(merged);
+    // Typing replaces the entry; a new page is one of its own, so Back returns to the last page.
+    setParams(writeFilters(merged), { replace: next.page === undefined, preventScrollReset: true });
+  };
+
+  return { filters, change };
 }

@@ -1,4 +1,5 @@
-import { useId, useRef, useState } from 'react';
+import { useId, useRef } from 'react';
+import { Controller, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 
 import { FormAlert, FormStatus } from '@/components/form';
@@ -11,7 +12,8 @@ import { useUpdateThread } from './api/update-thread';
 import { EditConflict } from './components/EditConflict';
 import { RemoveButton } from './components/RemoveButton';
 import { SelectField, Swatch, TextAreaField, TextField } from './components/Field';
-import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
+import { NOT_A_NUMBER, numberOf, problemsOf } from './errors';
+import { useInventoryForm } from './form';
 import type { InventoryAccess, ThreadInput, ThreadView } from './types';
 import { isEditConflict, useVersionedEdit } from './versioned-edit';
 
@@ -112,70 +114,61 @@ function ThreadForm({
   const navigate = useNavigate();
   const lines = useCatalogueLines();
   const lineName = (line: string) => lines.data?.find((entry) => entry.id === line)?.displayName ?? line;
-  const edit = useVersionedEdit(thread, valuesOf, (values: Values) => ({ ...values, line: values.line ? lineName(values.line) : 'Custom thread' }));
-  const { values, setValues, base } = edit;
-  const [problems, setProblems] = useState<FormProblems>(noProblems);
-  const [done, setDone] = useState<string | null>(null);
+  const { form, alert, done, setDone, show, clear, onSubmit } = useInventoryForm<Values>({ defaultValues: valuesOf(thread) });
+  const { register, control, formState } = form;
+  const { errors } = formState;
+  const edit = useVersionedEdit(form, thread, valuesOf, (values: Values) => ({ ...values, line: values.line ? lineName(values.line) : 'Custom thread' }));
+  const { base } = edit;
   const saveButton = useRef<HTMLButtonElement>(null);
   const update = useUpdateThread(teamId, thread.id);
   const remove = useDeleteThread(teamId, thread.id);
-  const set = (field: Field) => (event: { target: { value: string } }) => setValues({ ...values, [field]: event.target.value });
-  const catalogue = values.line !== '';
+  const line = useWatch({ control, name: 'line' });
+  const catalogue = line !== '';
 
   /**
    * Saves `mine` as an edit of version `from`, and says whether it was saved. When someone
    * changed the thread meanwhile but no field the form shows, saves once more without asking.
    */
   const save = async (mine: Values, from: ThreadView, again = true): Promise<boolean> => {
-    setDone(null);
+    clear();
     const parsed = inputOf(mine);
     if ('fields' in parsed) {
-      setProblems({ fields: parsed.fields, alert: null });
+      show({ fields: parsed.fields, alert: null });
       return false;
     }
-    setProblems(noProblems);
     try {
       edit.saved(await update.mutateAsync({ ...parsed.input, version: from.version }));
       setDone('Saved.');
       return true;
     } catch (error) {
       if (!isEditConflict(error)) {
-        setProblems(problemsOf(error, FIELDS, 'The thread could not be saved.'));
+        show(problemsOf(error, FIELDS, 'The thread could not be saved.'));
         return false;
       }
       const saved = await reload();
       if (!saved) {
-        setProblems({ fields: {}, alert: 'Someone changed this thread meanwhile, and it could not be read again. Reload the page.' });
+        show({ fields: {}, alert: 'Someone changed this thread meanwhile, and it could not be read again. Reload the page.' });
         return false;
       }
       return edit.ranInto(from, saved) && again && save(mine, saved, false);
     }
   };
 
-  const submit = (event: React.FormEvent) => {
-    event.preventDefault();
-    void save(values, base);
-  };
+  const submit = onSubmit(async (values) => {
+    await save(values, base);
+  });
 
   const erase = async () => {
     try {
       await remove.mutateAsync();
       await navigate(paths.inventoryThreads);
     } catch (error) {
-      setProblems(problemsOf(error, [], 'The thread could not be removed.'));
+      show(problemsOf(error, [], 'The thread could not be removed.'));
     }
   };
 
   const field = (name: Field, label: string, extra: Record<string, unknown> = {}) => (
-    <TextField
-      id={`${id}-${name}`}
-      label={label}
-      value={values[name]}
-      onChange={set(name)}
-      error={problems.fields[name]}
-      readOnly={!canWrite}
-      {...extra}
-    />
+    <TextField id={`${id}-${name}`} label={label} error={errors[name]?.message} readOnly={!canWrite} {...register(name)} {...extra} />
   );
 
   return (
@@ -189,15 +182,23 @@ function ThreadForm({
         Last changed {new Date(base.updated_at).toLocaleString()}
         {base.updated_by_email ? ` by ${base.updated_by_email}` : ''}.
       </p>
-      <SelectField id={`${id}-line`} label="Line" value={values.line} onChange={set('line')} error={problems.fields.line} disabled={!canWrite}>
-        <option value="">Custom thread (no line)</option>
-        {(lines.data ?? []).map((entry) => (
-          <option key={entry.id} value={entry.id}>
-            {entry.displayName}
-          </option>
-        ))}
-        {values.line && !lines.data?.some((entry) => entry.id === values.line) ? <option value={values.line}>{base.line_name ?? values.line}</option> : null}
-      </SelectField>
+      {/* Controlled, unlike the other fields: its options change when the catalogue's lines
+          arrive, and only React re-selects the value among new options. */}
+      <Controller
+        control={control}
+        name="line"
+        render={({ field: select }) => (
+          <SelectField id={`${id}-line`} label="Line" error={errors.line?.message} {...select} disabled={!canWrite}>
+            <option value="">Custom thread (no line)</option>
+            {(lines.data ?? []).map((entry) => (
+              <option key={entry.id} value={entry.id}>
+                {entry.displayName}
+              </option>
+            ))}
+            {line && !lines.data?.some((entry) => entry.id === line) ? <option value={line}>{base.line_name ?? line}</option> : null}
+          </SelectField>
+        )}
+      />
       {catalogue ? (
         field('code', 'Code')
       ) : (
@@ -211,7 +212,7 @@ function ThreadForm({
       {field('location', 'Location')}
       {field('reorder_point', 'Reorder point', { inputMode: 'decimal' })}
       {field('cost_per_spool', 'Cost per spool', { inputMode: 'decimal' })}
-      <TextAreaField id={`${id}-notes`} label="Notes" rows={3} value={values.notes} onChange={set('notes')} error={problems.fields.notes} readOnly={!canWrite} />
+      <TextAreaField id={`${id}-notes`} label="Notes" rows={3} error={errors.notes?.message} readOnly={!canWrite} {...register('notes')} />
       {edit.conflict ? (
         <EditConflict
           what="thread"
@@ -226,13 +227,13 @@ function ThreadForm({
           }}
           onDiscard={() => {
             edit.discard();
-            setProblems(noProblems);
+            clear();
             setDone('Your changes were discarded: the form shows what is saved.');
             saveButton.current?.focus();
           }}
         />
       ) : null}
-      <FormAlert message={problems.alert} />
+      <FormAlert message={alert} />
       <FormStatus message={done} />
       {canWrite ? (
         <div className="actions">

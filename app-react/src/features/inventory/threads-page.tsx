@@ -1,5 +1,4 @@
-import { useDeferredValue, useEffect, useId, useState } from 'react';
-import { useNavigationType, useSearchParams } from 'react-router';
+import { useDeferredValue, useId, useState } from 'react';
 
 import { FormAlert } from '@/components/form';
 import { pageTitle } from '@/config/paths';
@@ -14,7 +13,7 @@ import { SelectField, TextField } from './components/Field';
 import { ImportCsv } from './components/ImportCsv';
 import { ThreadList } from './components/ThreadList';
 import { problemsOf } from './errors';
-import { type ListFilters, hexOf, readFilters, writeFilters } from './thread-filters';
+import { hexOf, useThreadFilters } from './thread-filters';
 import { type InventoryAccess, type ThreadFilters, type ThreadSort, fibreLabel } from './types';
 
 export const PER_PAGE = 50;
@@ -41,18 +40,7 @@ export function pageRange(page: number, perPage: number, shown: number, total: n
  */
 export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
   const id = useId();
-  const [params, setParams] = useSearchParams();
-  const navigationType = useNavigationType();
-  // In state as well as the address: the address changes in a transition, and what is typed
-  // must show at once.
-  const [filters, setFilters] = useState(() => readFilters(params));
-  const address = params.toString();
-  useEffect(() => {
-    // Back, Forward or a link changed the address: the filters follow it. This page's own
-    // writes (replacements) are already in the state.
-    if (navigationType === 'REPLACE') return;
-    setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
-  }, [address, navigationType]);
+  const { filters, change } = useThreadFilters();
   const lines = useCatalogueLines();
   // Typing does not send a request per key: the list follows when React has time.
   const search = useDeferredValue(filters.q.trim());
@@ -84,14 +72,6 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
   const fibres = fibresOf(lines.data ?? []);
   // A fibre from a shared link stays choosable before the lines have loaded.
   if (fibre !== '' && !fibres.includes(fibre)) fibres.push(fibre);
-
-  /** Writes `next` to the state and the address. Any change of the filters starts again at the first page. */
-  const change = (next: Partial<ListFilters>) => {
-    const merged = { ...filters, page: 1, ...next };
-    setFilters(merged);
-    // Typing replaces the entry; a new page is one of its own, so Back returns to the last page.
-    setParams(writeFilters(merged), { replace: next.page === undefined, preventScrollReset: true });
-  };
 
   const data = threads.data;
   const lastPage = data ? Math.max(1, Math.ceil(data.total / data.per_page)) : 1;

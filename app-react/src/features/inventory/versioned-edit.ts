@@ -2,7 +2,8 @@
 // one made from an older version (409 edit_conflict), since every change raises the version.
 // This keeps what the person typed through such a refusal: it shows the saved values next to
 // theirs, and puts their changes on top of the saved version in one action (or drops them).
-import { useState } from 'react';
+import { useLayoutEffect, useState } from 'react';
+import { type FieldValues, type UseFormReturn, useWatch } from 'react-hook-form';
 
 import { ApiError } from '@/lib/api-client';
 
@@ -55,43 +56,46 @@ const same = (a: FieldTexts, b: FieldTexts) => Object.keys(a).every((field) => a
 export const isEditConflict = (error: unknown) => error instanceof ApiError && error.code === 'edit_conflict';
 
 /**
- * The state of a form that edits a versioned entry. `server` is the entry as the page last read
- * it, `read` gives the form's values for an entry, and `text` each field as the person reads it.
+ * The versions behind `form`, a react-hook-form form that edits a versioned entry (it holds
+ * what the person types). `server` is the entry as the page last read it, `read` gives the
+ * form's values for an entry, and `text` each field as the person reads it.
  *
  * The form edits from `base`, the version it was opened at. A newer `server` replaces the base
  * only where that loses nothing: while the person has changed nothing, or when no field the form
  * shows changed (a maintenance entry logged on the same page raises the machine's version too).
  * Otherwise the save runs into the newer version and the person chooses (`conflict`).
  */
-export function useVersionedEdit<T extends { version: number }, V extends object>(
+export function useVersionedEdit<T extends { version: number }, V extends FieldValues>(
+  form: UseFormReturn<V>,
   server: T,
   read: (entry: T) => V,
   text: (values: V) => FieldTexts,
 ) {
   const [base, setBase] = useState(server);
-  const [values, setValues] = useState(() => read(server));
   const [newer, setNewer] = useState<T | null>(null);
+  // What the person has typed, for the comparison (kept current as they type on).
+  const values = useWatch({ control: form.control }) as V;
+  const load = (entry: T, values = read(entry)) => {
+    setBase(entry);
+    form.reset(values);
+  };
 
-  // Adjusted while rendering rather than in an effect, as React advises for state that follows
-  // a prop: no frame shows the form on the old version.
-  if (server.version !== base.version && newer === null) {
-    const untouched = same(text(values), text(read(base)));
-    if (untouched || same(text(read(base)), text(read(server)))) {
-      setBase(server);
-      if (untouched) setValues(read(server));
-    }
-  }
+  // Before the browser paints, so no frame shows the form on the old version. (The form's
+  // values live in react-hook-form, which an effect, not the render, may reset.)
+  useLayoutEffect(() => {
+    if (server.version === base.version || newer !== null) return;
+    const untouched = same(text(form.getValues()), text(read(base)));
+    if (untouched) load(server);
+    else if (same(text(read(base)), text(read(server)))) setBase(server);
+  });
 
   return {
     base,
-    values,
-    setValues,
     /** The saved version the last save ran into, and the fields to compare; null without one. */
     conflict: newer && { saved: newer, differences: differences(text(read(base)), text(read(newer)), text(values)) },
     /** After a save: the form goes on from what the server stored. */
     saved(entry: T) {
-      setBase(entry);
-      setValues(read(entry));
+      load(entry);
       setNewer(null);
     },
     /**
@@ -109,17 +113,15 @@ export function useVersionedEdit<T extends { version: number }, V extends object
     /** The person's changes on top of the saved version, which the form now edits from. */
     reapplied(): { values: V; from: T } | null {
       if (!newer) return null;
-      const merged = reapply(text, read(base), read(newer), values);
-      setBase(newer);
-      setValues(merged);
+      const merged = reapply(text, read(base), read(newer), form.getValues());
+      load(newer, merged);
       setNewer(null);
       return { values: merged, from: newer };
     },
     /** Drops the person's changes: the form shows the saved version. */
     discard() {
       if (!newer) return;
-      setBase(newer);
-      setValues(read(newer));
+      load(newer);
       setNewer(null);
     },
   };

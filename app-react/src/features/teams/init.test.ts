@@ -1,8 +1,12 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 
 import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
 
-import { connectTeamStore } from './connect';
+import { refresh } from './api/cache';
+import { membersQueryOptions } from './api/get-members';
+import { putSettings } from './api/get-settings';
+import { putTeam } from './api/get-team';
+import { teamsQueryOptions } from './api/get-teams';
 import { chooseCurrentTeam, initTeams, loadTeam, personalTeamName } from './init';
 import { teamStore } from './store';
 import { aMember, aTeam } from './test-data';
@@ -10,7 +14,6 @@ import type { Team } from './types';
 
 const state = () => teamStore.getState();
 let queryClient: QueryClient;
-let disconnect: () => void;
 
 /** A server whose team list is `teams`; POST /teams adds one. */
 function serverWith(teams: Team[]): FakeApi {
@@ -35,11 +38,9 @@ function serverWith(teams: Team[]): FakeApi {
 beforeEach(() => {
   state().reset();
   queryClient = new QueryClient();
-  disconnect = connectTeamStore(queryClient);
 });
 
 afterEach(() => {
-  disconnect();
   queryClient.clear();
   vi.unstubAllGlobals();
 });
@@ -131,7 +132,14 @@ describe('selecting a team (spec, section 4)', () => {
   });
 });
 
-describe('the store follows the data cache', () => {
+describe('the store takes every answer the team reads fetch, with nothing listening to the cache', () => {
+  it('takes the team list from a query, without a subscription to the cache or a key compared', async () => {
+    serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await queryClient.fetchQuery(teamsQueryOptions());
+    expect(state().teams).toEqual([aTeam('tm_a'), aTeam('tm_b')]);
+    expect(queryClient.getQueryCache().hasListeners()).toBe(false);
+  });
+
   it('takes a refetched team list, and drops a current team no longer in it', async () => {
     const teams = [aTeam('tm_a'), aTeam('tm_b')];
     serverWith(teams);
@@ -141,5 +149,41 @@ describe('the store follows the data cache', () => {
     await queryClient.refetchQueries({ queryKey: ['teams', 'list'] });
     expect(state().teams).toEqual([aTeam('tm_a')]);
     expect(state().currentTeamPublicId).toBe('');
+  });
+
+  it("takes the current team's members when a write refreshes them on a screen that shows them", async () => {
+    const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_b', createPersonalTeam: true });
+    await loadTeam(queryClient, 'tm_b');
+    // The team page's member list.
+    const shown = new QueryObserver(queryClient, membersQueryOptions('tm_b'));
+    const stop = shown.subscribe(() => {});
+    server.handlers['GET /teams/tm_b/members'] = () => Response.json({ members: [aMember('u1', 'admin'), aMember('u2', 'viewer')] });
+
+    await refresh(queryClient, membersQueryOptions('tm_b').queryKey);
+
+    expect(state().members).toEqual([aMember('u1', 'admin'), aMember('u2', 'viewer')]);
+    stop();
+  });
+
+  it("keeps another team's members out: the store holds the current team's", async () => {
+    serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    await queryClient.fetchQuery(membersQueryOptions('tm_b'));
+    expect(state().members).toEqual([]);
+  });
+
+  it('takes what a write answers: a renamed team and saved settings, with no refetch', async () => {
+    const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    const calls = server.calls.length;
+
+    putTeam(queryClient, aTeam('tm_a', 'owner', 'Renamed'));
+    putSettings(queryClient, 'team', 'tm_a', { currency: 'CHF' });
+
+    expect(state().currentTeam?.name).toBe('Renamed');
+    expect(state().teams.map((team) => team.name)).toEqual(['Renamed', 'Team tm_b']);
+    expect(state().settings).toEqual({ currency: 'CHF' });
+    expect(server.calls).toHaveLength(calls);
   });
 });

@@ -4,8 +4,8 @@ import type { QueryClient } from '@tanstack/react-query';
 import { createTeam } from './api/create-team';
 import { teamQueryOptions } from './api/get-team';
 import { membersQueryOptions } from './api/get-members';
+import { settingsQueryOptions } from './api/get-settings';
 import { teamsQueryOptions } from './api/get-teams';
-import { loadCurrentTeamSettings } from './connect';
 import { teamStore } from './store';
 import type { Team } from './types';
 
@@ -26,6 +26,30 @@ export function personalTeamName(email: string): string {
 /** Spec, section 4: the team the profile names as the default, else the first. */
 export function chooseCurrentTeam(teams: readonly Team[], defaultTeamPid: string | null | undefined): Team | undefined {
   return teams.find((team) => team.public_id === defaultTeamPid) ?? teams[0];
+}
+
+/**
+ * Spec, section 4: a new current team's settings and the person's member settings, into the
+ * store. (A team that stops being current takes its settings with it: see `current` in
+ * ./store.ts.) Failures are logged, not shown: the screens that need settings show their own
+ * state.
+ */
+export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId: string): Promise<void> {
+  if (!publicId) return;
+  try {
+    // fetchQuery answers from the cache while it is fresh, without calling the fetcher that
+    // would store the answer, so the answers are stored here. The store drops them if the
+    // person has switched again meanwhile.
+    const [settings, memberSettings] = await Promise.all([
+      queryClient.fetchQuery(settingsQueryOptions('team', publicId)),
+      queryClient.fetchQuery(settingsQueryOptions('member', publicId)),
+    ]);
+    const store = teamStore.getState();
+    store.setSettings(publicId, settings);
+    store.setMemberSettings(publicId, memberSettings);
+  } catch (error) {
+    console.warn('Could not load the team settings:', error);
+  }
 }
 
 // Auth events come in bursts (the initial session, a token refresh, another tab): one
@@ -53,6 +77,7 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
       await createTeam(personalTeamName(email));
       teams = await queryClient.fetchQuery({ ...teamsQueryOptions(), staleTime: 0 });
     }
+    // Stored here as well as by the fetcher: fetchQuery may have answered from the cache.
     store.setTeams(teams);
     const current = chooseCurrentTeam(teams, defaultTeamPid)?.public_id ?? '';
     store.setCurrentTeam(current);
@@ -66,8 +91,8 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
 
 /**
  * Selecting a team, first half (spec, section 4): loads its details and members and makes it
- * current; its settings follow (./connect.ts). Saving it as the default is the caller's second
- * half (app/teams.ts), since the default lives in the profile.
+ * current; its settings follow, without holding up the switch. Saving it as the default is the
+ * caller's second half (app/teams.ts), since the default lives in the profile.
  */
 export async function loadTeam(queryClient: QueryClient, publicId: string): Promise<void> {
   const store = teamStore.getState();
@@ -79,7 +104,9 @@ export async function loadTeam(queryClient: QueryClient, publicId: string): Prom
     ]);
     store.updateTeam(team);
     store.setCurrentTeam(publicId);
-    store.setMembers(members);
+    // After setCurrentTeam: the store keeps the lists of the current team only.
+    store.setMembers(publicId, members);
+    void loadCurrentTeamSettings(queryClient, publicId);
   } finally {
     store.setLoading(false);
   }

@@ -30,13 +30,29 @@ describe('the team store (spec, section 3)', () => {
   it("drops the old team's members, invites and settings when another becomes current", () => {
     state().setTeams([aTeam('a'), aTeam('b')]);
     state().setCurrentTeam('a');
-    state().setMembers([aMember('u1', 'owner')]);
-    state().setInvites([anInvite('i1')]);
-    state().setSettings({ currency: 'EUR' });
-    state().setMemberSettings({ x: 1 });
+    state().setMembers('a', [aMember('u1', 'owner')]);
+    state().setInvites('a', [anInvite('i1')]);
+    state().setSettings('a', { currency: 'EUR' });
+    state().setMemberSettings('a', { x: 1 });
+    expect(state()).toMatchObject({ members: [aMember('u1', 'owner')], invites: [anInvite('i1')], settings: { currency: 'EUR' } });
 
     state().setCurrentTeam('b');
     expect(state()).toMatchObject({ members: [], invites: [], settings: {}, memberSettings: {} });
+  });
+
+  it("takes a team's members, invites and settings only while that team is current", () => {
+    state().setTeams([aTeam('a'), aTeam('b')]);
+    state().setCurrentTeam('b');
+    // Answers about team a, arriving after the switch to b.
+    state().setMembers('a', [aMember('u1', 'owner')]);
+    state().setInvites('a', [anInvite('i1')]);
+    state().setSettings('a', { currency: 'EUR' });
+    state().setMemberSettings('a', { x: 1 });
+    expect(state()).toMatchObject({ members: [], invites: [], settings: {}, memberSettings: {} });
+
+    state().setCurrentTeam('');
+    state().setSettings('', { currency: 'EUR' });
+    expect(state().settings).toEqual({});
   });
 
   it('clears the current team when it is removed (spec, section 4), and only then', () => {

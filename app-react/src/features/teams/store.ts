@@ -1,8 +1,10 @@
 // The team store (spec, section 3): the teams the person belongs to, the current team, and that
 // team's members, invites and settings; plus the person's own pending invites and a loading
 // flag. Persisted in localStorage (so a reload paints the team switcher at once) under a key the
-// logout's clearLocalTeamData removes. The server data itself is fetched and cached by TanStack
-// Query (./api); the store holds what the screens share, fed by ./connect.ts.
+// logout's clearLocalTeamData removes. TanStack Query fetches and caches the server data (./api);
+// the store keeps the last answer of each, put here by whoever has it: each team read's fetcher
+// (./api/get-*.ts), the writes that answer a record (rename, settings), and team initialisation
+// and selection (./init.ts).
 import { createPersistedStore } from '@/lib/store';
 import { TEAM_STORAGE_PREFIX, onTeamDataCleared } from '@/lib/team-data';
 
@@ -38,12 +40,17 @@ export interface TeamActions {
   setCurrentTeam: (publicId: string) => void;
   /** A team deleted or left: gone from the list, and no longer current (spec, section 4). */
   removeTeam: (publicId: string) => void;
-  setMembers: (members: Member[]) => void;
-  setInvites: (invites: Invite[]) => void;
+  /**
+   * The lists and settings below are the current team's only: each of these setters names the
+   * team its answer is of, and drops it unless that team is current (an answer that arrives
+   * after a switch is not the new team's).
+   */
+  setMembers: (publicId: string, members: Member[]) => void;
+  setInvites: (publicId: string, invites: Invite[]) => void;
+  setSettings: (publicId: string, settings: Settings) => void;
+  setMemberSettings: (publicId: string, settings: Settings) => void;
   setMyInvites: (invites: Invite[]) => void;
   setLoading: (loading: boolean) => void;
-  setSettings: (settings: Settings) => void;
-  setMemberSettings: (settings: Settings) => void;
   reset: () => void;
 }
 
@@ -68,6 +75,11 @@ function current(state: TeamState, publicId: string): Partial<TeamState> {
   return { currentTeam: team, currentTeamPublicId: id, members: [], invites: [], settings: {}, memberSettings: {} };
 }
 
+/** `change` when team `publicId` is current, else the state as it is (nothing is written). */
+function ofCurrent(publicId: string, change: Partial<TeamState>) {
+  return (state: TeamState): Partial<TeamState> => (publicId !== '' && publicId === state.currentTeamPublicId ? change : state);
+}
+
 export const teamStore = createPersistedStore<TeamState & TeamActions>(
   (set) => ({
     ...emptyTeamState,
@@ -86,12 +98,12 @@ export const teamStore = createPersistedStore<TeamState & TeamActions>(
         const next = state.currentTeamPublicId === publicId ? '' : state.currentTeamPublicId;
         return { teams, ...current({ ...state, teams }, next) };
       }),
-    setMembers: (members) => set({ members }),
-    setInvites: (invites) => set({ invites }),
+    setMembers: (publicId, members) => set(ofCurrent(publicId, { members })),
+    setInvites: (publicId, invites) => set(ofCurrent(publicId, { invites })),
+    setSettings: (publicId, settings) => set(ofCurrent(publicId, { settings })),
+    setMemberSettings: (publicId, memberSettings) => set(ofCurrent(publicId, { memberSettings })),
     setMyInvites: (myInvites) => set({ myInvites }),
     setLoading: (loading) => set({ loading }),
-    setSettings: (settings) => set({ settings }),
-    setMemberSettings: (memberSettings) => set({ memberSettings }),
     reset: () => set(emptyTeamState),
   }),
   {

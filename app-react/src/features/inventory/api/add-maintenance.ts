@@ -2,10 +2,9 @@
 // machine's due list moves with it.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { LogEntry, LogInput } from '../types';
-import { teamPath } from './cache';
 import { machineQueryOptions } from './get-machine';
 import { machinesQueryOptions } from './get-machines';
 

@@ -2,10 +2,10 @@
 // two people tapping at once both count. The lists show it at once and put it back on error.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { ThreadPage, ThreadView } from '../types';
-import { teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 
 export async function adjustThread({ teamId, threadId, delta }: { teamId: string; threadId: string; delta: number }) {
   const path = teamPath(teamId, `threads/${encodeURIComponent(threadId)}/adjust`);

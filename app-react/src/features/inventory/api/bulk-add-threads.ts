@@ -2,10 +2,10 @@
 // codes already owned are left alone.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { ThreadView } from '../types';
-import { teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 
 export interface BulkInput {
   line: string;

@@ -1,12 +1,5 @@
-// What every inventory query shares: the product API never retries (spec, section 7), and
-// answers stay fresh for the default 2 minutes (spec, section 9). Keys start with the team, so
-// one team's entries never show under another's name.
-export const inventoryQuery = { retry: false, staleTime: 2 * 60_000 } as const;
-
-/** The path of `teamId`'s inventory resource `rest`, under /api/v2. */
-export function teamPath(teamId: string, rest: string): string {
-  return `/teams/${encodeURIComponent(teamId)}/${rest}`;
-}
+// The keys of the inventory's cached reads. Keys start with the team, so one team's entries
+// never show under another's name.
 
 /** Every cached read of `teamId`'s threads (lists and entries): what thread writes refresh. */
 export const threadsKey = (teamId: string) => ['inventory', teamId, 'threads'] as const;

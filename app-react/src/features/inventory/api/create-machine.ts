@@ -1,10 +1,9 @@
 // POST /api/v2/teams/{id}/machines: adds a machine (members and above).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { Machine, MachineDraft } from '../types';
-import { teamPath } from './cache';
 import { machinesQueryOptions } from './get-machines';
 
 export async function createMachine({ teamId, draft }: { teamId: string; draft: MachineDraft }): Promise<Machine> {

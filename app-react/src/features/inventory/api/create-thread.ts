@@ -1,10 +1,10 @@
 // POST /api/v2/teams/{id}/threads: adds one entry (members and above).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { ThreadInput, ThreadView } from '../types';
-import { teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 
 export async function createThread({ teamId, input }: { teamId: string; input: ThreadInput }): Promise<ThreadView> {
   return (await api<{ thread: ThreadView }>(teamPath(teamId, 'threads'), { method: 'POST', body: input })).thread;

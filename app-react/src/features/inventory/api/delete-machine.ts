@@ -1,9 +1,8 @@
 // DELETE /api/v2/teams/{id}/machines/{machineId}: removes a machine and its log.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
-import { teamPath } from './cache';
 import { machineQueryOptions } from './get-machine';
 import { machinesQueryOptions } from './get-machines';
 

@@ -2,9 +2,8 @@
 // made by mistake.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
-import { teamPath } from './cache';
 import { machineQueryOptions } from './get-machine';
 import { machinesQueryOptions } from './get-machines';
 

@@ -1,9 +1,9 @@
 // DELETE /api/v2/teams/{id}/threads/{threadId}: removes an entry (members and above).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
-import { teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 import { threadQueryOptions } from './get-thread';
 
 export async function deleteThread({ teamId, threadId }: { teamId: string; threadId: string }): Promise<void> {

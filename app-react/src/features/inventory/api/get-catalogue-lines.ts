@@ -1,9 +1,7 @@
 // GET /api/v2/catalog/lines: the catalogue's thread lines (for the line pickers).
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-
-import { inventoryQuery } from './cache';
+import { api, productQuery } from '@/lib/api-client';
 
 export interface CatalogueLine {
   id: string;
@@ -25,7 +23,7 @@ export function catalogueLinesQueryOptions() {
   return queryOptions({
     queryKey: ['catalogue', 'lines'],
     queryFn: ({ signal }) => fetchCatalogueLines(signal),
-    ...inventoryQuery,
+    ...productQuery,
     // Built into the server: unchanged while the app runs.
     staleTime: Infinity,
   });

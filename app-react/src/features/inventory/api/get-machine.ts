@@ -1,10 +1,10 @@
 // GET /api/v2/teams/{id}/machines/{machineId}: one machine with its maintenance log and due list.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 import type { Machine } from '../types';
-import { inventoryQuery, machinesKey, teamPath } from './cache';
+import { machinesKey } from './cache';
 
 export async function fetchMachine(teamId: string, machineId: string, signal?: AbortSignal): Promise<Machine> {
   const path = teamPath(teamId, `machines/${encodeURIComponent(machineId)}`);
@@ -15,7 +15,7 @@ export function machineQueryOptions(teamId: string, machineId: string) {
   return queryOptions({
     queryKey: [...machinesKey(teamId), 'one', machineId],
     queryFn: ({ signal }) => fetchMachine(teamId, machineId, signal),
-    ...inventoryQuery,
+    ...productQuery,
   });
 }
 

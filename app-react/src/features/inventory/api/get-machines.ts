@@ -1,10 +1,10 @@
 // GET /api/v2/teams/{id}/machines: the team's machines, each with its next due maintenance.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 import type { Machine } from '../types';
-import { inventoryQuery, machinesKey, teamPath } from './cache';
+import { machinesKey } from './cache';
 
 export async function fetchMachines(teamId: string, signal?: AbortSignal): Promise<Machine[]> {
   return (await api<{ machines: Machine[] }>(teamPath(teamId, 'machines'), signal ? { signal } : {})).machines;
@@ -14,7 +14,7 @@ export function machinesQueryOptions(teamId: string) {
   return queryOptions({
     queryKey: [...machinesKey(teamId), 'list'],
     queryFn: ({ signal }) => fetchMachines(teamId, signal),
-    ...inventoryQuery,
+    ...productQuery,
   });
 }
 

@@ -1,10 +1,10 @@
 // GET /api/v2/teams/{id}/threads/{threadId}: one entry.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 import type { ThreadView } from '../types';
-import { inventoryQuery, teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 
 export async function fetchThread(teamId: string, threadId: string, signal?: AbortSignal): Promise<ThreadView> {
   const path = teamPath(teamId, `threads/${encodeURIComponent(threadId)}`);
@@ -15,7 +15,7 @@ export function threadQueryOptions(teamId: string, threadId: string) {
   return queryOptions({
     queryKey: [...threadsKey(teamId), 'one', threadId],
     queryFn: ({ signal }) => fetchThread(teamId, threadId, signal),
-    ...inventoryQuery,
+    ...productQuery,
   });
 }
 

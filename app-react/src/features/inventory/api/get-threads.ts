@@ -1,10 +1,10 @@
 // GET /api/v2/teams/{id}/threads: a page of the team's threads, searched, filtered and sorted.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 import type { ThreadFilters, ThreadPage } from '../types';
-import { inventoryQuery, teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 
 /** The query string of `filters`, leaving out what is not set. */
 export function threadQuery(filters: ThreadFilters): string {
@@ -25,7 +25,7 @@ export function threadsQueryOptions(teamId: string, filters: ThreadFilters = {})
   return queryOptions({
     queryKey: [...threadsKey(teamId), 'list', filters],
     queryFn: ({ signal }) => fetchThreads(teamId, filters, signal),
-    ...inventoryQuery,
+    ...productQuery,
   });
 }
 

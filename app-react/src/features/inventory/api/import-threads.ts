@@ -2,10 +2,10 @@
 // (commit) the import itself, all rows or none.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { ImportResult } from '../types';
-import { teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 
 export function importThreads({ teamId, csv, commit }: { teamId: string; csv: string; commit: boolean }) {
   return api<ImportResult>(teamPath(teamId, 'threads/import'), { method: 'POST', body: { csv, commit } });

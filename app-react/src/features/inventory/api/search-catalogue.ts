@@ -1,10 +1,9 @@
 // GET /api/v2/catalog/threads?q=: catalogue threads by code or name, best first.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery } from '@/lib/api-client';
 
 import type { CatalogueThread } from '../types';
-import { inventoryQuery } from './cache';
 
 export async function searchCatalogue(q: string, signal?: AbortSignal): Promise<CatalogueThread[]> {
   const query = new URLSearchParams({ q, limit: '20' });
@@ -15,7 +14,7 @@ export function catalogueSearchQueryOptions(q: string) {
   return queryOptions({
     queryKey: ['catalogue', 'search', q],
     queryFn: ({ signal }) => searchCatalogue(q, signal),
-    ...inventoryQuery,
+    ...productQuery,
     // The catalogue is built into the server: it does not change while the app runs.
     staleTime: Infinity,
   });

@@ -2,10 +2,9 @@
 // edit_conflict when someone changed the machine meanwhile).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { Machine, MachineDraft } from '../types';
-import { teamPath } from './cache';
 import { machineQueryOptions } from './get-machine';
 import { machinesQueryOptions } from './get-machines';
 

@@ -2,10 +2,10 @@
 // when someone changed the entry meanwhile).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { ThreadInput, ThreadView } from '../types';
-import { teamPath, threadsKey } from './cache';
+import { threadsKey } from './cache';
 import { threadQueryOptions } from './get-thread';
 
 export async function updateThread({

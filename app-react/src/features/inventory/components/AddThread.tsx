@@ -1,12 +1,32 @@
-import { useDeferredValue, useId, useState } from 'react';
+import { useDeferredValue, useId } from 'react';
+import { useWatch } from 'react-hook-form';
 
 import { FormAlert, FormStatus } from '@/components/form';
 
 import { useCreateThread } from '../api/create-thread';
 import { useCatalogueSearch } from '../api/search-catalogue';
-import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from '../errors';
+import { NOT_A_NUMBER, type FormProblems, numberOf, problemsOf } from '../errors';
+import { useInventoryForm } from '../form';
 import type { CatalogueThread, ThreadInput } from '../types';
 import { Swatch, TextField } from './Field';
+
+interface AddThreadFields {
+  custom: boolean;
+  /** What is typed to find a catalogue thread; not sent. */
+  search: string;
+  /** The catalogue thread picked from the results. */
+  chosen: CatalogueThread | null;
+  name: string;
+  colour: string;
+  quantity: string;
+  location: string;
+}
+
+/** A catalogue thread's problems (its line or code) belong to the search that chose it. */
+function onSearch({ fields: { line, code, ...fields }, alert }: FormProblems): FormProblems {
+  const message = code ?? line;
+  return { fields: message ? { ...fields, search: message } : fields, alert };
+}
 
 /**
  * Adds one thread: found in the catalogue by code or name (each with its swatch), or a custom
@@ -14,46 +34,42 @@ import { Swatch, TextField } from './Field';
  */
 export function AddThread({ teamId }: { teamId: string }) {
   const id = useId();
-  const [custom, setCustom] = useState(false);
-  const [search, setSearch] = useState('');
+  const create = useCreateThread(teamId);
+  const { form, alert, done, setDone, show, onSubmit } = useInventoryForm<AddThreadFields>({
+    defaultValues: { custom: false, search: '', chosen: null, name: '', colour: '#000000', quantity: '1', location: '' },
+  });
+  const { register, control, setValue, formState } = form;
+  const { errors } = formState;
+  const [custom, search, chosen] = useWatch({ control, name: ['custom', 'search', 'chosen'] });
   const deferred = useDeferredValue(search.trim());
   const found = useCatalogueSearch(custom ? '' : deferred);
-  const [chosen, setChosen] = useState<CatalogueThread | null>(null);
-  const [name, setName] = useState('');
-  const [colour, setColour] = useState('#000000');
-  const [quantity, setQuantity] = useState('1');
-  const [location, setLocation] = useState('');
-  const [problems, setProblems] = useState<FormProblems>(noProblems);
-  const [done, setDone] = useState<string | null>(null);
-  const create = useCreateThread(teamId);
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setDone(null);
-    const count = numberOf(quantity);
+  const submit = onSubmit(async (values) => {
+    const count = numberOf(values.quantity);
     if (count === NOT_A_NUMBER || count === null) {
-      setProblems({ fields: { quantity: 'Give the number of spools or cones (0 is fine).' }, alert: null });
+      show({ fields: { quantity: 'Give the number of spools or cones (0 is fine).' }, alert: null });
       return;
     }
-    if (!custom && !chosen) {
-      setProblems({ fields: { code: 'Choose a thread from the search results.' }, alert: null });
+    if (!values.custom && !values.chosen) {
+      show(onSearch({ fields: { code: 'Choose a thread from the search results.' }, alert: null }));
       return;
     }
+    const location = values.location.trim();
     const input: ThreadInput =
-      custom || !chosen
-        ? { name: name.trim(), colour, quantity: count, location: location.trim() }
-        : { line: chosen.line, code: chosen.code, quantity: count, location: location.trim() };
-    setProblems(noProblems);
+      values.custom || !values.chosen
+        ? { name: values.name.trim(), colour: values.colour, quantity: count, location }
+        : { line: values.chosen.line, code: values.chosen.code, quantity: count, location };
     try {
       const thread = await create.mutateAsync(input);
       setDone(`Added ${thread.code ? `${thread.code} ` : ''}${thread.name}.`);
-      setChosen(null);
-      setSearch('');
-      setName('');
+      // The quantity, location and colour stay for the next one, often alike.
+      setValue('chosen', null);
+      setValue('search', '');
+      setValue('name', '');
     } catch (error) {
-      setProblems(problemsOf(error, ['line', 'code', 'name', 'colour', 'quantity', 'location'], 'The thread could not be added.'));
+      show(onSearch(problemsOf(error, ['line', 'code', 'name', 'colour', 'quantity', 'location'], 'The thread could not be added.')));
     }
-  };
+  });
 
   // A cleared search shows nothing (not the last results kept while the next ones load).
   const results = deferred && !custom ? (found.data ?? []) : [];
@@ -62,24 +78,17 @@ export function AddThread({ teamId }: { teamId: string }) {
       <h2 id={`${id}-title`}>Add thread</h2>
       <div className="chips" role="group" aria-label="Kind of thread">
         <label className="check">
-          <input type="radio" name={`${id}-kind`} checked={!custom} onChange={() => setCustom(false)} /> From the catalogue
+          <input type="radio" name={`${id}-kind`} checked={!custom} onChange={() => setValue('custom', false)} /> From the catalogue
         </label>
         <label className="check">
-          <input type="radio" name={`${id}-kind`} checked={custom} onChange={() => setCustom(true)} /> Custom thread
+          <input type="radio" name={`${id}-kind`} checked={custom} onChange={() => setValue('custom', true)} /> Custom thread
         </label>
       </div>
       <form onSubmit={submit} noValidate>
         {custom ? (
           <>
-            <TextField id={`${id}-name`} label="Name" value={name} onChange={(e) => setName(e.target.value)} error={problems.fields.name} />
-            <TextField
-              id={`${id}-colour`}
-              label="Colour"
-              type="color"
-              value={colour}
-              onChange={(e) => setColour(e.target.value)}
-              error={problems.fields.colour}
-            />
+            <TextField id={`${id}-name`} label="Name" error={errors.name?.message} {...register('name')} />
+            <TextField id={`${id}-colour`} label="Colour" type="color" error={errors.colour?.message} {...register('colour')} />
           </>
         ) : (
           <>
@@ -89,9 +98,8 @@ export function AddThread({ teamId }: { teamId: string }) {
               type="search"
               autoComplete="off"
               hint="A code or a name, e.g. 1800 or navy."
-              value={search}
-              onChange={(e) => setSearch(e.target.value)}
-              error={problems.fields.code ?? problems.fields.line}
+              error={errors.search?.message}
+              {...register('search')}
             />
             {results.length > 0 ? (
               <ul className="thread-results" aria-label="Catalogue threads">
@@ -103,7 +111,7 @@ export function AddThread({ teamId }: { teamId: string }) {
                         type="button"
                         className="thread-option"
                         aria-pressed={selected}
-                        onClick={() => setChosen(thread)}
+                        onClick={() => setValue('chosen', thread)}
                       >
                         <Swatch hex={thread.hex} /> {thread.code} {thread.name} <span className="muted">{thread.lineName}</span>
                       </button>
@@ -121,25 +129,12 @@ export function AddThread({ teamId }: { teamId: string }) {
             ) : null}
           </>
         )}
-        <TextField
-          id={`${id}-quantity`}
-          label="Quantity"
-          inputMode="decimal"
-          value={quantity}
-          onChange={(e) => setQuantity(e.target.value)}
-          error={problems.fields.quantity}
-        />
-        <TextField
-          id={`${id}-location`}
-          label="Location"
-          value={location}
-          onChange={(e) => setLocation(e.target.value)}
-          error={problems.fields.location}
-        />
+        <TextField id={`${id}-quantity`} label="Quantity" inputMode="decimal" error={errors.quantity?.message} {...register('quantity')} />
+        <TextField id={`${id}-location`} label="Location" error={errors.location?.message} {...register('location')} />
         <button type="submit" className="button button--primary" disabled={create.isPending}>
           Add to inventory
         </button>
-        <FormAlert message={problems.alert} />
+        <FormAlert message={alert} />
         <FormStatus message={done} />
       </form>
     </section>

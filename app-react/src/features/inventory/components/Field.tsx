@@ -1,5 +1,7 @@
-// A labelled input with its own error message, tied together for screen readers.
-import type { InputHTMLAttributes, ReactNode, SelectHTMLAttributes, TextareaHTMLAttributes } from 'react';
+// A labelled input with its own error message, tied together for screen readers. The rest of
+// the props go to the input itself, `ref` included, so react-hook-form's `register` spreads
+// onto a field as it does onto an input.
+import type { ComponentProps, ReactNode } from 'react';
 
 interface FieldShell {
   id: string;
@@ -32,7 +34,7 @@ function Shell({ id, label, error, hint, children }: FieldShell & { children: Re
   );
 }
 
-export function TextField({ id, label, error, hint, ...input }: FieldShell & InputHTMLAttributes<HTMLInputElement>) {
+export function TextField({ id, label, error, hint, ...input }: FieldShell & ComponentProps<'input'>) {
   return (
     <Shell id={id} label={label} error={error} {...(hint ? { hint } : {})}>
       <input id={id} {...describedBy(id, error, hint)} {...input} />
@@ -40,7 +42,7 @@ export function TextField({ id, label, error, hint, ...input }: FieldShell & Inp
   );
 }
 
-export function TextAreaField({ id, label, error, hint, ...input }: FieldShell & TextareaHTMLAttributes<HTMLTextAreaElement>) {
+export function TextAreaField({ id, label, error, hint, ...input }: FieldShell & ComponentProps<'textarea'>) {
   return (
     <Shell id={id} label={label} error={error} {...(hint ? { hint } : {})}>
       <textarea id={id} {...describedBy(id, error, hint)} {...input} />
@@ -55,7 +57,7 @@ export function SelectField({
   hint,
   children,
   ...select
-}: FieldShell & SelectHTMLAttributes<HTMLSelectElement>) {
+}: FieldShell & ComponentProps<'select'>) {
   return (
     <Shell id={id} label={label} error={error} {...(hint ? { hint } : {})}>
       <select id={id} {...describedBy(id, error, hint)} {...select}>

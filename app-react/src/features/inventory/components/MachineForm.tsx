@@ -1,8 +1,10 @@
-import { useId, useState } from 'react';
+import { useId } from 'react';
+import { useFieldArray } from 'react-hook-form';
 
 import { FormAlert, FormStatus } from '@/components/form';
 
-import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf } from '../errors';
+import { NOT_A_NUMBER, type FormProblems, numberOf } from '../errors';
+import { useInventoryForm } from '../form';
 import { MACHINE_STATUSES, type Machine, type MachineDraft, statusLabels } from '../types';
 import { SelectField, TextAreaField, TextField } from './Field';
 
@@ -11,7 +13,6 @@ const NUMBERS = ['heads', 'needles_per_head', 'max_spm', 'typical_spm'] as const
 export const MACHINE_FIELDS = [...TEXTS, ...NUMBERS, 'status', 'hoops'] as const;
 
 interface HoopValues {
-  key: number;
   name: string;
   width_mm: string;
   height_mm: string;
@@ -38,8 +39,6 @@ export const MACHINE_LABELS: Record<(typeof MACHINE_FIELDS)[number], string> = {
   hoops: 'Hoops',
 };
 
-let nextKey = 0;
-
 /** The form's values for `machine`; empty ones to add a machine. */
 export function machineValuesOf(machine: Machine | undefined): MachineValues {
   const s = (value: number | string | null | undefined) => (value === null || value === undefined ? '' : String(value));
@@ -56,7 +55,6 @@ export function machineValuesOf(machine: Machine | undefined): MachineValues {
     typical_spm: s(machine?.typical_spm),
     status: machine?.status ?? 'active',
     hoops: (machine?.hoops ?? []).map((hoop) => ({
-      key: nextKey++,
       name: hoop.name,
       width_mm: String(hoop.width_mm),
       height_mm: String(hoop.height_mm),
@@ -104,75 +102,60 @@ export function draftOf(values: Values, hoops: HoopValues[]): { draft: MachineDr
   return Object.keys(fields).length > 0 ? { fields } : { draft };
 }
 
+/** The form of a machine (react-hook-form), its alert and status line: see useInventoryForm. */
+export type MachineFormState = ReturnType<typeof useInventoryForm<MachineValues>>;
+
+/** A machine form, empty to add one or filled from `machine` to edit it. */
+export function useMachineForm(machine?: Machine): MachineFormState {
+  return useInventoryForm<MachineValues>({ defaultValues: machineValuesOf(machine) });
+}
+
 /**
- * A machine's fields, hoops included: empty to add one, filled to edit one. `save` answers the
- * problems to show (none when it worked). The form keeps its values itself, unless `values` and
- * `onValues` are given (the edit page, which keeps them through a clash with someone's change);
- * `children` (that clash) show just above the submit button.
+ * A machine's fields, hoops included, on `state` (useMachineForm): empty to add one, filled to
+ * edit one. `save` answers the problems to show (none when it worked); a machine added empties
+ * the form for the next. `children` (the edit page's clash with someone's change) show just
+ * above the submit button.
  */
 export function MachineForm({
-  machine,
+  state,
+  adding = false,
   canWrite,
   submitLabel,
   label,
   save,
-  values: given,
-  onValues,
   submitRef,
   children,
 }: {
-  machine?: Machine;
+  state: MachineFormState;
+  /** The form adds machines: after each, it starts empty again. */
+  adding?: boolean;
   canWrite: boolean;
   submitLabel: string;
   label: string;
   save: (draft: MachineDraft, values: MachineValues) => Promise<{ problems: FormProblems; done: string | null }>;
-  values?: MachineValues;
-  onValues?: (values: MachineValues) => void;
   submitRef?: React.Ref<HTMLButtonElement>;
   children?: React.ReactNode;
 }) {
   const id = useId();
-  const [own, setOwn] = useState(() => machineValuesOf(machine));
-  const form = given ?? own;
-  const setForm = onValues ?? setOwn;
-  const { hoops } = form;
-  const [problems, setProblems] = useState<FormProblems>(noProblems);
-  const [done, setDone] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const set = (field: keyof Values) => (event: { target: { value: string } }) => setForm({ ...form, [field]: event.target.value });
-  const setHoops = (next: HoopValues[]) => setForm({ ...form, hoops: next });
-  const setHoop = (key: number, field: 'name' | 'width_mm' | 'height_mm', value: string) =>
-    setHoops(hoops.map((hoop) => (hoop.key === key ? { ...hoop, [field]: value } : hoop)));
+  const { form, alert, done, setDone, show, onSubmit } = state;
+  const { register, control, formState } = form;
+  const { errors } = formState;
+  const hoops = useFieldArray({ control, name: 'hoops' });
 
-  const submit = async (event: React.FormEvent) => {
-    event.preventDefault();
-    setDone(null);
-    const parsed = draftOf(form, hoops);
+  const submit = onSubmit(async (values) => {
+    const parsed = draftOf(values, values.hoops);
     if ('fields' in parsed) {
-      setProblems({ fields: parsed.fields, alert: null });
+      show({ fields: parsed.fields, alert: null });
       return;
     }
-    setBusy(true);
-    try {
-      const result = await save(parsed.draft, form);
-      setProblems(result.problems);
-      setDone(result.done);
-      if (!machine && result.done) setForm(machineValuesOf(undefined));
-    } finally {
-      setBusy(false);
-    }
-  };
+    const result = await save(parsed.draft, values);
+    show(result.problems);
+    setDone(result.done);
+    if (adding && result.done) form.reset(machineValuesOf(undefined));
+  });
 
   const text = (field: keyof Values, name: string, extra: Record<string, unknown> = {}) => (
-    <TextField
-      id={`${id}-${field}`}
-      label={name}
-      value={form[field]}
-      onChange={set(field)}
-      error={problems.fields[field]}
-      readOnly={!canWrite}
-      {...extra}
-    />
+    <TextField id={`${id}-${field}`} label={name} error={errors[field]?.message} readOnly={!canWrite} {...register(field)} {...extra} />
   );
 
   return (
@@ -191,14 +174,7 @@ export function MachineForm({
         {text('max_spm', 'Maximum stitches per minute', { inputMode: 'numeric' })}
         {text('typical_spm', 'Typical stitches per minute', { inputMode: 'numeric' })}
       </div>
-      <SelectField
-        id={`${id}-status`}
-        label="Status"
-        value={form.status}
-        onChange={set('status')}
-        error={problems.fields.status}
-        disabled={!canWrite}
-      >
+      <SelectField id={`${id}-status`} label="Status" error={errors.status?.message} disabled={!canWrite} {...register('status')}>
         {MACHINE_STATUSES.map((status) => (
           <option key={status} value={status}>
             {statusLabels[status]}
@@ -208,67 +184,52 @@ export function MachineForm({
       {text('purchase_date', 'Purchase date', { type: 'date' })}
       <fieldset>
         <legend>Hoops and sewing fields (mm)</legend>
-        {problems.fields.hoops ? <p className="field__error">{problems.fields.hoops}</p> : null}
-        {hoops.length === 0 ? <p className="muted">No hoops listed.</p> : null}
-        {hoops.map((hoop, index) => (
-          <div className="field-row" key={hoop.key}>
+        {errors.hoops?.message ? <p className="field__error">{errors.hoops.message}</p> : null}
+        {hoops.fields.length === 0 ? <p className="muted">No hoops listed.</p> : null}
+        {hoops.fields.map((hoop, index) => (
+          <div className="field-row" key={hoop.id}>
             <TextField
-              id={`${id}-hoop-${hoop.key}-name`}
+              id={`${id}-hoop-${hoop.id}-name`}
               label={`Hoop ${index + 1} name`}
-              value={hoop.name}
               readOnly={!canWrite}
-              onChange={(e) => setHoop(hoop.key, 'name', e.target.value)}
-              error={problems.fields[`hoops[${index}].name`]}
+              error={errors.hoops?.[index]?.name?.message}
+              {...register(`hoops.${index}.name`)}
             />
             <TextField
-              id={`${id}-hoop-${hoop.key}-width`}
+              id={`${id}-hoop-${hoop.id}-width`}
               label={`Hoop ${index + 1} width`}
               inputMode="numeric"
-              value={hoop.width_mm}
               readOnly={!canWrite}
-              onChange={(e) => setHoop(hoop.key, 'width_mm', e.target.value)}
-              error={problems.fields[`hoops[${index}].width_mm`]}
+              error={errors.hoops?.[index]?.width_mm?.message}
+              {...register(`hoops.${index}.width_mm`)}
             />
             <TextField
-              id={`${id}-hoop-${hoop.key}-height`}
+              id={`${id}-hoop-${hoop.id}-height`}
               label={`Hoop ${index + 1} height`}
               inputMode="numeric"
-              value={hoop.height_mm}
               readOnly={!canWrite}
-              onChange={(e) => setHoop(hoop.key, 'height_mm', e.target.value)}
-              error={problems.fields[`hoops[${index}].height_mm`]}
+              error={errors.hoops?.[index]?.height_mm?.message}
+              {...register(`hoops.${index}.height_mm`)}
             />
             {canWrite ? (
-              <button type="button" className="button" onClick={() => setHoops(hoops.filter((h) => h.key !== hoop.key))}>
+              <button type="button" className="button" onClick={() => hoops.remove(index)}>
                 Remove hoop {index + 1}
               </button>
             ) : null}
           </div>
         ))}
         {canWrite ? (
-          <button
-            type="button"
-            className="button"
-            onClick={() => setHoops([...hoops, { key: nextKey++, name: '', width_mm: '', height_mm: '' }])}
-          >
+          <button type="button" className="button" onClick={() => hoops.append({ name: '', width_mm: '', height_mm: '' }, { shouldFocus: false })}>
             Add hoop
           </button>
         ) : null}
       </fieldset>
-      <TextAreaField
-        id={`${id}-notes`}
-        label="Notes"
-        rows={3}
-        value={form.notes}
-        onChange={set('notes')}
-        error={problems.fields.notes}
-        readOnly={!canWrite}
-      />
+      <TextAreaField id={`${id}-notes`} label="Notes" rows={3} error={errors.notes?.message} readOnly={!canWrite} {...register('notes')} />
       {children}
-      <FormAlert message={problems.alert} />
+      <FormAlert message={alert} />
       <FormStatus message={done} />
       {canWrite ? (
-        <button type="submit" className="button button--primary" disabled={busy} ref={submitRef}>
+        <button type="submit" className="button button--primary" disabled={formState.isSubmitting} ref={submitRef}>
           {submitLabel}
         </button>
       ) : null}

@@ -2,10 +2,10 @@
 // inputs again and answers 422 quote_mismatch unless its result is the one sent.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { QuoteDraft, SavedQuote } from '../types';
-import { quotesKey, teamPath } from './cache';
+import { quotesKey } from './cache';
 
 export async function createQuote({ teamId, draft }: { teamId: string; draft: QuoteDraft }): Promise<SavedQuote> {
   return (await api<{ quote: SavedQuote }>(teamPath(teamId, 'quotes'), { method: 'POST', body: draft })).quote;

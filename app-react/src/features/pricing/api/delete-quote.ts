@@ -1,9 +1,8 @@
 // DELETE /api/v2/teams/{team}/quotes/{id}: removes a saved quote (members and above).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
-import { teamPath } from './cache';
 import { quoteQueryOptions } from './get-quote';
 import { quotesQueryOptions } from './get-quotes';
 

@@ -1,10 +1,10 @@
 // POST /api/v2/teams/{team}/quotes/{id}/duplicate: saves a copy (members and above).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { SavedQuote } from '../types';
-import { quotesKey, teamPath } from './cache';
+import { quotesKey } from './cache';
 
 export async function duplicateQuote({ teamId, quoteId }: { teamId: string; quoteId: string }): Promise<SavedQuote> {
   const path = teamPath(teamId, `quotes/${encodeURIComponent(quoteId)}/duplicate`);

@@ -3,9 +3,7 @@
 // in the inventory marks it stale.
 import { queryOptions, useQueries } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-
-import { pricingQuery, teamPath } from './cache';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 export interface ClosestThread {
   id: string;
@@ -26,7 +24,7 @@ export function closestThreadQueryOptions(teamId: string, hex: string) {
   return queryOptions({
     queryKey: ['inventory', teamId, 'threads', 'closest', hex.toUpperCase()],
     queryFn: ({ signal }) => fetchClosestThread(teamId, hex, signal),
-    ...pricingQuery,
+    ...productQuery,
   });
 }
 

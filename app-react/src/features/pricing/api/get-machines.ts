@@ -5,9 +5,7 @@
 // change in the inventory marks this stale too without either feature importing the other.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
-
-import { pricingQuery, teamPath } from './cache';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 export interface PricingMachine {
   id: string;
@@ -26,7 +24,7 @@ export function machinesQueryOptions(teamId: string) {
   return queryOptions({
     queryKey: ['inventory', teamId, 'machines', 'pricing'],
     queryFn: ({ signal }) => fetchMachines(teamId, signal),
-    ...pricingQuery,
+    ...productQuery,
   });
 }
 

@@ -1,10 +1,10 @@
 // GET /api/v2/teams/{team}/quotes/{id}: one saved quote with its inputs, rates and result.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 import type { SavedQuote } from '../types';
-import { pricingQuery, quotesKey, teamPath } from './cache';
+import { quotesKey } from './cache';
 
 export async function fetchQuote(teamId: string, quoteId: string, signal?: AbortSignal): Promise<SavedQuote> {
   const path = teamPath(teamId, `quotes/${encodeURIComponent(quoteId)}`);
@@ -15,7 +15,7 @@ export function quoteQueryOptions(teamId: string, quoteId: string) {
   return queryOptions({
     queryKey: [...quotesKey(teamId), 'one', quoteId],
     queryFn: ({ signal }) => fetchQuote(teamId, quoteId, signal),
-    ...pricingQuery,
+    ...productQuery,
     // A saved quote never changes (a copy is a new quote): read it once.
     staleTime: Number.POSITIVE_INFINITY,
   });

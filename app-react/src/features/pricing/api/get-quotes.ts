@@ -1,10 +1,10 @@
 // GET /api/v2/teams/{team}/quotes?q=&page=&per_page=: the team's saved quotes, newest first.
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 import type { QuotePage } from '../types';
-import { pricingQuery, quotesKey, teamPath } from './cache';
+import { quotesKey } from './cache';
 
 export const QUOTES_PER_PAGE = 20;
 
@@ -29,7 +29,7 @@ export function quotesQueryOptions(teamId: string, filters?: QuoteFilters) {
   return queryOptions({
     queryKey: filters ? [...quotesKey(teamId), 'list', filters] : [...quotesKey(teamId), 'list'],
     queryFn: ({ signal }) => fetchQuotes(teamId, filters ?? { q: '', page: 1 }, signal),
-    ...pricingQuery,
+    ...productQuery,
   });
 }
 

@@ -8,7 +8,7 @@ import type { Invite, Team } from '../types';
 import { refresh } from './cache';
 import { myInvitesQueryOptions } from './get-my-invites';
 import { membersQueryOptions } from './get-members';
-import { teamQueryOptions } from './get-team';
+import { putTeam } from './get-team';
 import { teamInvitesQueryOptions } from './get-team-invites';
 import { teamsQueryOptions } from './get-teams';
 
@@ -21,9 +21,9 @@ export async function acceptInvite(invitePublicId: string): Promise<Accepted> {
   return api<Accepted>(`/invites/${encodeURIComponent(invitePublicId)}/accept`, { method: 'POST' });
 }
 
-/** A team joined: its details cached, and what lists it (or the invite) fetched again. */
+/** A team joined: its details cached (and in the switcher), and what lists it (or the invite) fetched again. */
 export async function afterAccepted(queryClient: QueryClient, { team }: Accepted): Promise<void> {
-  queryClient.setQueryData(teamQueryOptions(team.public_id).queryKey, team);
+  putTeam(queryClient, team);
   await refresh(
     queryClient,
     teamsQueryOptions().queryKey,

@@ -3,28 +3,24 @@ import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
 const MINUTE = 60_000;
 
-/** Spec, section 9: read cache lifetimes. Anything not listed has the default, 2 minutes. */
+/**
+ * Spec, section 9: read cache lifetimes. Anything not listed has the product API's default,
+ * 2 minutes (`productQuery` in lib/api-client.ts).
+ */
 export const staleTimes = {
   teams: 10 * MINUTE,
   team: 15 * MINUTE,
   members: 5 * MINUTE,
   teamInvites: 3 * MINUTE,
   myInvites: 5 * MINUTE,
-  default: 2 * MINUTE,
 } as const;
 
 /**
- * What every team query shares: the product API never retries (spec, section 7; the app's
- * default of 3 retries is for other fetches). A failed refetch keeps the data it had, which
- * TanStack Query does by itself: "on a failed read stale cached data is returned".
- */
-export const productQuery = { retry: false } as const;
-
-/**
- * After a write: marks `keys` stale and refetches them even where no screen watches them (the
- * default refetches only watched ones), because the team store mirrors these answers and the
- * header's team switcher reads the store.
+ * After a write: marks `keys` stale, and fetches again those a screen shows (TanStack Query's
+ * default). The rest are fetched when next read. The team store needs no more than that: each
+ * fetch puts its answer there (./get-*.ts), and a write whose answer the header shows (a rename,
+ * a team joined) puts that answer there itself.
  */
 export async function refresh(queryClient: QueryClient, ...keys: QueryKey[]): Promise<void> {
-  await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey, exact: true, refetchType: 'all' })));
+  await Promise.all(keys.map((queryKey) => queryClient.invalidateQueries({ queryKey, exact: true })));
 }

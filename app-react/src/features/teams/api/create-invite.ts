@@ -2,7 +2,7 @@
 // (admins and owners); the server e-mails the accept link.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { Invite, Role } from '../types';
 import { refresh } from './cache';
@@ -15,8 +15,7 @@ export interface NewInvite {
 }
 
 export async function createInvite({ publicId, email, role }: NewInvite): Promise<Invite> {
-  const path = `/teams/${encodeURIComponent(publicId)}/invites`;
-  return (await api<{ invite: Invite }>(path, { method: 'POST', body: { email, role } })).invite;
+  return (await api<{ invite: Invite }>(teamPath(publicId, 'invites'), { method: 'POST', body: { email, role } })).invite;
 }
 
 export function useCreateInvite() {

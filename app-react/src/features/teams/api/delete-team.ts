@@ -1,19 +1,20 @@
 // DELETE /api/v2/teams/{publicId}: deletes a team (owners only).
 import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import { teamStore } from '../store';
 import { refresh } from './cache';
 import { teamsQueryOptions } from './get-teams';
 
 export async function deleteTeam(publicId: string): Promise<void> {
-  await api<void>(`/teams/${encodeURIComponent(publicId)}`, { method: 'DELETE' });
+  await api<void>(teamPath(publicId), { method: 'DELETE' });
 }
 
 /**
  * A team the person is no longer in (deleted, or left): out of the store (no longer current,
- * spec section 4), its cached answers dropped, and the team list fetched again.
+ * spec section 4), its cached answers dropped, and the cached team list stale, so the next
+ * initialisation does not bring the team back from it.
  */
 export async function forgetTeam(queryClient: QueryClient, publicId: string): Promise<void> {
   teamStore.getState().removeTeam(publicId);

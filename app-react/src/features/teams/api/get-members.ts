@@ -1,22 +1,27 @@
 // GET /api/v2/teams/{publicId}/members: everyone in a team, with their roles.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
+import { teamStore } from '../store';
 import type { Member } from '../types';
-import { productQuery, staleTimes } from './cache';
+import { staleTimes } from './cache';
 
 export async function fetchMembers(publicId: string, signal?: AbortSignal): Promise<Member[]> {
-  const path = `/teams/${encodeURIComponent(publicId)}/members`;
-  return (await api<{ members: Member[] }>(path, signal ? { signal } : {})).members;
+  return (await api<{ members: Member[] }>(teamPath(publicId, 'members'), signal ? { signal } : {})).members;
 }
 
 export function membersQueryOptions(publicId: string) {
   return queryOptions({
     queryKey: ['teams', 'members', publicId],
-    queryFn: ({ signal }) => fetchMembers(publicId, signal),
-    staleTime: staleTimes.members,
+    // Into the team store when `publicId` is the current team (the store holds only its list).
+    queryFn: async ({ signal }) => {
+      const members = await fetchMembers(publicId, signal);
+      teamStore.getState().setMembers(publicId, members);
+      return members;
+    },
     ...productQuery,
+    staleTime: staleTimes.members,
   });
 }
 

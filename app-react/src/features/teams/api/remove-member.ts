@@ -2,7 +2,7 @@
 // with the caller's own id, leaves the team (anyone but its last owner).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import { refresh } from './cache';
 import { forgetTeam } from './delete-team';
@@ -18,8 +18,7 @@ export interface MemberRemoval {
 }
 
 export async function removeMember({ publicId, userId }: MemberRemoval): Promise<void> {
-  const path = `/teams/${encodeURIComponent(publicId)}/members/${encodeURIComponent(userId)}`;
-  await api<void>(path, { method: 'DELETE' });
+  await api<void>(teamPath(publicId, `members/${encodeURIComponent(userId)}`), { method: 'DELETE' });
 }
 
 export function useRemoveMember() {

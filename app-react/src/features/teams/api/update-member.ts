@@ -2,7 +2,7 @@
 // role (admins and owners; only owners grant or take away the owner role).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { Member, Role } from '../types';
 import { refresh } from './cache';
@@ -17,8 +17,7 @@ export interface MemberChange {
 }
 
 export async function saveMember({ publicId, userId, role }: MemberChange): Promise<Member> {
-  const path = `/teams/${encodeURIComponent(publicId)}/members`;
-  return (await api<{ member: Member }>(path, { method: 'POST', body: { userId, role } })).member;
+  return (await api<{ member: Member }>(teamPath(publicId, 'members'), { method: 'POST', body: { userId, role } })).member;
 }
 
 export function useSaveMember() {

@@ -6,7 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '@/lib/api-client';
 
 import type { Settings } from '../types';
-import { type SettingsScope, settingsPath, settingsQueryOptions } from './get-settings';
+import { type SettingsScope, putSettings, settingsPath } from './get-settings';
 
 export interface SettingsChange {
   scope: SettingsScope;
@@ -23,7 +23,6 @@ export function useUpdateSettings() {
   return useMutation({
     mutationFn: updateSettings,
     // The answer is the whole new map: it replaces the cached one, no refetch needed.
-    onSuccess: (settings, { scope, publicId }) =>
-      queryClient.setQueryData(settingsQueryOptions(scope, publicId).queryKey, settings),
+    onSuccess: (settings, { scope, publicId }) => putSettings(queryClient, scope, publicId, settings),
   });
 }

@@ -1,15 +1,15 @@
 // PATCH /api/v2/teams/{publicId} {name}: renames a team (admins and owners).
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, teamPath } from '@/lib/api-client';
 
 import type { Team } from '../types';
 import { refresh } from './cache';
-import { teamQueryOptions } from './get-team';
+import { putTeam } from './get-team';
 import { teamsQueryOptions } from './get-teams';
 
 export async function renameTeam({ publicId, name }: { publicId: string; name: string }): Promise<Team> {
-  return (await api<{ team: Team }>(`/teams/${encodeURIComponent(publicId)}`, { method: 'PATCH', body: { name } })).team;
+  return (await api<{ team: Team }>(teamPath(publicId), { method: 'PATCH', body: { name } })).team;
 }
 
 export function useRenameTeam() {
@@ -17,7 +17,7 @@ export function useRenameTeam() {
   return useMutation({
     mutationFn: renameTeam,
     onSuccess: async (team) => {
-      queryClient.setQueryData(teamQueryOptions(team.public_id).queryKey, team);
+      putTeam(queryClient, team);
       await refresh(queryClient, teamsQueryOptions().queryKey);
     },
   });

@@ -6,7 +6,7 @@
 // change in the inventory marks this stale too without either feature importing the other.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
-import { api } from '@/lib/api-client';
+import { api, productQuery, teamPath } from '@/lib/api-client';
 
 export interface OwnedThread {
   line: string;
@@ -15,16 +15,14 @@ export interface OwnedThread {
 }
 
 export async function fetchOwnedThreads(teamId: string, signal?: AbortSignal): Promise<OwnedThread[]> {
-  const path = `/teams/${encodeURIComponent(teamId)}/threads/owned`;
-  return (await api<{ threads: OwnedThread[] }>(path, signal ? { signal } : {})).threads;
+  return (await api<{ threads: OwnedThread[] }>(teamPath(teamId, 'threads/owned'), signal ? { signal } : {})).threads;
 }
 
 export function ownedThreadsQueryOptions(teamId: string) {
   return queryOptions({
     queryKey: ['inventory', teamId, 'threads', 'owned'],
     queryFn: ({ signal }) => fetchOwnedThreads(teamId, signal),
-    staleTime: 2 * 60_000,
-    retry: false,
+    ...productQuery,
   });
 }
 

@@ -1,10 +1,18 @@
 import { useId, useState } from 'react';
+import { useForm, useWatch } from 'react-hook-form';
 
 import type { BulkConversion, BulkRequest, Converter, LineSummary } from '@/lib/core';
 
 import { MatchBadge } from './MatchBadge';
 import { Swatch } from './Swatch';
 import { formatDeltaE } from '../labels';
+
+interface BulkFields {
+  /** The line the codes are from; '' for hex colours only. */
+  from: string;
+  to: string;
+  input: string;
+}
 
 interface Props {
   converter: Converter;
@@ -15,14 +23,13 @@ interface Props {
 /** Convert a pasted list (codes of one line, hex colours, or rows copied from a spreadsheet). */
 export function BulkConvert({ converter, lines, defaultTo }: Props) {
   const ids = { from: useId(), to: useId(), input: useId() };
-  const [from, setFrom] = useState('');
-  const [to, setTo] = useState(defaultTo);
-  const [input, setInput] = useState('');
+  const { register, handleSubmit, control } = useForm<BulkFields>({ defaultValues: { from: '', to: defaultTo, input: '' } });
+  const input = useWatch({ control, name: 'input' });
+  // The last conversion, which the table and the download show.
   const [result, setResult] = useState<{ request: BulkRequest; conversion: BulkConversion } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  function convert(event: React.FormEvent) {
-    event.preventDefault();
+  const convert = handleSubmit(({ from, to, input }) => {
     const request: BulkRequest = { from: from || null, to, input, alternatives: 2 };
     try {
       setResult({ request, conversion: converter.convertBulk(request) });
@@ -31,7 +38,7 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
       setResult(null);
       setError(thrown instanceof Error ? thrown.message : String(thrown));
     }
-  }
+  });
 
   function download() {
     if (!result) return;
@@ -50,7 +57,7 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
       <div className="field-row">
         <div className="field">
           <label htmlFor={ids.from}>Codes are from</label>
-          <select id={ids.from} value={from} onChange={(event) => setFrom(event.target.value)}>
+          <select id={ids.from} {...register('from')}>
             <option value="">Hex colours only</option>
             {lines.map((line) => (
               <option key={line.id} value={line.id}>
@@ -61,7 +68,7 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
         </div>
         <div className="field">
           <label htmlFor={ids.to}>Convert to</label>
-          <select id={ids.to} value={to} onChange={(event) => setTo(event.target.value)}>
+          <select id={ids.to} {...register('to')}>
             {lines
               .filter((line) => line.kind === 'thread')
               .map((line) => (
@@ -77,10 +84,9 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
         <textarea
           id={ids.input}
           rows={6}
-          value={input}
           spellCheck={false}
           placeholder={'One code or #hex colour per line, or rows pasted from a spreadsheet:\n0015\n1902\n#1F3A93'}
-          onChange={(event) => setInput(event.target.value)}
+          {...register('input')}
         />
       </div>
       {error && (
