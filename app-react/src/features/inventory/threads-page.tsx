@@ -1,5 +1,5 @@
-import { useDeferredValue, useEffect, useId, useState } from 'react';
-import { useNavigationType, useSearchParams } from 'react-router';
+import { useDeferredValue, useId, useState } from 'react';
+import { NavigationType, useNavigationType, useSearchParams } from 'react-router';
 
 import { FormAlert } from '@/components/form';
 import { pageTitle } from '@/config/paths';
@@ -47,12 +47,15 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
   // must show at once.
   const [filters, setFilters] = useState(() => readFilters(params));
   const address = params.toString();
-  useEffect(() => {
-    // Back, Forward or a link changed the address: the filters follow it. This page's own
-    // writes (replacements) are already in the state.
-    if (navigationType === 'REPLACE') return;
-    setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
-  }, [address, navigationType]);
+  // Back, Forward or a link changed the address: the filters follow it, in this render. This
+  // page's own writes (replacements) are already in the state.
+  const [navigated, setNavigated] = useState({ address, navigationType });
+  if (navigated.address !== address || navigated.navigationType !== navigationType) {
+    setNavigated({ address, navigationType });
+    if (navigationType !== NavigationType.Replace) {
+      setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
+    }
+  }
   const lines = useCatalogueLines();
   // Typing does not send a request per key: the list follows when React has time.
   const search = useDeferredValue(filters.q.trim());
