@@ -2,7 +2,7 @@
 // team query lands in the store (a refetch after a write included), and a change of the current
 // team fetches its settings and member settings, or clears them when no team is current
 // (spec, section 4).
-import { type QueryClient, type QueryKey, hashKey } from '@tanstack/react-query';
+import { type Query, type QueryClient, type QueryKey, hashKey } from '@tanstack/react-query';
 
 import { teamQueryOptions } from './api/get-team';
 import { membersQueryOptions } from './api/get-members';
@@ -17,12 +17,21 @@ import type { Invite, Member, Settings, Team } from './types';
 export function mirrorIntoStore(queryKey: QueryKey, data: unknown): void {
   const store = teamStore.getState();
   const is = (key: QueryKey) => hashKey(key) === hashKey(queryKey);
-  if (is(teamsQueryOptions().queryKey)) return store.setTeams(data as Team[]);
-  if (is(myInvitesQueryOptions().queryKey)) return store.setMyInvites(data as Invite[]);
+  if (is(teamsQueryOptions().queryKey)) {
+    store.setTeams(data as Team[]);
+    return;
+  }
+  if (is(myInvitesQueryOptions().queryKey)) {
+    store.setMyInvites(data as Invite[]);
+    return;
+  }
   // The rest are per team: ['teams', kind, publicId].
   const publicId = typeof queryKey[2] === 'string' ? queryKey[2] : '';
   if (!publicId) return;
-  if (is(teamQueryOptions(publicId).queryKey)) return store.updateTeam(data as Team);
+  if (is(teamQueryOptions(publicId).queryKey)) {
+    store.updateTeam(data as Team);
+    return;
+  }
   // The store holds the lists of the current team only.
   if (publicId !== store.currentTeamPublicId) return;
   if (is(membersQueryOptions(publicId).queryKey)) store.setMembers(data as Member[]);
@@ -44,11 +53,11 @@ export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId
     return;
   }
   try {
-    // fetchQuery answers from the cache while it is fresh, without an event the mirror would
+    // `query` answers from the cache while it is fresh, without an event the mirror would
     // hear, so the answers are stored here.
     const [settings, memberSettings] = await Promise.all([
-      queryClient.fetchQuery(settingsQueryOptions('team', publicId)),
-      queryClient.fetchQuery(settingsQueryOptions('member', publicId)),
+      queryClient.query(settingsQueryOptions('team', publicId)),
+      queryClient.query(settingsQueryOptions('member', publicId)),
     ]);
     // The person may have switched again meanwhile.
     if (teamStore.getState().currentTeamPublicId !== publicId) return;
@@ -62,7 +71,9 @@ export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId
 /** Connects the store to `queryClient` (once, at the app's root); answers the disconnecting. */
 export function connectTeamStore(queryClient: QueryClient): () => void {
   const stopMirror = queryClient.getQueryCache().subscribe((event) => {
-    if (event.type === 'updated' && event.action.type === 'success') mirrorIntoStore(event.query.queryKey, event.query.state.data);
+    // The cache types its queries' keys as `any`; every key is a QueryKey.
+    const { queryKey, state } = event.query as Query;
+    if (event.type === 'updated' && event.action.type === 'success') mirrorIntoStore(queryKey, state.data);
   });
   const stopWatch = teamStore.subscribe((state, previous) => {
     if (state.currentTeamPublicId !== previous.currentTeamPublicId) {
