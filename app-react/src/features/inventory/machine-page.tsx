@@ -162,7 +162,7 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
   const [problems, setProblems] = useState<FormProblems>(noProblems);
   const [done, setDone] = useState<string | null>(null);
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = async (event: React.SubmitEvent) => {
     event.preventDefault();
     setDone(null);
     const stitches = numberOf(counter);

@@ -152,7 +152,7 @@ function ThreadForm({
     }
   };
 
-  const submit = (event: React.FormEvent) => {
+  const submit = (event: React.SubmitEvent) => {
     event.preventDefault();
     void save(values, base);
   };

@@ -19,7 +19,7 @@ export function AddMany({ teamId }: { teamId: string }) {
   const [done, setDone] = useState<string | null>(null);
   const bulk = useBulkAddThreads(teamId);
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = async (event: React.SubmitEvent) => {
     event.preventDefault();
     setDone(null);
     const count = numberOf(quantity);

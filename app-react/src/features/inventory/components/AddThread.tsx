@@ -27,7 +27,7 @@ export function AddThread({ teamId }: { teamId: string }) {
   const [done, setDone] = useState<string | null>(null);
   const create = useCreateThread(teamId);
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = async (event: React.SubmitEvent) => {
     event.preventDefault();
     setDone(null);
     const count = numberOf(quantity);

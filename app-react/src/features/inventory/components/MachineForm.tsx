@@ -144,7 +144,7 @@ export function MachineForm({
   const setHoop = (key: number, field: 'name' | 'width_mm' | 'height_mm', value: string) =>
     setHoops(hoops.map((hoop) => (hoop.key === key ? { ...hoop, [field]: value } : hoop)));
 
-  const submit = async (event: React.FormEvent) => {
+  const submit = async (event: React.SubmitEvent) => {
     event.preventDefault();
     setDone(null);
     const parsed = draftOf(form, hoops);

@@ -8,7 +8,7 @@ import { refresh } from './cache';
 import { teamsQueryOptions } from './get-teams';
 
 export async function deleteTeam(publicId: string): Promise<void> {
-  await api<void>(`/teams/${encodeURIComponent(publicId)}`, { method: 'DELETE' });
+  await api<undefined>(`/teams/${encodeURIComponent(publicId)}`, { method: 'DELETE' });
 }
 
 /**

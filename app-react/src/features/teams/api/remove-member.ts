@@ -19,7 +19,7 @@ export interface MemberRemoval {
 
 export async function removeMember({ publicId, userId }: MemberRemoval): Promise<void> {
   const path = `/teams/${encodeURIComponent(publicId)}/members/${encodeURIComponent(userId)}`;
-  await api<void>(path, { method: 'DELETE' });
+  await api<undefined>(path, { method: 'DELETE' });
 }
 
 export function useRemoveMember() {

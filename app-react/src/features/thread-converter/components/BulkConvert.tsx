@@ -21,7 +21,7 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
   const [result, setResult] = useState<{ request: BulkRequest; conversion: BulkConversion } | null>(null);
   const [error, setError] = useState<string | null>(null);
 
-  function convert(event: React.FormEvent) {
+  function convert(event: React.SubmitEvent) {
     event.preventDefault();
     const request: BulkRequest = { from: from || null, to, input, alternatives: 2 };
     try {
