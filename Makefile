@@ -44,10 +44,15 @@ $(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)
 
 test: build lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e
 
+# The Rust lints, then the TypeScript ones: the type check, ESLint (eslint.config.js: type-aware
+# rules, React's hook rules, no imports across the app's features) and Prettier's check of the
+# TypeScript, JavaScript and CSS (.prettierrc.json; `npm run format` applies it).
 lint: $(DIST)
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
 	$(NPM) run typecheck -w app-react -w end2end
+	$(NPM) run lint
+	$(NPM) run format:check
 
 test-rust: $(DIST)
 	scripts/ensure-smtp-sink.sh

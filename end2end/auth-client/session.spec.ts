@@ -71,7 +71,7 @@ test('getUser answers the signed-in user, and getClaims verifies the ES256 acces
 
   // A token whose signature does not match is refused.
   const [header, payload] = session.access_token.split('.');
-  const forged = JSON.parse(Buffer.from(payload, 'base64url').toString());
+  const forged = JSON.parse(Buffer.from(payload, 'base64url').toString()) as Record<string, unknown>;
   forged.role = 'service_role';
   const tampered = `${header}.${Buffer.from(JSON.stringify(forged)).toString('base64url')}.${session.access_token.split('.')[2]}`;
   const refused = await client.auth.getClaims(tampered);

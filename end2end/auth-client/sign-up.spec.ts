@@ -5,7 +5,6 @@ import {
   expect,
   follow,
   fragmentOf,
-  signUpConfirmed,
   strongPassword,
   test,
   uniqueEmail,

@@ -103,7 +103,7 @@ export const test = base.extend<object, WorkerFixtures>({
           flowType,
           fetch: async (input, init) => {
             const request = new Request(input, init);
-            const body = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
+            const body: unknown = typeof init?.body === 'string' ? JSON.parse(init.body) : undefined;
             const logged: LoggedRequest = { method: request.method, url: new URL(request.url), headers: request.headers, body };
             requests.push(logged);
             const response = await fetch(request);

@@ -10,7 +10,7 @@ test.use({ allowPageErrors: true, signedIn: true });
 
 async function preloadedChunks(page: Page): Promise<Set<string>> {
   const html = await (await page.request.get('/')).text();
-  return new Set([...html.matchAll(/href="(\/assets\/chunk-[^"]+)"/g)].map((match) => match[1] ?? ''));
+  return new Set([...html.matchAll(/href="(\/assets\/chunk-[^"]+)"/g)].map((match) => match[1]));
 }
 
 function countDocumentLoads(page: Page): () => number {

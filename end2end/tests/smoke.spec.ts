@@ -14,7 +14,7 @@ test('the landing page is titled and shows the core version computed by the WebA
   // Served for streaming compilation, from a hashed URL cached for good.
   expect(wasm.headers()['content-type']).toBe('application/wasm');
   expect(wasm.headers()['cache-control']).toBe('max-age=31536000, immutable');
-  const meta = await (await request.get('/api/v2/meta')).json();
+  const meta = (await (await request.get('/api/v2/meta')).json()) as { core_version: string };
   await expect(page.getByTestId('core-version')).toHaveText(`core ${meta.core_version}`);
 });
 

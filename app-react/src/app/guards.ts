@@ -76,7 +76,7 @@ export async function pendingInvitesRedirect(queryClient: QueryClient, url: URL,
   if (!userId || invitesChecked.has(userId) || url.pathname.startsWith(paths.profileInvites)) return null;
   invitesChecked.add(userId);
   try {
-    const invites = await queryClient.fetchQuery(myInvitesQueryOptions());
+    const invites = await queryClient.query(myInvitesQueryOptions());
     if (invites.length === 0) return null;
     teamStore.getState().setMyInvites(invites);
     return profileTabPath('invites');

@@ -1,6 +1,7 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render, screen, waitFor } from '@testing-library/react';
 import { RouterProvider, createMemoryRouter } from 'react-router';
+import type { Mock } from 'vitest';
 
 import { profileQueryOptions } from '@/features/profile/api/get-profile';
 import { teamStore } from '@/features/teams/store';
@@ -16,15 +17,14 @@ vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrM
 const team = { id: 't', public_id: 'tm_1', name: 'Team One', role: 'owner', member_count: 1, created_at: '' };
 const profileOf = (id: string) => ({ id, email: `${id}@example.com`, full_name: null, default_team_pid: null, created_at: '' });
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<(input: string) => Promise<Response>>;
 /** How many times the profile was fetched (the other calls are the teams'). */
-const profileFetches = () => fetchMock.mock.calls.filter(([input]) => String(input) === '/api/v2/users/me').length;
+const profileFetches = () => fetchMock.mock.calls.filter(([input]) => input === '/api/v2/users/me').length;
 
 beforeEach(() => {
   resetFakeAuth();
   let served = 0;
-  fetchMock = vi.fn(async (input: RequestInfo | URL) => {
-    const url = String(input);
+  fetchMock = vi.fn(async (url: string) => {
     if (url === '/api/v2/teams') return Response.json({ teams: [team] });
     if (url.endsWith('/settings')) return Response.json({ settings: {} });
     served += 1;
@@ -178,8 +178,7 @@ describe('the app root follows the session (spec, section 4)', () => {
     expect(localStorage.getItem('bobbin:team-store')).toContain("Alice's Atelier");
     // Bob's teams have not arrived yet: what is there is what the app kept of Alice.
     let answerTeams: (response: Response) => void = () => {};
-    fetchMock.mockImplementation(async (input: RequestInfo | URL) => {
-      const url = String(input);
+    fetchMock.mockImplementation(async (url: string) => {
       if (url === '/api/v2/users/me') return Response.json(profileOf('bob'));
       if (url.endsWith('/settings')) return Response.json({ settings: {} });
       return new Promise<Response>((resolve) => {
@@ -203,7 +202,7 @@ describe('the app root follows the session (spec, section 4)', () => {
     signIn(fakeSession({ id: 'u1' }));
     renderAt('/profile');
     await new Promise((resolve) => setTimeout(resolve, 30));
-    const teamFetches = () => fetchMock.mock.calls.filter(([input]) => String(input) === '/api/v2/teams').length;
+    const teamFetches = () => fetchMock.mock.calls.filter(([input]) => input === '/api/v2/teams').length;
     expect(teamFetches()).toBe(0);
 
     fakeAuth.aal = { currentLevel: 'aal2', nextLevel: 'aal2' };

@@ -1,5 +1,5 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useRef } from 'react';
+import { useCallback, useEffect, useLayoutEffect, useRef } from 'react';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 
 import { paths, publicPaths } from '@/config/paths';
@@ -43,10 +43,14 @@ export function AppRoot() {
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const pathnameRef = useRef(pathname);
-  pathnameRef.current = pathname;
   // Team initialisation needs the query too (where a sign-in page goes next).
   const locationRef = useRef(pathname + search);
-  locationRef.current = pathname + search;
+  // The auth events below read where the person is now. Set after each commit, not during
+  // render, which React may repeat or drop.
+  useLayoutEffect(() => {
+    pathnameRef.current = pathname;
+    locationRef.current = pathname + search;
+  });
 
   const select = useCallback((publicId: string) => selectTeam(queryClient, publicId), [queryClient]);
 

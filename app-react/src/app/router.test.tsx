@@ -54,8 +54,7 @@ beforeEach(() => {
   teamsAnswer = undefined;
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      const url = String(input);
+    vi.fn(async (url: string) => {
       if (url === '/api/v2/users/me') return Response.json(profile);
       if (url === '/api/v2/users/me/invites') return Response.json({ invites: myInvites });
       if (url === '/api/v2/teams') {
@@ -255,7 +254,7 @@ describe('the teams in the default layout', () => {
   it('shows the current team on the dashboard and in the header switcher', async () => {
     signIn();
     renderAt('/dashboard');
-    const switcher = (await screen.findByRole('combobox', { name: 'Team' })) as HTMLSelectElement;
+    const switcher = await screen.findByRole<HTMLSelectElement>('combobox', { name: 'Team' });
     await waitFor(() => expect(switcher.value).toBe('tm_ada'));
     expect(await screen.findByText("ada@example.com's Team", { selector: 'strong' })).toBeTruthy();
   });

@@ -46,9 +46,11 @@ export class ApiError extends Error {
   }
 }
 
-export interface ApiRequest extends Omit<RequestInit, 'body'> {
+export interface ApiRequest extends Omit<RequestInit, 'body' | 'headers'> {
   /** A plain value is sent as JSON; FormData as is. */
   body?: unknown;
+  /** Added to (or replacing) the JSON headers. */
+  headers?: Record<string, string>;
 }
 
 let secondFactorListener: (() => void) | undefined;
@@ -81,7 +83,7 @@ export async function api<T>(path: string, { body, signal, headers, ...init }: A
       ...init,
       credentials: 'include',
       headers: { Accept: 'application/json', ...(sendsJson ? { 'Content-Type': 'application/json' } : {}), ...headers },
-      body: body === undefined ? null : sendsJson ? JSON.stringify(body) : (body as FormData),
+      body: body === undefined ? null : sendsJson ? JSON.stringify(body) : body,
       signal: controller.signal,
     });
     if (response.status >= 400) {
@@ -93,7 +95,7 @@ export async function api<T>(path: string, { body, signal, headers, ...init }: A
     return (await response.json()) as T;
   } catch (error) {
     // fetch rejects with the abort reason itself only in some browsers; make it one Error.
-    if (controller.signal.aborted && controller.signal.reason === TIMEOUT_REASON) throw new Error(TIMEOUT_REASON);
+    if (controller.signal.aborted && controller.signal.reason === TIMEOUT_REASON) throw new Error(TIMEOUT_REASON, { cause: error });
     throw error;
   } finally {
     clearTimeout(timer);

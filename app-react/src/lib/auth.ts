@@ -106,9 +106,9 @@ export function getAuthClient(): Promise<SupabaseClient> {
   return client;
 }
 
-function createClient({ createBrowserClient }: typeof import('@supabase/ssr')): SupabaseClient {
+function createClient(ssr: typeof import('@supabase/ssr')): SupabaseClient {
   // The key is required by the client and holds no secret: the server has no gateway.
-  const created = createBrowserClient(window.location.origin, 'bobbin', {
+  const created = ssr.createBrowserClient(window.location.origin, 'bobbin', {
     // @supabase/ssr's defaults give the spec's cookie: 400 days, path /, SameSite lax, chunks
     // of about 3180 characters.
     cookieOptions: { name: AUTH_COOKIE },
@@ -207,7 +207,7 @@ export async function syncFromOtherTab(): Promise<void> {
 /** Spec, section 8: the auth service's message, else the screen's fallback. */
 export function authErrorMessage(error: unknown, fallback: string): string {
   if (error && typeof error === 'object' && 'message' in error) {
-    const message = (error as { message: unknown }).message;
+    const { message } = error;
     if (typeof message === 'string' && message.trim() !== '' && message !== '{}') return message;
   }
   return fallback;
@@ -216,7 +216,7 @@ export function authErrorMessage(error: unknown, fallback: string): string {
 /** The auth service's error code (`insufficient_aal`, `weak_password`, ...), if any. */
 export function authErrorCode(error: unknown): string | undefined {
   if (error && typeof error === 'object' && 'code' in error) {
-    const code = (error as { code: unknown }).code;
+    const { code } = error;
     if (typeof code === 'string') return code;
   }
   return undefined;
@@ -249,8 +249,17 @@ export function safeRedirect(target: string | null | undefined, fallback = '/'):
   if (!target || !target.startsWith('/') || target.startsWith('//') || target.startsWith('/\\')) return fallback;
   // Control characters (a tab or newline inside `/\t/evil.example`) are dropped by URL parsers,
   // which would turn the path into `//evil.example`.
-  if (/[\u0000-\u001f\u007f]/.test(target)) return fallback;
+  if (hasControlCharacter(target)) return fallback;
   return target;
+}
+
+/** Whether `text` holds an ASCII control character (U+0000 to U+001F, or U+007F). */
+function hasControlCharacter(text: string): boolean {
+  for (let index = 0; index < text.length; index += 1) {
+    const code = text.charCodeAt(index);
+    if (code < 0x20 || code === 0x7f) return true;
+  }
+  return false;
 }
 
 /** Where e-mailed links and OAuth come back to: the callback page, then on to `next`. */

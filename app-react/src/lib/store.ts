@@ -37,7 +37,7 @@ export function createPersistedStore<T>(create_: (set: SetState<T>, get: () => T
   );
   return {
     getState: hook.getState,
-    setState: hook.setState,
+    setState: (partial) => hook.setState(partial),
     subscribe: hook.subscribe,
     use: (select) => hook(select),
   };

@@ -20,8 +20,9 @@ export function fakeApi(handlers: Record<string, Handler>): FakeApi {
   };
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL, init: RequestInit = {}) => {
-      const path = String(input).replace(/^\/api\/v2/, '');
+    // The app calls fetch with a URL string, never a Request.
+    vi.fn(async (url: string, init: RequestInit = {}) => {
+      const path = url.replace(/^\/api\/v2/, '');
       const route = `${init.method ?? 'GET'} ${path}`;
       const body: unknown = typeof init.body === 'string' ? JSON.parse(init.body) : undefined;
       api.calls.push({ route, body });

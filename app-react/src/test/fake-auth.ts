@@ -38,7 +38,7 @@ export function fakeSession({
         updated_at: '2026-11-01T10:00:00Z',
       })),
     },
-  } as Session;
+  };
 }
 
 const ok = <T>(data: T) => ({ data, error: null });

@@ -19,9 +19,9 @@ beforeEach(() => {
   settings = { external: { email: true, github: false, google: false } };
   vi.stubGlobal(
     'fetch',
-    vi.fn(async (input: RequestInfo | URL) => {
-      if (String(input) === '/auth/v1/settings') return Response.json(settings);
-      throw new Error(`unexpected fetch ${String(input)}`);
+    vi.fn(async (input: string) => {
+      if (input === '/auth/v1/settings') return Response.json(settings);
+      throw new Error(`unexpected fetch ${input}`);
     }),
   );
 });

@@ -42,21 +42,21 @@ export function CallbackPage() {
 
   useEffect(() => {
     if (refused) return;
-    let cancelled = false;
+    const effect = new AbortController();
     void (async () => {
       try {
         const { auth } = await getAuthClient();
         const failure = code ? await exchangeOnce(auth, code) : null;
         const { data } = await auth.getSession();
-        if (cancelled) return;
+        if (effect.signal.aborted) return;
         if (data.session && !failure) await navigate(next, { replace: true });
         else setError(authErrorMessage(failure, 'OAuth failed'));
       } catch (failure) {
-        if (!cancelled) setError(authErrorMessage(failure, 'OAuth failed'));
+        if (!effect.signal.aborted) setError(authErrorMessage(failure, 'OAuth failed'));
       }
     })();
     return () => {
-      cancelled = true;
+      effect.abort();
     };
   }, [refused, code, next, navigate]);
 

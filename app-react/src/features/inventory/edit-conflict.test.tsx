@@ -80,14 +80,14 @@ function versionedServer<T extends { version: number }>(path: string, key: strin
   return { api, stored };
 }
 
-const input = (label: string) => screen.getByLabelText(label) as HTMLInputElement;
+const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label);
 
 /** The comparison's rows as [field, saved now, yours]. */
 function rowsOf(panel: HTMLElement): string[][] {
   return within(panel)
     .getAllByRole('row')
     .slice(1)
-    .map((row) => Array.from(row.querySelectorAll('th, td'), (cell) => cell.textContent ?? ''));
+    .map((row) => Array.from(row.querySelectorAll('th, td'), (cell) => cell.textContent));
 }
 
 afterEach(() => {
@@ -212,6 +212,6 @@ describe('a machine edit that someone else overtook', () => {
     await user.click(within(panel).getByRole('button', { name: 'Save my changes' }));
     expect(await within(form).findByRole('status')).toHaveProperty('textContent', 'Saved.');
     expect(server.stored.current).toMatchObject({ version: 3, name: 'Tajima left', status: 'maintenance', notes: 'Bay 3', hoops: [{ name: 'Large', width_mm: 300, height_mm: 200 }] });
-    expect((within(form).getByLabelText('Name') as HTMLInputElement).value).toBe('Tajima left');
+    expect(within(form).getByLabelText<HTMLInputElement>('Name').value).toBe('Tajima left');
   });
 });

@@ -145,11 +145,11 @@ describe('the thread list in the address', () => {
     });
     renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?q=navy&location=Shelf+A&low=true&sort=name&order=desc&page=2');
     expect(await screen.findByText('51–51 of 51')).toBeTruthy();
-    expect((screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement).value).toBe('navy');
-    expect((within(screen.getByRole('search')).getByLabelText('Location') as HTMLInputElement).value).toBe('Shelf A');
-    expect((screen.getByLabelText('Low stock only') as HTMLInputElement).checked).toBe(true);
-    expect((screen.getByLabelText('Sort by') as HTMLSelectElement).value).toBe('name');
-    expect((screen.getByLabelText('Order') as HTMLSelectElement).value).toBe('desc');
+    expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search' }).value).toBe('navy');
+    expect(within(screen.getByRole('search')).getByLabelText<HTMLInputElement>('Location').value).toBe('Shelf A');
+    expect(screen.getByLabelText<HTMLInputElement>('Low stock only').checked).toBe(true);
+    expect(screen.getByLabelText<HTMLSelectElement>('Sort by').value).toBe('name');
+    expect(screen.getByLabelText<HTMLSelectElement>('Order').value).toBe('desc');
   });
 
   it('writes what is typed to the address in place, leaving defaults out and going back to page 1', async () => {
@@ -169,7 +169,7 @@ describe('the thread list in the address', () => {
     await user.click(screen.getByLabelText('Low stock only'));
     await user.selectOptions(screen.getByLabelText('Sort by'), 'code');
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=sky'));
-    expect((screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement).value).toBe('sky');
+    expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search' }).value).toBe('sky');
   });
 
   it('gives a new page its own history entry, and Back and links bring their filters with them', async () => {
@@ -190,7 +190,7 @@ describe('the thread list in the address', () => {
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=navy'));
     expect(await screen.findByText('1–1 of 60')).toBeTruthy();
     await page.router.navigate('/inventory/threads?q=sky');
-    await waitFor(() => expect((screen.getByRole('searchbox', { name: 'Search' }) as HTMLInputElement).value).toBe('sky'));
+    await waitFor(() => expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search' }).value).toBe('sky'));
     expect(await screen.findByText('No thread matches these filters.')).toBeTruthy();
   });
 
@@ -257,14 +257,14 @@ describe('the fibre and colour filters', () => {
     expect(within(sky).getByText('Colour difference 12.3')).toBeTruthy();
     expect(within(screen.getAllByRole('row')[1]!).getByText('ΔE 0.0')).toBeTruthy();
     expect(page.location()).toBe('/inventory/threads?closest=1F2A44');
-    expect((screen.getByLabelText('Pick the colour') as HTMLInputElement).value).toBe('#1f2a44');
-    expect((screen.getByLabelText('Sort by') as HTMLSelectElement).disabled).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Pick the colour').value).toBe('#1f2a44');
+    expect(screen.getByLabelText<HTMLSelectElement>('Sort by').disabled).toBe(true);
 
     await user.click(screen.getByRole('button', { name: 'Clear the colour' }));
     await waitFor(() => expect(screen.getAllByRole('row')).toHaveLength(2));
     expect(screen.queryByRole('columnheader', { name: 'ΔE' })).toBeNull();
     expect(screen.queryByText(/Colour difference/)).toBeNull();
-    expect((screen.getByLabelText('Closest to colour') as HTMLInputElement).value).toBe('');
+    expect(screen.getByLabelText<HTMLInputElement>('Closest to colour').value).toBe('');
     expect(page.location()).toBe('/inventory/threads');
   });
 
@@ -277,9 +277,9 @@ describe('the fibre and colour filters', () => {
     });
     const page = renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?closest=1f2a44');
     expect(await screen.findByText('ΔE 2.3')).toBeTruthy();
-    expect((screen.getByLabelText('Closest to colour') as HTMLInputElement).value).toBe('#1F2A44');
+    expect(screen.getByLabelText<HTMLInputElement>('Closest to colour').value).toBe('#1F2A44');
     fireEvent.change(screen.getByLabelText('Pick the colour'), { target: { value: '#aabbcc' } });
-    expect((screen.getByLabelText('Closest to colour') as HTMLInputElement).value).toBe('#AABBCC');
+    expect(screen.getByLabelText<HTMLInputElement>('Closest to colour').value).toBe('#AABBCC');
     expect(await screen.findByText('ΔE 40.0')).toBeTruthy();
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?closest=AABBCC'));
   });
@@ -409,7 +409,7 @@ describe('the machine details', () => {
     const due = await screen.findByRole('list', { name: 'Maintenance due' });
     expect(due.textContent).toContain('Oiling: due 2026-11-20 (never logged) — overdue');
     const form = screen.getByRole('form', { name: 'Log maintenance' });
-    expect((within(form).getByLabelText('Date') as HTMLInputElement).value).toBe(today());
+    expect(within(form).getByLabelText<HTMLInputElement>('Date').value).toBe(today());
     await user.selectOptions(within(form).getByLabelText('Kind'), 'needle_change');
     await user.type(within(form).getByLabelText('Stitch counter'), '125000');
     await user.click(within(form).getByRole('button', { name: 'Log maintenance' }));

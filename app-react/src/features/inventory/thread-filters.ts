@@ -33,8 +33,8 @@ export const defaultFilters: ListFilters = {
 
 /** `text` as `#RRGGBB` (upper case) when it is a colour, with or without its `#`; else null. */
 export function hexOf(text: string): string | null {
-  const match = /^#?([0-9a-f]{6})$/i.exec(text.trim());
-  return match ? `#${match[1]!.toUpperCase()}` : null;
+  const [, hex] = /^#?([0-9a-f]{6})$/i.exec(text.trim()) ?? [];
+  return hex ? `#${hex.toUpperCase()}` : null;
 }
 
 /** The filters the address `params` holds; anything it cannot read is left at its default. */

@@ -134,7 +134,7 @@ export function fieldsOfJob(job: Job): JobFields {
     colours: String(job.colours),
     quantity: String(job.quantity),
     locations: String(job.locations ?? 1),
-    garmentCost: job.garment_cost === undefined || Number(job.garment_cost) === 0 ? '' : String(job.garment_cost),
+    garmentCost: job.garment_cost === undefined || Number(job.garment_cost) === 0 ? '' : job.garment_cost,
     digitising: job.digitising ?? false,
     rush: job.rush ?? false,
     oneOffFees: job.one_off_fees ?? 'spread',
@@ -203,15 +203,15 @@ export const RATE_FIELDS = [
 export function ratesFieldsOf(rates: Rates): RatesFields {
   const profitKind: ProfitKind = 'margin_percent' in rates.profit ? 'margin_percent' : 'markup_percent';
   const profit = 'margin_percent' in rates.profit ? rates.profit.margin_percent : rates.profit.markup_percent;
-  const fields = { quantity_breaks: rates.quantity_breaks.map(breakFieldsOf), profitKind, profit: String(profit) } as RatesFields;
+  const fields = { quantity_breaks: rates.quantity_breaks.map(breakFieldsOf), profitKind, profit } as RatesFields;
   for (const [key] of RATE_FIELDS) fields[key] = String(rates[key]);
   return fields;
 }
 
 function breakFieldsOf(row: QuantityBreak): BreakFields {
   return 'price_per_thousand' in row
-    ? { minQuantity: String(row.min_quantity), kind: 'price_per_thousand', value: String(row.price_per_thousand) }
-    : { minQuantity: String(row.min_quantity), kind: 'discount_percent', value: String(row.discount_percent) };
+    ? { minQuantity: String(row.min_quantity), kind: 'price_per_thousand', value: row.price_per_thousand }
+    : { minQuantity: String(row.min_quantity), kind: 'discount_percent', value: row.discount_percent };
 }
 
 /**

@@ -2,7 +2,7 @@
 // core as the inputs change (no server round trip, so it prices offline too), from a design
 // file's stitch count or a typed one; the team's price list; saving and reopening quotes.
 import { useQuery } from '@tanstack/react-query';
-import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 
@@ -106,19 +106,28 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   const values = useWatch({ control }) as JobFields;
 
   // A reopened quote fills the inputs once it arrives (and again if another is reopened);
-  // leaving it for a new quote empties them.
-  const shown = useRef<string>('');
-  useEffect(() => {
+  // leaving it for a new quote empties them. Worked out while rendering, so the design changes
+  // in the same render; the form, which keeps its values outside React, is reset just after.
+  const [fill, setFill] = useState<{ saved: typeof saved | undefined; quoteId: string; shownId: string; job: JobFields | null }>({
+    saved: undefined,
+    quoteId,
+    shownId: '',
+    job: null,
+  });
+  if (fill.saved !== saved || fill.quoteId !== quoteId) {
     if (saved) {
-      shown.current = saved.id;
-      reset(fieldsOfJob(saved.job));
+      setFill({ saved, quoteId, shownId: saved.id, job: fieldsOfJob(saved.job) });
       setDesign(saved.design ? { fileName: saved.design.file_name, summary: saved.design.summary, preview: null } : null);
-    } else if (!quoteId && shown.current) {
-      shown.current = '';
-      reset(emptyJob);
+    } else if (!quoteId && fill.shownId) {
+      setFill({ saved, quoteId, shownId: '', job: emptyJob });
       setDesign(null);
+    } else {
+      setFill({ ...fill, saved, quoteId });
     }
-  }, [saved, quoteId, reset]);
+  }
+  useEffect(() => {
+    if (fill.job) reset(fill.job);
+  }, [fill.job, reset]);
 
   const defaults = useMemo(() => core.defaultRates(), [core]);
   const teamRates = useMemo(() => effectiveRates(defaults, settings), [defaults, settings]);

@@ -60,7 +60,7 @@ function renderCalculator(
   return { ...view, saveSettings };
 }
 
-const input = (label: string) => screen.getByLabelText(label, { selector: 'input' }) as HTMLInputElement;
+const input = (label: string) => screen.getByLabelText<HTMLInputElement>(label, { selector: 'input' });
 
 async function typeJob(user: ReturnType<typeof userEvent.setup>, job: Record<string, string>) {
   // The core loads (once) before the inputs show.
@@ -342,7 +342,7 @@ describe('saved quotes', () => {
       result: expect.objectContaining({ per_piece: expect.any(String), total: expect.any(String) }),
     });
     expect((body!.design as Record<string, unknown>).preview).toBeUndefined();
-    expect((body!.result as { total: string }).total).toBe(total()?.replace(/[^\d.]/g, ''));
+    expect((body!.result as { total: string }).total).toBe(total().replace(/[^\d.]/g, ''));
   });
 
   it('duplicates a quote, and removes one after asking', async () => {
@@ -411,10 +411,39 @@ describe('saved quotes', () => {
     expect(input('Garment cost').value).toBe('3.50');
     expect(input('Digitising').checked).toBe(true);
     expect(input('Shown separately').checked).toBe(true);
-    expect((screen.getByLabelText('Machine') as HTMLSelectElement).value).toBe('saved');
+    expect(screen.getByLabelText<HTMLSelectElement>('Machine').value).toBe('saved');
     expect(screen.getByText(/uses the rates saved with the quote/)).toBeTruthy();
     // The saved rates (2.00 per 1,000, 20% off at 50), in the saved currency.
     expect(screen.getByText(/at £1.60 per 1,000 stitches/)).toBeTruthy();
-    expect(perPiece()?.startsWith('£')).toBe(true);
+    expect(perPiece().startsWith('£')).toBe(true);
+  });
+
+  it('shows the design saved with a reopened quote, and empties the inputs and the design when left for a new quote', async () => {
+    const bytes = await readFile(path.join(DESIGNS, 'star.exp'));
+    const { summary } = (await loadPricing()).readDesign(new Uint8Array(bytes), 'star.exp', 10);
+    const saved: SavedQuote = {
+      id: 'q_1',
+      name: 'Stars',
+      currency: 'EUR',
+      quantity: 10,
+      per_piece: '0',
+      total: '0',
+      created_by_email: 'me@example.com',
+      created_at: '2026-11-23T10:00:00Z',
+      rates: effectiveRates(defaults, {}),
+      job: { stitches: 7200, colours: 3, quantity: 10 },
+      design: { file_name: 'star.exp', summary },
+      result: {} as SavedQuote['result'],
+    };
+    shopServer({ 'GET /teams/tm_shop/quotes/q_1': () => Response.json({ quote: saved }) });
+    const { router } = renderCalculator({ role: 'member' }, '/calculators/pricing?quote=q_1');
+    await waitFor(() => expect(input('Stitches').value).toBe('7200'));
+    expect(screen.getByLabelText('Design star.exp').textContent).toContain('FormatEXP');
+
+    await router.navigate('/calculators/pricing');
+    await waitFor(() => expect(input('Stitches').value).toBe(''));
+    expect(input('Colours').value).toBe('1');
+    expect(input('Quantity').value).toBe('1');
+    expect(screen.queryByLabelText('Design star.exp')).toBeNull();
   });
 });

@@ -75,7 +75,7 @@ describe('the security tab', () => {
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,%3Csvg/);
     // The markup is never put into the page itself.
     expect(section.querySelector('svg rect')).toBeNull();
-    expect((within(section).getByLabelText('Or type this setup key into the app') as HTMLInputElement).value).toBe(
+    expect(within(section).getByLabelText<HTMLInputElement>('Or type this setup key into the app').value).toBe(
       'JBSWY3DPEHPK3PXP',
     );
     expect(fakeAuth.auth.mfa.enroll).toHaveBeenCalledWith({ factorType: 'totp' });

@@ -72,10 +72,10 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
   const store = teamStore.getState();
   store.setLoading(true);
   try {
-    let teams = await queryClient.fetchQuery(teamsQueryOptions());
+    let teams = await queryClient.query(teamsQueryOptions());
     if (teams.length === 0 && email && createPersonalTeam) {
       await createTeam(personalTeamName(email));
-      teams = await queryClient.fetchQuery({ ...teamsQueryOptions(), staleTime: 0 });
+      teams = await queryClient.query({ ...teamsQueryOptions(), staleTime: 0 });
     }
     // Stored here as well as by the fetcher: fetchQuery may have answered from the cache.
     store.setTeams(teams);
@@ -99,8 +99,8 @@ export async function loadTeam(queryClient: QueryClient, publicId: string): Prom
   store.setLoading(true);
   try {
     const [team, members] = await Promise.all([
-      queryClient.fetchQuery(teamQueryOptions(publicId)),
-      queryClient.fetchQuery(membersQueryOptions(publicId)),
+      queryClient.query(teamQueryOptions(publicId)),
+      queryClient.query(membersQueryOptions(publicId)),
     ]);
     store.updateTeam(team);
     store.setCurrentTeam(publicId);

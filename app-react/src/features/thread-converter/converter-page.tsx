@@ -69,7 +69,9 @@ export function ThreadConverterPage({ teamId = '' }: { teamId?: string }) {
 function ConverterTool({ converter, teamId }: { converter: Converter; teamId: string }) {
   const [params, setParams] = useSearchParams();
   const lines = useMemo(() => converter.lines(), [converter]);
-  const source = readSource(params);
+  // Read once per address (`params` changes with it), so the conversion below reruns only when
+  // the request does.
+  const source = useMemo(() => readSource(params), [params]);
   // Held in state as well as the URL: the URL updates in a transition, and the checkboxes must
   // show a change at once.
   const [targets, setTargets] = useState(() => params.get('to')?.split(',').filter(Boolean) ?? DEFAULT_TARGETS);
@@ -90,8 +92,7 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
-    // The URL's text is the identity of the request.
-  }, [converter, params.toString(), targets.join(','), ownedThreads.data]);
+  }, [converter, source, targets, onlyOwned, ownedThreads.data]);
 
   function update(change: (next: URLSearchParams) => void) {
     const next = new URLSearchParams(params);
@@ -104,7 +105,7 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
     update((next) => next.set('to', ids.join(',')));
   }
 
-  const resolved = outcome && 'conversion' in outcome ? outcome.conversion?.source : null;
+  const resolved = outcome && 'conversion' in outcome ? outcome.conversion.source : null;
   return (
     <>
       <section className="converter" aria-labelledby="convert-one">
@@ -171,7 +172,7 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
                 </span>
               </p>
             )}
-            {outcome && 'conversion' in outcome && outcome.conversion && (
+            {outcome && 'conversion' in outcome && (
               <MatchResults conversion={outcome.conversion} owned={owned} />
             )}
             <dl className="legend" aria-label="What the labels mean">

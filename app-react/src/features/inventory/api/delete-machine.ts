@@ -7,7 +7,7 @@ import { machineQueryOptions } from './get-machine';
 import { machinesQueryOptions } from './get-machines';
 
 export async function deleteMachine({ teamId, machineId }: { teamId: string; machineId: string }): Promise<void> {
-  await api<void>(teamPath(teamId, `machines/${encodeURIComponent(machineId)}`), { method: 'DELETE' });
+  await api<undefined>(teamPath(teamId, `machines/${encodeURIComponent(machineId)}`), { method: 'DELETE' });
 }
 
 export function useDeleteMachine(teamId: string, machineId: string) {

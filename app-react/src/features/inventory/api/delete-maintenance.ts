@@ -9,7 +9,7 @@ import { machinesQueryOptions } from './get-machines';
 
 export async function deleteMaintenance({ teamId, machineId, entryId }: { teamId: string; machineId: string; entryId: string }) {
   const path = teamPath(teamId, `machines/${encodeURIComponent(machineId)}/maintenance/${encodeURIComponent(entryId)}`);
-  await api<void>(path, { method: 'DELETE' });
+  await api<undefined>(path, { method: 'DELETE' });
 }
 
 export function useDeleteMaintenance(teamId: string, machineId: string) {

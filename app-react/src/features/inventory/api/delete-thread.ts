@@ -7,7 +7,7 @@ import { threadsKey } from './cache';
 import { threadQueryOptions } from './get-thread';
 
 export async function deleteThread({ teamId, threadId }: { teamId: string; threadId: string }): Promise<void> {
-  await api<void>(teamPath(teamId, `threads/${encodeURIComponent(threadId)}`), { method: 'DELETE' });
+  await api<undefined>(teamPath(teamId, `threads/${encodeURIComponent(threadId)}`), { method: 'DELETE' });
 }
 
 export function useDeleteThread(teamId: string, threadId: string) {

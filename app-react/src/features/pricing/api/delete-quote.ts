@@ -7,7 +7,7 @@ import { quoteQueryOptions } from './get-quote';
 import { quotesQueryOptions } from './get-quotes';
 
 export async function deleteQuote({ teamId, quoteId }: { teamId: string; quoteId: string }): Promise<void> {
-  await api<void>(teamPath(teamId, `quotes/${encodeURIComponent(quoteId)}`), { method: 'DELETE' });
+  await api<undefined>(teamPath(teamId, `quotes/${encodeURIComponent(quoteId)}`), { method: 'DELETE' });
 }
 
 export function useDeleteQuote(teamId: string) {

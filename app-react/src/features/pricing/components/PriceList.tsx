@@ -105,7 +105,7 @@ function RatesForm({
   onDraft: (rates: Rates | null) => void;
 }) {
   const id = useId();
-  const { register, control, handleSubmit, watch, formState } = useForm<RatesFields>({ values: ratesFieldsOf(rates) });
+  const { register, control, handleSubmit, formState } = useForm<RatesFields>({ values: ratesFieldsOf(rates) });
   // Every edit is handed up as it is typed; unchanged (or just saved) fields hand up nothing.
   const fields = useWatch({ control }) as RatesFields;
   const { isDirty } = formState;
@@ -117,7 +117,7 @@ function RatesForm({
   const [problems, setProblems] = useState<Map<string, string>>(new Map());
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const profitKind = watch('profitKind');
+  const { profitKind } = fields;
 
   const submit = handleSubmit(async (fields) => {
     setStatus(null);
@@ -202,7 +202,7 @@ function RatesForm({
           {breaks.fields.map((row, n) => {
             const rowId = `${id}-break-${n}`;
             const field = `rates.quantity_breaks[${n}]`;
-            const kind = watch(`quantity_breaks.${n}.kind`);
+            const kind = fields.quantity_breaks[n]?.kind;
             const minProblem = problemOf(`${field}.min_quantity`);
             const valueProblem = problemOf(`${field}.${kind}`) ?? problemOf(field);
             return (
@@ -224,7 +224,7 @@ function RatesForm({
                   <input id={`${rowId}-value`} type="text" inputMode="decimal" {...described(`${rowId}-value`, valueProblem)} {...register(`quantity_breaks.${n}.value`)} />
                   <Problem inputId={`${rowId}-value`} problem={valueProblem} />
                 </div>
-                <button type="button" className="button" onClick={() => breaks.remove(n)} aria-label={`Remove the break from ${watch(`quantity_breaks.${n}.minQuantity`) || 'this row'}`}>
+                <button type="button" className="button" onClick={() => breaks.remove(n)} aria-label={`Remove the break from ${fields.quantity_breaks[n]?.minQuantity || 'this row'}`}>
                   Remove
                 </button>
               </li>

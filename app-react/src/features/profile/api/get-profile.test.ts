@@ -1,4 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
+import type { Mock } from 'vitest';
 
 import { PROFILE_STALE_MS, profileQueryOptions, refreshProfile } from './get-profile';
 
@@ -10,7 +11,7 @@ const profileOf = (id: string) => ({
   created_at: '2026-11-01T10:00:00Z',
 });
 
-let fetchMock: ReturnType<typeof vi.fn>;
+let fetchMock: Mock<(url: string, init: RequestInit) => Promise<Response>>;
 let queryClient: QueryClient;
 
 beforeEach(() => {

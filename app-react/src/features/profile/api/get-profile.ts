@@ -56,8 +56,9 @@ export function useProfile(): Profile | null | undefined {
  * already running for that user is joined, never repeated.
  */
 export async function refreshProfile(queryClient: QueryClient, userId: string, force = false): Promise<void> {
-  // Marking it stale without refetching leaves one fetch to prefetchQuery, which joins a fetch
-  // already running for this key rather than starting a second.
+  // Marking it stale without refetching leaves one fetch to `query`, which joins a fetch
+  // already running for this key rather than starting a second. A failure is the profile
+  // query's to show, not this caller's.
   if (force) await queryClient.invalidateQueries({ queryKey: [...profileRoot, userId], refetchType: 'none' });
-  await queryClient.prefetchQuery(profileQueryOptions(userId));
+  await queryClient.query(profileQueryOptions(userId)).catch(() => undefined);
 }

@@ -51,7 +51,7 @@ export function AuthenticatorApps() {
       }
       const result = await withAal2(() => auth.mfa.enroll({ factorType: 'totp' }));
       if (!result) return;
-      if (result.error || !result.data) {
+      if (result.error) {
         setError(authErrorMessage(result.error, 'Could not set up an authenticator app'));
         return;
       }

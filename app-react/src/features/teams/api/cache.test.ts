@@ -22,7 +22,7 @@ describe('read cache lifetimes (spec, section 9)', () => {
     ["a team's settings (the default)", settingsQueryOptions('team', 'tm'), 2],
     ["a member's settings (the default)", settingsQueryOptions('member', 'tm'), 2],
   ])('keeps %s fresh for %i minutes, and never retries', (_, options, lifetime) => {
-    expect(options.staleTime).toBe(minutes(lifetime as number));
+    expect(options.staleTime).toBe(minutes(lifetime));
     expect(options.retry).toBe(false);
   });
 
@@ -39,7 +39,7 @@ describe('a failed read (spec, section 9)', () => {
   it('keeps the stale data it had, after one try', async () => {
     const server = fakeApi({ 'GET /teams': () => Response.json({ teams: [aTeam('tm_a')] }) });
     const queryClient = new QueryClient();
-    await queryClient.fetchQuery(teamsQueryOptions());
+    await queryClient.query(teamsQueryOptions());
 
     server.handlers['GET /teams'] = () => apiError(503, 'unavailable', 'Try again later.');
     await queryClient.refetchQueries({ queryKey: teamsQueryOptions().queryKey });
