@@ -1,7 +1,7 @@
 // Keeps the team store (./store.ts) in step with the data cache: every successful answer of a
 // team query lands in the store (a refetch after a write included), and a change of the current
 // team fetches its settings and member settings, or clears them when no team is current
-// (spec, section 4).
+// (docs/behaviour.md, "The team store").
 import { type QueryClient, type QueryKey, hashKey } from '@tanstack/react-query';
 
 import { teamQueryOptions } from './api/get-team';

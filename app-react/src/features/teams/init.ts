@@ -1,4 +1,4 @@
-// Team initialisation and team selection (spec, section 4).
+// Team initialisation and team selection (docs/behaviour.md, "Team start-up and selection").
 import type { QueryClient } from '@tanstack/react-query';
 
 import { createTeam } from './api/create-team';
@@ -23,7 +23,7 @@ export function personalTeamName(email: string): string {
   return `${email}'s Team`;
 }
 
-/** Spec, section 4: the team the profile names as the default, else the first. */
+/** The team the profile names as the default, else the first. */
 export function chooseCurrentTeam(teams: readonly Team[], defaultTeamPid: string | null | undefined): Team | undefined {
   return teams.find((team) => team.public_id === defaultTeamPid) ?? teams[0];
 }
@@ -33,9 +33,8 @@ export function chooseCurrentTeam(teams: readonly Team[], defaultTeamPid: string
 let running: Promise<void> | undefined;
 
 /**
- * Fetches the teams; with none and a user, creates `{email}'s Team` and fetches again; then
- * makes the default (or first) team current and loads its settings. A failure is logged, not
- * shown (spec, section 8).
+ * Fetches the teams; with none and a user, creates `{email}'s Team` and fetches again; then makes
+ * the default (or first) team current and loads its settings. A failure is logged, not shown.
  */
 export function initTeams(queryClient: QueryClient, input: TeamInitInput): Promise<void> {
   running ??= runInit(queryClient, input).finally(() => {
@@ -65,9 +64,9 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
 }
 
 /**
- * Selecting a team, first half (spec, section 4): loads its details and members and makes it
- * current; its settings follow (./connect.ts). Saving it as the default is the caller's second
- * half (app/teams.ts), since the default lives in the profile.
+ * Selecting a team, first half: loads its details and members and makes it current; its settings
+ * follow (./connect.ts). Saving it as the default is the caller's second half (app/teams.ts), since
+ * the default lives in the profile.
  */
 export async function loadTeam(queryClient: QueryClient, publicId: string): Promise<void> {
   const store = teamStore.getState();

@@ -1,8 +1,8 @@
-// The team store (spec, section 3): the teams the person belongs to, the current team, and that
-// team's members, invites and settings; plus the person's own pending invites and a loading
-// flag. Persisted in localStorage (so a reload paints the team switcher at once) under a key the
-// logout's clearLocalTeamData removes. The server data itself is fetched and cached by TanStack
-// Query (./api); the store holds what the screens share, fed by ./connect.ts.
+// The team store (docs/behaviour.md, "The team store"): the teams the person belongs to, the
+// current team, and that team's members, invites and settings; plus the person's own pending
+// invites and a loading flag. Persisted in localStorage (so a reload paints the team switcher at
+// once) under a key the logout's clearLocalTeamData removes. The server data itself is fetched and
+// cached by TanStack Query (./api); the store holds what the screens share, fed by ./connect.ts.
 import { createPersistedStore } from '@/lib/store';
 import { TEAM_STORAGE_PREFIX, onTeamDataCleared } from '@/lib/team-data';
 
@@ -36,7 +36,7 @@ export interface TeamActions {
   updateTeam: (team: Team) => void;
   /** Makes `publicId` current ('' for none); a different team drops the old one's lists. */
   setCurrentTeam: (publicId: string) => void;
-  /** A team deleted or left: gone from the list, and no longer current (spec, section 4). */
+  /** A team deleted or left: gone from the list, and no longer current. */
   removeTeam: (publicId: string) => void;
   setMembers: (members: Member[]) => void;
   setInvites: (invites: Invite[]) => void;
@@ -110,7 +110,7 @@ export const teamStore = createPersistedStore<TeamState & TeamActions>(
   },
 );
 
-// Logout resets the store (spec, section 4).
+// Logout resets the store (docs/behaviour.md, "Logout").
 onTeamDataCleared(() => teamStore.getState().reset());
 
 /** A React hook over the team store. */

@@ -1,6 +1,6 @@
-// What every inventory query shares: the product API never retries (spec, section 7), and
-// answers stay fresh for the default 2 minutes (spec, section 9). Keys start with the team, so
-// one team's entries never show under another's name.
+// What every inventory query shares: the product API never retries, and answers stay fresh for the
+// default 2 minutes (docs/behaviour.md, "Calling the product API" and "Cache lifetimes"). Keys
+// start with the team, so one team's entries never show under another's name.
 export const inventoryQuery = { retry: false, staleTime: 2 * 60_000 } as const;
 
 /** The path of `teamId`'s inventory resource `rest`, under /api/v2. */

@@ -1,9 +1,10 @@
-// How long the team API's answers stay fresh (spec, section 9), and how writes refresh them.
+// How long the team API's answers stay fresh (docs/behaviour.md, "Cache lifetimes"), and how writes
+// refresh them.
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
 const MINUTE = 60_000;
 
-/** Spec, section 9: read cache lifetimes. Anything not listed has the default, 2 minutes. */
+/** Read cache lifetimes. Anything not listed has the default, 2 minutes. */
 export const staleTimes = {
   teams: 10 * MINUTE,
   team: 15 * MINUTE,
@@ -14,9 +15,9 @@ export const staleTimes = {
 } as const;
 
 /**
- * What every team query shares: the product API never retries (spec, section 7; the app's
- * default of 3 retries is for other fetches). A failed refetch keeps the data it had, which
- * TanStack Query does by itself: "on a failed read stale cached data is returned".
+ * What every team query shares: the product API never retries (the app's default of 3 retries is
+ * for other fetches). A failed refetch keeps the data it had, which TanStack Query does by itself:
+ * "on a failed read stale cached data is returned".
  */
 export const productQuery = { retry: false } as const;
 
