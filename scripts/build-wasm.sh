@@ -2,11 +2,11 @@
 # Builds crates/wasm to WebAssembly and generates its JavaScript glue and TypeScript types into
 # crates/wasm/pkg/ (wasm-bindgen, web target), then shrinks it with wasm-opt.
 #
-# Where rustup has the wasm32-unknown-unknown target (a developer laptop, say) the ordinary
-# cargo build is used. Where it has not and cannot download it (these Debian machines), Debian's
-# rustc-web with the standard library's source builds std for wasm32 itself
-# (see ../shared/guide/TOOLCHAIN.md). The two routes write to separate target folders, so they
-# never invalidate each other's (or the native build's) artefacts.
+# Where rustup has the wasm32-unknown-unknown target (a developer laptop, say) the ordinary cargo
+# build is used. Where it has not and cannot download it (these Debian machines), Debian's rustc-web
+# with the standard library's source (rust-web-src) builds std for wasm32 itself (`-Z build-std`,
+# allowed by RUSTC_BOOTSTRAP). The two routes write to separate target folders, so they never
+# invalidate each other's (or the native build's) artefacts.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

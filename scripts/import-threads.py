@@ -2,8 +2,9 @@
 """Regenerates the thread catalogue's data files from the raw colour charts.
 
 crates/core/data/threads/lines.toml (written by hand) lists every brand line and, in `origin`, the
-raw file it comes from, relative to the shared threads folder (../shared/data/threads/ next to the
-repository by default). For each line this script rewrites <id>.csv next to lines.toml: UTF-8,
+raw file it comes from, relative to the folder of raw charts named on the command line (the
+Ink/Stitch project's GIMP palettes in `inkstitch-palettes/` and Embroidermodder libembroidery's
+colour tables in `libembroidery/`; they are not kept in the repository). For each line this script rewrites <id>.csv next to lines.toml: UTF-8,
 header `code,name,hex`, one row per chart row in the chart's order, the code and name exactly as
 printed (only surrounding spaces trimmed), the colour as #RRGGBB in upper case. It normalises
 nothing and drops nothing: repeated codes stay, and the build (crates/core/build.rs), not this
@@ -12,7 +13,7 @@ script, checks every field and row and records repeated codes as duplicates or c
 The generated CSV files are committed, so the build never needs the raw charts. Re-run this only
 when a raw chart or lines.toml changes, then review `git diff`:
 
-    python3 scripts/import-threads.py [--shared /work/shared/data/threads]
+    python3 scripts/import-threads.py RAW_CHARTS_FOLDER
 
 The output depends only on the input, so a second run changes nothing. The script prints, per line,
 the rows written, how many rows repeat an earlier code (compared as the build compares codes),
@@ -208,11 +209,12 @@ def print_notes(origin, notes):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    # No default: the raw charts live outside the repository, wherever whoever re-imports keeps
+    # them, and a default path outside the repository would be read without anyone asking.
     parser.add_argument(
-        "--shared",
+        "raw",
         type=Path,
-        default=ROOT.parent / "shared/data/threads",
-        help="folder of the raw charts (default: ../shared/data/threads next to the repository)",
+        help="folder of the raw charts; each line's `origin` in lines.toml is relative to it",
     )
     args = parser.parse_args()
 
@@ -225,7 +227,7 @@ def main():
         line_id, origin = line["id"], line["origin"]
         if not re.fullmatch(r"[a-z0-9-]+", line_id):
             sys.exit(f"error: {manifest_path}: id {line_id!r} must be a-z, 0-9 and '-'")
-        raw = args.shared / origin
+        raw = args.raw / origin
         reader = READERS.get(raw.suffix)
         if reader is None:
             sys.exit(f"error: {manifest_path}: line {line_id!r}: no reader for {origin}")

@@ -2,10 +2,10 @@ import type { Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures/test';
 
-// Spec, section 4: a failed page chunk load triggers a single page reload, guarded by a
-// 10-second window. Route chunks are the hashed chunk files index.html does not preload.
-// The failed loads are logged by the browser, as they would be for a person. Logged in, the
-// first such chunk is the auth client's (the login guard loads it), then the page's own.
+// A failed page chunk load triggers a single page reload, guarded by a 10-second window
+// (docs/behaviour.md, "Page chunks"). Route chunks are the hashed chunk files index.html does not
+// preload. The failed loads are logged by the browser, as they would be for a person. Logged in,
+// the first such chunk is the auth client's (the login guard loads it), then the page's own.
 test.use({ allowPageErrors: true, signedIn: true });
 
 async function preloadedChunks(page: Page): Promise<Set<string>> {

@@ -5,8 +5,8 @@ import { type Account, fillLogin } from '../fixtures/accounts';
 import { newAccount } from '../fixtures/teams';
 import { expect, test } from '../fixtures/test';
 
-// Issue 15 in the browser: nothing of one person is left for the next at the same tab, and an
-// authenticator app added elsewhere is asked for before the API answers.
+// Account security in the browser: nothing of one person is left for the next at the same tab, and
+// an authenticator app added elsewhere is asked for before the API answers.
 
 const accountLink = (page: Page) => page.getByRole('link', { name: /^Profile:/ });
 const switcher = (page: Page) => page.getByRole('combobox', { name: 'Team', exact: true });

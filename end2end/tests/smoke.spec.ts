@@ -100,7 +100,7 @@ test("development shows the 'Development' banner and the breakpoint helper", asy
   await expect.poll(shown).toBe('"lg"');
 });
 
-test("the loading overlay shows the spec's texts until the app has loaded", async ({ page }) => {
+test('the loading overlay shows its texts until the app has loaded', async ({ page }) => {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;

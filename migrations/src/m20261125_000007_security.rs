@@ -1,4 +1,4 @@
-//! What the security rules of the auth service need (issue 15):
+//! What the security rules of the auth service need (SECURITY.md):
 //!
 //! - each e-mailed one-time token counts the wrong codes tried against it (`attempts`: void
 //!   after five), and a sign-up's token carries the password of that sign-up (`password_hash`),

@@ -8,7 +8,7 @@ import { loginRedirect, pendingInvitesRedirect, resetPendingInvitesGuard } from 
 
 const at = (path: string) => new URL(path, 'https://bobbin.example');
 
-describe('the login guard (spec, section 2, guard 2)', () => {
+describe('the login guard', () => {
   it.each(['/', '/login', '/register', '/reset', '/auth/callback', '/forgot-password', '/login/', '/auth/callback?code=abc'])(
     'lets a visitor who is not logged in open %s',
     (path) => {
@@ -38,7 +38,7 @@ describe('the login guard (spec, section 2, guard 2)', () => {
   });
 });
 
-describe('the pending-invites guard (spec, section 2, guard 3)', () => {
+describe('the pending-invites guard', () => {
   let queryClient: QueryClient;
   let server: FakeApi;
 

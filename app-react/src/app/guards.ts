@@ -1,6 +1,7 @@
-// The guards that run on every navigation (spec, section 2). Route validation (guard 1) is each
-// route's own loader; the login guard (2) and the pending-invites guard (3) are the root's
-// loader, in that order; build-manifest redirects (4) come with the feature that needs them.
+// The guards that run on every navigation (docs/behaviour.md, "Navigation guards"). Route
+// validation (guard 1) is each route's own loader; the login guard (2) and the pending-invites
+// guard (3) are the root's loader, in that order; build-manifest redirects (4) come with the
+// feature that needs them.
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, redirect } from 'react-router';
 
@@ -41,10 +42,10 @@ export async function loginGuard({ request }: LoaderFunctionArgs): Promise<null>
 // ---- Guard 3: pending invites -------------------------------------------------------------
 
 /**
- * Whose invites this tab has checked: once per session (spec, section 2). Kept in
- * sessionStorage, so a reload does not send someone who put an invite off back to it each time;
- * a logout forgets it with the rest of the person's data (./forget-person.ts): the next sign-in
- * is a new session.
+ * Whose invites this tab has checked: once per session (docs/behaviour.md, "Navigation guards").
+ * Kept in sessionStorage, so a reload does not send someone who put an invite off back to it each
+ * time; a logout forgets it with the rest of the person's data (./forget-person.ts): the next
+ * sign-in is a new session.
  */
 const CHECKED_KEY = 'bobbin:invites-checked';
 const invitesChecked = {
@@ -120,8 +121,8 @@ export async function isLoggedIn(): Promise<boolean> {
 }
 
 /**
- * `/reset`, which the spec lists as public: the new-password page for someone signed in (by a
- * recovery link), else the page that e-mails such a link.
+ * `/reset`, a public path: the new-password page for someone signed in (by a recovery link), else
+ * the page that e-mails such a link.
  */
 export async function resetRedirect(): Promise<Response> {
   return redirect((await isLoggedIn()) ? paths.authReset : paths.forgotPassword);

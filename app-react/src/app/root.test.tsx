@@ -65,7 +65,7 @@ function renderAt(path: string) {
   return { router, profile, queryClient };
 }
 
-describe('the app root follows the session (spec, section 4)', () => {
+describe('the app root follows the session', () => {
   it('loads the profile of the session it starts with', async () => {
     signIn(fakeSession({ id: 'u1' }));
     const { profile } = renderAt('/profile');
@@ -73,7 +73,7 @@ describe('the app root follows the session (spec, section 4)', () => {
     expect(profileFetches()).toBe(1);
   });
 
-  it('initialises the team store from the profile (spec, section 4)', async () => {
+  it('initialises the team store from the profile', async () => {
     signIn(fakeSession({ id: 'u1' }));
     renderAt('/profile');
     await waitFor(() => expect(teamStore.getState().currentTeam).toMatchObject({ public_id: 'tm_1', name: 'Team One' }));
@@ -124,7 +124,7 @@ describe('the app root follows the session (spec, section 4)', () => {
     expect(localStorage.getItem('bobbin:chunk-reload-at')).toBeNull();
   });
 
-  it('forgets every cached query and session flag on SIGNED_OUT (issue 15: nothing for the next person)', async () => {
+  it('forgets every cached query and session flag on SIGNED_OUT (nothing left for the next person)', async () => {
     signIn(fakeSession({ id: 'u1' }));
     const { queryClient, profile } = renderAt('/profile');
     await waitFor(() => expect(profile('u1')).toBeTruthy());

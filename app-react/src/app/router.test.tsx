@@ -221,7 +221,7 @@ describe('the profile page', () => {
   });
 });
 
-describe('the pending-invites guard (spec, section 2, guard 3)', () => {
+describe('the pending-invites guard', () => {
   const invite = anInvite('inv_1');
 
   it('sends a signed-in person with pending invites to /profile?tab=invites, where they are listed', async () => {

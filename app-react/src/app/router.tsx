@@ -14,10 +14,10 @@ import { AppRoot } from './root';
 import { RouteErrorPage } from './routes/error-page';
 import { LandingPage } from './routes/landing';
 
-// The landing page ships in the main bundle (it is the first page most people see); every
-// other page is its own chunk, loaded through lazyRoute(). The root's loader is the login guard
-// and then the pending-invites guard (spec, section 2), run on every navigation before any page
-// loads; the second reads through the data cache, hence `queryClient`.
+// The landing page ships in the main bundle (it is the first page most people see); every other
+// page is its own chunk, loaded through lazyRoute(). The root's loader is the login guard and then
+// the pending-invites guard (docs/behaviour.md, "Navigation guards"), run on every navigation
+// before any page loads; the second reads through the data cache, hence `queryClient`.
 export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
   {
     id: 'root',
@@ -31,7 +31,7 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
         element: <LandingLayout />,
         children: [{ index: true, element: <LandingPage /> }],
       },
-      // The sign-in screens have no layout (spec, section 2).
+      // The sign-in screens have no layout (docs/behaviour.md, "Screens and routes").
       {
         path: paths.login,
         lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/login-page')).LoginPage })),

@@ -20,7 +20,7 @@ describe('the personal team is not made on the way to an invite', () => {
   });
 });
 
-describe('selecting a team (spec, section 4)', () => {
+describe('selecting a team', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });

@@ -1,5 +1,5 @@
 // Where the teams feature meets the profile: team initialisation reads the profile's default
-// team, and selecting a team saves it there (spec, section 4).
+// team, and selecting a team saves it there (docs/behaviour.md, "Team start-up and selection").
 import type { QueryClient } from '@tanstack/react-query';
 
 import { paths } from '@/config/paths';

@@ -1,7 +1,7 @@
-// The global loading indicator (spec, section 1): on while any API call runs, read from the data
-// cache (every product API call goes through it). A thin bar fixed over the top edge, so showing
-// it moves nothing; it appears only after a short delay (in the CSS), so quick calls do not
-// flicker it.
+// The global loading indicator (docs/behaviour.md, "Layouts, loading and banners"): on while any
+// API call runs, read from the data cache (every product API call goes through it). A thin bar
+// fixed over the top edge, so showing it moves nothing; it appears only after a short delay (in the
+// CSS), so quick calls do not flicker it.
 import { useIsFetching, useIsMutating } from '@tanstack/react-query';
 
 export function LoadingBar() {

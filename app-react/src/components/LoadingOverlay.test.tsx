@@ -6,7 +6,7 @@ import { render, screen } from '@testing-library/react';
 import { LOADING_TEXT, LOADING_TITLE, LoadingOverlay } from './LoadingOverlay';
 
 describe('LoadingOverlay', () => {
-  it("shows the spec's two texts", () => {
+  it('shows its two texts', () => {
     render(<LoadingOverlay />);
     expect(LOADING_TITLE).toBe('Loading...');
     expect(LOADING_TEXT).toBe("This may take a few seconds, please don't close this page.");

@@ -1,5 +1,6 @@
-// The full-screen loading overlay (spec, section 1). index.html carries the same markup so it
-// shows before the app's JavaScript has arrived; a unit test keeps the two in step.
+// The full-screen loading overlay (docs/behaviour.md, "Layouts, loading and banners"). index.html
+// carries the same markup so it shows before the app's JavaScript has arrived; a unit test keeps
+// the two in step.
 
 export const LOADING_TITLE = 'Loading...';
 export const LOADING_TEXT = "This may take a few seconds, please don't close this page.";

@@ -10,14 +10,14 @@ export const paths = {
   authReset: '/auth/reset',
   reset: '/reset',
   profile: '/profile',
-  /** The pending-invites guard leaves every path under this alone (spec, section 2). */
+  /** The pending-invites guard leaves every path under this alone. */
   profileInvites: '/profile/invites',
   /** The e-mailed invite link: `{site}/profile/invites/accept?token=...`. */
   acceptInvite: '/profile/invites/accept',
   dashboard: '/dashboard',
   team: '/team',
   threadConverter: '/tools/thread-converter',
-  /** The hub of the inventories and tools, titled 'Calculators' (spec, section 2). */
+  /** The hub of the inventories and tools, titled 'Calculators', spelled so. */
   inventory: '/inventory',
   inventoryThreads: '/inventory/threads',
   inventoryThread: '/inventory/threads/:threadId',
@@ -29,8 +29,8 @@ export const paths = {
 } as const;
 
 /**
- * The pages a visitor who is not logged in may open (spec, section 2, guard 2); every other
- * path sends them to the login page. /auth/confirm and /auth/reset are not among them: the
+ * The pages a visitor who is not logged in may open (docs/behaviour.md, "Navigation guards"); every
+ * other path sends them to the login page. /auth/confirm and /auth/reset are not among them: the
  * e-mailed links reach them signed in, through /auth/callback.
  */
 export const publicPaths: ReadonlySet<string> = new Set([
@@ -42,7 +42,7 @@ export const publicPaths: ReadonlySet<string> = new Set([
   paths.forgotPassword,
 ]);
 
-/** The profile page's tabs, as `?tab=` values, with their labels (spec, section 2). */
+/** The profile page's tabs, as `?tab=` values, with their labels. */
 export const profileTabs = {
   profile: 'Profile',
   security: 'Security',

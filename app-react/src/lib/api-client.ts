@@ -1,7 +1,8 @@
-// The product API (spec, section 7): base path /api/v2, credentials included (the server reads
-// the session from the auth cookie), no retry, a 20-second timeout whose abort reason is
-// 'Request timeout', a JSON content type for bodies other than form data, and statuses 400 to
-// 599 as errors. Errors carry the server's `{ code, message, fields? }` (README, "The API").
+// The product API (docs/behaviour.md, "Calling the product API"): base path /api/v2, credentials
+// included (the server reads the session from the auth cookie), no retry, a 20-second timeout whose
+// abort reason is 'Request timeout', a JSON content type for bodies other than form data, and
+// statuses 400 to 599 as errors. Errors carry the server's `{ code, message, fields? }` (README,
+// "The API").
 
 export const API_BASE = '/api/v2';
 export const API_TIMEOUT_MS = 20_000;
@@ -25,7 +26,7 @@ export function teamPath(teamId: string, rest?: string): string {
 export interface ApiErrorDetails {
   /** Per-field messages of a 422 `validation_failed` answer. */
   fields?: Record<string, string>;
-  /** A `statusMessage`, when the server sends one (spec, section 8: shown before `message`). */
+  /** A `statusMessage`, when a server sends one (shown before `message`). */
   statusMessage?: string;
 }
 

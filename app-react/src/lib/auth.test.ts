@@ -32,7 +32,7 @@ describe('hasAuthCookie', () => {
   });
 });
 
-describe('authErrorMessage (spec, section 8)', () => {
+describe('authErrorMessage', () => {
   it("shows the auth service's message", () => {
     expect(authErrorMessage({ message: 'Invalid login credentials' }, 'Login failed')).toBe('Invalid login credentials');
   });

@@ -1,6 +1,6 @@
-// Route modules are separate chunks. After a deployment, an open tab may ask for a chunk that
-// no longer exists; the spec's answer is one page reload (which fetches the new index.html),
-// guarded by a 10-second window so a chunk that really is broken cannot cause a reload loop.
+// Route modules are separate chunks. After a deployment, an open tab may ask for a chunk that no
+// longer exists; the answer is one page reload (which fetches the new index.html), guarded by a
+// 10-second window so a chunk that really is broken cannot cause a reload loop.
 
 export const RELOAD_GUARD_MS = 10_000;
 const RELOAD_KEY = 'bobbin:chunk-reload-at';

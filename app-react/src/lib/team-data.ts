@@ -1,7 +1,7 @@
-// The team store (spec, section 3: teams, current team, members, invites, settings) is kept in
-// the browser between visits, and a logout must reset it and remove that copy (spec, section 4).
-// The store lives in the teams feature, which registers its reset here: logout (app/root.tsx)
-// calls clearLocalTeamData without knowing the feature.
+// The team store (teams, current team, members, invites, settings) is kept in the browser between
+// visits, and a logout must reset it and remove that copy (docs/behaviour.md, "The team store" and
+// "Logout"). The store lives in the teams feature, which registers its reset here: logout
+// (app/root.tsx) calls clearLocalTeamData without knowing the feature.
 
 export const TEAM_STORAGE_PREFIX = 'bobbin:team';
 

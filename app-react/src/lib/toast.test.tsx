@@ -3,7 +3,7 @@ import { act, render, screen } from '@testing-library/react';
 import { TOAST_AUTO_CLOSE_MS, Toaster, notify } from './toast';
 
 describe('Toaster', () => {
-  it('times a toast to close after 1000 ms, as the spec configures (the library default is 5000 ms)', async () => {
+  it('times a toast to close after 1000 ms, not the library default of 5000 ms', async () => {
     render(<Toaster />);
 
     act(() => {

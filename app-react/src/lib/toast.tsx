@@ -2,11 +2,11 @@
 import { Bounce, ToastContainer, toast } from 'react-toastify/unstyled';
 import 'react-toastify/ReactToastify.css';
 
-/** Spec, section 9: toasts close after 1000 ms (the library's default is 5000 ms). */
+/** Toasts close after 1000 ms (the library's default is 5000 ms). */
 export const TOAST_AUTO_CLOSE_MS = 1000;
 
 export function Toaster() {
-  // Bounce collapses the stack in 300 ms after a toast leaves (spec, section 9).
+  // Bounce collapses the stack in 300 ms after a toast leaves.
   return <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} newestOnTop />;
 }
 

@@ -1,7 +1,7 @@
-//! Inventory search benchmarks: `cargo bench -p bobbin-core --bench inventory`. A shop's
-//! inventory of 5,000 entries (issue 6's target), searched the ways the list page does; the
-//! README's "Benchmarks" section records the results. The target: under 5 ms a search, so the
-//! server answers a page well inside a frame.
+//! Inventory search benchmarks: `cargo bench -p bobbin-core --bench inventory`. A large shop's
+//! inventory of 5,000 entries, searched the ways the list page does; the README's "Benchmarks"
+//! section records the results. The target: under 5 ms a search, so the server answers a page well
+//! inside a frame.
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -5,9 +5,9 @@
 /// The separator is whichever of comma, semicolon and tab the first row uses most, so text copied
 /// from a spreadsheet, a European CSV (`;`) or a plain list all work.
 ///
-/// Rows are read one at a time as the caller asks for them, in time linear in the text read so
-/// far: a caller with a row limit takes one row past it and stops, instead of reading a whole
-/// oversized paste first (issue 16: 130,000 short lines held a server thread for half a minute).
+/// Rows are read one at a time as the caller asks for them, in time linear in the text read so far:
+/// a caller with a row limit takes one row past it and stops, instead of reading a whole oversized
+/// paste first (130,000 short lines once held a server thread for half a minute).
 pub(crate) fn read_records(input: &str) -> impl Iterator<Item = (usize, Vec<String>)> + '_ {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
     let first_line = input.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
@@ -105,9 +105,9 @@ mod tests {
         answered.recv_timeout(deadline).ok()
     }
 
-    /// Issue 16: 130,000 one-character lines took tens of seconds, because each row's line
-    /// number was counted from the start of the text. Ten times the lines must cost about ten
-    /// times as long (quadratic reading costs a hundred times); the bound leaves room for noise.
+    /// 130,000 one-character lines once took tens of seconds, because each row's line number was
+    /// counted from the start of the text. Ten times the lines must cost about ten times as long
+    /// (quadratic reading costs a hundred times); the bound leaves room for noise.
     #[test]
     fn reading_ten_times_the_lines_takes_about_ten_times_as_long() {
         let small = time_to_read(&"x\n".repeat(13_000));

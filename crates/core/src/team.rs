@@ -220,8 +220,8 @@ impl TeamName {
         Ok(Self(name.to_owned()))
     }
 
-    /// The name a new person's first team gets (spec, section 4: `{email}'s Team`), cut to the
-    /// length limit for very long addresses.
+    /// The name a new person's first team gets (`{email}'s Team`: docs/behaviour.md, "Team start-up
+    /// and selection"), cut to the length limit for very long addresses.
     pub fn personal(email: &str) -> Self {
         let suffix = "'s Team";
         let room = TEAM_NAME_MAX_CHARS - suffix.chars().count();
@@ -287,7 +287,7 @@ mod tests {
     }
 
     #[test]
-    fn each_role_may_do_what_the_product_guide_says() {
+    fn each_role_may_do_what_the_roles_table_says() {
         use Action::*;
         let table = [
             (Role::Owner, [true, true, true, true, true, true]),
@@ -372,7 +372,7 @@ mod tests {
         assert_eq!(TeamName::parse(&"a".repeat(101)), Err(TeamNameError::TooLong));
         assert!(TeamName::parse(&"é".repeat(100)).is_ok(), "characters, not bytes");
         assert_eq!(TeamName::parse("Line\nbreak"), Err(TeamNameError::ControlCharacter));
-        // A right-to-left override would make the name read as something else (issue 15).
+        // A right-to-left override would make the name read as something else.
         assert_eq!(TeamName::parse("Stitch \u{202E}oC").unwrap().as_str(), "Stitch oC");
         assert_eq!(TeamName::parse("\u{2066}\u{202E}"), Err(TeamNameError::Empty));
     }

@@ -6,7 +6,10 @@ import { SiteFooter } from '@/components/SiteFooter';
 import { AccountNav } from './AccountNav';
 import { TeamSwitcher } from './TeamSwitcher';
 
-/** The spec's default layout: header (with the team switcher), a readable content column, footer. */
+/**
+ * The default layout (docs/behaviour.md, "Layouts, loading and banners"): header with the team
+ * switcher, a readable content column, footer.
+ */
 export function DefaultLayout() {
   return (
     <div className="layout layout--default">

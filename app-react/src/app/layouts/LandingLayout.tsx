@@ -5,7 +5,7 @@ import { SiteFooter } from '@/components/SiteFooter';
 
 import { AccountNav } from './AccountNav';
 
-/** The spec's landing layout: a wide, open page for the home page. */
+/** The landing layout (docs/behaviour.md, "Layouts, loading and banners"): a wide, open home page. */
 export function LandingLayout() {
   return (
     <div className="layout layout--landing">

@@ -1,6 +1,6 @@
 // Where the inventory meets the teams: the inventory pages are given the current team and
 // whether the person's role there may change it, so the inventory feature does not import the
-// teams feature (house style: no imports across features).
+// teams feature (features never import one another).
 import type { ReactNode } from 'react';
 import { Link, useParams } from 'react-router';
 

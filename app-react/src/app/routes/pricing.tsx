@@ -1,7 +1,7 @@
 // Where the pricing calculator meets the teams: it is given the current team, the person's role
 // there, the team's settings as the team store keeps them (in the browser, so the calculator
 // prices with them offline) and a way to save them, so the pricing feature does not import the
-// teams feature (house style: no imports across features).
+// teams feature (features never import one another).
 import { useCallback } from 'react';
 
 import { useUpdateSettings } from '@/features/teams/api/update-settings';

@@ -4,12 +4,12 @@ import { Brand } from '@/components/Brand';
 import { pageTitle } from '@/config/paths';
 
 interface AuthCardProps {
-  /** The page's title, also the document title (spec, section 2). */
+  /** The page's title, also the document title (docs/behaviour.md, "Screens and routes"). */
   title: string;
   children: ReactNode;
 }
 
-/** The frame of the sign-in screens, which have no layout (spec, section 2). */
+/** The frame of the sign-in screens, which have no layout (docs/behaviour.md, "Screens and routes"). */
 export function AuthCard({ title, children }: AuthCardProps) {
   return (
     <main className="auth">

@@ -9,9 +9,9 @@ import { ThreadPage } from './thread-page';
 import type { Machine, ThreadView } from './types';
 import { differences, reapply } from './versioned-edit';
 
-// A full edit made from an older version is refused (409 edit_conflict; issue 16, point 2): the
-// page keeps what the person typed, shows it next to what is saved now, and saves it on top of
-// the saved version in one action, or drops it.
+// A full edit made from an older version is refused (409 edit_conflict; docs/behaviour.md, "Thread
+// inventory"): the page keeps what the person typed, shows it next to what is saved now, and saves
+// it on top of the saved version in one action, or drops it.
 
 function aThread(extra: Partial<ThreadView> = {}): ThreadView {
   return {

@@ -2,7 +2,7 @@ import { Link } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
 
-/** `/inventory` ('Calculators', as the spec spells it): the hub of the inventories and tools. */
+/** `/inventory` (titled 'Calculators', spelled so): the hub of the inventories and tools. */
 export function InventoryHubPage() {
   return (
     <div className="inventory">

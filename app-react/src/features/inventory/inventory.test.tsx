@@ -321,7 +321,7 @@ describe('the thread details', () => {
     renderPage(<ThreadPage teamId="tm_shop" canWrite threadId="th_1" />, '/inventory/threads/th_1');
     const user = userEvent.setup();
     const location = await screen.findByLabelText('Location');
-    // Who changed it last, and when (issue 6, point 1).
+    // Who changed it last, and when.
     expect(screen.getByText(/^Last changed /).textContent).toMatch(/ by me@example\.com\.$/);
     await user.clear(location);
     await user.type(location, 'Drawer 2');

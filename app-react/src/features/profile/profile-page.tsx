@@ -14,8 +14,8 @@ function isProfileTab(value: string | null): value is ProfileTab {
 }
 
 /**
- * The breadcrumb of the profile page (spec, section 2): 'Profile', with the active tab's name
- * in brackets when `?tab=` names one of the tabs.
+ * The breadcrumb of the profile page (docs/behaviour.md, "Screens and routes"): 'Profile', with the
+ * active tab's name in brackets when `?tab=` names one of the tabs.
  */
 export function profileCrumb(tab: string | null): string {
   return isProfileTab(tab) ? `Profile (${profileTabs[tab]})` : 'Profile';

@@ -45,7 +45,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('team initialisation (spec, section 4)', () => {
+describe('team initialisation', () => {
   it("creates '{email}'s Team' for a person with none, then fetches the teams again", async () => {
     const server = serverWith([]);
     await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: null, createPersonalTeam: true });
@@ -108,7 +108,7 @@ describe('team initialisation (spec, section 4)', () => {
   });
 });
 
-describe('selecting a team (spec, section 4)', () => {
+describe('selecting a team', () => {
   it('loads its details and members, then makes it current, and its settings follow', async () => {
     const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
     await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });

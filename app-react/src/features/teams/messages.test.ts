@@ -2,7 +2,7 @@ import { ApiError } from '@/lib/api-client';
 
 import { acceptLinkError, inviteAcceptError, inviteSendError } from './messages';
 
-describe('the invite toasts (spec, section 8)', () => {
+describe('the invite toasts', () => {
   it("shows the server's status message first when an invite cannot be sent", () => {
     const error = new ApiError(409, 'invite_pending', 'An invite is already pending.', { statusMessage: 'Already invited' });
     expect(inviteSendError(error)).toBe('Already invited');

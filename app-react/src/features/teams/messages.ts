@@ -1,4 +1,5 @@
-// The invite toasts (spec, section 8), and sentences for the accept link's failures.
+// The invite toasts (docs/behaviour.md, "Toasts and messages"), and sentences for the accept link's
+// failures.
 import { ApiError } from '@/lib/api-client';
 
 export const INVITE_SENT = 'Invite sent successfully!';

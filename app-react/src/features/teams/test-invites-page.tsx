@@ -9,8 +9,8 @@ import { useAcceptInviteByToken } from './api/accept-invite-by-token';
 import { INVITE_ACCEPTED, inviteAcceptError } from './messages';
 
 /**
- * `/test/invites` (a test page, spec section 2): accepts an invite by its e-mailed token or by
- * its public id, with the same toasts as the real screens.
+ * `/test/invites` (a test page): accepts an invite by its e-mailed token or by its public id, with
+ * the same toasts as the real screens.
  */
 export function TestInvitesPage() {
   const byToken = useAcceptInviteByToken();

@@ -54,7 +54,7 @@ export const settingKeys = {
 } as const;
 
 /**
- * What a role may do (../shared/guide/PRODUCT.md): admins and owners manage members, invites
+ * What a role may do (docs/behaviour.md, "Roles"): admins and owners manage members, invites
  * and team settings; only owners delete the team and grant or take away the owner role. The
  * server enforces all of it; the screens use this to hide or disable what would be refused.
  */

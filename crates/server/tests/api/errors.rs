@@ -95,9 +95,9 @@ fn raw_exchange_at(address: &str, request: &[u8]) -> (String, String) {
     (head.to_lowercase(), body.to_owned())
 }
 
-/// Issue 16, point 7: hyper refuses an address over 64 KiB itself, with a bodiless 414, before
-/// any of our code runs; a shorter but still oversized one reached the router. Each now
-/// answers 414 in the JSON error shape, whatever the path.
+/// hyper refuses an address over 64 KiB itself, with a bodiless 414, before any of our code runs; a
+/// shorter but still oversized one reached the router. Each now answers 414 in the JSON error
+/// shape, whatever the path.
 #[tokio::test]
 async fn an_oversized_path_or_query_string_answers_a_json_414() {
     let app = spawn_app(Backend::Sqlite).await;

@@ -1,6 +1,6 @@
-//! Issue 16, point 3: no request stalls the server. Large pastes and CSV files are read in
-//! linear time, only up to their row limit, off the async workers and a bounded number at once;
-//! meanwhile `/healthz` answers at once.
+//! No request stalls the server (docs/behaviour.md, "The API's order of checks"). Large pastes and
+//! CSV files are read in linear time, only up to their row limit, off the async workers and a
+//! bounded number at once; meanwhile `/healthz` answers at once.
 //!
 //! These tests run the server on two worker threads, as on the 2-core machines it is deployed
 //! to, and time `/healthz` from a plain thread outside the server's runtime, so the timing is

@@ -1,7 +1,6 @@
-//! Whatever a request carries answers a 4xx that names the problem, never a 500 (issue 15, point
-//! 8): a version, a page or a page size at the edge of its type answers as any other number the
-//! API cannot use; a query parameter or a path segment that cannot be read answers in the API's
-//! error shape, naming it.
+//! Whatever a request carries answers a 4xx that names the problem, never a 500: a version, a page
+//! or a page size at the edge of its type answers as any other number the API cannot use; a query
+//! parameter or a path segment that cannot be read answers in the API's error shape, naming it.
 
 use reqwest::{Method, StatusCode};
 use rstest::rstest;
@@ -35,8 +34,8 @@ async fn an_edit_from_a_version_at_the_edge_of_its_type_answers_4xx(
         added.assert_status(StatusCode::CREATED)["machine"]["id"].as_str().unwrap()
     );
 
-    // The largest version is one an entry can have (1 follows it; issue 16, point 2): these
-    // entries are at version 1, so an edit from it is one made from another version.
+    // The largest version is one an entry can have (1 follows it): these entries are at version 1,
+    // so an edit from it is one made from another version.
     let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 2, "version": i32::MAX });
     app.api(&owner, Method::PUT, &thread, Some(edit))
         .await

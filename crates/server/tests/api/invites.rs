@@ -1,5 +1,5 @@
-//! Invites: e-mailed with a link, token stored only as a hash, 7 days, pending, accepted,
-//! revoked or expired (issue 5, point 3; spec, sections 3, 4, 7 and 8).
+//! Invites: e-mailed with a link, token stored only as a hash, 7 days, pending, accepted, revoked
+//! or expired (docs/behaviour.md, "Invites").
 
 use reqwest::StatusCode;
 use rstest::rstest;

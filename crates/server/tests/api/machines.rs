@@ -1,4 +1,4 @@
-//! The machine inventory and maintenance log API (issue 6, points 5-7).
+//! The machine inventory and maintenance log API (docs/behaviour.md, "Machines and maintenance").
 
 use reqwest::{Method, StatusCode};
 use rstest::rstest;
@@ -74,8 +74,7 @@ async fn a_machine_is_added_edited_from_its_version_and_its_maintenance_logged(
         .clone();
     assert_eq!(oiling["overdue"], true, "{oiling}");
 
-    // Each log entry raised the machine's version (issue 16, point 2): the edit is made from the
-    // version last read.
+    // Each log entry raised the machine's version: the edit is made from the version last read.
     assert_eq!(later.body["machine"]["version"], 3);
     let mut edit = body.clone();
     edit["status"] = json!("maintenance");
@@ -179,7 +178,8 @@ async fn viewers_read_machines_and_other_teams_see_nothing(
     app.api_get(&outsider, &machines).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
 }
 
-/// Issue 16, point 7: the largest `u64` was stored as the largest `i64`, a reading nobody took.
+/// The largest `u64` was once stored as the largest `i64`, a reading nobody took: a number is
+/// stored as given or refused, never clipped.
 #[rstest]
 #[tokio::test]
 async fn a_stitch_counter_beyond_what_is_stored_exactly_is_refused_naming_the_field(

@@ -38,7 +38,8 @@ async fn the_openapi_document_lists_every_team_call_of_the_spec() {
     let app = spawn_app(Backend::Sqlite).await;
     let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
 
-    // Spec, section 7: the product API's table, with `{id}` named for what it holds.
+    // The calls the app makes (docs/behaviour.md, "API routes"), with `{id}` named for what it
+    // holds.
     let calls = [
         ("get", "/api/v2/teams"),
         ("post", "/api/v2/teams"),
@@ -77,9 +78,9 @@ async fn the_openapi_document_lists_every_team_call_of_the_spec() {
     assert!(doc["components"]["schemas"]["Member"]["properties"]["userId"].is_object());
 }
 
-/// Every operation documents the errors its kind of request can answer (issue 15, point 8: the
-/// document listed 53 statuses the server gave that no operation named), and each error answer
-/// is the one error shape.
+/// Every operation documents the errors its kind of request can answer (the document once listed
+/// 53 statuses the server gave that no operation named), and each error answer is the one error
+/// shape.
 #[tokio::test]
 async fn every_operation_documents_the_errors_its_kind_can_answer() {
     let app = spawn_app(Backend::Sqlite).await;

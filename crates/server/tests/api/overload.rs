@@ -1,7 +1,7 @@
-//! Overload (issue 16, point 4): many readers of one team's list after a change read the entries
-//! from the database once between them, and past the limit of requests in progress the API
-//! answers 503 `server_busy` at once instead of queueing without bound. The figures at full load
-//! come from `scripts/load-inventory.mjs` (`make test-load`).
+//! Overload: many readers of one team's list after a change read the entries from the database once
+//! between them, and past the limit of requests in progress the API answers 503 `server_busy` at
+//! once instead of queueing without bound. The figures at full load come from
+//! `scripts/load-inventory.mjs` (`make test-load`).
 
 use std::{
     fmt::Write as _,

@@ -1,5 +1,6 @@
-//! Saved quotes (issue 7, point 4): saved per team with who and when, listed, reopened and
-//! duplicated; the server prices the inputs again and refuses a result that does not match.
+//! Saved quotes (docs/behaviour.md, "Saved quotes"): saved per team with who and when, listed,
+//! reopened and duplicated; the server prices the inputs again and refuses a result that does not
+//! match.
 
 use reqwest::{Method, StatusCode};
 use rstest::rstest;

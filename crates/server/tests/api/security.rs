@@ -1,6 +1,6 @@
-//! Attacks on accounts (issue 15), each tried as an attacker would against the real server:
-//! a squatted sign-up, guessed codes from many addresses, a taken address probed through an
-//! e-mail change. Each test failed before the defence it names was built.
+//! Attacks on accounts, each tried as an attacker would against the real server: a squatted
+//! sign-up, guessed codes from many addresses, a taken address probed through an e-mail change.
+//! Each test failed before the defence it names was built.
 
 use reqwest::StatusCode;
 use rstest::rstest;

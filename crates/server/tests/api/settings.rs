@@ -1,4 +1,4 @@
-//! Team settings and member settings (issue 5, point 4; spec, section 7).
+//! Team settings and member settings (docs/behaviour.md, "Settings").
 
 use reqwest::StatusCode;
 use rstest::rstest;

@@ -1,5 +1,5 @@
-//! Teams, members, roles and the default team (spec, sections 3, 4, 6 and 7; roles as
-//! ../shared/guide/PRODUCT.md decides them).
+//! Teams, members, roles and the default team (docs/behaviour.md, "Roles", "Members" and "Team
+//! start-up and selection").
 
 use reqwest::{Method, StatusCode};
 use rstest::rstest;
@@ -81,7 +81,7 @@ async fn creating_a_team_makes_the_caller_its_owner_and_their_default_team(
         .collect();
     assert_eq!(names, [json!("ada@example.com's Team"), json!("Workshop")], "listed by name");
 
-    // Choosing the default (spec: PATCH /users/me/default-team with teamPublicId).
+    // Choosing the default: PATCH /users/me/default-team with teamPublicId.
     let chosen = app.api_patch(&ada, "/users/me/default-team", json!({ "teamPublicId": second })).await;
     assert_eq!(chosen.assert_status(StatusCode::OK)["default_team_pid"], second);
     assert_eq!(chosen.headers["cache-control"], "no-store");

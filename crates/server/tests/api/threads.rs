@@ -1,4 +1,4 @@
-//! The thread inventory API (issue 6, points 1-3, 6 and 7).
+//! The thread inventory API (docs/behaviour.md, "Thread inventory").
 
 use reqwest::StatusCode;
 use rstest::rstest;
@@ -470,7 +470,7 @@ async fn every_change_shows_in_the_next_list_on_every_server(
     app.api_post(&owner, &format!("{threads}/bulk"), bulk).await.assert_status(StatusCode::CREATED);
     both(&[("1800", 2.0), ("1801", 3.0)]).await;
 
-    // Made from version 2, the one the tap left (issue 16, point 2).
+    // Made from version 2, the one the tap left.
     let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 5, "version": 2 });
     let edited = other.api(&owner, reqwest::Method::PUT, &format!("{threads}/{id}"), Some(edit)).await;
     edited.assert_status(StatusCode::OK);

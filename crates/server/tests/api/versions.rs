@@ -1,6 +1,6 @@
-//! Every change to a thread or a machine raises its `version`, so a full edit prepared before
-//! the change answers `409 edit_conflict` instead of quietly putting the old values back
-//! (issue 16, point 2).
+//! Every change to a thread or a machine raises its `version`, so a full edit prepared before the
+//! change answers `409 edit_conflict` instead of quietly putting the old values back
+//! (docs/behaviour.md, "Thread inventory").
 
 use reqwest::{Method, StatusCode};
 use rstest::rstest;

@@ -1,9 +1,9 @@
-//! Several Bobbin servers on one PostgreSQL database, as behind a load balancer (issue 16,
-//! point 8). The servers are real `bobbin serve` processes of the release binary, so that one
-//! can be killed with SIGKILL: no handler runs, its connections and transactions are cut where
-//! they are. Then, through the server that survives: every write that was acknowledged is
-//! there, the sessions the dead one issued go on working, rate limits counted on both servers
-//! were one limit, and each server's copy of a thread list followed writes made on the other.
+//! Several Bobbin servers on one PostgreSQL database, as behind a load balancer (README.md,
+//! "Several servers"). The servers are real `bobbin serve` processes of the release binary, so that
+//! one can be killed with SIGKILL: no handler runs, its connections and transactions are cut where
+//! they are. Then, through the server that survives: every write that was acknowledged is there,
+//! the sessions the dead one issued go on working, rate limits counted on both servers were one
+//! limit, and each server's copy of a thread list followed writes made on the other.
 //!
 //! Loopback only; each request, each start and the whole test have a time bound; the
 //! processes are killed and the database dropped however the test ends (Drop guards).

@@ -27,7 +27,7 @@ afterEach(() => {
   queryClient.clear();
 });
 
-describe('the profile query (spec, sections 4 and 9)', () => {
+describe('the profile query', () => {
   it('asks /api/v2/users/me with no caching and the session cookie', async () => {
     await refreshProfile(queryClient, 'u1');
     expect(fetchMock).toHaveBeenCalledTimes(1);

@@ -1,4 +1,4 @@
-// GET /api/v2/users/me: the signed-in person's profile (spec, sections 4, 7 and 9).
+// GET /api/v2/users/me: the signed-in person's profile (docs/behaviour.md, "The profile").
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
@@ -13,16 +13,16 @@ export interface Profile {
   created_at: string;
 }
 
-/** Spec, section 9: the profile is fresh for 60 seconds unless a fetch is forced. */
+/** The profile is fresh for 60 seconds unless a fetch is forced. */
 export const PROFILE_STALE_MS = 60_000;
 
 const profileRoot = ['users', 'me'] as const;
 
 /**
  * The profile of `userId`. The key holds the user id, so a different person signed in is a
- * different entry and always fetched. A failure is logged, not shown, and leaves no profile
- * (null) rather than the previous one: the fetcher answers null instead of throwing, which also
- * keeps the query from retrying (the product API does not retry, spec section 7).
+ * different entry and always fetched. A failure is logged, not shown, and leaves no profile (null)
+ * rather than the previous one: the fetcher answers null instead of throwing, which also keeps the
+ * query from retrying (the product API does not retry).
  */
 export function profileQueryOptions(userId: string) {
   return queryOptions({
@@ -31,8 +31,8 @@ export function profileQueryOptions(userId: string) {
       try {
         return await api<Profile>('/users/me', { cache: 'no-store', signal });
       } catch (error) {
-        // Logged for whoever debugs, not shown (spec, section 8). A warning rather than an error:
-        // a session that ended elsewhere is not a bug in this page.
+        // Logged for whoever debugs, not shown. A warning rather than an error: a session that
+        // ended elsewhere is not a bug in this page.
         if (!signal.aborted) console.warn('Could not load the profile:', error);
         return null;
       }

@@ -12,7 +12,7 @@ import { teamsQueryOptions } from './get-teams';
 
 const minutes = (n: number) => n * 60_000;
 
-describe('read cache lifetimes (spec, section 9)', () => {
+describe('read cache lifetimes', () => {
   it.each([
     ['the teams list', teamsQueryOptions(), 10],
     ['a team', teamQueryOptions('tm'), 15],
@@ -31,7 +31,7 @@ describe('read cache lifetimes (spec, section 9)', () => {
   });
 });
 
-describe('a failed read (spec, section 9)', () => {
+describe('a failed read', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });

@@ -29,7 +29,8 @@ export function InviteForm({ team }: { team: Team }) {
       notify.success(INVITE_SENT);
       reset();
     } catch (error) {
-      // The toast is the spec's (section 8); a field the server named also shows its message.
+      // The toast of docs/behaviour.md, "Toasts and messages"; a field the server named also shows
+      // its message.
       notify.error(inviteSendError(error));
       const fields = error instanceof ApiError ? error.fields : undefined;
       if (fields?.email) setError('email', { message: fields.email });
