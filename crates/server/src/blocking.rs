@@ -2,7 +2,7 @@
 //! rows and converting them. Such work runs on tokio's blocking threads, so the async workers
 //! keep serving every other request (`/healthz` included), and the router's timeout can answer
 //! while it runs: work that never yields holds its worker until it ends, and the timeout never
-//! fires (issue 16).
+//! fires (docs/behaviour.md, "The API's order of checks").
 //!
 //! At most `concurrency` such jobs run at once (by default one per CPU core: more would only
 //! share the same cores). A few more wait their turn briefly; past that a request is refused at

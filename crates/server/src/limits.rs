@@ -44,7 +44,7 @@ impl PerClient {
 }
 
 /// The API requests this server works on at once (`--max-requests-in-flight`), counted apart
-/// for reads and for changes (issue 16).
+/// for reads and for changes (docs/behaviour.md, "The API's order of checks", step 5).
 ///
 /// Past the limit a request is refused at once with 503 `server_busy` and `Retry-After`
 /// ([`shed_load`]) rather than queued: queued requests would hold memory and connections

@@ -11,7 +11,7 @@
 //! a stale copy to one another.
 //!
 //! The requests that find a team's copy out of date at the same moment read it once between
-//! them (issue 16). Every change raises the revision, and before, every list request in flight
+//! them. Every change raises the revision, and before, every list request in flight
 //! then read the whole team itself: 1,000 readers and a `+1` every 0.1 s took 833 MB and
 //! exhausted the connection pool. Now a request that needs a newer copy takes the team's read
 //! lock (a tokio mutex, one per team), looks again, and reads only if the copy is still older

@@ -8,7 +8,7 @@
 //! own `#[utoipa::path]`, where it is written next to the code that answers it.
 //!
 //! Written per operation instead, the same six lines would be copied into forty annotations, and
-//! the document listed 53 statuses the server gave but no annotation named (issue 15).
+//! the document listed 53 statuses the server gave but no annotation named.
 
 use utoipa::{
     Modify,

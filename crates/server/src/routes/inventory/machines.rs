@@ -281,8 +281,8 @@ pub async fn unlog(
     Ok(StatusCode::NO_CONTENT)
 }
 
-/// A stitch counter reading as stored, or refused when above [`STITCH_COUNTER_MAX`] (it was
-/// stored as the largest `i64` instead: issue 16).
+/// A stitch counter reading as stored, or refused when above [`STITCH_COUNTER_MAX`]: never
+/// clipped to the largest `i64` (docs/behaviour.md, "Machines and maintenance").
 fn stored_counter(counter: u64) -> Result<i64, AppError> {
     if counter > STITCH_COUNTER_MAX {
         return Err(AppError::Validation(vec![FieldError::new(
