@@ -53,6 +53,9 @@ lint: $(DIST)
 	$(NPM) run typecheck -w app-react -w end2end
 	$(NPM) run lint
 	$(NPM) run format:check
+	@# The repository stands alone: nothing may read the folders beside a checkout.
+	@if git grep -nE '\.\./shared|/work/shared' -- ':!Makefile'; then \
+		echo "make lint: the lines above read outside the repository" >&2; exit 1; fi
 
 test-rust: $(DIST)
 	scripts/ensure-smtp-sink.sh
