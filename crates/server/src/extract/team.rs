@@ -1,19 +1,16 @@
 //! Who the caller is in the team a request names. A handler that takes [`TeamMember`] runs
-//! only for members of the team in its `{team_id}` path segment; one that takes [`TeamAdmin`]
-//! only for its admins and owners. Everyone else gets the same 404 as for a team that does
-//! not exist, so no answer tells a stranger that a team is there.
+//! only for members of the team in its `{team_id}` path segment (the team's `public_id` or its
+//! `id`); one that takes [`TeamAdmin`] only for its admins and owners. Everyone else gets the
+//! same 404 as for a team that does not exist, so no answer tells a stranger that a team is there.
 
-use axum::{
-    extract::{FromRequestParts, RawPathParams},
-    http::request::Parts,
-};
+use axum::{extract::FromRequestParts, http::request::Parts};
 use bobbin_core::team::{Action, Role};
 use sea_orm::{ColumnTrait as _, EntityTrait as _, QueryFilter as _};
 
 use crate::{
     entity::{team, team_member, user},
     error::AppError,
-    extract::AuthUser,
+    extract::{ApiPath, AuthUser},
     state::AppState,
 };
 
@@ -52,14 +49,12 @@ impl FromRequestParts<AppState> for TeamMember {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let AuthUser(current) = AuthUser::from_request_parts(parts, state).await?;
-        let params = RawPathParams::from_request_parts(parts, state)
-            .await
-            .map_err(|_| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
-        let public_id = params
-            .iter()
-            .find_map(|(name, value)| (name == "team_id").then(|| value.to_owned()))
+        let ApiPath(params) = ApiPath::<Vec<(String, String)>>::from_request_parts(parts, state).await?;
+        let team_id = params
+            .into_iter()
+            .find_map(|(name, value)| (name == "team_id").then_some(value))
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a TeamMember route has no {{team_id}}")))?;
-        let (team, role) = membership(state, current.user.id, &public_id)
+        let (team, role) = membership(state, current.user.id, &team_id)
             .await?
             .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
         Ok(Self { user: current.user, team, role })

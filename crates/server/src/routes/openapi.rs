@@ -89,7 +89,18 @@ fn add_common_errors(operation: &mut Operation, changes: bool) {
         ));
     }
     if has_query {
-        answers.push(("422", "validation_failed", "a query parameter cannot be read, named in `fields`"));
+        answers.push((
+            "422",
+            "validation_failed",
+            "a query parameter is missing or cannot be read, named in `fields`",
+        ));
+    }
+    if has_path {
+        answers.push((
+            "422",
+            "validation_failed",
+            "a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields`",
+        ));
     }
     // Every operation under /api/v2 counts against `--max-requests-in-flight` (limits.rs).
     answers.push((
@@ -102,7 +113,7 @@ fn add_common_errors(operation: &mut Operation, changes: bool) {
         add(operation, status, code, meaning);
     }
     // Every operation with ids in its path documents its own 404 ("no such thread in this
-    // team"), which also covers a segment that is no id at all; only one that does not gets this.
+    // team"), which also covers text that is no id at all; only one that does not gets this.
     if has_path && !operation.responses.responses.contains_key("404") {
         add(operation, "404", "not_found", "a part of the path is not an id this API gives");
     }

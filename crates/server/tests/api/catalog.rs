@@ -228,8 +228,8 @@ async fn the_catalogue_endpoints_are_in_the_openapi_document() {
 
     for (path, method) in [
         ("/api/v2/catalog/lines", "get"),
-        ("/api/v2/catalog/lines/{lineId}", "get"),
-        ("/api/v2/catalog/lines/{lineId}/threads/{code}", "get"),
+        ("/api/v2/catalog/lines/{line_id}", "get"),
+        ("/api/v2/catalog/lines/{line_id}/threads/{code}", "get"),
         ("/api/v2/catalog/threads", "get"),
         ("/api/v2/convert", "post"),
         ("/api/v2/convert/bulk", "post"),

@@ -128,6 +128,7 @@ async fn every_operation_documents_the_errors_its_kind_can_answer() {
             }
             if takes("path") {
                 assert!(documents("404"), "{name} names a record in its path but does not document 404");
+                assert!(documents("422"), "{name} reads path parameters but does not document 422");
             }
             for (status, response) in responses {
                 if status.starts_with('4') || ["503", "507"].contains(&status.as_str()) {
