@@ -17,7 +17,7 @@ use crate::{
 /// The answer for a team that does not exist and for one the caller is not in.
 pub const TEAM_NOT_FOUND: &str = "There is no team with that id, or you are not one of its members.";
 
-/// A signed-in member of the team named by the path's `{team_id}` (its public id).
+/// A signed-in member of the team named by the path's `{team_id}`.
 #[derive(Debug, Clone)]
 pub struct TeamMember {
     pub user: user::Model,
@@ -61,14 +61,21 @@ impl FromRequestParts<AppState> for TeamMember {
     }
 }
 
-/// The team with `public_id` and `user_id`'s role in it, if they are a member.
+/// The team `team_id` names and `user_id`'s role in it, if they are a member. Answers carry a
+/// team's `id` as well as its `public_id`, so either names it: a client that kept the `id` would
+/// otherwise get a 404 for a team it is in. The two cannot be confused: a public id is 16 letters
+/// and digits, never a UUID.
 pub async fn membership(
     state: &AppState,
     user_id: uuid::Uuid,
-    public_id: &str,
+    team_id: &str,
 ) -> Result<Option<(team::Model, Role)>, AppError> {
+    let named = match uuid::Uuid::parse_str(team_id) {
+        Ok(id) => team::Column::Id.eq(id),
+        Err(_) => team::Column::PublicId.eq(team_id),
+    };
     let found = team::Entity::find()
-        .filter(team::Column::PublicId.eq(public_id))
+        .filter(named)
         .find_also_related(team_member::Entity)
         .filter(team_member::Column::UserId.eq(user_id))
         .one(&state.db)
