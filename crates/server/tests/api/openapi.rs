@@ -22,6 +22,20 @@ async fn the_openapi_document_describes_the_api_and_its_error_shape() {
     assert!(error["properties"]["fields"].is_object());
 }
 
+/// `bobbin openapi` prints the document the server serves: the browser's API types are generated
+/// from the printed one (`scripts/api-types.sh`), so they are those of the running API.
+#[tokio::test]
+async fn bobbin_openapi_prints_the_served_document() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let served: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bobbin")).arg("openapi").output().unwrap();
+
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(printed, served);
+}
+
 #[tokio::test]
 async fn meta_reports_the_versions_and_the_environment() {
     let app = spawn_app(Backend::Sqlite).await;
