@@ -134,8 +134,10 @@ pub async fn convert(
 #[utoipa::path(
     post, path = "/convert/bulk", tag = "catalog", request_body = BulkRequest,
     responses(
-        (status = 200, body = BulkConversion, content_type = "application/json"),
-        (status = 200, body = String, content_type = "text/csv"),
+        (status = 200, description = "The list converted: JSON, or CSV when asked for", content(
+            (BulkConversion = "application/json"),
+            (String = "text/csv"),
+        )),
         (status = 422, body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many conversions from this network in a minute", body = ErrorBody),
         (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),

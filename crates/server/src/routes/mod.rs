@@ -122,6 +122,7 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, mut openapi) = documented(api_v2()).split_for_parts();
     // After the routes are in: `ApiDoc`'s own modifiers run before there is any operation.
     openapi::CommonErrors.modify(&mut openapi);
+    openapi::AnswersAsSent.modify(&mut openapi);
     openapi
 }
 

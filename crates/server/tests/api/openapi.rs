@@ -181,3 +181,37 @@ async fn the_catalogue_and_inventory_threads_and_setting_values_have_their_own_s
     let value = &schemas["ValueBody"]["properties"]["value"];
     assert!(value.get("type").is_none(), "a setting's value may be a string, a number or null: {value}");
 }
+
+/// An answer always carries each field it declares, `null` when there is nothing, but for those
+/// it leaves out when empty; the document says so, so the browser's generated types do not make
+/// every reader handle a missing field that never is. A field the server reads may be missing.
+#[tokio::test]
+async fn answers_require_every_field_they_always_send() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let required = |schema: &str| -> Vec<String> {
+        schemas[schema]["required"].as_array().into_iter().flatten().map(|v| v.as_str().unwrap().to_owned()).collect()
+    };
+
+    for (schema, always, sometimes) in [
+        ("InventoryThread", ["line", "code", "updated_by_email"].as_slice(), ["distance"].as_slice()),
+        ("MachineView", &["max_spm", "purchase_date", "stitch_counter"], &["maintenance"]),
+        ("Profile", &["default_team_pid", "full_name"], &[]),
+        ("LineSummary", &["fibre", "weight"], &[]),
+        ("ErrorBody", &["code", "message"], &["fields"]),
+    ] {
+        let required = required(schema);
+        for field in always {
+            assert!(required.iter().any(|r| r == field), "{schema}.{field} is always sent: {required:?}");
+        }
+        for field in sometimes {
+            assert!(!required.iter().any(|r| r == field), "{schema}.{field} is left out when empty");
+        }
+    }
+    let thread_input = required("ThreadInput");
+    assert!(!thread_input.iter().any(|r| r == "line"), "a body may leave `line` out: {thread_input:?}");
+    let bulk = &doc["paths"]["/api/v2/convert/bulk"]["post"]["responses"]["200"]["content"];
+    assert_eq!(bulk["application/json"]["schema"]["$ref"], "#/components/schemas/BulkConversion");
+    assert_eq!(bulk["text/csv"]["schema"]["type"], "string");
+}
