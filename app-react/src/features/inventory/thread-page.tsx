@@ -111,7 +111,7 @@ function ThreadForm({
   const id = useId();
   const navigate = useNavigate();
   const lines = useCatalogueLines();
-  const lineName = (line: string) => lines.data?.find((entry) => entry.id === line)?.displayName ?? line;
+  const lineName = (line: string) => lines.data?.find((entry) => entry.id === line)?.display_name ?? line;
   const edit = useVersionedEdit(thread, valuesOf, (values: Values) => ({ ...values, line: values.line ? lineName(values.line) : 'Custom thread' }));
   const { values, setValues, base } = edit;
   const [problems, setProblems] = useState<FormProblems>(noProblems);
@@ -193,7 +193,7 @@ function ThreadForm({
         <option value="">Custom thread (no line)</option>
         {(lines.data ?? []).map((entry) => (
           <option key={entry.id} value={entry.id}>
-            {entry.displayName}
+            {entry.display_name}
           </option>
         ))}
         {values.line && !lines.data?.some((entry) => entry.id === values.line) ? <option value={values.line}>{base.line_name ?? values.line}</option> : null}

@@ -7,7 +7,7 @@ import { inventoryQuery } from './cache';
 
 export interface CatalogueLine {
   id: string;
-  displayName: string;
+  display_name: string;
   /** What the line is made of (polyester, rayon, wool-blend…), where its maker says. */
   fibre: string | null;
 }

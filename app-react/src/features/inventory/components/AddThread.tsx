@@ -105,7 +105,7 @@ export function AddThread({ teamId }: { teamId: string }) {
                         aria-pressed={selected}
                         onClick={() => setChosen(thread)}
                       >
-                        <Swatch hex={thread.hex} /> {thread.code} {thread.name} <span className="muted">{thread.lineName}</span>
+                        <Swatch hex={thread.hex} /> {thread.code} {thread.name} <span className="muted">{thread.line_name}</span>
                       </button>
                     </li>
                   );
@@ -116,7 +116,7 @@ export function AddThread({ teamId }: { teamId: string }) {
             ) : null}
             {chosen ? (
               <p role="status">
-                Chosen: <Swatch hex={chosen.hex} /> {chosen.code} {chosen.name} ({chosen.lineName})
+                Chosen: <Swatch hex={chosen.hex} /> {chosen.code} {chosen.name} ({chosen.line_name})
               </p>
             ) : null}
           </>
