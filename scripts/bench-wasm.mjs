@@ -62,7 +62,7 @@ wasm.loadCatalogue(catalogueBytes);
 report('loadCatalogue (decode threads.bin)', { runs: 1, median: performance.now() - loadStart, p95: NaN });
 
 const lines = wasm.catalogueLines();
-const threadCount = lines.reduce((sum, line) => sum + line.threadCount, 0);
+const threadCount = lines.reduce((sum, line) => sum + line.thread_count, 0);
 console.log(
   `catalogue: ${lines.length} lines, ${threadCount} threads; core ${wasm.coreVersion()}; ` +
     `Node ${process.version} (V8 ${process.versions.v8})`,

@@ -30,14 +30,14 @@ describe('the converter facade', () => {
       id: 'isacord-polyester',
       brand: 'Isacord',
       name: 'Polyester',
-      displayName: 'Isacord Polyester',
+      display_name: 'Isacord Polyester',
       fibre: 'polyester',
       weight: 40,
       kind: 'thread',
       source: expect.stringContaining('isacord-polyester.gpl'),
-      threadCount: 398,
-      duplicateCodes: 0,
-      conflictingCodes: 0,
+      thread_count: 398,
+      duplicate_codes: 0,
+      conflicting_codes: 0,
     });
     expect(lines.find((line) => line.id === 'pantone')?.fibre).toBeNull();
   });
@@ -45,10 +45,10 @@ describe('the converter facade', () => {
   it('gives a line with its threads and issues, and throws a readable error for an unknown line', async () => {
     const converter = await loadConverter();
     const dmc = converter.line('dmc');
-    expect(dmc.threads).toHaveLength(dmc.threadCount);
+    expect(dmc.threads).toHaveLength(dmc.thread_count);
     expect(dmc.threads[0]).toEqual({
       line: 'dmc',
-      lineName: 'DMC Threads',
+      line_name: 'DMC Threads',
       code: expect.any(String),
       name: expect.any(String),
       hex: expect.stringMatching(/^#[0-9A-F]{6}$/),
@@ -75,13 +75,13 @@ describe('the converter facade', () => {
       hex: expect.stringMatching(/^#[0-9A-F]{6}$/),
       lab: { l: expect.any(Number), a: expect.any(Number), b: expect.any(Number) },
       thread: expect.objectContaining({ code: '1902' }),
-      outOfGamut: false,
+      out_of_gamut: false,
     });
     const [line] = conversion.lines;
-    expect(line).toMatchObject({ line: 'madeira-polyneon', lineName: 'Madeira Polyneon' });
+    expect(line).toMatchObject({ line: 'madeira-polyneon', line_name: 'Madeira Polyneon' });
     expect(line?.matches).toHaveLength(2);
     const [best, next] = line?.matches ?? [];
-    expect(best?.deltaE).toBeLessThanOrEqual(next?.deltaE ?? 0);
+    expect(best?.delta_e).toBeLessThanOrEqual(next?.delta_e ?? 0);
     expect(['indistinguishable', 'close', 'similar', 'poor']).toContain(best?.label);
     expect(() => converter.convert({ from: { hex: '#12' } })).toThrow("'#12' is not a hex colour: use #RRGGBB or #RGB.");
   });

@@ -114,7 +114,7 @@ export class BobbinThreadConverter extends HTMLElement {
     const lines = catalogueLines();
     const fromLine = lines.find((line) => line.id === from);
     const label = this.shadowRoot?.querySelector('label');
-    if (label) label.textContent = fromLine ? `${fromLine.displayName} code or #hex colour` : 'Hex colour, like #C8102E';
+    if (label) label.textContent = fromLine ? `${fromLine.display_name} code or #hex colour` : 'Hex colour, like #C8102E';
     this.#input.placeholder = fromLine ? 'e.g. 1902' : '#C8102E';
     this.#output.replaceChildren();
     const text = this.#input.value.trim();
@@ -143,10 +143,10 @@ export class BobbinThreadConverter extends HTMLElement {
         pair.append(swatch(conversion.source.hex), swatch(match.thread.hex));
         const thread = element('span', 'thread');
         thread.append(element('span', 'code', match.thread.code), ` ${match.thread.name}`);
-        item.append(pair, thread, element('span', 'label', `${LABELS[match.label]} · ΔE ${match.deltaE.toFixed(1)}`));
+        item.append(pair, thread, element('span', 'label', `${LABELS[match.label]} · ΔE ${match.delta_e.toFixed(1)}`));
         list.append(item);
       }
-      this.#output.append(element('h3', undefined, line.lineName), list);
+      this.#output.append(element('h3', undefined, line.line_name), list);
     }
     this.dispatchEvent(new CustomEvent('bobbin-convert', { detail: conversion, bubbles: true, composed: true }));
   }

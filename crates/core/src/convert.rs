@@ -100,7 +100,7 @@ pub struct ThreadRef {
 /// What to convert from.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum Source {
     /// A catalogue thread: `{"thread": {"line": "isacord-polyester", "code": "0015"}}`.
     Thread(ThreadRef),
@@ -115,7 +115,7 @@ pub enum Source {
 /// A request for the nearest threads to one colour.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct ConvertRequest {
     pub from: Source,
     /// Line ids to search; empty means every thread line (colour standards are left out).
@@ -136,7 +136,6 @@ fn default_matches() -> usize {
 /// The colour converted from, as resolved.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct ResolvedSource {
     pub hex: Rgb8,
     pub lab: Lab,
@@ -148,7 +147,6 @@ pub struct ResolvedSource {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct Match {
     pub thread: ThreadView,
     /// CIEDE2000 distance to the source.
@@ -159,7 +157,6 @@ pub struct Match {
 /// The best matches within one line, best first.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct LineMatches {
     pub line: &'static str,
     pub line_name: String,
@@ -168,7 +165,6 @@ pub struct LineMatches {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct Conversion {
     pub source: ResolvedSource,
     pub lines: Vec<LineMatches>,

@@ -24,6 +24,8 @@ pub enum Command {
     Serve(Box<ServeArgs>),
     /// Inspect or change the database schema without serving.
     Migrate(MigrateArgs),
+    /// Print the API's OpenAPI document (the one served at /api/v2/openapi.json) and exit.
+    Openapi,
 }
 
 #[derive(Debug, Clone, Args)]

@@ -1,8 +1,8 @@
 //! Request extractors. [`ApiJson`] replaces axum's `Json` for request bodies so that every body
 //! problem answers in the API's one error shape, with the path of the offending field; [`ApiQuery`]
-//! and [`ApiPath`] do the same for query strings and path segments, which axum answered with a
-//! bare 400. [`AuthUser`] is the signed-in person of a product API request ([`SignedIn`] before
-//! their second factor's code).
+//! and [`ApiPath`] do the same for query and path parameters, naming the parameter, where axum
+//! answered a bare 400. [`AuthUser`] is the signed-in person of a product API request
+//! ([`SignedIn`] before their second factor's code).
 
 mod team;
 
@@ -13,7 +13,7 @@ pub use team::{
 use axum::{
     body::Bytes,
     extract::{
-        FromRequest, FromRequestParts, Path, Request,
+        FromRequest, FromRequestParts, MatchedPath, Path, Request,
         path::ErrorKind,
         rejection::{BytesRejection, PathRejection},
     },
@@ -94,8 +94,9 @@ fn field_name<E>(error: &serde_path_to_error::Error<E>) -> String {
     if path == "." { String::new() } else { path }
 }
 
-/// The query string, parsed into `T`. A parameter that cannot be read (`per_page=-1`) answers 422
-/// `validation_failed` naming it, as a body field does; axum's `Query` answered a bare 400.
+/// The query string, parsed into `T`. A parameter that cannot be read (`per_page=-1`) or is
+/// missing answers 422 `validation_failed` naming it, as a body field does; axum's `Query`
+/// answered a bare 400.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiQuery<T>(pub T);
 
@@ -111,14 +112,23 @@ where
         let deserializer = serde_urlencoded::Deserializer::new(url::form_urlencoded::parse(query.as_bytes()));
         serde_path_to_error::deserialize(deserializer).map(ApiQuery).map_err(|error| {
             let field = field_name(&error);
-            AppError::Validation(vec![FieldError::new(field, "invalid", error.into_inner().to_string())])
+            let problem = error.into_inner().to_string();
+            // A missing parameter fails the whole query rather than one field, so the path above
+            // is empty; serde words that error `missing field `name`` whatever the format.
+            match problem.strip_prefix("missing field `").and_then(|rest| rest.strip_suffix('`')) {
+                Some(missing) if field.is_empty() => {
+                    parameter_error("query", missing, "is missing", "required")
+                }
+                _ => parameter_error("query", &field, &format!("cannot be read: {problem}"), "invalid"),
+            }
         })
     }
 }
 
-/// The path's parameters, parsed into `T`. A segment that cannot be read (not UTF-8 once
-/// percent-decoded) names no record, so it answers 404 as an unknown id does; axum's `Path`
-/// answered a bare 400. A route whose parameters do not fit `T` is a bug: 500.
+/// The path's parameters, parsed into `T`. A parameter that cannot be read (`%FF`, which decodes
+/// to no UTF-8 text, or text that is not of the parameter's type) answers 422 `validation_failed`
+/// naming it, as a query parameter does; axum's `Path` answered a bare 400. A route whose
+/// parameters do not fit `T` is a bug: 500.
 #[derive(Debug, Clone, Copy, Default)]
 pub struct ApiPath<T>(pub T);
 
@@ -130,24 +140,55 @@ where
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
-        match Path::<T>::from_request_parts(parts, state).await {
-            Ok(Path(value)) => Ok(Self(value)),
-            Err(PathRejection::FailedToDeserializePathParams(error))
-                if !matches!(
-                    error.kind(),
-                    ErrorKind::WrongNumberOfParameters { .. } | ErrorKind::UnsupportedType { .. }
-                ) =>
-            {
-                Err(AppError::NotFound(format!(
-                    "There is nothing at {}: a part of it is not an id this API gives.",
-                    parts.uri.path()
-                )))
-            }
+        let error = match Path::<T>::from_request_parts(parts, state).await {
+            Ok(Path(value)) => return Ok(Self(value)),
+            Err(PathRejection::FailedToDeserializePathParams(error)) => error.into_kind(),
             Err(rejection) => {
-                Err(AppError::Internal(anyhow::anyhow!("path parameters: {}", rejection.body_text())))
+                return Err(AppError::Internal(anyhow::anyhow!("path parameters: {}", rejection.body_text())));
             }
-        }
+        };
+        let (name, problem) = match error {
+            ErrorKind::InvalidUtf8InPathParam { key } => {
+                (key, "cannot be read: it is not UTF-8 text once percent-decoded".to_owned())
+            }
+            ErrorKind::ParseErrorAtKey { key, value, expected_type } => {
+                (key, format!("cannot be read: `{value}` is not a {expected_type}"))
+            }
+            ErrorKind::ParseErrorAtIndex { index, value, expected_type } => {
+                (parameter_name(parts, index), format!("cannot be read: `{value}` is not a {expected_type}"))
+            }
+            ErrorKind::ParseError { value, expected_type } => {
+                (parameter_name(parts, 0), format!("cannot be read: `{value}` is not a {expected_type}"))
+            }
+            ErrorKind::DeserializeError { key, message, .. } => (key, format!("cannot be read: {message}")),
+            ErrorKind::Message(message) => (String::new(), format!("cannot be read: {message}")),
+            other => return Err(AppError::Internal(anyhow::anyhow!("path parameters: {other}"))),
+        };
+        Err(parameter_error("path", &name, &problem, "invalid"))
     }
+}
+
+/// The name of the `index`th parameter of the route's path (`{thread_id}`), for the errors that
+/// give a position rather than a name.
+fn parameter_name(parts: &Parts, index: usize) -> String {
+    parts
+        .extensions
+        .get::<MatchedPath>()
+        .and_then(|route| {
+            route.as_str().split('/').filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}')).nth(index)
+        })
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// 422 `validation_failed` naming a query or path parameter (`place`) in `fields` and in words.
+fn parameter_error(place: &str, name: &str, problem: &str, code: &str) -> AppError {
+    let message = if name.is_empty() {
+        format!("The {place} {problem}.")
+    } else {
+        format!("The {place} parameter `{name}` {problem}.")
+    };
+    AppError::Validation(vec![FieldError::new(name, code, message)])
 }
 
 /// The name of the auth cookie the browser client (`@supabase/ssr`) keeps the session in; the

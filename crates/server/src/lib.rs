@@ -30,7 +30,7 @@ use crate::config::{Cli, Command, MigrateAction, MigrateArgs};
 /// The version of the server, as reported by `/healthz`, `/api/v2/meta` and the app's footer.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// Runs the command line: sets up logging, then serves or migrates.
+/// Runs the command line: sets up logging, then serves, migrates or prints the OpenAPI document.
 pub fn run(cli: Cli) -> ExitCode {
     if let Err(error) = telemetry::init(&cli.log) {
         eprintln!("bobbin: {error:#}");
@@ -60,6 +60,10 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
             app.run_until_stopped(shutdown).await
         }
         Command::Migrate(args) => migrate(args).await,
+        Command::Openapi => {
+            println!("{}", routes::openapi().to_pretty_json()?);
+            Ok(())
+        }
     }
 }
 

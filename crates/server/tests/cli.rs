@@ -26,7 +26,7 @@ fn help_documents_every_option_and_its_environment_variable() {
     let folder = tempfile::tempdir().unwrap();
     let (ok, top, _) = output(&["--help"], folder.path());
     assert!(ok);
-    assert!(top.contains("serve") && top.contains("migrate"), "{top}");
+    assert!(top.contains("serve") && top.contains("migrate") && top.contains("openapi"), "{top}");
 
     let (ok, serve, _) = output(&["serve", "--help"], folder.path());
     assert!(ok);

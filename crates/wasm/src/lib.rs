@@ -30,14 +30,14 @@ export interface LineSummary {
   id: string;
   brand: string;
   name: string;
-  displayName: string;
+  display_name: string;
   fibre: Fibre | null;
   weight: number | null;
   kind: LineKind;
   source: string;
-  threadCount: number;
-  duplicateCodes: number;
-  conflictingCodes: number;
+  thread_count: number;
+  duplicate_codes: number;
+  conflicting_codes: number;
 }
 
 export interface CodeIssue {
@@ -54,7 +54,7 @@ export interface LineDetail extends LineSummary {
 
 export interface ThreadView {
   line: string;
-  lineName: string;
+  line_name: string;
   code: string;
   name: string;
   /** "#RRGGBB" */
@@ -85,18 +85,18 @@ export interface ResolvedSource {
   hex: string;
   lab: Lab;
   thread: ThreadView | null;
-  outOfGamut: boolean;
+  out_of_gamut: boolean;
 }
 
 export interface Match {
   thread: ThreadView;
-  deltaE: number;
+  delta_e: number;
   label: MatchLabel;
 }
 
 export interface LineMatches {
   line: string;
-  lineName: string;
+  line_name: string;
   matches: Match[];
 }
 
@@ -124,7 +124,7 @@ export interface BulkRow {
 
 export interface BulkConversion {
   line: string;
-  lineName: string;
+  line_name: string;
   rows: BulkRow[];
 }
 

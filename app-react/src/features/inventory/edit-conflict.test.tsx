@@ -74,7 +74,7 @@ function versionedServer<T extends { version: number }>(path: string, key: strin
       stored.current = { ...stored.current, ...edit, version: stored.current.version + 1 };
       return Response.json({ [key]: stored.current });
     },
-    'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40' }] }),
+    'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' }] }),
     'GET /teams/tm_shop/machines': () => Response.json({ machines: [] }),
   });
   return { api, stored };

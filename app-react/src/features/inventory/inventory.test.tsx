@@ -43,7 +43,7 @@ let server: FakeApi;
 function threadsServer(threads: ThreadView[]) {
   server = fakeApi({
     [LIST]: () => Response.json({ threads, total: threads.length, page: 1, per_page: 50 }),
-    'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40' }] }),
+    'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' }] }),
   });
 }
 
@@ -134,7 +134,7 @@ describe('the thread list', () => {
 });
 
 describe('the thread list in the address', () => {
-  const lines = () => Response.json({ lines: [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40', fibre: 'polyester' }] });
+  const lines = () => Response.json({ lines: [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40', fibre: 'polyester' }] });
   const pageOf = (threads: ThreadView[], page = 1, total = threads.length) => () =>
     Response.json({ threads, total, page, per_page: 50 });
 
@@ -209,11 +209,11 @@ describe('the fibre and colour filters', () => {
   const lines = () =>
     Response.json({
       lines: [
-        { id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40', fibre: 'polyester' },
-        { id: 'madeira-rayon-40', displayName: 'Madeira Rayon 40', fibre: 'rayon' },
-        { id: 'isacord-polyester', displayName: 'Isacord Polyester', fibre: 'polyester' },
-        { id: 'madeira-burmilana', displayName: 'Madeira Burmilana', fibre: 'wool-blend' },
-        { id: 'pantone', displayName: 'Pantone', fibre: null },
+        { id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40', fibre: 'polyester' },
+        { id: 'madeira-rayon-40', display_name: 'Madeira Rayon 40', fibre: 'rayon' },
+        { id: 'isacord-polyester', display_name: 'Isacord Polyester', fibre: 'polyester' },
+        { id: 'madeira-burmilana', display_name: 'Madeira Burmilana', fibre: 'wool-blend' },
+        { id: 'pantone', display_name: 'Pantone', fibre: null },
       ],
     });
   const NEAREST = 'GET /teams/tm_shop/threads?closest=%231F2A44&sort=code&order=asc&page=1&per_page=50';
@@ -312,7 +312,7 @@ describe('the thread details', () => {
     let stored = aThread('th_1');
     server = fakeApi({
       'GET /teams/tm_shop/threads/th_1': () => Response.json({ thread: stored }),
-      'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40' }] }),
+      'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' }] }),
       'PUT /teams/tm_shop/threads/th_1': (body) => {
         stored = aThread('th_1', { ...(body as object), version: stored.version + 1 });
         return Response.json({ thread: stored });

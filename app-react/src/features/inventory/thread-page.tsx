@@ -113,7 +113,7 @@ function ThreadForm({
   const id = useId();
   const navigate = useNavigate();
   const lines = useCatalogueLines();
-  const lineName = (line: string) => lines.data?.find((entry) => entry.id === line)?.displayName ?? line;
+  const lineName = (line: string) => lines.data?.find((entry) => entry.id === line)?.display_name ?? line;
   const { form, alert, done, setDone, show, clear, onSubmit } = useInventoryForm<Values>({ defaultValues: valuesOf(thread) });
   const { register, control, formState } = form;
   const { errors } = formState;
@@ -192,7 +192,7 @@ function ThreadForm({
             <option value="">Custom thread (no line)</option>
             {(lines.data ?? []).map((entry) => (
               <option key={entry.id} value={entry.id}>
-                {entry.displayName}
+                {entry.display_name}
               </option>
             ))}
             {line && !lines.data?.some((entry) => entry.id === line) ? <option value={line}>{base.line_name ?? line}</option> : null}

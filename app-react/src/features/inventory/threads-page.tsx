@@ -108,7 +108,7 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
             <option value="">All lines</option>
             {(lines.data ?? []).map((entry) => (
               <option key={entry.id} value={entry.id}>
-                {entry.displayName}
+                {entry.display_name}
               </option>
             ))}
           </SelectField>

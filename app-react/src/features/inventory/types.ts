@@ -91,7 +91,7 @@ export interface ImportResult {
 /** A thread of the built-in catalogue (GET /api/v2/catalog/threads). */
 export interface CatalogueThread {
   line: string;
-  lineName: string;
+  line_name: string;
   code: string;
   name: string;
   hex: string;

@@ -15,7 +15,7 @@ vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrM
 // The thread catalogue runs in the browser tests (end2end); here it is a stand-in.
 vi.mock('@/lib/core', async () => {
   const { queryOptions } = await import('@tanstack/react-query');
-  const lines = [{ id: 'madeira-polyneon-40', displayName: 'Madeira Polyneon 40' }];
+  const lines = [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' }];
   return { converterQueryOptions: queryOptions({ queryKey: ['core', 'converter'], queryFn: async () => ({ lines: () => lines }) }) };
 });
 

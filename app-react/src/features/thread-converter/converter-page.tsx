@@ -162,7 +162,7 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
                   {resolved.thread ? (
                     <>
                       <strong>
-                        {resolved.thread.lineName} {resolved.thread.code}
+                        {resolved.thread.line_name} {resolved.thread.code}
                       </strong>{' '}
                       {resolved.thread.name}
                     </>

@@ -8,7 +8,6 @@ use crate::colour::Rgb8;
 /// A line without its threads, for lists and pickers.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct LineSummary {
     pub id: &'static str,
     pub brand: &'static str,
@@ -29,7 +28,6 @@ pub struct LineSummary {
 /// A line with its threads and the codes its chart repeats.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct LineDetail {
     #[serde(flatten)]
     pub summary: LineSummary,
@@ -40,7 +38,6 @@ pub struct LineDetail {
 /// One thread, with enough about its line to show it anywhere.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct ThreadView {
     pub line: &'static str,
     pub line_name: String,

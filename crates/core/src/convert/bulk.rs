@@ -12,7 +12,7 @@ use crate::sheet::{read_records, spreadsheet_safe};
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[serde(deny_unknown_fields)]
 pub struct BulkRequest {
     /// The line the pasted codes belong to; without it only colours (`#RRGGBB`) are read.
     #[serde(default)]
@@ -33,7 +33,6 @@ fn default_alternatives() -> usize {
 /// One row of the list and what it converted to.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct BulkRow {
     /// The row's line number in the pasted text.
     pub row: usize,
@@ -48,7 +47,6 @@ pub struct BulkRow {
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
-#[serde(rename_all = "camelCase")]
 pub struct BulkConversion {
     pub line: &'static str,
     pub line_name: String,

@@ -5,22 +5,20 @@
 //! owners: the team's name, members, invites and settings) or [`TeamOwner`] (owners: deleting
 //! the team). The role check runs before the handler does, so no handler can forget it. A
 //! signed-in person who is not in the team gets the same 404 as for a team that does not exist,
-//! so no answer tells a stranger that a team is there; a member whose role is too low gets 403,
+//! so no answer tells a stranger that a team is there (the path names the team by its
+//! `public_id` or its `id`); a member whose role is too low gets 403,
 //! naming the roles that may.
 
 use std::marker::PhantomData;
 
-use axum::{
-    extract::{FromRequestParts, RawPathParams},
-    http::request::Parts,
-};
+use axum::{extract::FromRequestParts, http::request::Parts};
 use bobbin_core::team::{Action, Role};
 use sea_orm::{ColumnTrait as _, EntityTrait as _, QueryFilter as _};
 
 use crate::{
     entity::{team, team_member, user},
     error::AppError,
-    extract::AuthUser,
+    extract::{ApiPath, AuthUser},
     state::AppState,
 };
 
@@ -59,7 +57,7 @@ impl Level for Own {
     const ACTION: Option<Action> = Some(Action::DeleteTeam);
 }
 
-/// A signed-in member of the team named by the path's `{team_id}` (its public id), whose role
+/// A signed-in member of the team named by the path's `{team_id}`, whose role
 /// allows what `L` asks.
 #[derive(Debug, Clone)]
 pub struct InTeam<L> {
@@ -83,14 +81,12 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let AuthUser(current) = AuthUser::from_request_parts(parts, state).await?;
-        let params = RawPathParams::from_request_parts(parts, state)
-            .await
-            .map_err(|_| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
-        let public_id = params
-            .iter()
-            .find_map(|(name, value)| (name == "team_id").then(|| value.to_owned()))
+        let ApiPath(params) = ApiPath::<Vec<(String, String)>>::from_request_parts(parts, state).await?;
+        let team_id = params
+            .into_iter()
+            .find_map(|(name, value)| (name == "team_id").then_some(value))
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))?;
-        let (team, role) = membership(state, current.user.id, &public_id)
+        let (team, role) = membership(state, current.user.id, &team_id)
             .await?
             .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
         if let Some(action) = L::ACTION
@@ -105,14 +101,21 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
     }
 }
 
-/// The team with `public_id` and `user_id`'s role in it, if they are a member.
+/// The team `team_id` names and `user_id`'s role in it, if they are a member. Answers carry a
+/// team's `id` as well as its `public_id`, so either names it: a client that kept the `id` would
+/// otherwise get a 404 for a team it is in. The two cannot be confused: a public id is 16 letters
+/// and digits, never a UUID.
 pub async fn membership(
     state: &AppState,
     user_id: uuid::Uuid,
-    public_id: &str,
+    team_id: &str,
 ) -> Result<Option<(team::Model, Role)>, AppError> {
+    let named = match uuid::Uuid::parse_str(team_id) {
+        Ok(id) => team::Column::Id.eq(id),
+        Err(_) => team::Column::PublicId.eq(team_id),
+    };
     let found = team::Entity::find()
-        .filter(team::Column::PublicId.eq(public_id))
+        .filter(named)
         .find_also_related(team_member::Entity)
         .filter(team_member::Column::UserId.eq(user_id))
         .one(&state.db)

@@ -50,8 +50,8 @@ pub async fn lines() -> Json<LinesResponse> {
 
 /// One line with all its threads, and the codes its chart lists more than once.
 #[utoipa::path(
-    get, path = "/catalog/lines/{lineId}", tag = "catalog",
-    params(("lineId" = String, Path, description = "Line id, e.g. `isacord-polyester`")),
+    get, path = "/catalog/lines/{line_id}", tag = "catalog",
+    params(("line_id" = String, Path, description = "Line id, e.g. `isacord-polyester`")),
     responses((status = 200, body = LineResponse), (status = 404, body = ErrorBody)),
 )]
 pub async fn line(ApiPath(line_id): ApiPath<String>) -> Result<Json<LineResponse>, AppError> {
@@ -63,8 +63,8 @@ pub async fn line(ApiPath(line_id): ApiPath<String>) -> Result<Json<LineResponse
 /// Every colour a line gives for a code: one, or several where the chart conflicts with itself.
 /// Codes compare without case or leading zeros (`15` finds `0015`).
 #[utoipa::path(
-    get, path = "/catalog/lines/{lineId}/threads/{code}", tag = "catalog",
-    params(("lineId" = String, Path), ("code" = String, Path)),
+    get, path = "/catalog/lines/{line_id}/threads/{code}", tag = "catalog",
+    params(("line_id" = String, Path), ("code" = String, Path)),
     responses((status = 200, body = ThreadsResponse), (status = 404, body = ErrorBody)),
 )]
 pub async fn thread(
@@ -134,8 +134,10 @@ pub async fn convert(
 #[utoipa::path(
     post, path = "/convert/bulk", tag = "catalog", request_body = BulkRequest,
     responses(
-        (status = 200, body = BulkConversion, content_type = "application/json"),
-        (status = 200, body = String, content_type = "text/csv"),
+        (status = 200, description = "The list converted: JSON, or CSV when asked for", content(
+            (BulkConversion = "application/json"),
+            (String = "text/csv"),
+        )),
         (status = 422, body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many conversions from this network in a minute", body = ErrorBody),
         (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),

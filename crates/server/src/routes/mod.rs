@@ -115,17 +115,29 @@ impl Modify for SecuritySchemes {
     }
 }
 
-/// The whole application.
-pub fn router(state: AppState, request_timeout: Duration) -> Router {
-    let (api, mut openapi) = OpenApiRouter::with_openapi(ApiDoc::openapi())
-        .routes(routes!(health::healthz))
-        // Only the product API counts against `--max-requests-in-flight`: the health check must
-        // answer under load, and the auth service has its own limits.
-        .nest("/api/v2", api_v2().layer(middleware::from_fn_with_state(state.clone(), limits::shed_load)))
-        .split_for_parts();
+/// The OpenAPI document of every route, as `/api/v2/openapi.json` serves it and `bobbin openapi`
+/// prints it (the browser's API types are generated from it: `scripts/api-types.sh`).
+pub fn openapi() -> utoipa::openapi::OpenApi {
+    let (_, mut openapi) = documented(api_v2()).split_for_parts();
     // After the routes are in: `ApiDoc`'s own modifiers run before there is any operation.
     openapi::CommonErrors.modify(&mut openapi);
-    let openapi_json = Bytes::from(openapi.to_json().expect("the OpenAPI document serialises"));
+    openapi::AnswersAsSent.modify(&mut openapi);
+    openapi
+}
+
+/// The documented routes: the health check and `v2` under `/api/v2`.
+fn documented(v2: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
+    OpenApiRouter::with_openapi(ApiDoc::openapi()).routes(routes!(health::healthz)).nest("/api/v2", v2)
+}
+
+/// The whole application.
+pub fn router(state: AppState, request_timeout: Duration) -> Router {
+    // Only the product API counts against `--max-requests-in-flight`: the health check must
+    // answer under load, and the auth service has its own limits.
+    let (api, _) =
+        documented(api_v2().layer(middleware::from_fn_with_state(state.clone(), limits::shed_load)))
+            .split_for_parts();
+    let openapi_json = Bytes::from(openapi().to_json().expect("the OpenAPI document serialises"));
 
     let api = api
         .route(

@@ -87,7 +87,7 @@ pub struct ListParams {
 /// The team's quotes, newest first (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/quotes", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's public id"), ListParams),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ListParams),
     responses((status = 200, body = QuotePage), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -107,7 +107,7 @@ pub async fn list(
 /// admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/quotes", tag = "quotes", request_body = QuoteInput,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = QuoteBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -149,7 +149,7 @@ pub async fn create(
 /// One quote with its inputs and result (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/quotes/{quote_id}", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's public id"), ("quote_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("quote_id" = String, Path)),
     responses((status = 200, body = QuoteBody), (status = 404, description = "No such quote in this team", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -165,7 +165,7 @@ pub async fn get(
 /// and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/quotes/{quote_id}/duplicate", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's public id"), ("quote_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("quote_id" = String, Path)),
     responses(
         (status = 201, body = QuoteBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -199,7 +199,7 @@ pub async fn duplicate(
 /// Removes a quote (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/quotes/{quote_id}", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's public id"), ("quote_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("quote_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),

@@ -51,8 +51,11 @@ pub async fn me(
 
 /// The team to open first.
 #[derive(Debug, Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
 pub struct DefaultTeamBody {
+    // camelCase like `userId` and unlike every other field: the product's contract with the app
+    // fixes both names (README, "The API").
+    /// The team's `public_id`.
+    #[serde(rename = "teamPublicId")]
     pub team_public_id: String,
 }
 

@@ -21,11 +21,11 @@ async fn the_catalogue_lists_every_line_with_its_source_and_counts() {
     let lines = body["lines"].as_array().unwrap();
     assert_eq!(lines.len(), 76);
     let polyneon = lines.iter().find(|l| l["id"] == "madeira-polyneon").unwrap();
-    assert_eq!(polyneon["displayName"], "Madeira Polyneon");
+    assert_eq!(polyneon["display_name"], "Madeira Polyneon");
     assert_eq!(polyneon["fibre"], "polyester");
     assert_eq!(polyneon["weight"], 40);
     assert_eq!(polyneon["kind"], "thread");
-    assert_eq!(polyneon["threadCount"], 349);
+    assert_eq!(polyneon["thread_count"], 349);
     assert!(polyneon["source"].as_str().unwrap().contains("madeira-polyneon.gpl"));
     assert!(polyneon.get("threads").is_none(), "the list leaves threads out");
 }
@@ -40,14 +40,14 @@ async fn a_line_has_its_threads_and_the_codes_its_chart_repeats() {
     assert_eq!(line["id"], "royal-polyester");
     assert_eq!(
         u64::try_from(line["threads"].as_array().unwrap().len()).unwrap(),
-        line["threadCount"].as_u64().unwrap()
+        line["thread_count"].as_u64().unwrap()
     );
     let issues = line["issues"].as_array().unwrap();
     assert!(!issues.is_empty());
     assert!(issues.iter().all(|i| ["duplicate", "conflict"].contains(&i["kind"].as_str().unwrap())));
     let thread = &line["threads"][0];
     assert!(thread["hex"].as_str().unwrap().starts_with('#'));
-    assert_eq!(thread["lineName"], "Royal Polyester");
+    assert_eq!(thread["line_name"], "Royal Polyester");
 }
 
 #[tokio::test]
@@ -74,7 +74,7 @@ async fn a_thread_is_found_by_its_code_without_leading_zeros() {
 
     assert_eq!(
         body["threads"],
-        json!([{ "line": "isacord-polyester", "lineName": "Isacord Polyester", "code": "0015",
+        json!([{ "line": "isacord-polyester", "line_name": "Isacord Polyester", "code": "0015",
                  "name": "White", "hex": "#FFFFFF", "conflict": false }])
     );
     let dmc: Value = app.get("/api/v2/catalog/lines/dmc/threads/0000").await.json().await.unwrap();
@@ -130,8 +130,8 @@ async fn convert_ranks_matches_per_line_with_distance_and_label() {
     for line in lines {
         let matches = line["matches"].as_array().unwrap();
         assert_eq!(matches.len(), 2);
-        let first = matches[0]["deltaE"].as_f64().unwrap();
-        assert!(first <= matches[1]["deltaE"].as_f64().unwrap());
+        let first = matches[0]["delta_e"].as_f64().unwrap();
+        assert!(first <= matches[1]["delta_e"].as_f64().unwrap());
         let expected = match first {
             d if d < 1.0 => "indistinguishable",
             d if d < 2.0 => "close",
@@ -228,8 +228,8 @@ async fn the_catalogue_endpoints_are_in_the_openapi_document() {
 
     for (path, method) in [
         ("/api/v2/catalog/lines", "get"),
-        ("/api/v2/catalog/lines/{lineId}", "get"),
-        ("/api/v2/catalog/lines/{lineId}/threads/{code}", "get"),
+        ("/api/v2/catalog/lines/{line_id}", "get"),
+        ("/api/v2/catalog/lines/{line_id}/threads/{code}", "get"),
         ("/api/v2/catalog/threads", "get"),
         ("/api/v2/convert", "post"),
         ("/api/v2/convert/bulk", "post"),

@@ -127,30 +127,38 @@ async fn a_query_parameter_that_cannot_be_read_is_named_in_a_422(
         let answer = app.api_get(&owner, &path).await;
         answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
         assert_eq!(answer.body["fields"][0]["field"], field, "{path}: {answer:?}");
+        let message = answer.body["fields"][0]["message"].as_str().unwrap();
+        assert!(message.starts_with(&format!("The query parameter `{field}` ")), "{path}: {message}");
     }
     let missing = app.api_get(&owner, "/catalog/threads").await;
     missing.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
-    assert!(missing.body["fields"][0]["message"].as_str().unwrap().contains('q'), "{missing:?}");
+    assert_eq!(missing.body["fields"][0]["field"], "q", "{missing:?}");
+    assert!(missing.body["fields"][0]["message"].as_str().unwrap().contains("`q`"), "{missing:?}");
 }
 
+/// A path parameter that cannot be read (`%FF` decodes to a byte that is no UTF-8) answers as a
+/// query parameter does, naming it; axum's own extractor answered a bare 400 "Bad Request".
 #[rstest]
 #[tokio::test]
-async fn a_path_segment_that_is_not_text_answers_404_like_an_unknown_id(
-    #[values(Backend::Sqlite)] backend: Backend,
-) {
+async fn a_path_parameter_that_cannot_be_read_is_named_in_a_422(#[values(Backend::Sqlite)] backend: Backend) {
     let app = spawn_app(backend).await;
     let owner = app.person("owner").await;
     let team = app.team(&owner, "Stitch & Co").await;
 
-    // `%FF` decodes to a byte that is no UTF-8: axum's own extractor answered a bare 400.
-    for (method, path) in [
-        (Method::GET, "/catalog/lines/%FF".to_owned()),
-        (Method::GET, "/catalog/lines/madeira-polyneon/threads/%FF".to_owned()),
-        (Method::POST, "/invites/%FF/revoke".to_owned()),
-        (Method::POST, "/invites/%FF/accept".to_owned()),
-        (Method::GET, format!("/teams/{team}/threads/%FF")),
+    for (method, path, parameter) in [
+        (Method::GET, "/catalog/lines/%FF".to_owned(), "line_id"),
+        (Method::GET, "/catalog/lines/madeira-polyneon/threads/%FF".to_owned(), "code"),
+        (Method::POST, "/invites/%FF/revoke".to_owned(), "invite_id"),
+        (Method::POST, "/invites/%FF/accept".to_owned(), "invite_id"),
+        (Method::GET, format!("/teams/{team}/threads/%FF"), "thread_id"),
+        (Method::DELETE, format!("/teams/{team}/members/%FF"), "user_id"),
+        (Method::GET, "/teams/%FF".to_owned(), "team_id"),
+        (Method::GET, "/teams/%FF/machines".to_owned(), "team_id"),
     ] {
         let answer = app.api(&owner, method.clone(), &path, None).await;
-        answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], parameter, "{method} {path}: {answer:?}");
+        let message = answer.body["fields"][0]["message"].as_str().unwrap();
+        assert!(message.starts_with(&format!("The path parameter `{parameter}` ")), "{path}: {message}");
     }
 }

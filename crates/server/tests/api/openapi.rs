@@ -22,6 +22,20 @@ async fn the_openapi_document_describes_the_api_and_its_error_shape() {
     assert!(error["properties"]["fields"].is_object());
 }
 
+/// `bobbin openapi` prints the document the server serves: the browser's API types are generated
+/// from the printed one (`scripts/api-types.sh`), so they are those of the running API.
+#[tokio::test]
+async fn bobbin_openapi_prints_the_served_document() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let served: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_bobbin")).arg("openapi").output().unwrap();
+
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    let printed: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(printed, served);
+}
+
 #[tokio::test]
 async fn meta_reports_the_versions_and_the_environment() {
     let app = spawn_app(Backend::Sqlite).await;
@@ -129,6 +143,7 @@ async fn every_operation_documents_the_errors_its_kind_can_answer() {
             }
             if takes("path") {
                 assert!(documents("404"), "{name} names a record in its path but does not document 404");
+                assert!(documents("422"), "{name} reads path parameters but does not document 422");
             }
             for (status, response) in responses {
                 if status.starts_with('4') || ["503", "507"].contains(&status.as_str()) {
@@ -166,4 +181,38 @@ async fn the_catalogue_and_inventory_threads_and_setting_values_have_their_own_s
 
     let value = &schemas["ValueBody"]["properties"]["value"];
     assert!(value.get("type").is_none(), "a setting's value may be a string, a number or null: {value}");
+}
+
+/// An answer always carries each field it declares, `null` when there is nothing, but for those
+/// it leaves out when empty; the document says so, so the browser's generated types do not make
+/// every reader handle a missing field that never is. A field the server reads may be missing.
+#[tokio::test]
+async fn answers_require_every_field_they_always_send() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+    let schemas = &doc["components"]["schemas"];
+    let required = |schema: &str| -> Vec<String> {
+        schemas[schema]["required"].as_array().into_iter().flatten().map(|v| v.as_str().unwrap().to_owned()).collect()
+    };
+
+    for (schema, always, sometimes) in [
+        ("InventoryThread", ["line", "code", "updated_by_email"].as_slice(), ["distance"].as_slice()),
+        ("MachineView", &["max_spm", "purchase_date", "stitch_counter"], &["maintenance"]),
+        ("Profile", &["default_team_pid", "full_name"], &[]),
+        ("LineSummary", &["fibre", "weight"], &[]),
+        ("ErrorBody", &["code", "message"], &["fields"]),
+    ] {
+        let required = required(schema);
+        for field in always {
+            assert!(required.iter().any(|r| r == field), "{schema}.{field} is always sent: {required:?}");
+        }
+        for field in sometimes {
+            assert!(!required.iter().any(|r| r == field), "{schema}.{field} is left out when empty");
+        }
+    }
+    let thread_input = required("ThreadInput");
+    assert!(!thread_input.iter().any(|r| r == "line"), "a body may leave `line` out: {thread_input:?}");
+    let bulk = &doc["paths"]["/api/v2/convert/bulk"]["post"]["responses"]["200"]["content"];
+    assert_eq!(bulk["application/json"]["schema"]["$ref"], "#/components/schemas/BulkConversion");
+    assert_eq!(bulk["text/csv"]["schema"]["type"], "string");
 }

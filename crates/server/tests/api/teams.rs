@@ -265,6 +265,42 @@ async fn no_identifier_of_another_team_gives_anything_but_404(
     assert_eq!(invites.body["invites"][0]["status"], "pending");
 }
 
+/// Answers carry a team's `id` as well as its `public_id`, so a `{team_id}` in a path takes
+/// either: a client that keeps the `id` it was given reaches the same team, and only a member.
+#[rstest]
+#[tokio::test]
+async fn a_team_path_takes_the_teams_id_as_well_as_its_public_id(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let ada = app.person("ada").await;
+    let bob = app.person("bob").await;
+    let created = app.api_post(&ada, "/teams", json!({ "name": "Stitch & Co" })).await;
+    let team = created.assert_status(StatusCode::CREATED)["team"].clone();
+    let (id, public_id) = (team["id"].as_str().unwrap(), team["public_id"].as_str().unwrap());
+
+    let by_id = app.api_get(&ada, &format!("/teams/{id}")).await;
+    assert_eq!(by_id.assert_status(StatusCode::OK)["team"], team);
+    let upper_case = app.api_get(&ada, &format!("/teams/{}", id.to_uppercase())).await;
+    assert_eq!(upper_case.assert_status(StatusCode::OK)["team"]["public_id"], public_id);
+    app.api_patch(&ada, &format!("/teams/{id}"), json!({ "name": "Renamed" }))
+        .await
+        .assert_status(StatusCode::OK);
+    app.api_patch(&ada, &format!("/teams/{id}/settings"), json!({ "currency": "EUR" }))
+        .await
+        .assert_status(StatusCode::OK);
+    let by_public_id = app.api_get(&ada, &format!("/teams/{public_id}/settings")).await;
+    assert_eq!(by_public_id.assert_status(StatusCode::OK)["settings"]["currency"], "EUR");
+    assert_eq!(app.api_get(&ada, &format!("/teams/{public_id}")).await.body["team"]["name"], "Renamed");
+
+    for path in [format!("/teams/{id}"), format!("/teams/{id}/members")] {
+        app.api_get(&bob, &path).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+    app.api_get(&ada, "/teams/00000000-0000-0000-0000-000000000000")
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+}
+
 #[rstest]
 #[tokio::test]
 async fn a_team_always_keeps_an_owner(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {

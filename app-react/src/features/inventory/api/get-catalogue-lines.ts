@@ -5,7 +5,7 @@ import { api, productQuery } from '@/lib/api-client';
 
 export interface CatalogueLine {
   id: string;
-  displayName: string;
+  display_name: string;
   /** What the line is made of (polyester, rayon, wool-blend…), where its maker says. */
   fibre: string | null;
 }

@@ -63,7 +63,7 @@ export function AddMany({ teamId }: { teamId: string }) {
           <option value="">Choose a line</option>
           {(lines.data ?? []).map((entry) => (
             <option key={entry.id} value={entry.id}>
-              {entry.displayName}
+              {entry.display_name}
             </option>
           ))}
         </SelectField>

@@ -113,7 +113,7 @@ export function AddThread({ teamId }: { teamId: string }) {
                         aria-pressed={selected}
                         onClick={() => setValue('chosen', thread)}
                       >
-                        <Swatch hex={thread.hex} /> {thread.code} {thread.name} <span className="muted">{thread.lineName}</span>
+                        <Swatch hex={thread.hex} /> {thread.code} {thread.name} <span className="muted">{thread.line_name}</span>
                       </button>
                     </li>
                   );
@@ -124,7 +124,7 @@ export function AddThread({ teamId }: { teamId: string }) {
             ) : null}
             {chosen ? (
               <p role="status">
-                Chosen: <Swatch hex={chosen.hex} /> {chosen.code} {chosen.name} ({chosen.lineName})
+                Chosen: <Swatch hex={chosen.hex} /> {chosen.code} {chosen.name} ({chosen.line_name})
               </p>
             ) : null}
           </>

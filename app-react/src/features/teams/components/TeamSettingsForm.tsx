@@ -121,7 +121,7 @@ export function TeamSettingsForm({ team }: { team: Team }) {
               ) : null}
               {lines.map((line) => (
                 <option key={line.id} value={line.id}>
-                  {line.displayName}
+                  {line.display_name}
                 </option>
               ))}
             </select>

@@ -61,7 +61,7 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
             <option value="">Hex colours only</option>
             {lines.map((line) => (
               <option key={line.id} value={line.id}>
-                {line.displayName}
+                {line.display_name}
               </option>
             ))}
           </select>
@@ -73,7 +73,7 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
               .filter((line) => line.kind === 'thread')
               .map((line) => (
                 <option key={line.id} value={line.id}>
-                  {line.displayName}
+                  {line.display_name}
                 </option>
               ))}
           </select>
@@ -107,11 +107,11 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
       {result && (
         <>
           <p role="status" className="muted">
-            {converted} of {result.conversion.rows.length} rows converted to {result.conversion.lineName}.
+            {converted} of {result.conversion.rows.length} rows converted to {result.conversion.line_name}.
           </p>
           <div className="table-scroll">
             <table className="bulk-table">
-              <caption className="visually-hidden">List converted to {result.conversion.lineName}</caption>
+              <caption className="visually-hidden">List converted to {result.conversion.line_name}</caption>
               <thead>
                 <tr>
                   <th scope="col">Row</th>
@@ -142,10 +142,10 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
                             <Swatch hex={best.thread.hex} size="sm" /> {best.thread.code} {best.thread.name}
                           </td>
                           <td>
-                            <MatchBadge label={best.label} deltaE={best.deltaE} />
+                            <MatchBadge label={best.label} deltaE={best.delta_e} />
                           </td>
                           <td className="bulk-table__alternatives">
-                            {alternatives.map((m) => `${m.thread.code} (ΔE ${formatDeltaE(m.deltaE)})`).join(', ')}
+                            {alternatives.map((m) => `${m.thread.code} (ΔE ${formatDeltaE(m.delta_e)})`).join(', ')}
                           </td>
                         </>
                       )}

@@ -16,7 +16,7 @@ export function MatchResults({ conversion, owned }: { conversion: Conversion; ow
       {conversion.lines.map((line) => (
         <section key={line.line} className="card match-line" aria-labelledby={`matches-${line.line}`}>
           <h3 id={`matches-${line.line}`} className="match-line__title">
-            {line.lineName}
+            {line.line_name}
           </h3>
           {line.matches.length === 0 ? (
             <p className="muted">No threads to compare in this line.</p>
@@ -41,7 +41,7 @@ export function MatchResults({ conversion, owned }: { conversion: Conversion; ow
                       <span className="match__note">The chart lists this code with more than one colour.</span>
                     )}
                   </span>
-                  <MatchBadge label={match.label} deltaE={match.deltaE} />
+                  <MatchBadge label={match.label} deltaE={match.delta_e} />
                 </li>
               ))}
             </ol>

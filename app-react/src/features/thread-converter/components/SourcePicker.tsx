@@ -56,7 +56,7 @@ export function SourcePicker({ converter, lines, source, resolved, onChange }: P
               <option value="">All lines</option>
               {lines.map((l) => (
                 <option key={l.id} value={l.id}>
-                  {l.displayName}
+                  {l.display_name}
                 </option>
               ))}
             </select>
@@ -79,7 +79,7 @@ export function SourcePicker({ converter, lines, source, resolved, onChange }: P
                     <Swatch hex={thread.hex} />
                     <span className="thread-option__code">{thread.code}</span>
                     <span className="thread-option__name">{thread.name || thread.hex}</span>
-                    <span className="thread-option__line">{thread.lineName}</span>
+                    <span className="thread-option__line">{thread.line_name}</span>
                   </button>
                 </li>
               );

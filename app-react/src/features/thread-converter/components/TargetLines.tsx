@@ -15,7 +15,7 @@ export function TargetLines({ lines, selected, onChange }: Props) {
   const [filter, setFilter] = useState('');
   const needle = filter.trim().toLowerCase();
   const threadLines = lines.filter((line) => line.kind === 'thread');
-  const shown = threadLines.filter((line) => !needle || line.displayName.toLowerCase().includes(needle));
+  const shown = threadLines.filter((line) => !needle || line.display_name.toLowerCase().includes(needle));
   const chosen = selected.flatMap((id) => threadLines.filter((line) => line.id === id));
 
   function toggle(id: string, on: boolean) {
@@ -32,10 +32,10 @@ export function TargetLines({ lines, selected, onChange }: Props) {
               <button
                 type="button"
                 className="chip"
-                aria-label={`Remove ${line.displayName}`}
+                aria-label={`Remove ${line.display_name}`}
                 onClick={() => toggle(line.id, false)}
               >
-                {line.displayName} <span aria-hidden="true">×</span>
+                {line.display_name} <span aria-hidden="true">×</span>
               </button>
             </li>
           ))}
@@ -60,8 +60,8 @@ export function TargetLines({ lines, selected, onChange }: Props) {
                 checked={selected.includes(line.id)}
                 onChange={(event) => toggle(line.id, event.target.checked)}
               />
-              <span>{line.displayName}</span>
-              <span className="check__meta">{line.threadCount}</span>
+              <span>{line.display_name}</span>
+              <span className="check__meta">{line.thread_count}</span>
             </label>
           </li>
         ))}

@@ -121,7 +121,7 @@ pub struct LogEntryBody {
 /// The team's machines, by name, each with its next maintenance (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/machines", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses((status = 200, body = MachinesBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -133,7 +133,7 @@ pub async fn list(State(state): State<AppState>, member: TeamViewer) -> Result<J
 /// Adds a machine (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/machines", tag = "inventory", request_body = MachineDraft,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = MachineBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -155,7 +155,7 @@ pub async fn create(
 /// One machine with its maintenance log (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id"), ("machine_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
     responses((status = 200, body = MachineBody), (status = 404, description = "No such machine in this team", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -171,7 +171,7 @@ pub async fn get(
 /// A full edit, made from `version` (members, admins and owners).
 #[utoipa::path(
     put, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory", request_body = MachineEdit,
-    params(("team_id" = String, Path, description = "The team's public id"), ("machine_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
     responses(
         (status = 200, body = MachineBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -197,7 +197,7 @@ pub async fn update(
 /// Removes a machine and its log (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id"), ("machine_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -217,7 +217,7 @@ pub async fn delete(
 /// Logs maintenance done on a machine (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/machines/{machine_id}/maintenance", tag = "inventory", request_body = LogInput,
-    params(("team_id" = String, Path, description = "The team's public id"), ("machine_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
     responses(
         (status = 201, body = LogEntryBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -264,7 +264,7 @@ pub async fn log(
 /// Removes a log entry logged by mistake (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/machines/{machine_id}/maintenance/{entry_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id"), ("machine_id" = String, Path), ("entry_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path), ("entry_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),

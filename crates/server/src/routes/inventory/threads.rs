@@ -146,7 +146,7 @@ pub struct ListParams {
 /// Adds one entry (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads", tag = "inventory", request_body = ThreadInput,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -169,7 +169,7 @@ pub async fn create(
 /// Lists the team's threads: search, filters, sorting and pages (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id"), ListParams),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ListParams),
     responses(
         (status = 200, body = ThreadPage),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
@@ -222,7 +222,7 @@ pub struct OwnedBody {
 /// have no catalogue colour to convert to, so they are left out). Every member.
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads/owned", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses((status = 200, body = OwnedBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -246,7 +246,7 @@ pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<
 /// One entry (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id"), ("thread_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
     responses((status = 200, body = ThreadBody), (status = 404, description = "No such thread in this team", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -262,7 +262,7 @@ pub async fn get(
 /// A full edit, made from `version` (members, admins and owners).
 #[utoipa::path(
     put, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory", request_body = ThreadInput,
-    params(("team_id" = String, Path, description = "The team's public id"), ("thread_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
     responses(
         (status = 200, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -304,7 +304,7 @@ pub struct AdjustInput {
 /// (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/{thread_id}/adjust", tag = "inventory", request_body = AdjustInput,
-    params(("team_id" = String, Path, description = "The team's public id"), ("thread_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
     responses(
         (status = 200, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -330,7 +330,7 @@ pub async fn adjust(
 /// Removes an entry (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id"), ("thread_id" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -372,7 +372,7 @@ pub struct BulkResult {
 /// refuse the whole request, naming each (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/bulk", tag = "inventory", request_body = BulkInput,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = BulkResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -442,7 +442,7 @@ pub async fn bulk(
 /// CSV for a spreadsheet (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads/export.csv", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's public id"), ListParams),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ListParams),
     responses(
         (status = 200, description = "CSV, with the columns import reads", content_type = "text/csv", body = String),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
@@ -529,7 +529,7 @@ pub struct ImportResult {
 /// owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/import", tag = "inventory", request_body = ImportInput,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, description = "The preview (and, with `commit`, the result)", body = ImportResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),

@@ -98,7 +98,7 @@ pub struct AcceptBody {
 /// The team's invites, newest first (admins and owners).
 #[utoipa::path(
     get, path = "/teams/{team_id}/invites", tag = "invites",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = InvitesBody),
         (status = 403, description = "Members and viewers do not see invites", body = ErrorBody),
@@ -124,7 +124,7 @@ pub async fn list(State(state): State<AppState>, member: TeamAdmin) -> Result<Js
 /// invite an owner).
 #[utoipa::path(
     post, path = "/teams/{team_id}/invites", tag = "invites", request_body = CreateInviteBody,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = InviteBody),
         (status = 403, description = "The caller's role does not allow it", body = ErrorBody),

@@ -37,9 +37,9 @@ pub const MAX_OWNED_TEAMS: u64 = 50;
 /// A team as its members see it.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Team {
-    /// The team's key inside Bobbin.
+    /// The team's key inside Bobbin; a path's `{team_id}` takes it as well as `public_id`.
     pub id: Uuid,
-    /// The id every URL and the profile's `default_team_pid` use.
+    /// The id the app's URLs and the profile's `default_team_pid` use.
     pub public_id: String,
     pub name: String,
     /// The caller's role in this team.
@@ -187,7 +187,7 @@ pub async fn create(
 /// One team the caller belongs to.
 #[utoipa::path(
     get, path = "/teams/{team_id}", tag = "teams",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = TeamBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
@@ -205,7 +205,7 @@ pub async fn get(
 /// Renames a team (admins and owners).
 #[utoipa::path(
     patch, path = "/teams/{team_id}", tag = "teams", request_body = NameBody,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = TeamBody),
         (status = 403, description = "Members and viewers cannot rename", body = ErrorBody),
@@ -234,7 +234,7 @@ pub async fn rename(
 /// Deletes a team with everything in it (owners only).
 #[utoipa::path(
     delete, path = "/teams/{team_id}", tag = "teams",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 204, description = "Deleted"),
         (status = 403, description = "Only owners delete a team", body = ErrorBody),
@@ -254,7 +254,7 @@ pub async fn delete(
 /// The team's members: owners first, then admins, members and viewers, each by address.
 #[utoipa::path(
     get, path = "/teams/{team_id}/members", tag = "teams",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = MembersBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
@@ -287,7 +287,7 @@ pub async fn members(
 /// nobody is put into a stranger's team; everyone else is invited by e-mail.
 #[utoipa::path(
     post, path = "/teams/{team_id}/members", tag = "teams", request_body = PutMemberBody,
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, description = "The role was changed", body = MemberBody),
         (status = 201, description = "The person was added", body = MemberBody),
@@ -346,7 +346,7 @@ pub async fn put_member(
 #[utoipa::path(
     delete, path = "/teams/{team_id}/members/{user_id}", tag = "teams",
     params(
-        ("team_id" = String, Path, description = "The team's public id"),
+        ("team_id" = String, Path, description = "The team's `public_id` or `id`"),
         ("user_id" = String, Path, description = "The member's user id (the caller's own to leave)"),
     ),
     responses(

@@ -51,7 +51,7 @@ enum Scope {
 /// The team's settings (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/settings", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses((status = 200, body = SettingsBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -66,7 +66,7 @@ pub async fn team_all(
 #[utoipa::path(
     patch, path = "/teams/{team_id}/settings", tag = "settings",
     request_body(content = Object, description = "Keys to set, `null` to remove", example = json!({ "currency": "EUR" })),
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = SettingsBody),
         (status = 403, description = "Only admins and owners change team settings", body = ErrorBody),
@@ -88,7 +88,7 @@ pub async fn team_patch(
 /// One team setting (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/settings/{key}", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
@@ -107,7 +107,7 @@ pub async fn team_one(
 /// Sets (or with `null`, removes) one team setting (admins and owners).
 #[utoipa::path(
     patch, path = "/teams/{team_id}/settings/{key}", tag = "settings", request_body = ValueBody,
-    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
         (status = 403, description = "Only admins and owners change team settings", body = ErrorBody),
@@ -128,7 +128,7 @@ pub async fn team_set(
 /// The caller's own settings in the team.
 #[utoipa::path(
     get, path = "/teams/{team_id}/members/settings", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses((status = 200, body = SettingsBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -143,7 +143,7 @@ pub async fn member_all(
 #[utoipa::path(
     patch, path = "/teams/{team_id}/members/settings", tag = "settings",
     request_body(content = Object, description = "Keys to set, `null` to remove"),
-    params(("team_id" = String, Path, description = "The team's public id")),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = SettingsBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
@@ -164,7 +164,7 @@ pub async fn member_patch(
 /// One of the caller's own settings in the team.
 #[utoipa::path(
     get, path = "/teams/{team_id}/members/settings/{key}", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
@@ -183,7 +183,7 @@ pub async fn member_one(
 /// Sets (or with `null`, removes) one of the caller's own settings in the team.
 #[utoipa::path(
     patch, path = "/teams/{team_id}/members/settings/{key}", tag = "settings", request_body = ValueBody,
-    params(("team_id" = String, Path, description = "The team's public id"), ("key" = String, Path)),
+    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
         (status = 404, description = "No such team, or not a member", body = ErrorBody),
