@@ -37,12 +37,12 @@ export function chooseCurrentTeam(teams: readonly Team[], defaultTeamPid: string
 export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId: string): Promise<void> {
   if (!publicId) return;
   try {
-    // fetchQuery answers from the cache while it is fresh, without calling the fetcher that
+    // `query` answers from the cache while it is fresh, without calling the fetcher that
     // would store the answer, so the answers are stored here. The store drops them if the
     // person has switched again meanwhile.
     const [settings, memberSettings] = await Promise.all([
-      queryClient.fetchQuery(settingsQueryOptions('team', publicId)),
-      queryClient.fetchQuery(settingsQueryOptions('member', publicId)),
+      queryClient.query(settingsQueryOptions('team', publicId)),
+      queryClient.query(settingsQueryOptions('member', publicId)),
     ]);
     const store = teamStore.getState();
     store.setSettings(publicId, settings);
@@ -77,7 +77,7 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
       await createTeam(personalTeamName(email));
       teams = await queryClient.query({ ...teamsQueryOptions(), staleTime: 0 });
     }
-    // Stored here as well as by the fetcher: fetchQuery may have answered from the cache.
+    // Stored here as well as by the fetcher: `query` may have answered from the cache.
     store.setTeams(teams);
     const current = chooseCurrentTeam(teams, defaultTeamPid)?.public_id ?? '';
     store.setCurrentTeam(current);

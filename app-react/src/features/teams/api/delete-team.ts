@@ -8,7 +8,7 @@ import { refresh } from './cache';
 import { teamsQueryOptions } from './get-teams';
 
 export async function deleteTeam(publicId: string): Promise<void> {
-  await api<void>(teamPath(publicId), { method: 'DELETE' });
+  await api<undefined>(teamPath(publicId), { method: 'DELETE' });
 }
 
 /**
