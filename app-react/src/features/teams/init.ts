@@ -1,4 +1,4 @@
-// Team initialisation and team selection (spec, section 4).
+// Team initialisation and team selection (docs/behaviour.md, "Team start-up and selection").
 import type { QueryClient } from '@tanstack/react-query';
 
 import { createTeam } from './api/create-team';
@@ -23,16 +23,16 @@ export function personalTeamName(email: string): string {
   return `${email}'s Team`;
 }
 
-/** Spec, section 4: the team the profile names as the default, else the first. */
+/** The team the profile names as the default, else the first. */
 export function chooseCurrentTeam(teams: readonly Team[], defaultTeamPid: string | null | undefined): Team | undefined {
   return teams.find((team) => team.public_id === defaultTeamPid) ?? teams[0];
 }
 
 /**
- * Spec, section 4: a new current team's settings and the person's member settings, into the
- * store. (A team that stops being current takes its settings with it: see `current` in
- * ./store.ts.) Failures are logged, not shown: the screens that need settings show their own
- * state.
+ * A new current team's settings and the person's member settings, into the store
+ * (docs/behaviour.md, "The team store"). (A team that stops being current takes its settings with
+ * it: see `current` in ./store.ts.) Failures are logged, not shown: the screens that need settings
+ * show their own state.
  */
 export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId: string): Promise<void> {
   if (!publicId) return;
@@ -57,9 +57,8 @@ export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId
 let running: Promise<void> | undefined;
 
 /**
- * Fetches the teams; with none and a user, creates `{email}'s Team` and fetches again; then
- * makes the default (or first) team current and loads its settings. A failure is logged, not
- * shown (spec, section 8).
+ * Fetches the teams; with none and a user, creates `{email}'s Team` and fetches again; then makes
+ * the default (or first) team current and loads its settings. A failure is logged, not shown.
  */
 export function initTeams(queryClient: QueryClient, input: TeamInitInput): Promise<void> {
   running ??= runInit(queryClient, input).finally(() => {
@@ -90,9 +89,9 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
 }
 
 /**
- * Selecting a team, first half (spec, section 4): loads its details and members and makes it
- * current; its settings follow, without holding up the switch. Saving it as the default is the
- * caller's second half (app/teams.ts), since the default lives in the profile.
+ * Selecting a team, first half: loads its details and members and makes it current; its settings
+ * follow, without holding up the switch. Saving it as the default is the caller's second half
+ * (app/teams.ts), since the default lives in the profile.
  */
 export async function loadTeam(queryClient: QueryClient, publicId: string): Promise<void> {
   const store = teamStore.getState();
