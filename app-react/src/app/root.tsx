@@ -18,7 +18,7 @@ import {
 import { claimForPerson, forgetPerson } from './forget-person';
 import { refreshSession, selectTeam } from './teams';
 
-/** Spec, section 4: these events refresh the profile. */
+/** The events that refresh the profile (docs/behaviour.md, "The session in the browser"). */
 const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
   'SIGNED_IN',
   'TOKEN_REFRESHED',
@@ -32,11 +32,11 @@ const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
 ]);
 
 /**
- * The root of every page: follows the session (spec, section 4). Auth events refresh the
- * profile (a changed user, USER_UPDATED, forces it) and initialise the team store from it;
- * sign-out here or in another tab is a local logout: everything the app holds of the person is
- * forgotten (./forget-person.ts), and a page that needs a login is left for the home page. It also gives the pages the team
- * selection (which saves the default team).
+ * The root of every page: follows the session (docs/behaviour.md, "The session in the browser").
+ * Auth events refresh the profile (a changed user, USER_UPDATED, forces it) and initialise the team
+ * store from it; sign-out here or in another tab is a local logout: everything the app holds of the
+ * person is forgotten (./forget-person.ts), and a page that needs a login is left for the home
+ * page. It also gives the pages the team selection (which saves the default team).
  */
 export function AppRoot() {
   const queryClient = useQueryClient();

@@ -9,11 +9,11 @@ export const API_TIMEOUT_MS = 20_000;
 export const TIMEOUT_REASON = 'Request timeout';
 
 /**
- * What every query of the product API shares, whatever feature reads it: no retry (spec,
- * section 7; the app's default of 3 retries is for other fetches), and answers fresh for the
- * default 2 minutes (spec, section 9), which a read with a lifetime of its own overrides. A
- * failed refetch keeps the data it had, which TanStack Query does by itself ("on a failed read
- * stale cached data is returned").
+ * What every query of the product API shares, whatever feature reads it: no retry (the app's
+ * default of 3 retries is for other fetches), and answers fresh for the default 2 minutes
+ * (docs/behaviour.md, "Calling the product API" and "Cache lifetimes"), which a read with a
+ * lifetime of its own overrides. A failed refetch keeps the data it had, which TanStack Query does
+ * by itself ("on a failed read stale cached data is returned").
  */
 export const productQuery = { retry: false, staleTime: 2 * 60_000 } as const;
 

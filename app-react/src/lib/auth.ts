@@ -30,8 +30,9 @@ export type AuthState =
   | { status: 'signed-in'; user: SignedInUser };
 
 /**
- * What the app hears: the client's events, plus `SIGNED_OUT` or `SYNCED` when another tab
- * changed the session (spec, section 4: refresh the profile if a session exists, else log out).
+ * What the app hears: the client's events, plus `SIGNED_OUT` or `SYNCED` when another tab changed
+ * the session (refresh the profile if a session exists, else log out: docs/behaviour.md, "The
+ * session in the browser").
  */
 export type AuthEvent = AuthChangeEvent | 'SYNCED';
 export type AuthListener = (event: AuthEvent, state: AuthState) => void;
@@ -98,7 +99,8 @@ let client: Promise<SupabaseClient> | undefined;
 /** The one auth client of this page, created on first use; its events feed the store. */
 export function getAuthClient(): Promise<SupabaseClient> {
   client ??= import('@supabase/ssr').then(createClient, (error: unknown) => {
-    // A chunk gone after a deployment: one guarded reload, as for route chunks (spec, section 4).
+    // A chunk gone after a deployment: one guarded reload, as for route chunks (docs/behaviour.md,
+    // "Page chunks").
     client = undefined;
     if (reloadOnce()) return new Promise<never>(() => {});
     throw error;
@@ -109,8 +111,8 @@ export function getAuthClient(): Promise<SupabaseClient> {
 function createClient(ssr: typeof import('@supabase/ssr')): SupabaseClient {
   // The key is required by the client and holds no secret: the server has no gateway.
   const created = ssr.createBrowserClient(window.location.origin, 'bobbin', {
-    // @supabase/ssr's defaults give the spec's cookie: 400 days, path /, SameSite lax, chunks
-    // of about 3180 characters.
+    // @supabase/ssr's defaults give the cookie docs/behaviour.md describes: 400 days, path /,
+    // SameSite lax, chunks of about 3180 characters.
     cookieOptions: { name: AUTH_COOKIE },
     auth: {
       flowType: 'pkce',
@@ -193,7 +195,7 @@ const crossTab = (() => {
   return { post: () => channel?.postMessage('changed') };
 })();
 
-/** Another tab changed the session: follow it (spec, section 4). Exported for tests. */
+/** Another tab changed the session: follow it. Exported for tests. */
 export async function syncFromOtherTab(): Promise<void> {
   const before = state.status;
   if (hasAuthCookie()) await currentSession();
@@ -204,7 +206,7 @@ export async function syncFromOtherTab(): Promise<void> {
 
 // ---- Helpers for the screens -------------------------------------------------------------
 
-/** Spec, section 8: the auth service's message, else the screen's fallback. */
+/** The auth service's message, else the screen's fallback (docs/behaviour.md, "Toasts and messages"). */
 export function authErrorMessage(error: unknown, fallback: string): string {
   if (error && typeof error === 'object' && 'message' in error) {
     const { message } = error;

@@ -33,7 +33,7 @@ export function useInventoryForm<V extends FieldValues>(options: UseFormProps<V>
     setDone,
     clear,
     /** Shows `problems`: each field's message by its input, the rest in the alert. */
-    show(problems: FormProblems) {
+    show: (problems: FormProblems) => {
       for (const [field, message] of Object.entries(problems.fields)) {
         form.setError(fieldPath(field) as Path<V>, { type: 'server', message });
       }
@@ -44,11 +44,9 @@ export function useInventoryForm<V extends FieldValues>(options: UseFormProps<V>
      * starts afresh. (react-hook-form checks its registered fields again on submit, but keeps an
      * error set on another name, a whole list's say, which would hold up every later submit.)
      */
-    onSubmit(onValid: SubmitHandler<V>) {
-      return (event?: BaseSyntheticEvent) => {
-        clear();
-        return form.handleSubmit(onValid)(event);
-      };
+    onSubmit: (onValid: SubmitHandler<V>) => (event?: BaseSyntheticEvent) => {
+      clear();
+      return form.handleSubmit(onValid)(event);
     },
   };
 }

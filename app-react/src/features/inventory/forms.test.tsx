@@ -52,7 +52,7 @@ const messageOf = (input: HTMLElement) =>
     .map((id) => document.getElementById(id))
     .find((element) => element?.classList.contains('field__error'))?.textContent;
 
-const valueOf = (label: string, within_: HTMLElement = document.body) => (within(within_).getByLabelText(label) as HTMLInputElement).value;
+const valueOf = (label: string, within_: HTMLElement = document.body) => within(within_).getByLabelText<HTMLInputElement>(label).value;
 
 let server: FakeApi;
 

@@ -1,8 +1,8 @@
 // The thread list's filters and page as the address keeps them (`/inventory/threads?q=navy&low=true`),
 // so a reload, the Back button and a shared link all give the same list. What is at its default
 // stays out of the address.
-import { useEffect, useState } from 'react';
-import { useNavigationType, useSearchParams } from 'react-router';
+import { useState } from 'react';
+import { NavigationType, useNavigationType, useSearchParams } from 'react-router';
 
 import { THREAD_SORTS, type ThreadSort } from './types';
 
@@ -85,12 +85,16 @@ export function useThreadFilters() {
   // must show at once.
   const [filters, setFilters] = useState(() => readFilters(params));
   const address = params.toString();
-  useEffect(() => {
-    // Back, Forward or a link changed the address: the filters follow it. This page's own
-    // writes (replacements) are already in the state.
-    if (navigationType === 'REPLACE') return;
-    setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
-  }, [address, navigationType]);
+  // Back, Forward or a link changed the address: the filters follow it, in the render that sees
+  // it (not in an effect a render later). This page's own writes (replacements) are already in
+  // the state.
+  const [navigated, setNavigated] = useState({ address, navigationType });
+  if (navigated.address !== address || navigated.navigationType !== navigationType) {
+    setNavigated({ address, navigationType });
+    if (navigationType !== NavigationType.Replace) {
+      setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
+    }
+  }
 
   /** Writes `next` to the state and the address. Any change of the filters starts again at the first page. */
   const change = (next: Partial<ListFilters>) => {

@@ -73,6 +73,8 @@ export function useVersionedEdit<T extends { version: number }, V extends FieldV
 ) {
   const [base, setBase] = useState(server);
   const [newer, setNewer] = useState<T | null>(null);
+  // The values of a newer version the form follows, for the layout effect below to show.
+  const [followed, setFollowed] = useState<{ values: V } | null>(null);
   // What the person has typed, for the comparison (kept current as they type on).
   const values = useWatch({ control: form.control }) as V;
   const load = (entry: T, values = read(entry)) => {
@@ -80,14 +82,21 @@ export function useVersionedEdit<T extends { version: number }, V extends FieldV
     form.reset(values);
   };
 
-  // Before the browser paints, so no frame shows the form on the old version. (The form's
-  // values live in react-hook-form, which an effect, not the render, may reset.)
+  // A newer `server` becomes the base in the render that sees it, not in an effect a render
+  // later. The form is compared as react-hook-form holds it now: `values` catches up a render
+  // after a reset.
+  if (server.version !== base.version && newer === null) {
+    const opened = text(read(base));
+    if (same(text(form.getValues()), opened)) {
+      setBase(server);
+      setFollowed({ values: read(server) });
+    } else if (same(opened, text(read(server)))) setBase(server);
+  }
+  // The form's values live in react-hook-form, which an effect, not the render, may reset;
+  // a layout effect, so no frame shows the form on the old version.
   useLayoutEffect(() => {
-    if (server.version === base.version || newer !== null) return;
-    const untouched = same(text(form.getValues()), text(read(base)));
-    if (untouched) load(server);
-    else if (same(text(read(base)), text(read(server)))) setBase(server);
-  });
+    if (followed) form.reset(followed.values);
+  }, [followed, form]);
 
   return {
     base,

@@ -135,7 +135,7 @@ describe('selecting a team', () => {
 describe('the store takes every answer the team reads fetch, with nothing listening to the cache', () => {
   it('takes the team list from a query, without a subscription to the cache or a key compared', async () => {
     serverWith([aTeam('tm_a'), aTeam('tm_b')]);
-    await queryClient.fetchQuery(teamsQueryOptions());
+    await queryClient.query(teamsQueryOptions());
     expect(state().teams).toEqual([aTeam('tm_a'), aTeam('tm_b')]);
     expect(queryClient.getQueryCache().hasListeners()).toBe(false);
   });
@@ -169,7 +169,7 @@ describe('the store takes every answer the team reads fetch, with nothing listen
   it("keeps another team's members out: the store holds the current team's", async () => {
     serverWith([aTeam('tm_a'), aTeam('tm_b')]);
     await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
-    await queryClient.fetchQuery(membersQueryOptions('tm_b'));
+    await queryClient.query(membersQueryOptions('tm_b'));
     expect(state().members).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-// Team initialisation and team selection (spec, section 4).
+// Team initialisation and team selection (docs/behaviour.md, "Team start-up and selection").
 import type { QueryClient } from '@tanstack/react-query';
 
 import { createTeam } from './api/create-team';
@@ -23,26 +23,26 @@ export function personalTeamName(email: string): string {
   return `${email}'s Team`;
 }
 
-/** Spec, section 4: the team the profile names as the default, else the first. */
+/** The team the profile names as the default, else the first. */
 export function chooseCurrentTeam(teams: readonly Team[], defaultTeamPid: string | null | undefined): Team | undefined {
   return teams.find((team) => team.public_id === defaultTeamPid) ?? teams[0];
 }
 
 /**
- * Spec, section 4: a new current team's settings and the person's member settings, into the
- * store. (A team that stops being current takes its settings with it: see `current` in
- * ./store.ts.) Failures are logged, not shown: the screens that need settings show their own
- * state.
+ * A new current team's settings and the person's member settings, into the store
+ * (docs/behaviour.md, "The team store"). (A team that stops being current takes its settings with
+ * it: see `current` in ./store.ts.) Failures are logged, not shown: the screens that need settings
+ * show their own state.
  */
 export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId: string): Promise<void> {
   if (!publicId) return;
   try {
-    // fetchQuery answers from the cache while it is fresh, without calling the fetcher that
+    // `query` answers from the cache while it is fresh, without calling the fetcher that
     // would store the answer, so the answers are stored here. The store drops them if the
     // person has switched again meanwhile.
     const [settings, memberSettings] = await Promise.all([
-      queryClient.fetchQuery(settingsQueryOptions('team', publicId)),
-      queryClient.fetchQuery(settingsQueryOptions('member', publicId)),
+      queryClient.query(settingsQueryOptions('team', publicId)),
+      queryClient.query(settingsQueryOptions('member', publicId)),
     ]);
     const store = teamStore.getState();
     store.setSettings(publicId, settings);
@@ -57,9 +57,8 @@ export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId
 let running: Promise<void> | undefined;
 
 /**
- * Fetches the teams; with none and a user, creates `{email}'s Team` and fetches again; then
- * makes the default (or first) team current and loads its settings. A failure is logged, not
- * shown (spec, section 8).
+ * Fetches the teams; with none and a user, creates `{email}'s Team` and fetches again; then makes
+ * the default (or first) team current and loads its settings. A failure is logged, not shown.
  */
 export function initTeams(queryClient: QueryClient, input: TeamInitInput): Promise<void> {
   running ??= runInit(queryClient, input).finally(() => {
@@ -77,7 +76,7 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
       await createTeam(personalTeamName(email));
       teams = await queryClient.query({ ...teamsQueryOptions(), staleTime: 0 });
     }
-    // Stored here as well as by the fetcher: fetchQuery may have answered from the cache.
+    // Stored here as well as by the fetcher: `query` may have answered from the cache.
     store.setTeams(teams);
     const current = chooseCurrentTeam(teams, defaultTeamPid)?.public_id ?? '';
     store.setCurrentTeam(current);
@@ -90,9 +89,9 @@ async function runInit(queryClient: QueryClient, { email, defaultTeamPid, create
 }
 
 /**
- * Selecting a team, first half (spec, section 4): loads its details and members and makes it
- * current; its settings follow, without holding up the switch. Saving it as the default is the
- * caller's second half (app/teams.ts), since the default lives in the profile.
+ * Selecting a team, first half: loads its details and members and makes it current; its settings
+ * follow, without holding up the switch. Saving it as the default is the caller's second half
+ * (app/teams.ts), since the default lives in the profile.
  */
 export async function loadTeam(queryClient: QueryClient, publicId: string): Promise<void> {
   const store = teamStore.getState();

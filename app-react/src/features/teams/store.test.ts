@@ -10,8 +10,8 @@ beforeEach(() => {
   localStorage.clear();
 });
 
-describe('the team store (spec, section 3)', () => {
-  it('holds the fields the spec lists, empty at first', () => {
+describe('the team store', () => {
+  it('holds the fields docs/behaviour.md lists, empty at first', () => {
     const fields = ['teams', 'currentTeam', 'currentTeamPublicId', 'members', 'invites', 'myInvites', 'loading', 'settings', 'memberSettings'];
     expect(Object.keys(emptyTeamState).sort()).toEqual(fields.sort());
     expect(state()).toMatchObject(emptyTeamState);
@@ -55,7 +55,7 @@ describe('the team store (spec, section 3)', () => {
     expect(state().settings).toEqual({});
   });
 
-  it('clears the current team when it is removed (spec, section 4), and only then', () => {
+  it('clears the current team when it is removed, and only then', () => {
     state().setTeams([aTeam('a'), aTeam('b')]);
     state().setCurrentTeam('a');
     state().removeTeam('b');

@@ -1,6 +1,6 @@
-// The team store (spec, section 3): the teams the person belongs to, the current team, and that
-// team's members, invites and settings; plus the person's own pending invites and a loading
-// flag. Persisted in localStorage (so a reload paints the team switcher at once) under a key the
+// The team store (docs/behaviour.md, "The team store"): the teams the person belongs to, the
+// current team, and that team's members, invites and settings; plus the person's own pending
+// invites and a loading flag. Persisted in localStorage (so a reload paints the team switcher at once) under a key the
 // logout's clearLocalTeamData removes. TanStack Query fetches and caches the server data (./api);
 // the store keeps the last answer of each, put here by whoever has it: each team read's fetcher
 // (./api/get-*.ts), the writes that answer a record (rename, settings), and team initialisation
@@ -38,7 +38,7 @@ export interface TeamActions {
   updateTeam: (team: Team) => void;
   /** Makes `publicId` current ('' for none); a different team drops the old one's lists. */
   setCurrentTeam: (publicId: string) => void;
-  /** A team deleted or left: gone from the list, and no longer current (spec, section 4). */
+  /** A team deleted or left: gone from the list, and no longer current. */
   removeTeam: (publicId: string) => void;
   /**
    * The lists and settings below are the current team's only: each of these setters names the
@@ -122,7 +122,7 @@ export const teamStore = createPersistedStore<TeamState & TeamActions>(
   },
 );
 
-// Logout resets the store (spec, section 4).
+// Logout resets the store (docs/behaviour.md, "Logout").
 onTeamDataCleared(() => teamStore.getState().reset());
 
 /** A React hook over the team store. */

@@ -1,11 +1,12 @@
-// How long the team API's answers stay fresh (spec, section 9), and how writes refresh them.
+// How long the team API's answers stay fresh (docs/behaviour.md, "Cache lifetimes"), and how
+// writes refresh them.
 import type { QueryClient, QueryKey } from '@tanstack/react-query';
 
 const MINUTE = 60_000;
 
 /**
- * Spec, section 9: read cache lifetimes. Anything not listed has the product API's default,
- * 2 minutes (`productQuery` in lib/api-client.ts).
+ * Read cache lifetimes. Anything not listed has the product API's default, 2 minutes
+ * (`productQuery` in lib/api-client.ts).
  */
 export const staleTimes = {
   teams: 10 * MINUTE,

@@ -8,13 +8,13 @@ import { refresh } from './cache';
 import { teamsQueryOptions } from './get-teams';
 
 export async function deleteTeam(publicId: string): Promise<void> {
-  await api<void>(teamPath(publicId), { method: 'DELETE' });
+  await api<undefined>(teamPath(publicId), { method: 'DELETE' });
 }
 
 /**
- * A team the person is no longer in (deleted, or left): out of the store (no longer current,
- * spec section 4), its cached answers dropped, and the cached team list stale, so the next
- * initialisation does not bring the team back from it.
+ * A team the person is no longer in (deleted, or left): out of the store (no longer current:
+ * docs/behaviour.md, "The team store"), its cached answers dropped, and the cached team list
+ * stale, so the next initialisation does not bring the team back from it.
  */
 export async function forgetTeam(queryClient: QueryClient, publicId: string): Promise<void> {
   teamStore.getState().removeTeam(publicId);

@@ -34,7 +34,7 @@ export function settingsQueryOptions(scope: SettingsScope, publicId: string) {
       store(scope, publicId, settings);
       return settings;
     },
-    // The spec gives settings no lifetime of their own: the default.
+    // Settings have no lifetime of their own (docs/behaviour.md, "Cache lifetimes"): the default.
     ...productQuery,
   });
 }

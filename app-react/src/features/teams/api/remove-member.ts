@@ -18,7 +18,7 @@ export interface MemberRemoval {
 }
 
 export async function removeMember({ publicId, userId }: MemberRemoval): Promise<void> {
-  await api<void>(teamPath(publicId, `members/${encodeURIComponent(userId)}`), { method: 'DELETE' });
+  await api<undefined>(teamPath(publicId, `members/${encodeURIComponent(userId)}`), { method: 'DELETE' });
 }
 
 export function useRemoveMember() {
