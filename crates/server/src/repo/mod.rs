@@ -8,6 +8,7 @@
 //!
 //! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
 
+pub mod settings;
 pub mod thread_cache;
 pub mod users;
 
