@@ -8,6 +8,8 @@
 //!
 //! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
 
+pub mod invites;
+pub mod members;
 pub mod settings;
 pub mod thread_cache;
 pub mod users;
