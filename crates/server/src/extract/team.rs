@@ -15,12 +15,12 @@ use axum::{
     http::request::Parts,
 };
 use bobbin_core::team::{Action, Role};
-use sea_orm::{ColumnTrait as _, EntityTrait as _, QueryFilter as _};
 
 use crate::{
-    entity::{team, team_member, user},
+    entity::{team, user},
     error::AppError,
     extract::AuthUser,
+    repo,
     state::AppState,
 };
 
@@ -90,7 +90,7 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
             .iter()
             .find_map(|(name, value)| (name == "team_id").then(|| value.to_owned()))
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))?;
-        let (team, role) = membership(state, current.user.id, &public_id)
+        let (team, role) = repo::teams::membership(&state.db, &public_id, current.user.id)
             .await?
             .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
         if let Some(action) = L::ACTION
@@ -103,25 +103,4 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
         }
         Ok(Self { user: current.user, team, role, level: PhantomData })
     }
-}
-
-/// The team with `public_id` and `user_id`'s role in it, if they are a member.
-pub async fn membership(
-    state: &AppState,
-    user_id: uuid::Uuid,
-    public_id: &str,
-) -> Result<Option<(team::Model, Role)>, AppError> {
-    let found = team::Entity::find()
-        .filter(team::Column::PublicId.eq(public_id))
-        .find_also_related(team_member::Entity)
-        .filter(team_member::Column::UserId.eq(user_id))
-        .one(&state.db)
-        .await?;
-    let Some((team, Some(member))) = found else { return Ok(None) };
-    Ok(Some((team, parse_role(&member.role)?)))
-}
-
-/// A role as stored; anything else is a broken row, not the caller's fault.
-pub fn parse_role(stored: &str) -> Result<Role, AppError> {
-    stored.parse().map_err(|error| AppError::Internal(anyhow::anyhow!("stored role: {error}")))
 }

@@ -220,6 +220,15 @@ pub(crate) async fn insert(
     Ok(())
 }
 
+/// How many teams `user_id` owns.
+pub(crate) async fn owned_by(db: &impl ConnectionTrait, user_id: Uuid) -> Result<u64, AppError> {
+    Ok(team_member::Entity::find()
+        .filter(team_member::Column::UserId.eq(user_id))
+        .filter(team_member::Column::Role.eq(stored_role(Role::Owner)))
+        .count(db)
+        .await?)
+}
+
 async fn find(
     db: &impl ConnectionTrait,
     team_id: Uuid,

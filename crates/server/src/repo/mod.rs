@@ -11,6 +11,7 @@
 pub mod invites;
 pub mod members;
 pub mod settings;
+pub mod teams;
 pub mod thread_cache;
 pub mod users;
 
