@@ -6,9 +6,7 @@
 
 mod team;
 
-pub use team::{
-    InTeam, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner, TeamViewer, membership, parse_role,
-};
+pub use team::{InTeam, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner, TeamViewer};
 
 use axum::{
     body::Bytes,

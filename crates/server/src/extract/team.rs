@@ -13,12 +13,12 @@ use std::marker::PhantomData;
 
 use axum::{extract::FromRequestParts, http::request::Parts};
 use bobbin_core::team::{Action, Role};
-use sea_orm::{ColumnTrait as _, EntityTrait as _, QueryFilter as _};
 
 use crate::{
-    entity::{team, team_member, user},
+    entity::{team, user},
     error::AppError,
     extract::{ApiPath, AuthUser},
+    repo,
     state::AppState,
 };
 
@@ -86,7 +86,7 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
             .into_iter()
             .find_map(|(name, value)| (name == "team_id").then_some(value))
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))?;
-        let (team, role) = membership(state, current.user.id, &team_id)
+        let (team, role) = repo::teams::membership(&state.db, &team_id, current.user.id)
             .await?
             .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
         if let Some(action) = L::ACTION
@@ -99,32 +99,4 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
         }
         Ok(Self { user: current.user, team, role, level: PhantomData })
     }
-}
-
-/// The team `team_id` names and `user_id`'s role in it, if they are a member. Answers carry a
-/// team's `id` as well as its `public_id`, so either names it: a client that kept the `id` would
-/// otherwise get a 404 for a team it is in. The two cannot be confused: a public id is 16 letters
-/// and digits, never a UUID.
-pub async fn membership(
-    state: &AppState,
-    user_id: uuid::Uuid,
-    team_id: &str,
-) -> Result<Option<(team::Model, Role)>, AppError> {
-    let named = match uuid::Uuid::parse_str(team_id) {
-        Ok(id) => team::Column::Id.eq(id),
-        Err(_) => team::Column::PublicId.eq(team_id),
-    };
-    let found = team::Entity::find()
-        .filter(named)
-        .find_also_related(team_member::Entity)
-        .filter(team_member::Column::UserId.eq(user_id))
-        .one(&state.db)
-        .await?;
-    let Some((team, Some(member))) = found else { return Ok(None) };
-    Ok(Some((team, parse_role(&member.role)?)))
-}
-
-/// A role as stored; anything else is a broken row, not the caller's fault.
-pub fn parse_role(stored: &str) -> Result<Role, AppError> {
-    stored.parse().map_err(|error| AppError::Internal(anyhow::anyhow!("stored role: {error}")))
 }

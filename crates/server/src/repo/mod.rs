@@ -8,8 +8,12 @@
 //!
 //! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
 
+pub mod invites;
 pub mod machines;
+pub mod members;
 pub mod quotes;
+pub mod settings;
+pub mod teams;
 pub mod thread_cache;
 pub mod threads;
 pub mod users;

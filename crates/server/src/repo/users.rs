@@ -7,6 +7,14 @@ use uuid::Uuid;
 
 use crate::entity::user;
 
+use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, DatabaseConnection, prelude::Expr};
+use time::OffsetDateTime;
+
+use crate::{
+    entity::{team, team_member},
+    error::AppError,
+};
+
 /// The e-mail address of each of these users (who changed an entry, who saved a quote), read in
 /// one query.
 pub async fn emails_of(
@@ -21,4 +29,61 @@ pub async fn emails_of(
     }
     let users = user::Entity::find().filter(user::Column::Id.is_in(ids)).all(db).await?;
     Ok(users.into_iter().map(|user| (user.id, user.email)).collect())
+}
+
+/// The public id of the person's default team, while they are still its member (`None` once they
+/// have left it, or while they have none).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn default_team_public_id(
+    db: &impl ConnectionTrait,
+    user: &user::Model,
+) -> Result<Option<String>, AppError> {
+    let Some(team_id) = user.default_team_id else { return Ok(None) };
+    if team_member::Entity::find_by_id((team_id, user.id)).one(db).await?.is_none() {
+        return Ok(None);
+    }
+    Ok(team::Entity::find_by_id(team_id).one(db).await?.map(|team| team.public_id))
+}
+
+/// Makes `team_id` the person's default team; answers them as they are now. The caller has
+/// checked that they are its member.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn set_default_team(
+    db: &DatabaseConnection,
+    user_id: Uuid,
+    team_id: Uuid,
+) -> Result<user::Model, AppError> {
+    let chosen = user::ActiveModel {
+        id: Set(user_id),
+        default_team_id: Set(Some(team_id)),
+        updated_at: Set(OffsetDateTime::now_utc()),
+        ..Default::default()
+    };
+    Ok(crate::db::committed(db, async |txn| chosen.update(txn).await).await?)
+}
+
+/// Makes `team_id` the person's default team if they have none yet: the first team someone
+/// creates or joins is the one the app opens.
+///
+/// # Errors
+///
+/// The database's.
+pub(crate) async fn adopt_as_default_if_none(
+    db: &impl ConnectionTrait,
+    user_id: Uuid,
+    team_id: Uuid,
+) -> Result<(), AppError> {
+    user::Entity::update_many()
+        .col_expr(user::Column::DefaultTeamId, Expr::value(team_id))
+        .filter(user::Column::Id.eq(user_id))
+        .filter(user::Column::DefaultTeamId.is_null())
+        .exec(db)
+        .await?;
+    Ok(())
 }

@@ -1,16 +1,16 @@
 //! The signed-in person's profile: `GET /api/v2/users/me`, and their default team.
 
 use axum::{Json, extract::State, http::header, response::IntoResponse};
-use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, ConnectionTrait, EntityTrait as _};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::{
-    entity::{team, team_member, user},
+    entity::user,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, AuthUser, SignedIn, TEAM_NOT_FOUND, membership},
+    extract::{ApiJson, AuthUser, SignedIn, TEAM_NOT_FOUND},
+    repo,
     state::AppState,
 };
 
@@ -45,7 +45,7 @@ pub async fn me(
     // Also before the second factor's code: the app reads the profile to know whom to ask.
     SignedIn(current): SignedIn,
 ) -> Result<impl IntoResponse, AppError> {
-    let profile = profile_of(&state.db, current.user).await?;
+    let profile = profile_of(&state, current.user).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
 }
 
@@ -86,29 +86,17 @@ pub async fn set_default_team(
             "Name the team to open first.",
         )]));
     }
-    let (team, _role) = membership(&state, current.user.id, public_id)
+    let (team, _role) = repo::teams::membership(&state.db, public_id, current.user.id)
         .await?
         .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
-    let chosen = user::ActiveModel {
-        id: Set(current.user.id),
-        default_team_id: Set(Some(team.id)),
-        updated_at: Set(OffsetDateTime::now_utc()),
-        ..Default::default()
-    };
-    let user = crate::db::committed(&state.db, async |txn| chosen.update(txn).await).await?;
-    let profile = profile_of(&state.db, user).await?;
+    let user = repo::users::set_default_team(&state.db, current.user.id, team.id).await?;
+    let profile = profile_of(&state, user).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
 }
 
 /// The profile of `user`. The default team counts only while they are still its member.
-async fn profile_of(db: &impl ConnectionTrait, user: user::Model) -> Result<Profile, AppError> {
-    let default_team_pid = match user.default_team_id {
-        Some(team_id) => match team_member::Entity::find_by_id((team_id, user.id)).one(db).await? {
-            Some(_) => team::Entity::find_by_id(team_id).one(db).await?.map(|team| team.public_id),
-            None => None,
-        },
-        None => None,
-    };
+async fn profile_of(state: &AppState, user: user::Model) -> Result<Profile, AppError> {
+    let default_team_pid = repo::users::default_team_public_id(&state.db, &user).await?;
     let full_name = crate::auth::user::full_name(&user);
     Ok(Profile { id: user.id, email: user.email, full_name, default_team_pid, created_at: user.created_at })
 }

@@ -2,8 +2,8 @@
 //!
 //! Who may do what is `bobbin_core::team`; the extractors (`TeamViewer`, `TeamAdmin`, `TeamOwner`) make sure
 //! a handler only runs for members of the team in its path, and answer 404 to everyone else.
-//! Changes that count owners lock the team row first, so two owners demoting each other at the
-//! same moment cannot leave a team without one.
+//! Changes that count owners lock the team row first (`repo::members`), so two owners demoting
+//! each other at the same moment cannot leave a team without one.
 
 pub mod invites;
 pub mod settings;
@@ -13,26 +13,23 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use bobbin_core::team::{self as rules, MembershipError, Role, TeamName};
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, prelude::Expr,
-};
+use bobbin_core::team::{MembershipError, Role, TeamName};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::{
-    entity::{team, team_member, user},
+    entity::team,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer, parse_role},
+    extract::{ApiJson, ApiPath, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer},
+    repo::{
+        self,
+        members::{Placed, PutRefusal, RemoveRefusal},
+        teams::{MAX_OWNED_TEAMS, TooManyTeams},
+    },
     state::AppState,
 };
-
-/// How many teams one person may own: enough for any shop, few enough that a script cannot
-/// fill the database.
-pub const MAX_OWNED_TEAMS: u64 = 50;
 
 /// A team as its members see it.
 #[derive(Debug, Serialize, ToSchema)]
@@ -109,28 +106,11 @@ pub async fn list(
     state: axum::extract::State<AppState>,
     AuthUser(current): AuthUser,
 ) -> Result<Json<TeamsBody>, AppError> {
-    let rows = team_member::Entity::find()
-        .filter(team_member::Column::UserId.eq(current.user.id))
-        .find_also_related(team::Entity)
-        .all(&state.db)
-        .await?;
-    let ids: Vec<Uuid> = rows.iter().map(|(member, _)| member.team_id).collect();
-    let counts: Vec<(Uuid, i64)> = team_member::Entity::find()
-        .select_only()
-        .column(team_member::Column::TeamId)
-        .column_as(team_member::Column::UserId.count(), "count")
-        .filter(team_member::Column::TeamId.is_in(ids))
-        .group_by(team_member::Column::TeamId)
-        .into_tuple()
-        .all(&state.db)
-        .await?;
-    let mut teams = Vec::with_capacity(rows.len());
-    for (member, team) in rows {
-        let team =
-            team.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its team")))?;
-        let count = counts.iter().find(|(id, _)| *id == team.id).map_or(0, |(_, count)| *count);
-        teams.push(team_view(team, parse_role(&member.role)?, u64::try_from(count).unwrap_or(0)));
-    }
+    let mut teams: Vec<Team> = repo::teams::of_user(&state.db, current.user.id)
+        .await?
+        .into_iter()
+        .map(|joined| team_view(joined.team, joined.role, joined.member_count))
+        .collect();
     teams.sort_by_cached_key(|team| (team.name.to_lowercase(), team.public_id.clone()));
     Ok(Json(TeamsBody { teams }))
 }
@@ -152,35 +132,12 @@ pub async fn create(
     ApiJson(body): ApiJson<NameBody>,
 ) -> Result<Response, AppError> {
     let name = parse_name(&body.name)?;
-    let user_id = current.user.id;
-    let txn = crate::db::begin_write(&state.db).await?;
-    let owned = team_member::Entity::find()
-        .filter(team_member::Column::UserId.eq(user_id))
-        .filter(team_member::Column::Role.eq(Role::Owner.as_str()))
-        .count(&txn)
-        .await?;
-    if owned >= MAX_OWNED_TEAMS {
-        return Err(AppError::rejected(
+    let team = repo::teams::create(&state.db, current.user.id, name).await?.map_err(|TooManyTeams| {
+        AppError::rejected(
             "too_many_teams",
-            format!(
-                "You own {MAX_OWNED_TEAMS} teams, the most one person may: delete one you no longer use first."
-            ),
-        ));
-    }
-    let now = OffsetDateTime::now_utc();
-    let team = team::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        public_id: Set(crate::repo::new_public_id()),
-        name: Set(name.into_string()),
-        created_at: Set(now),
-        updated_at: Set(now),
-        threads_revision: Set(0),
-    }
-    .insert(&txn)
-    .await?;
-    insert_member(&txn, team.id, user_id, Role::Owner).await?;
-    adopt_as_default_if_none(&txn, user_id, team.id).await?;
-    txn.commit().await?;
+            format!("You own {MAX_OWNED_TEAMS} teams, the most one person may: delete one you no longer use first."),
+        )
+    })?;
     Ok((StatusCode::CREATED, Json(TeamBody { team: team_view(team, Role::Owner, 1) })).into_response())
 }
 
@@ -198,7 +155,7 @@ pub async fn get(
     state: axum::extract::State<AppState>,
     member: TeamViewer,
 ) -> Result<Json<TeamBody>, AppError> {
-    let count = member_count(&state.db, member.team.id).await?;
+    let count = repo::members::count(&state.db, member.team.id).await?;
     Ok(Json(TeamBody { team: team_view(member.team, member.role, count) }))
 }
 
@@ -220,14 +177,8 @@ pub async fn rename(
     ApiJson(body): ApiJson<NameBody>,
 ) -> Result<Json<TeamBody>, AppError> {
     let name = parse_name(&body.name)?;
-    let renamed = team::ActiveModel {
-        id: Set(member.team.id),
-        name: Set(name.into_string()),
-        updated_at: Set(OffsetDateTime::now_utc()),
-        ..Default::default()
-    };
-    let team = crate::db::committed(&state.db, async |txn| renamed.update(txn).await).await?;
-    let count = member_count(&state.db, team.id).await?;
+    let team = repo::teams::rename(&state.db, member.team.id, name).await?;
+    let count = repo::members::count(&state.db, team.id).await?;
     Ok(Json(TeamBody { team: team_view(team, member.role, count) }))
 }
 
@@ -246,8 +197,7 @@ pub async fn delete(
     state: axum::extract::State<AppState>,
     member: TeamOwner,
 ) -> Result<StatusCode, AppError> {
-    // Members, invites and settings go with it (foreign keys cascade).
-    team::Entity::delete_by_id(member.team.id).exec(&state.db).await?;
+    repo::teams::delete(&state.db, member.team.id).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -265,19 +215,8 @@ pub async fn members(
     state: axum::extract::State<AppState>,
     member: TeamViewer,
 ) -> Result<Json<MembersBody>, AppError> {
-    let rows = team_member::Entity::find()
-        .filter(team_member::Column::TeamId.eq(member.team.id))
-        .find_also_related(user::Entity)
-        .all(&state.db)
-        .await?;
-    let mut members = rows
-        .into_iter()
-        .map(|(membership, person)| {
-            let person =
-                person.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its user")))?;
-            member_view(&membership, &person)
-        })
-        .collect::<Result<Vec<_>, _>>()?;
+    let mut members: Vec<Member> =
+        repo::members::of_team(&state.db, member.team.id).await?.into_iter().map(member_view).collect();
     members.sort_by_cached_key(|member| (rank(member.role), member.email.clone()));
     Ok(Json(MembersBody { members }))
 }
@@ -302,43 +241,20 @@ pub async fn put_member(
     actor: TeamAdmin,
     ApiJson(body): ApiJson<PutMemberBody>,
 ) -> Result<Response, AppError> {
-    let team_id = actor.team.id;
-    let txn = crate::db::begin_write(&state.db).await?;
-    let actor_role = lock_team(&txn, team_id, actor.user.id).await?;
-    let current = find_member(&txn, team_id, body.user_id).await?;
-    let current_role = current.as_ref().map(|row| parse_role(&row.role)).transpose()?;
-    rules::check_role_change(actor_role, current_role, body.role, owner_count(&txn, team_id).await?)
-        .map_err(membership_error)?;
-    let added = current.is_none();
-    if added {
-        if !shares_a_team(&txn, actor.user.id, body.user_id).await? {
-            return Err(AppError::NotFound(
+    let placed = repo::members::put(&state.db, actor.team.id, actor.user.id, body.user_id, body.role)
+        .await?
+        .map_err(|refusal| match refusal {
+            PutRefusal::ActorLeft => AppError::NotFound(TEAM_NOT_FOUND.to_owned()),
+            PutRefusal::Rule(error) => membership_error(error),
+            PutRefusal::NotTeammate => AppError::NotFound(
                 "No one you share a team with has that id. Invite them by e-mail instead.".to_owned(),
-            ));
-        }
-        insert_member(&txn, team_id, body.user_id, body.role).await?;
-        adopt_as_default_if_none(&txn, body.user_id, team_id).await?;
-    } else {
-        team_member::ActiveModel {
-            team_id: Set(team_id),
-            user_id: Set(body.user_id),
-            role: Set(body.role.as_str().to_owned()),
-            updated_at: Set(OffsetDateTime::now_utc()),
-            ..Default::default()
-        }
-        .update(&txn)
-        .await?;
-    }
-    let membership = find_member(&txn, team_id, body.user_id)
-        .await?
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("the membership just written is gone")))?;
-    let person = user::Entity::find_by_id(body.user_id)
-        .one(&txn)
-        .await?
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a member without an account")))?;
-    txn.commit().await?;
-    let status = if added { StatusCode::CREATED } else { StatusCode::OK };
-    Ok((status, Json(MemberBody { member: member_view(&membership, &person)? })).into_response())
+            ),
+        })?;
+    let (status, member) = match placed {
+        Placed::Added(member) => (StatusCode::CREATED, member),
+        Placed::Changed(member) => (StatusCode::OK, member),
+    };
+    Ok((status, Json(MemberBody { member: member_view(member) })).into_response())
 }
 
 /// Removes a member (admins; owners to remove an owner), or leaves the team (anyone, for
@@ -364,15 +280,13 @@ pub async fn remove_member(
 ) -> Result<StatusCode, AppError> {
     let not_a_member = || AppError::NotFound("That person is not a member of this team.".to_owned());
     let user_id = Uuid::parse_str(&user_id).map_err(|_| not_a_member())?;
-    let team_id = actor.team.id;
-    let txn = crate::db::begin_write(&state.db).await?;
-    let actor_role = lock_team(&txn, team_id, actor.user.id).await?;
-    let target = find_member(&txn, team_id, user_id).await?.ok_or_else(not_a_member)?;
-    let leaving = user_id == actor.user.id;
-    rules::check_removal(actor_role, parse_role(&target.role)?, leaving, owner_count(&txn, team_id).await?)
-        .map_err(membership_error)?;
-    team_member::Entity::delete_by_id((team_id, user_id)).exec(&txn).await?;
-    txn.commit().await?;
+    repo::members::remove(&state.db, actor.team.id, actor.user.id, user_id).await?.map_err(|refusal| {
+        match refusal {
+            RemoveRefusal::ActorLeft => AppError::NotFound(TEAM_NOT_FOUND.to_owned()),
+            RemoveRefusal::NotAMember => not_a_member(),
+            RemoveRefusal::Rule(error) => membership_error(error),
+        }
+    })?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -401,98 +315,16 @@ pub fn team_view(team: team::Model, role: Role, member_count: u64) -> Team {
     }
 }
 
-fn member_view(membership: &team_member::Model, person: &user::Model) -> Result<Member, AppError> {
-    Ok(Member {
-        user_id: person.id,
-        email: person.email.clone(),
-        full_name: crate::auth::user::full_name(person),
-        role: parse_role(&membership.role)?,
-        joined_at: membership.created_at,
-    })
+fn member_view(member: repo::members::Member) -> Member {
+    Member {
+        user_id: member.user.id,
+        full_name: crate::auth::user::full_name(&member.user),
+        email: member.user.email,
+        role: member.role,
+        joined_at: member.joined_at,
+    }
 }
 
 fn rank(role: Role) -> usize {
     Role::ALL.iter().position(|candidate| *candidate == role).unwrap_or(usize::MAX)
-}
-
-pub async fn member_count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<u64, AppError> {
-    Ok(team_member::Entity::find().filter(team_member::Column::TeamId.eq(team_id)).count(db).await?)
-}
-
-async fn owner_count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<usize, AppError> {
-    let owners = team_member::Entity::find()
-        .filter(team_member::Column::TeamId.eq(team_id))
-        .filter(team_member::Column::Role.eq(Role::Owner.as_str()))
-        .count(db)
-        .await?;
-    Ok(usize::try_from(owners).unwrap_or(usize::MAX))
-}
-
-pub async fn find_member(
-    db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
-) -> Result<Option<team_member::Model>, AppError> {
-    Ok(team_member::Entity::find_by_id((team_id, user_id)).one(db).await?)
-}
-
-pub async fn insert_member(
-    db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
-    role: Role,
-) -> Result<(), AppError> {
-    let now = OffsetDateTime::now_utc();
-    team_member::ActiveModel {
-        team_id: Set(team_id),
-        user_id: Set(user_id),
-        role: Set(role.as_str().to_owned()),
-        created_at: Set(now),
-        updated_at: Set(now),
-    }
-    .insert(db)
-    .await?;
-    Ok(())
-}
-
-/// Makes `team_id` the person's default team if they have none yet.
-pub async fn adopt_as_default_if_none(
-    db: &impl ConnectionTrait,
-    user_id: Uuid,
-    team_id: Uuid,
-) -> Result<(), AppError> {
-    user::Entity::update_many()
-        .col_expr(user::Column::DefaultTeamId, Expr::value(team_id))
-        .filter(user::Column::Id.eq(user_id))
-        .filter(user::Column::DefaultTeamId.is_null())
-        .exec(db)
-        .await?;
-    Ok(())
-}
-
-/// Holds the team's row until the transaction ends (PostgreSQL; SQLite's write transactions
-/// already run one at a time), so roles and owner counts cannot change underneath, and answers
-/// the actor's role as it is now: the one the extractor read may have changed since.
-async fn lock_team(txn: &DatabaseTransaction, team_id: Uuid, actor: Uuid) -> Result<Role, AppError> {
-    team::Entity::find_by_id(team_id).lock_exclusive().one(txn).await?;
-    let member = find_member(txn, team_id, actor)
-        .await?
-        .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
-    parse_role(&member.role)
-}
-
-async fn shares_a_team(db: &impl ConnectionTrait, actor: Uuid, other: Uuid) -> Result<bool, AppError> {
-    let actor_teams: Vec<Uuid> = team_member::Entity::find()
-        .select_only()
-        .column(team_member::Column::TeamId)
-        .filter(team_member::Column::UserId.eq(actor))
-        .into_tuple()
-        .all(db)
-        .await?;
-    let shared = team_member::Entity::find()
-        .filter(team_member::Column::UserId.eq(other))
-        .filter(team_member::Column::TeamId.is_in(actor_teams))
-        .count(db)
-        .await?;
-    Ok(shared > 0)
 }

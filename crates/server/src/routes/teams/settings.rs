@@ -8,22 +8,19 @@ use std::collections::BTreeMap;
 use axum::{Json, extract::State};
 use bobbin_core::{
     catalogue::Catalogue,
-    settings::{self, MAX_KEYS, SettingError, SettingKey},
-};
-use sea_orm::{
-    ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _, PaginatorTrait as _,
-    QueryFilter as _, sea_query::OnConflict,
+    settings::{self, SettingError, SettingKey},
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
-use time::OffsetDateTime;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
 use crate::{
-    entity::{member_setting, team_setting},
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, InTeam, TeamAdmin, TeamViewer},
+    repo::{
+        self,
+        settings::{Scope, TooManyKeys},
+    },
     state::AppState,
 };
 
@@ -41,13 +38,6 @@ pub struct ValueBody {
     pub value: Value,
 }
 
-/// Whose settings: the team's, or one member's in that team.
-#[derive(Debug, Clone, Copy)]
-enum Scope {
-    Team(Uuid),
-    Member { team_id: Uuid, user_id: Uuid },
-}
-
 /// The team's settings (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/settings", tag = "settings",
@@ -59,7 +49,7 @@ pub async fn team_all(
     State(state): State<AppState>,
     member: TeamViewer,
 ) -> Result<Json<SettingsBody>, AppError> {
-    Ok(Json(SettingsBody { settings: read_all(&state.db, Scope::Team(member.team.id)).await? }))
+    Ok(Json(SettingsBody { settings: repo::settings::all(&state.db, Scope::Team(member.team.id)).await? }))
 }
 
 /// Changes several team settings at once; `null` removes a key (admins and owners).
@@ -81,8 +71,8 @@ pub async fn team_patch(
     ApiJson(changes): ApiJson<Map<String, Value>>,
 ) -> Result<Json<SettingsBody>, AppError> {
     let scope = Scope::Team(member.team.id);
-    write(&state.db, scope, changes).await?;
-    Ok(Json(SettingsBody { settings: read_all(&state.db, scope).await? }))
+    write(&state, scope, changes).await?;
+    Ok(Json(SettingsBody { settings: repo::settings::all(&state.db, scope).await? }))
 }
 
 /// One team setting (every member).
@@ -101,7 +91,7 @@ pub async fn team_one(
     member: TeamViewer,
     ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
-    Ok(Json(ValueBody { value: read_one(&state.db, Scope::Team(member.team.id), &key).await? }))
+    Ok(Json(ValueBody { value: read_one(&state, Scope::Team(member.team.id), &key).await? }))
 }
 
 /// Sets (or with `null`, removes) one team setting (admins and owners).
@@ -122,7 +112,7 @@ pub async fn team_set(
     ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
-    set_one(&state.db, Scope::Team(member.team.id), key, body.value).await
+    set_one(&state, Scope::Team(member.team.id), key, body.value).await
 }
 
 /// The caller's own settings in the team.
@@ -136,7 +126,7 @@ pub async fn member_all(
     State(state): State<AppState>,
     member: TeamViewer,
 ) -> Result<Json<SettingsBody>, AppError> {
-    Ok(Json(SettingsBody { settings: read_all(&state.db, member_scope(&member)).await? }))
+    Ok(Json(SettingsBody { settings: repo::settings::all(&state.db, member_scope(&member)).await? }))
 }
 
 /// Changes several of the caller's own settings in the team; `null` removes a key.
@@ -157,8 +147,8 @@ pub async fn member_patch(
     ApiJson(changes): ApiJson<Map<String, Value>>,
 ) -> Result<Json<SettingsBody>, AppError> {
     let scope = member_scope(&member);
-    write(&state.db, scope, changes).await?;
-    Ok(Json(SettingsBody { settings: read_all(&state.db, scope).await? }))
+    write(&state, scope, changes).await?;
+    Ok(Json(SettingsBody { settings: repo::settings::all(&state.db, scope).await? }))
 }
 
 /// One of the caller's own settings in the team.
@@ -177,7 +167,7 @@ pub async fn member_one(
     member: TeamViewer,
     ApiPath((_team, key)): ApiPath<(String, String)>,
 ) -> Result<Json<ValueBody>, AppError> {
-    Ok(Json(ValueBody { value: read_one(&state.db, member_scope(&member), &key).await? }))
+    Ok(Json(ValueBody { value: read_one(&state, member_scope(&member), &key).await? }))
 }
 
 /// Sets (or with `null`, removes) one of the caller's own settings in the team.
@@ -197,25 +187,25 @@ pub async fn member_set(
     ApiPath((_team, key)): ApiPath<(String, String)>,
     ApiJson(body): ApiJson<ValueBody>,
 ) -> Result<Json<ValueBody>, AppError> {
-    set_one(&state.db, member_scope(&member), key, body.value).await
+    set_one(&state, member_scope(&member), key, body.value).await
 }
 
-// ---- Storage -----------------------------------------------------------------------------
+// ---- Shared by the settings routes ---------------------------------------------------------
 
 fn member_scope<L>(member: &InTeam<L>) -> Scope {
     Scope::Member { team_id: member.team.id, user_id: member.user.id }
 }
 
 async fn set_one(
-    db: &sea_orm::DatabaseConnection,
+    state: &AppState,
     scope: Scope,
     key: String,
     value: Value,
 ) -> Result<Json<ValueBody>, AppError> {
     let mut changes = Map::new();
     changes.insert(key.clone(), value);
-    write(db, scope, changes).await?;
-    Ok(Json(ValueBody { value: read_one(db, scope, &key).await? }))
+    write(state, scope, changes).await?;
+    read_one(state, scope, &key).await.map(|value| Json(ValueBody { value }))
 }
 
 fn field_error(key: &str, error: &SettingError) -> FieldError {
@@ -226,56 +216,13 @@ fn parse_key(raw: &str) -> Result<SettingKey, AppError> {
     SettingKey::parse(raw).map_err(|error| AppError::Validation(vec![field_error(raw, &error)]))
 }
 
-async fn read_all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, AppError> {
-    let rows: Vec<(String, String)> = match scope {
-        Scope::Team(team_id) => team_setting::Entity::find()
-            .filter(team_setting::Column::TeamId.eq(team_id))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|row| (row.key, row.value))
-            .collect(),
-        Scope::Member { team_id, user_id } => member_setting::Entity::find()
-            .filter(member_setting::Column::TeamId.eq(team_id))
-            .filter(member_setting::Column::UserId.eq(user_id))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|row| (row.key, row.value))
-            .collect(),
-    };
-    rows.into_iter().map(|(key, json)| Ok((key, stored_value(&json)?))).collect()
-}
-
-async fn read_one(db: &impl ConnectionTrait, scope: Scope, key: &str) -> Result<Value, AppError> {
-    let key = parse_key(key)?;
-    let json = match scope {
-        Scope::Team(team_id) => team_setting::Entity::find_by_id((team_id, key.as_str().to_owned()))
-            .one(db)
-            .await?
-            .map(|row| row.value),
-        Scope::Member { team_id, user_id } => {
-            member_setting::Entity::find_by_id((team_id, user_id, key.as_str().to_owned()))
-                .one(db)
-                .await?
-                .map(|row| row.value)
-        }
-    };
-    json.map_or(Ok(Value::Null), |json| stored_value(&json))
-}
-
-fn stored_value(json: &str) -> Result<Value, AppError> {
-    serde_json::from_str(json)
-        .map_err(|error| AppError::Internal(anyhow::anyhow!("a stored setting is not JSON: {error}")))
+async fn read_one(state: &AppState, scope: Scope, key: &str) -> Result<Value, AppError> {
+    repo::settings::one(&state.db, scope, &parse_key(key)?).await
 }
 
 /// Checks every change first (each bad one becomes a field error, all reported together), then
-/// applies them in one transaction that is undone if the map would end up over the key limit.
-async fn write(
-    db: &sea_orm::DatabaseConnection,
-    scope: Scope,
-    changes: Map<String, Value>,
-) -> Result<(), AppError> {
+/// applies them all, or none if the map would end up over the key limit.
+async fn write(state: &AppState, scope: Scope, changes: Map<String, Value>) -> Result<(), AppError> {
     let catalogue = Catalogue::builtin();
     let is_thread_line = |id: &str| catalogue.line_by_id(id).is_ok();
     let mut errors = Vec::new();
@@ -301,70 +248,7 @@ async fn write(
         return Err(AppError::Validation(errors));
     }
 
-    let txn = crate::db::begin_write(db).await?;
-    let now = OffsetDateTime::now_utc();
-    for (key, json) in checked {
-        let key = key.as_str().to_owned();
-        match (scope, json) {
-            (Scope::Team(team_id), Some(value)) => {
-                team_setting::Entity::insert(team_setting::ActiveModel {
-                    team_id: Set(team_id),
-                    key: Set(key),
-                    value: Set(value),
-                    updated_at: Set(now),
-                })
-                .on_conflict(
-                    OnConflict::columns([team_setting::Column::TeamId, team_setting::Column::Key])
-                        .update_columns([team_setting::Column::Value, team_setting::Column::UpdatedAt])
-                        .to_owned(),
-                )
-                .exec(&txn)
-                .await?;
-            }
-            (Scope::Team(team_id), None) => {
-                team_setting::Entity::delete_by_id((team_id, key)).exec(&txn).await?;
-            }
-            (Scope::Member { team_id, user_id }, Some(value)) => {
-                member_setting::Entity::insert(member_setting::ActiveModel {
-                    team_id: Set(team_id),
-                    user_id: Set(user_id),
-                    key: Set(key),
-                    value: Set(value),
-                    updated_at: Set(now),
-                })
-                .on_conflict(
-                    OnConflict::columns([
-                        member_setting::Column::TeamId,
-                        member_setting::Column::UserId,
-                        member_setting::Column::Key,
-                    ])
-                    .update_columns([member_setting::Column::Value, member_setting::Column::UpdatedAt])
-                    .to_owned(),
-                )
-                .exec(&txn)
-                .await?;
-            }
-            (Scope::Member { team_id, user_id }, None) => {
-                member_setting::Entity::delete_by_id((team_id, user_id, key)).exec(&txn).await?;
-            }
-        }
-    }
-    let count = match scope {
-        Scope::Team(team_id) => {
-            team_setting::Entity::find().filter(team_setting::Column::TeamId.eq(team_id)).count(&txn).await?
-        }
-        Scope::Member { team_id, user_id } => {
-            member_setting::Entity::find()
-                .filter(member_setting::Column::TeamId.eq(team_id))
-                .filter(member_setting::Column::UserId.eq(user_id))
-                .count(&txn)
-                .await?
-        }
-    };
-    if count > MAX_KEYS as u64 {
-        let error = SettingError::TooManyKeys;
-        return Err(AppError::rejected("too_many_settings", error.to_string()));
-    }
-    txn.commit().await?;
-    Ok(())
+    repo::settings::write(&state.db, scope, checked)
+        .await?
+        .map_err(|TooManyKeys| AppError::rejected("too_many_settings", SettingError::TooManyKeys.to_string()))
 }

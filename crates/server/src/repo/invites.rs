@@ -1,0 +1,385 @@
+//! Invites to a team: the `team_invites` rows. The e-mailed token is kept only as its SHA-256
+//! (the caller hashes it); an invite's status follows from its times
+//! ([`InviteStatus::of`]): accepted and revoked are final, a pending one expires on its own.
+
+use bobbin_core::{
+    email::EmailAddress,
+    team::{INVITE_LIFETIME_SECONDS, InviteStatus, Role},
+};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+};
+use time::{Duration, OffsetDateTime};
+use uuid::Uuid;
+
+use crate::{
+    entity::{team, team_invite, team_member, user},
+    error::AppError,
+    repo::{
+        members::{self, read_role, stored_role},
+        new_public_id,
+        users::{adopt_as_default_if_none, emails_of},
+    },
+};
+
+/// How many invites a team may send in an hour: a shop inviting its staff needs a few; more
+/// would be someone using Bobbin to send e-mail.
+pub const INVITES_PER_HOUR: u64 = 30;
+/// How many invites one person may send in a day, across all their teams.
+pub const INVITES_PER_INVITER_PER_DAY: u64 = 60;
+/// How many invites a list holds (newest first).
+const LIST_LIMIT: u64 = 200;
+
+/// An invite, with the address of whoever sent it.
+#[derive(Debug, Clone)]
+pub struct Invite {
+    pub id: Uuid,
+    pub public_id: String,
+    /// Lower-cased.
+    pub email: String,
+    pub role: Role,
+    /// `None` once the inviter's account is gone.
+    pub invited_by_email: Option<String>,
+    pub created_at: OffsetDateTime,
+    pub expires_at: OffsetDateTime,
+    accepted_at: Option<OffsetDateTime>,
+    revoked_at: Option<OffsetDateTime>,
+}
+
+impl Invite {
+    /// Whether the invite is pending, accepted, revoked or expired, now.
+    pub fn status_now(&self) -> InviteStatus {
+        InviteStatus::of(
+            self.accepted_at.map(OffsetDateTime::unix_timestamp),
+            self.revoked_at.map(OffsetDateTime::unix_timestamp),
+            self.expires_at.unix_timestamp(),
+            OffsetDateTime::now_utc().unix_timestamp(),
+        )
+    }
+}
+
+/// Which invite: the one whose token hashes to this, or the one with this public id.
+#[derive(Debug, Clone, Copy)]
+pub enum Key<'a> {
+    TokenHash(&'a str),
+    PublicId(&'a str),
+}
+
+/// The team's invites, newest first ([`LIST_LIMIT`] at most).
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Invite>, AppError> {
+    let rows = team_invite::Entity::find()
+        .filter(team_invite::Column::TeamId.eq(team_id))
+        .order_by_desc(team_invite::Column::CreatedAt)
+        .limit(LIST_LIMIT)
+        .all(db)
+        .await?;
+    with_inviters(db, rows).await
+}
+
+/// The pending invites addressed to `email`, newest first ([`LIST_LIMIT`] at most), each with
+/// its team.
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn pending_for(
+    db: &impl ConnectionTrait,
+    email: &str,
+) -> Result<Vec<(Invite, team::Model)>, AppError> {
+    let rows = team_invite::Entity::find()
+        .filter(team_invite::Column::Email.eq(email))
+        .filter(team_invite::Column::AcceptedAt.is_null())
+        .filter(team_invite::Column::RevokedAt.is_null())
+        .filter(team_invite::Column::ExpiresAt.gt(OffsetDateTime::now_utc()))
+        .find_also_related(team::Entity)
+        .order_by_desc(team_invite::Column::CreatedAt)
+        .limit(LIST_LIMIT)
+        .all(db)
+        .await?;
+    let (invites, teams): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
+    let teams = teams
+        .into_iter()
+        .map(|team| team.ok_or_else(|| AppError::Internal(anyhow::anyhow!("an invite without its team"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(with_inviters(db, invites).await?.into_iter().zip(teams).collect())
+}
+
+/// An invite to write: who sends it, to which address, with which role.
+#[derive(Debug)]
+pub struct NewInvite<'a> {
+    pub team_id: Uuid,
+    pub inviter: Uuid,
+    pub email: &'a EmailAddress,
+    pub role: Role,
+    /// The SHA-256 of the token the e-mail will carry.
+    pub token_hash: String,
+}
+
+/// Why [`create`] wrote no invite.
+#[derive(Debug)]
+pub enum CreateRefusal {
+    /// The team has sent [`INVITES_PER_HOUR`] in the last hour.
+    TeamHourlyLimit,
+    /// The inviter has sent [`INVITES_PER_INVITER_PER_DAY`] in the last 24 hours, across teams.
+    InviterDailyLimit,
+    /// The address is already a member's.
+    AlreadyMember,
+    /// The address already has a pending invite to the team.
+    Pending,
+}
+
+/// Writes a pending invite that lasts [`INVITE_LIFETIME_SECONDS`], unless one of the limits or
+/// the address's membership or pending invite is in the way.
+///
+/// # Errors
+///
+/// The database's; a refusal is the inner `Err`.
+pub async fn create(
+    db: &DatabaseConnection,
+    new: NewInvite<'_>,
+) -> Result<Result<Invite, CreateRefusal>, AppError> {
+    let now = OffsetDateTime::now_utc();
+    let txn = crate::db::begin_write(db).await?;
+    // The inviter's row, locked (PostgreSQL; SQLite's write transaction already is): two invites
+    // sent at once are counted one after the other against the daily cap.
+    user::Entity::find_by_id(new.inviter).lock_exclusive().one(&txn).await?;
+    let recent = team_invite::Entity::find()
+        .filter(team_invite::Column::TeamId.eq(new.team_id))
+        .filter(team_invite::Column::CreatedAt.gt(now - Duration::hours(1)))
+        .count(&txn)
+        .await?;
+    if recent >= INVITES_PER_HOUR {
+        return Ok(Err(CreateRefusal::TeamHourlyLimit));
+    }
+    // Across all of the inviter's teams: making teams is free, e-mail to strangers is not.
+    let sent_today = team_invite::Entity::find()
+        .filter(team_invite::Column::InvitedBy.eq(new.inviter))
+        .filter(team_invite::Column::CreatedAt.gt(now - Duration::days(1)))
+        .count(&txn)
+        .await?;
+    if sent_today >= INVITES_PER_INVITER_PER_DAY {
+        return Ok(Err(CreateRefusal::InviterDailyLimit));
+    }
+    let already_member = team_member::Entity::find()
+        .inner_join(user::Entity)
+        .filter(team_member::Column::TeamId.eq(new.team_id))
+        .filter(user::Column::Email.eq(new.email.as_str()))
+        .count(&txn)
+        .await?
+        > 0;
+    if already_member {
+        return Ok(Err(CreateRefusal::AlreadyMember));
+    }
+    let pending = team_invite::Entity::find()
+        .filter(team_invite::Column::TeamId.eq(new.team_id))
+        .filter(team_invite::Column::Email.eq(new.email.as_str()))
+        .filter(team_invite::Column::AcceptedAt.is_null())
+        .filter(team_invite::Column::RevokedAt.is_null())
+        .filter(team_invite::Column::ExpiresAt.gt(now))
+        .count(&txn)
+        .await?
+        > 0;
+    if pending {
+        return Ok(Err(CreateRefusal::Pending));
+    }
+    let row = team_invite::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        public_id: Set(new_public_id()),
+        team_id: Set(new.team_id),
+        email: Set(new.email.as_str().to_owned()),
+        role: Set(stored_role(new.role)),
+        token_hash: Set(new.token_hash),
+        invited_by: Set(Some(new.inviter)),
+        created_at: Set(now),
+        expires_at: Set(now + Duration::seconds(INVITE_LIFETIME_SECONDS)),
+        accepted_at: Set(None),
+        accepted_by: Set(None),
+        revoked_at: Set(None),
+    }
+    .insert(&txn)
+    .await?;
+    let invite = with_inviter(&txn, row).await?;
+    txn.commit().await?;
+    Ok(Ok(invite))
+}
+
+/// Deletes an invite (one whose e-mail could not go out).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn delete(db: &impl ConnectionTrait, id: Uuid) -> Result<(), AppError> {
+    team_invite::Entity::delete_by_id(id).exec(db).await?;
+    Ok(())
+}
+
+/// Why [`revoke`] changed nothing.
+#[derive(Debug)]
+pub enum RevokeRefusal {
+    /// No such invite, or not the caller's to revoke.
+    NotFound,
+    /// The invite was accepted: that is final.
+    Accepted,
+}
+
+/// Revokes the invite `public_id` if `may_revoke` allows it, given the invite and the caller's
+/// role in its team (`None`: not a member); answers it with its team. Revoking a revoked invite
+/// changes nothing.
+///
+/// # Errors
+///
+/// The database's, or a broken row's; a refusal is the inner `Err`.
+pub async fn revoke(
+    db: &DatabaseConnection,
+    public_id: &str,
+    user_id: Uuid,
+    may_revoke: impl FnOnce(&Invite, Option<Role>) -> bool,
+) -> Result<Result<(Invite, team::Model), RevokeRefusal>, AppError> {
+    let txn = crate::db::begin_write(db).await?;
+    let Some((row, team)) = find(&txn, Key::PublicId(public_id)).await? else {
+        return Ok(Err(RevokeRefusal::NotFound));
+    };
+    let invite = with_inviter(&txn, row).await?;
+    if !may_revoke(&invite, members::role_in(&txn, team.id, user_id).await?) {
+        return Ok(Err(RevokeRefusal::NotFound));
+    }
+    let invite = match invite.status_now() {
+        InviteStatus::Accepted => return Ok(Err(RevokeRefusal::Accepted)),
+        InviteStatus::Revoked => invite,
+        InviteStatus::Pending | InviteStatus::Expired => {
+            let row = team_invite::ActiveModel {
+                id: Set(invite.id),
+                revoked_at: Set(Some(OffsetDateTime::now_utc())),
+                ..Default::default()
+            }
+            .update(&txn)
+            .await?;
+            Invite { revoked_at: row.revoked_at, ..invite }
+        }
+    };
+    txn.commit().await?;
+    Ok(Ok((invite, team)))
+}
+
+/// Why [`accept`] changed nothing.
+#[derive(Debug)]
+pub enum AcceptRefusal {
+    /// No such invite, or not the caller's to accept.
+    NotFound,
+    Accepted,
+    Revoked,
+    Expired,
+    /// The caller is already a member of the invite's team.
+    AlreadyMember {
+        team_name: String,
+    },
+}
+
+/// A just accepted invite, the team it led into and how many members that team has now.
+#[derive(Debug)]
+pub struct Accepted {
+    pub invite: Invite,
+    pub team: team::Model,
+    pub member_count: u64,
+}
+
+/// Accepts the invite `key` names for `user`, if `may_accept` allows them: they join its team
+/// with its role, and the team becomes their default (someone who just accepted an invite
+/// wants to see that team).
+///
+/// # Errors
+///
+/// The database's, or a broken row's; a refusal is the inner `Err`.
+pub async fn accept(
+    db: &DatabaseConnection,
+    key: Key<'_>,
+    user_id: Uuid,
+    may_accept: impl FnOnce(&Invite) -> bool,
+) -> Result<Result<Accepted, AcceptRefusal>, AppError> {
+    let txn = crate::db::begin_write(db).await?;
+    let Some((row, team)) = find(&txn, key).await? else {
+        return Ok(Err(AcceptRefusal::NotFound));
+    };
+    let invite = with_inviter(&txn, row).await?;
+    if !may_accept(&invite) {
+        return Ok(Err(AcceptRefusal::NotFound));
+    }
+    match invite.status_now() {
+        InviteStatus::Pending => {}
+        InviteStatus::Accepted => return Ok(Err(AcceptRefusal::Accepted)),
+        InviteStatus::Revoked => return Ok(Err(AcceptRefusal::Revoked)),
+        InviteStatus::Expired => return Ok(Err(AcceptRefusal::Expired)),
+    }
+    if members::role_in(&txn, team.id, user_id).await?.is_some() {
+        return Ok(Err(AcceptRefusal::AlreadyMember { team_name: team.name }));
+    }
+    members::insert(&txn, team.id, user_id, invite.role).await?;
+    let row = team_invite::ActiveModel {
+        id: Set(invite.id),
+        accepted_at: Set(Some(OffsetDateTime::now_utc())),
+        accepted_by: Set(Some(user_id)),
+        ..Default::default()
+    }
+    .update(&txn)
+    .await?;
+    let invite = Invite { accepted_at: row.accepted_at, ..invite };
+    user::Entity::update(user::ActiveModel {
+        id: Set(user_id),
+        default_team_id: Set(Some(team.id)),
+        ..Default::default()
+    })
+    .exec(&txn)
+    .await?;
+    adopt_as_default_if_none(&txn, user_id, team.id).await?;
+    let member_count = members::count(&txn, team.id).await?;
+    txn.commit().await?;
+    Ok(Ok(Accepted { invite, team, member_count }))
+}
+
+async fn find(
+    db: &impl ConnectionTrait,
+    key: Key<'_>,
+) -> Result<Option<(team_invite::Model, team::Model)>, AppError> {
+    let which = match key {
+        Key::TokenHash(hash) => team_invite::Column::TokenHash.eq(hash),
+        Key::PublicId(public_id) => team_invite::Column::PublicId.eq(public_id),
+    };
+    let found = team_invite::Entity::find().filter(which).find_also_related(team::Entity).one(db).await?;
+    Ok(match found {
+        Some((invite, Some(team))) => Some((invite, team)),
+        _ => None,
+    })
+}
+
+async fn with_inviter(db: &impl ConnectionTrait, row: team_invite::Model) -> Result<Invite, AppError> {
+    let mut invites = with_inviters(db, vec![row]).await?;
+    invites.pop().ok_or_else(|| AppError::Internal(anyhow::anyhow!("an invite lost on the way")))
+}
+
+/// The rows as invites, their inviters' addresses read in one query.
+async fn with_inviters(
+    db: &impl ConnectionTrait,
+    rows: Vec<team_invite::Model>,
+) -> Result<Vec<Invite>, AppError> {
+    let emails = emails_of(db, rows.iter().filter_map(|row| row.invited_by)).await?;
+    rows.into_iter()
+        .map(|row| {
+            Ok(Invite {
+                role: read_role(&row.role)?,
+                invited_by_email: row.invited_by.and_then(|id| emails.get(&id).cloned()),
+                id: row.id,
+                public_id: row.public_id,
+                email: row.email,
+                created_at: row.created_at,
+                expires_at: row.expires_at,
+                accepted_at: row.accepted_at,
+                revoked_at: row.revoked_at,
+            })
+        })
+        .collect()
+}

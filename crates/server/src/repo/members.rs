@@ -1,0 +1,276 @@
+//! Who is in which team with which role: the `team_members` rows.
+//!
+//! A change that counts owners ([`put`], [`remove`]) locks the team's row first, so two owners
+//! demoting each other at the same moment cannot leave a team without one: the core's rules
+//! (`bobbin_core::team`) decide on the roles and the owner count read under that lock, in the
+//! change's own transaction.
+//!
+//! A role is stored as its name; [`stored_role`] and [`read_role`] are the only places that
+//! convert, so every row this module and its neighbours return carries a [`Role`].
+
+use bobbin_core::team::{self as rules, MembershipError, Role};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
+    DatabaseTransaction, EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QuerySelect as _,
+};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::{
+    entity::{team, team_member, user},
+    error::AppError,
+    repo::users::adopt_as_default_if_none,
+};
+
+/// A member of a team: the person, their role and when they joined.
+#[derive(Debug, Clone)]
+pub struct Member {
+    pub user: user::Model,
+    pub role: Role,
+    pub joined_at: OffsetDateTime,
+}
+
+/// How a role is stored.
+pub fn stored_role(role: Role) -> String {
+    role.as_str().to_owned()
+}
+
+/// A role as stored; anything else is a broken row, not the caller's fault.
+///
+/// # Errors
+///
+/// When the stored text names no role.
+pub fn read_role(stored: &str) -> Result<Role, AppError> {
+    stored.parse().map_err(|error| AppError::Internal(anyhow::anyhow!("stored role: {error}")))
+}
+
+/// The team's members, in no particular order.
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Member>, AppError> {
+    team_member::Entity::find()
+        .filter(team_member::Column::TeamId.eq(team_id))
+        .find_also_related(user::Entity)
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|(membership, person)| {
+            let person =
+                person.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its user")))?;
+            member(&membership, person)
+        })
+        .collect()
+}
+
+/// How many members the team has.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<u64, AppError> {
+    Ok(team_member::Entity::find().filter(team_member::Column::TeamId.eq(team_id)).count(db).await?)
+}
+
+/// `user_id`'s role in the team, if they are a member.
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn role_in(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+    user_id: Uuid,
+) -> Result<Option<Role>, AppError> {
+    find(db, team_id, user_id).await?.map(|row| read_role(&row.role)).transpose()
+}
+
+/// Why [`put`] changed nothing.
+#[derive(Debug)]
+pub enum PutRefusal {
+    /// The actor is no longer a member of the team.
+    ActorLeft,
+    /// The actor's role does not allow the change, or it would leave the team without an owner.
+    Rule(MembershipError),
+    /// The person to add shares no team with the actor.
+    NotTeammate,
+}
+
+/// What [`put`] did.
+#[derive(Debug)]
+pub enum Placed {
+    Added(Member),
+    Changed(Member),
+}
+
+/// Adds `user_id` to the team with `role`, or changes their role to it, as `actor` asks: the
+/// core decides whether the actor may ([`rules::check_role_change`]). Only someone who already
+/// shares a team with the actor can be added, so nobody is put into a stranger's team. Someone
+/// added who had no default team gets this one.
+///
+/// # Errors
+///
+/// The database's, or a broken row's; a refusal is the inner `Err`.
+pub async fn put(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    actor: Uuid,
+    user_id: Uuid,
+    role: Role,
+) -> Result<Result<Placed, PutRefusal>, AppError> {
+    let txn = crate::db::begin_write(db).await?;
+    let Some(actor_role) = lock_team(&txn, team_id, actor).await? else {
+        return Ok(Err(PutRefusal::ActorLeft));
+    };
+    let current = role_in(&txn, team_id, user_id).await?;
+    if let Err(error) = rules::check_role_change(actor_role, current, role, owner_count(&txn, team_id).await?)
+    {
+        return Ok(Err(PutRefusal::Rule(error)));
+    }
+    let added = current.is_none();
+    if added {
+        if !shares_a_team(&txn, actor, user_id).await? {
+            return Ok(Err(PutRefusal::NotTeammate));
+        }
+        insert(&txn, team_id, user_id, role).await?;
+        adopt_as_default_if_none(&txn, user_id, team_id).await?;
+    } else {
+        team_member::ActiveModel {
+            team_id: Set(team_id),
+            user_id: Set(user_id),
+            role: Set(stored_role(role)),
+            updated_at: Set(OffsetDateTime::now_utc()),
+            ..Default::default()
+        }
+        .update(&txn)
+        .await?;
+    }
+    let membership = find(&txn, team_id, user_id)
+        .await?
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("the membership just written is gone")))?;
+    let person = user::Entity::find_by_id(user_id)
+        .one(&txn)
+        .await?
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a member without an account")))?;
+    let member = member(&membership, person)?;
+    txn.commit().await?;
+    Ok(Ok(if added { Placed::Added(member) } else { Placed::Changed(member) }))
+}
+
+/// Why [`remove`] changed nothing.
+#[derive(Debug)]
+pub enum RemoveRefusal {
+    /// The actor is no longer a member of the team.
+    ActorLeft,
+    /// `user_id` is not a member of the team.
+    NotAMember,
+    /// The actor's role does not allow it, or the team would be left without an owner.
+    Rule(MembershipError),
+}
+
+/// Removes `user_id` from the team as `actor` asks (the same person: they leave); the core
+/// decides whether the actor may ([`rules::check_removal`]). Their settings in the team go with
+/// the membership (foreign keys cascade).
+///
+/// # Errors
+///
+/// The database's, or a broken row's; a refusal is the inner `Err`.
+pub async fn remove(
+    db: &DatabaseConnection,
+    team_id: Uuid,
+    actor: Uuid,
+    user_id: Uuid,
+) -> Result<Result<(), RemoveRefusal>, AppError> {
+    let txn = crate::db::begin_write(db).await?;
+    let Some(actor_role) = lock_team(&txn, team_id, actor).await? else {
+        return Ok(Err(RemoveRefusal::ActorLeft));
+    };
+    let Some(target_role) = role_in(&txn, team_id, user_id).await? else {
+        return Ok(Err(RemoveRefusal::NotAMember));
+    };
+    let leaving = user_id == actor;
+    if let Err(error) =
+        rules::check_removal(actor_role, target_role, leaving, owner_count(&txn, team_id).await?)
+    {
+        return Ok(Err(RemoveRefusal::Rule(error)));
+    }
+    team_member::Entity::delete_by_id((team_id, user_id)).exec(&txn).await?;
+    txn.commit().await?;
+    Ok(Ok(()))
+}
+
+/// Makes `user_id` a member of the team with `role`; the caller's transaction checks first.
+pub(crate) async fn insert(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+    user_id: Uuid,
+    role: Role,
+) -> Result<(), AppError> {
+    let now = OffsetDateTime::now_utc();
+    team_member::ActiveModel {
+        team_id: Set(team_id),
+        user_id: Set(user_id),
+        role: Set(stored_role(role)),
+        created_at: Set(now),
+        updated_at: Set(now),
+    }
+    .insert(db)
+    .await?;
+    Ok(())
+}
+
+/// How many teams `user_id` owns.
+pub(crate) async fn owned_by(db: &impl ConnectionTrait, user_id: Uuid) -> Result<u64, AppError> {
+    Ok(team_member::Entity::find()
+        .filter(team_member::Column::UserId.eq(user_id))
+        .filter(team_member::Column::Role.eq(stored_role(Role::Owner)))
+        .count(db)
+        .await?)
+}
+
+async fn find(
+    db: &impl ConnectionTrait,
+    team_id: Uuid,
+    user_id: Uuid,
+) -> Result<Option<team_member::Model>, AppError> {
+    Ok(team_member::Entity::find_by_id((team_id, user_id)).one(db).await?)
+}
+
+fn member(membership: &team_member::Model, person: user::Model) -> Result<Member, AppError> {
+    Ok(Member { role: read_role(&membership.role)?, joined_at: membership.created_at, user: person })
+}
+
+async fn owner_count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<usize, AppError> {
+    let owners = team_member::Entity::find()
+        .filter(team_member::Column::TeamId.eq(team_id))
+        .filter(team_member::Column::Role.eq(stored_role(Role::Owner)))
+        .count(db)
+        .await?;
+    Ok(usize::try_from(owners).unwrap_or(usize::MAX))
+}
+
+/// Holds the team's row until the transaction ends (PostgreSQL; SQLite's write transactions
+/// already run one at a time), so roles and owner counts cannot change underneath, and answers
+/// the actor's role as it is now (`None`: no longer a member): the one the extractor read may
+/// have changed since.
+async fn lock_team(txn: &DatabaseTransaction, team_id: Uuid, actor: Uuid) -> Result<Option<Role>, AppError> {
+    team::Entity::find_by_id(team_id).lock_exclusive().one(txn).await?;
+    role_in(txn, team_id, actor).await
+}
+
+async fn shares_a_team(db: &impl ConnectionTrait, actor: Uuid, other: Uuid) -> Result<bool, AppError> {
+    let actor_teams: Vec<Uuid> = team_member::Entity::find()
+        .select_only()
+        .column(team_member::Column::TeamId)
+        .filter(team_member::Column::UserId.eq(actor))
+        .into_tuple()
+        .all(db)
+        .await?;
+    let shared = team_member::Entity::find()
+        .filter(team_member::Column::UserId.eq(other))
+        .filter(team_member::Column::TeamId.is_in(actor_teams))
+        .count(db)
+        .await?;
+    Ok(shared > 0)
+}

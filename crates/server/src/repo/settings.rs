@@ -1,0 +1,156 @@
+//! Settings: a team's (`team_settings`) and each member's own in a team (`member_settings`),
+//! both maps of key to a JSON value stored as compact JSON text.
+
+use std::collections::BTreeMap;
+
+use bobbin_core::settings::{MAX_KEYS, SettingKey};
+use sea_orm::{
+    ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _,
+    PaginatorTrait as _, QueryFilter as _, sea_query::OnConflict,
+};
+use serde_json::Value;
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::{
+    entity::{member_setting, team_setting},
+    error::AppError,
+};
+
+/// Whose settings: the team's, or one member's in that team.
+#[derive(Debug, Clone, Copy)]
+pub enum Scope {
+    Team(Uuid),
+    Member { team_id: Uuid, user_id: Uuid },
+}
+
+/// Every setting of `scope`.
+///
+/// # Errors
+///
+/// The database's, or a stored value's that is not JSON.
+pub async fn all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, AppError> {
+    let rows: Vec<(String, String)> = match scope {
+        Scope::Team(team_id) => team_setting::Entity::find()
+            .filter(team_setting::Column::TeamId.eq(team_id))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|row| (row.key, row.value))
+            .collect(),
+        Scope::Member { team_id, user_id } => member_setting::Entity::find()
+            .filter(member_setting::Column::TeamId.eq(team_id))
+            .filter(member_setting::Column::UserId.eq(user_id))
+            .all(db)
+            .await?
+            .into_iter()
+            .map(|row| (row.key, row.value))
+            .collect(),
+    };
+    rows.into_iter().map(|(key, json)| Ok((key, stored_value(&json)?))).collect()
+}
+
+/// One setting of `scope`; `null` when it is not set.
+///
+/// # Errors
+///
+/// The database's, or the stored value's when it is not JSON.
+pub async fn one(db: &impl ConnectionTrait, scope: Scope, key: &SettingKey) -> Result<Value, AppError> {
+    let key = key.as_str().to_owned();
+    let json = match scope {
+        Scope::Team(team_id) => {
+            team_setting::Entity::find_by_id((team_id, key)).one(db).await?.map(|row| row.value)
+        }
+        Scope::Member { team_id, user_id } => {
+            member_setting::Entity::find_by_id((team_id, user_id, key)).one(db).await?.map(|row| row.value)
+        }
+    };
+    json.map_or(Ok(Value::Null), |json| stored_value(&json))
+}
+
+/// Why [`write`] changed nothing: `scope` would end up with more than [`MAX_KEYS`] keys.
+#[derive(Debug)]
+pub struct TooManyKeys;
+
+/// Applies checked changes in one transaction: a key with `Some(json)` (compact JSON text) is
+/// set, one with `None` removed. Nothing is changed if `scope` would end up over [`MAX_KEYS`].
+///
+/// # Errors
+///
+/// The database's; a refusal is the inner `Err`.
+pub async fn write(
+    db: &DatabaseConnection,
+    scope: Scope,
+    changes: Vec<(SettingKey, Option<String>)>,
+) -> Result<Result<(), TooManyKeys>, AppError> {
+    let txn = crate::db::begin_write(db).await?;
+    let now = OffsetDateTime::now_utc();
+    for (key, json) in changes {
+        let key = key.as_str().to_owned();
+        match (scope, json) {
+            (Scope::Team(team_id), Some(value)) => {
+                team_setting::Entity::insert(team_setting::ActiveModel {
+                    team_id: Set(team_id),
+                    key: Set(key),
+                    value: Set(value),
+                    updated_at: Set(now),
+                })
+                .on_conflict(
+                    OnConflict::columns([team_setting::Column::TeamId, team_setting::Column::Key])
+                        .update_columns([team_setting::Column::Value, team_setting::Column::UpdatedAt])
+                        .to_owned(),
+                )
+                .exec(&txn)
+                .await?;
+            }
+            (Scope::Team(team_id), None) => {
+                team_setting::Entity::delete_by_id((team_id, key)).exec(&txn).await?;
+            }
+            (Scope::Member { team_id, user_id }, Some(value)) => {
+                member_setting::Entity::insert(member_setting::ActiveModel {
+                    team_id: Set(team_id),
+                    user_id: Set(user_id),
+                    key: Set(key),
+                    value: Set(value),
+                    updated_at: Set(now),
+                })
+                .on_conflict(
+                    OnConflict::columns([
+                        member_setting::Column::TeamId,
+                        member_setting::Column::UserId,
+                        member_setting::Column::Key,
+                    ])
+                    .update_columns([member_setting::Column::Value, member_setting::Column::UpdatedAt])
+                    .to_owned(),
+                )
+                .exec(&txn)
+                .await?;
+            }
+            (Scope::Member { team_id, user_id }, None) => {
+                member_setting::Entity::delete_by_id((team_id, user_id, key)).exec(&txn).await?;
+            }
+        }
+    }
+    let count = match scope {
+        Scope::Team(team_id) => {
+            team_setting::Entity::find().filter(team_setting::Column::TeamId.eq(team_id)).count(&txn).await?
+        }
+        Scope::Member { team_id, user_id } => {
+            member_setting::Entity::find()
+                .filter(member_setting::Column::TeamId.eq(team_id))
+                .filter(member_setting::Column::UserId.eq(user_id))
+                .count(&txn)
+                .await?
+        }
+    };
+    if count > MAX_KEYS as u64 {
+        return Ok(Err(TooManyKeys));
+    }
+    txn.commit().await?;
+    Ok(Ok(()))
+}
+
+fn stored_value(json: &str) -> Result<Value, AppError> {
+    serde_json::from_str(json)
+        .map_err(|error| AppError::Internal(anyhow::anyhow!("a stored setting is not JSON: {error}")))
+}

@@ -1,0 +1,155 @@
+//! Teams: the `teams` rows, and which of them a person belongs to.
+
+use bobbin_core::team::{Role, TeamName};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
+    EntityTrait as _, QueryFilter as _, QuerySelect as _,
+};
+use time::OffsetDateTime;
+use uuid::Uuid;
+
+use crate::{
+    entity::{team, team_member},
+    error::AppError,
+    repo::{
+        members::{self, read_role},
+        new_public_id,
+        users::adopt_as_default_if_none,
+    },
+};
+
+/// How many teams one person may own: enough for any shop, few enough that a script cannot
+/// fill the database.
+pub const MAX_OWNED_TEAMS: u64 = 50;
+
+/// A team one person belongs to, with their role in it.
+#[derive(Debug, Clone)]
+pub struct Joined {
+    pub team: team::Model,
+    pub role: Role,
+    pub member_count: u64,
+}
+
+/// The teams `user_id` belongs to, in no particular order.
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn of_user(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<Joined>, AppError> {
+    let rows = team_member::Entity::find()
+        .filter(team_member::Column::UserId.eq(user_id))
+        .find_also_related(team::Entity)
+        .all(db)
+        .await?;
+    let ids: Vec<Uuid> = rows.iter().map(|(member, _)| member.team_id).collect();
+    let counts: Vec<(Uuid, i64)> = team_member::Entity::find()
+        .select_only()
+        .column(team_member::Column::TeamId)
+        .column_as(team_member::Column::UserId.count(), "count")
+        .filter(team_member::Column::TeamId.is_in(ids))
+        .group_by(team_member::Column::TeamId)
+        .into_tuple()
+        .all(db)
+        .await?;
+    rows.into_iter()
+        .map(|(member, team)| {
+            let team =
+                team.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its team")))?;
+            let count = counts.iter().find(|(id, _)| *id == team.id).map_or(0, |(_, count)| *count);
+            Ok(Joined {
+                team,
+                role: read_role(&member.role)?,
+                member_count: u64::try_from(count).unwrap_or(0),
+            })
+        })
+        .collect()
+}
+
+/// The team `team_id` names and `user_id`'s role in it, if they are its member. Answers carry a
+/// team's `id` as well as its `public_id`, so either names it: a client that kept the `id` would
+/// otherwise get a 404 for a team it is in. The two cannot be confused: a public id is 16 letters
+/// and digits, never a UUID.
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn membership(
+    db: &impl ConnectionTrait,
+    team_id: &str,
+    user_id: Uuid,
+) -> Result<Option<(team::Model, Role)>, AppError> {
+    let named = match Uuid::parse_str(team_id) {
+        Ok(id) => team::Column::Id.eq(id),
+        Err(_) => team::Column::PublicId.eq(team_id),
+    };
+    let found = team::Entity::find()
+        .filter(named)
+        .find_also_related(team_member::Entity)
+        .filter(team_member::Column::UserId.eq(user_id))
+        .one(db)
+        .await?;
+    let Some((team, Some(member))) = found else { return Ok(None) };
+    Ok(Some((team, read_role(&member.role)?)))
+}
+
+/// Why [`create`] made no team: its owner already owns [`MAX_OWNED_TEAMS`].
+#[derive(Debug)]
+pub struct TooManyTeams;
+
+/// Creates a team named `name` with `owner` as its owner; it becomes their default team if they
+/// have none yet.
+///
+/// # Errors
+///
+/// The database's; a refusal is the inner `Err`.
+pub async fn create(
+    db: &DatabaseConnection,
+    owner: Uuid,
+    name: TeamName,
+) -> Result<Result<team::Model, TooManyTeams>, AppError> {
+    let txn = crate::db::begin_write(db).await?;
+    if members::owned_by(&txn, owner).await? >= MAX_OWNED_TEAMS {
+        return Ok(Err(TooManyTeams));
+    }
+    let now = OffsetDateTime::now_utc();
+    let team = team::ActiveModel {
+        id: Set(Uuid::new_v4()),
+        public_id: Set(new_public_id()),
+        name: Set(name.into_string()),
+        created_at: Set(now),
+        updated_at: Set(now),
+        threads_revision: Set(0),
+    }
+    .insert(&txn)
+    .await?;
+    members::insert(&txn, team.id, owner, Role::Owner).await?;
+    adopt_as_default_if_none(&txn, owner, team.id).await?;
+    txn.commit().await?;
+    Ok(Ok(team))
+}
+
+/// Renames the team; answers it as it is now.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn rename(db: &DatabaseConnection, team_id: Uuid, name: TeamName) -> Result<team::Model, AppError> {
+    let renamed = team::ActiveModel {
+        id: Set(team_id),
+        name: Set(name.into_string()),
+        updated_at: Set(OffsetDateTime::now_utc()),
+        ..Default::default()
+    };
+    Ok(crate::db::committed(db, async |txn| renamed.update(txn).await).await?)
+}
+
+/// Deletes the team; its members, invites, settings, inventories and quotes go with it (foreign
+/// keys cascade).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn delete(db: &impl ConnectionTrait, team_id: Uuid) -> Result<(), AppError> {
+    team::Entity::delete_by_id(team_id).exec(db).await?;
+    Ok(())
+}
