@@ -3,7 +3,7 @@ import { useId, useState } from 'react';
 import { FormAlert, FormStatus } from '@/components/form';
 
 import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf } from '../errors';
-import { MACHINE_STATUSES, type Machine, type MachineDraft, statusLabels } from '../types';
+import { MACHINE_STATUSES, type Machine, type MachineDraft, type MachineStatus, statusLabels } from '../types';
 import { SelectField, TextAreaField, TextField } from './Field';
 
 const TEXTS = ['name', 'brand', 'model', 'serial_number', 'purchase_date', 'notes'] as const;
@@ -17,7 +17,7 @@ interface HoopValues {
   height_mm: string;
 }
 
-type Values = Record<(typeof TEXTS)[number] | (typeof NUMBERS)[number], string> & { status: MachineDraft['status'] };
+type Values = Record<(typeof TEXTS)[number] | (typeof NUMBERS)[number], string> & { status: MachineStatus };
 
 /** Everything the form holds: the fields as typed, and the hoops. */
 export type MachineValues = Values & { hoops: HoopValues[] };
@@ -57,7 +57,7 @@ export function machineValuesOf(machine: Machine | undefined): MachineValues {
     status: machine?.status ?? 'active',
     hoops: (machine?.hoops ?? []).map((hoop) => ({
       key: nextKey++,
-      name: hoop.name,
+      name: hoop.name ?? '',
       width_mm: String(hoop.width_mm),
       height_mm: String(hoop.height_mm),
     })),

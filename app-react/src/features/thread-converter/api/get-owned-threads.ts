@@ -7,16 +7,13 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { components } from '@/lib/api-schema';
 
-export interface OwnedThread {
-  line: string;
-  code: string;
-  quantity: number;
-}
+export type OwnedThread = components['schemas']['OwnedThread'];
 
 export async function fetchOwnedThreads(teamId: string, signal?: AbortSignal): Promise<OwnedThread[]> {
   const path = `/teams/${encodeURIComponent(teamId)}/threads/owned`;
-  return (await api<{ threads: OwnedThread[] }>(path, signal ? { signal } : {})).threads;
+  return (await api<components['schemas']['OwnedBody']>(path, signal ? { signal } : {})).threads;
 }
 
 export function ownedThreadsQueryOptions(teamId: string) {
