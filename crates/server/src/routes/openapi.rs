@@ -203,7 +203,8 @@ fn schemas_under(document: &Value, part: &str) -> BTreeSet<String> {
     while let Some(value) = pending.pop() {
         match value {
             Value::Object(object) => {
-                if let Some(name) = object.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next())
+                if let Some(name) =
+                    object.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next())
                     && found.insert(name.to_owned())
                 {
                     pending.extend(document["components"]["schemas"].get(name));
