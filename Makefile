@@ -24,7 +24,7 @@ WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f
 APP_SOURCES := $(shell find app-react/src style -type f) \
 	app-react/index.html app-react/build.mjs app-react/tsconfig.json
 
-.PHONY: run build test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e clean
+.PHONY: run build api-types test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e clean
 
 run: build
 	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
@@ -32,7 +32,7 @@ run: build
 build: $(DIST)
 	$(CARGO) build --release --locked -p bobbin-server --bin bobbin
 
-$(NODE_MODULES): package.json package-lock.json app-react/package.json end2end/package.json
+$(NODE_MODULES): package.json package-lock.json app-react/package.json end2end/package.json tools/api-types/package.json
 	$(NPM) ci
 	touch $@
 
@@ -42,14 +42,20 @@ $(WASM): $(WASM_SOURCES) $(NODE_MODULES)
 $(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)
 	$(NPM) run build -w app-react
 
+# The browser's API types (app-react/src/lib/api-schema.d.ts) from the server's OpenAPI
+# document; `make lint` fails while they are stale (scripts/api-types.sh).
+api-types: build
+	scripts/api-types.sh
+
 test: build lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e
 
 # The Rust lints, then the TypeScript ones: the type check, ESLint (eslint.config.js: type-aware
 # rules, React's hook rules, no imports across the app's features) and Prettier's check of the
 # TypeScript, JavaScript and CSS (.prettierrc.json; `npm run format` applies it).
-lint: $(DIST)
+lint: build
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --release --locked --workspace --all-targets -- -D warnings
+	scripts/api-types.sh --check
 	$(NPM) run typecheck -w app-react -w end2end
 	$(NPM) run lint
 	$(NPM) run format:check

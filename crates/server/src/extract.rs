@@ -142,7 +142,10 @@ where
             Ok(Path(value)) => return Ok(Self(value)),
             Err(PathRejection::FailedToDeserializePathParams(error)) => error.into_kind(),
             Err(rejection) => {
-                return Err(AppError::Internal(anyhow::anyhow!("path parameters: {}", rejection.body_text())));
+                return Err(AppError::Internal(anyhow::anyhow!(
+                    "path parameters: {}",
+                    rejection.body_text()
+                )));
             }
         };
         let (name, problem) = match error {
@@ -173,7 +176,11 @@ fn parameter_name(parts: &Parts, index: usize) -> String {
         .extensions
         .get::<MatchedPath>()
         .and_then(|route| {
-            route.as_str().split('/').filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}')).nth(index)
+            route
+                .as_str()
+                .split('/')
+                .filter_map(|segment| segment.strip_prefix('{')?.strip_suffix('}'))
+                .nth(index)
         })
         .unwrap_or_default()
         .to_owned()

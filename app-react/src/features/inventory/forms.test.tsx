@@ -14,7 +14,7 @@ import type { CatalogueThread, Machine } from './types';
 
 const wildfire: CatalogueThread = {
   line: 'isacord-polyester',
-  lineName: 'Isacord Polyester',
+  line_name: 'Isacord Polyester',
   code: '1800',
   name: 'Wildfire',
   hex: '#E03A1E',

@@ -1,51 +1,31 @@
-// The shapes of the inventory API (/api/v2/teams/{teamPublicId}/threads, /machines), as the
-// server sends them (crates/server/src/routes/inventory).
+// The shapes of the inventory API (/api/v2/teams/{team_id}/threads, /machines), named from the
+// server's OpenAPI document (lib/api-schema.d.ts, generated: README, "The API").
+import type { components } from '@/lib/api-schema';
 
-export interface ThreadView {
-  id: string;
-  /** The catalogue line's id; null for a custom thread. */
-  line: string | null;
-  line_name: string | null;
-  code: string | null;
-  name: string;
-  /** `#RRGGBB`. */
-  colour: string;
-  fibre: string | null;
-  quantity: number;
-  spool_length_m: number | null;
-  location: string;
-  reorder_point: number | null;
-  cost_per_spool: number | null;
-  notes: string;
-  /** At or below the reorder point. */
-  low: boolean;
-  version: number;
-  updated_by_email: string | null;
-  updated_at: string;
-  distance?: number;
-}
+type Schemas = components['schemas'];
 
-export interface ThreadPage {
-  threads: ThreadView[];
-  total: number;
-  page: number;
-  per_page: number;
-}
-
+export type ThreadView = Schemas['InventoryThread'];
+export type ThreadPage = Schemas['ThreadPage'];
 /** A new entry or a full edit: a catalogue thread (`line`, `code`) or a custom one (`name`, `colour`). */
-export interface ThreadInput {
-  line?: string | null;
-  code?: string | null;
-  name?: string | null;
-  colour?: string | null;
-  quantity?: number | null;
-  spool_length_m?: number | null;
-  location?: string | null;
-  reorder_point?: number | null;
-  cost_per_spool?: number | null;
-  notes?: string | null;
-  version?: number;
-}
+export type ThreadInput = Schemas['ThreadInput'];
+export type BulkInput = Schemas['BulkInput'];
+export type BulkResult = Schemas['BulkResult'];
+export type ImportRow = Schemas['ImportRowView'];
+export type ImportResult = Schemas['ImportResult'];
+/** A thread of the built-in catalogue (GET /api/v2/catalog/threads). */
+export type CatalogueThread = Schemas['ThreadView'];
+/** A line of the built-in catalogue, without its threads (GET /api/v2/catalog/lines). */
+export type CatalogueLine = Schemas['LineSummary'];
+
+export type MachineStatus = Schemas['MachineStatus'];
+export type MaintenanceKind = Schemas['MaintenanceKind'];
+export type Hoop = Schemas['Hoop'];
+export type DueView = Schemas['DueView'];
+export type LogEntry = Schemas['LogEntry'];
+/** A machine as typed in (POST, and PUT with `version`). */
+export type MachineDraft = Schemas['MachineDraft'];
+export type Machine = Schemas['MachineView'];
+export type LogInput = Schemas['LogInput'];
 
 export const THREAD_SORTS = ['code', 'name', 'quantity', 'location', 'updated'] as const;
 export type ThreadSort = (typeof THREAD_SORTS)[number];
@@ -69,40 +49,9 @@ export interface ThreadFilters {
   per_page?: number;
 }
 
-export interface ImportRow {
-  line: number;
-  thread_line: string;
-  code: string;
-  name: string;
-  quantity: string;
-  action: 'add' | 'update' | null;
-  problems: { field: string; code: string; message: string }[];
-}
+export const MACHINE_STATUSES = ['active', 'maintenance', 'retired'] as const satisfies readonly MachineStatus[];
 
-export interface ImportResult {
-  rows: ImportRow[];
-  ignored_columns: string[];
-  valid: boolean;
-  committed: boolean;
-  added: number;
-  updated: number;
-}
-
-/** A thread of the built-in catalogue (GET /api/v2/catalog/threads). */
-export interface CatalogueThread {
-  line: string;
-  line_name: string;
-  code: string;
-  name: string;
-  hex: string;
-  conflict: boolean;
-}
-
-export const MACHINE_STATUSES = ['active', 'maintenance', 'retired'] as const;
-export type MachineStatus = (typeof MACHINE_STATUSES)[number];
-
-export const MAINTENANCE_KINDS = ['oiling', 'hook_cleaning', 'needle_change', 'service', 'other'] as const;
-export type MaintenanceKind = (typeof MAINTENANCE_KINDS)[number];
+export const MAINTENANCE_KINDS = ['oiling', 'hook_cleaning', 'needle_change', 'service', 'other'] as const satisfies readonly MaintenanceKind[];
 
 export const statusLabels: Record<MachineStatus, string> = {
   active: 'Active',
@@ -117,64 +66,6 @@ export const kindLabels: Record<MaintenanceKind, string> = {
   service: 'Service',
   other: 'Other',
 };
-
-export interface Hoop {
-  name: string;
-  width_mm: number;
-  height_mm: number;
-}
-
-export interface DueView {
-  kind: MaintenanceKind;
-  /** `YYYY-MM-DD`. */
-  date: string;
-  at_stitches: number | null;
-  overdue: boolean;
-  never_done: boolean;
-}
-
-export interface LogEntry {
-  id: string;
-  performed_on: string;
-  kind: MaintenanceKind;
-  notes: string;
-  stitch_counter: number | null;
-  created_at: string;
-}
-
-/** A machine as typed in (POST, and PUT with `version`). */
-export interface MachineDraft {
-  name: string;
-  brand: string;
-  model: string;
-  serial_number: string;
-  heads: number;
-  needles_per_head: number;
-  max_spm: number | null;
-  typical_spm: number | null;
-  hoops: Hoop[];
-  status: MachineStatus;
-  purchase_date: string | null;
-  notes: string;
-}
-
-export interface Machine extends MachineDraft {
-  id: string;
-  version: number;
-  updated_at: string;
-  stitch_counter: number | null;
-  /** Soonest first. */
-  due: DueView[];
-  /** Newest first; only when one machine is read. */
-  maintenance?: LogEntry[];
-}
-
-export interface LogInput {
-  performed_on: string;
-  kind: MaintenanceKind;
-  notes: string;
-  stitch_counter: number | null;
-}
 
 /** Who is looking: the current team, and whether their role may change its inventory. */
 export interface InventoryAccess {

@@ -1,9 +1,12 @@
 // The shapes the pricing calculator works with: who is looking (given by the route, so this
-// feature does not import the teams feature), and the saved-quotes API
-// (crates/server/src/routes/quotes.rs) as the server sends it.
+// feature does not import the teams feature), and the saved-quotes API, named from the server's
+// OpenAPI document (lib/api-schema.d.ts, generated: README, "The API").
+import type { components } from '@/lib/api-schema';
 import type { DesignSummary, Job, Quote, Rates } from '@/lib/core';
 
-export type Role = 'owner' | 'admin' | 'member' | 'viewer';
+type Schemas = components['schemas'];
+
+export type Role = Schemas['Role'];
 
 /** A team's settings: key to any JSON value (GET /api/v2/teams/{team}/settings). */
 export type TeamSettings = Record<string, unknown>;
@@ -36,23 +39,8 @@ export interface SavedDesign {
   summary: DesignSummary;
 }
 
-export interface QuoteSummary {
-  id: string;
-  name: string;
-  currency: string;
-  quantity: number;
-  per_piece: string;
-  total: string;
-  created_by_email: string | null;
-  created_at: string;
-}
-
-export interface QuotePage {
-  quotes: QuoteSummary[];
-  total: number;
-  page: number;
-  per_page: number;
-}
+export type QuoteSummary = Schemas['QuoteSummary'];
+export type QuotePage = Schemas['QuotePage'];
 
 /** POST /quotes: the inputs, the design figures and the result the browser computed. */
 export interface QuoteDraft {

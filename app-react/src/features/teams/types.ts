@@ -1,8 +1,12 @@
-// The shapes of the team API (/api/v2/teams, /invites, /users/me/invites), as the server sends
-// them. URLs take a team's `public_id`, never its `id`.
+// The shapes of the team API (/api/v2/teams, /invites, /users/me/invites), named from the
+// server's OpenAPI document (lib/api-schema.d.ts, generated: README, "The API"). The app's URLs
+// take a team's `public_id`; the API takes it or the team's `id`.
+import type { components } from '@/lib/api-schema';
 
-export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+type Schemas = components['schemas'];
+
+export type Role = Schemas['Role'];
+export const ROLES = ['owner', 'admin', 'member', 'viewer'] as const satisfies readonly Role[];
 
 export const roleLabels: Record<Role, string> = {
   owner: 'Owner',
@@ -11,37 +15,12 @@ export const roleLabels: Record<Role, string> = {
   viewer: 'Viewer',
 };
 
-export interface Team {
-  id: string;
-  public_id: string;
-  name: string;
-  /** The caller's own role in this team. */
-  role: Role;
-  member_count: number;
-  created_at: string;
-}
-
-export interface Member {
-  userId: string;
-  email: string;
-  full_name: string | null;
-  role: Role;
-  joined_at: string;
-}
-
-export type InviteStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
-
-export interface Invite {
-  public_id: string;
-  team_public_id: string;
-  team_name: string;
-  email: string;
-  role: Role;
-  status: InviteStatus;
-  invited_by_email: string | null;
-  created_at: string;
-  expires_at: string;
-}
+export type Team = Schemas['Team'];
+export type Member = Schemas['Member'];
+export type InviteStatus = Schemas['InviteStatus'];
+export type Invite = Schemas['Invite'];
+/** An invite accepted, and the team it led into. */
+export type Accepted = Schemas['AcceptedBody'];
 
 /** A team's or a member's settings: key to any JSON value. */
 export type Settings = Record<string, unknown>;

@@ -16,7 +16,7 @@ use serde_json::Value;
 use utoipa::{
     Modify,
     openapi::{
-        ContentBuilder, OpenApi, Ref, RefOr,
+        ContentBuilder, OpenApi, Ref, RefOr, Schema,
         path::{Operation, ParameterIn},
         response::{Response, ResponseBuilder},
     },
@@ -166,22 +166,25 @@ const LEFT_OUT_WHEN_EMPTY: [(&str, &str); 3] =
 
 impl Modify for AnswersAsSent {
     fn modify(&self, openapi: &mut OpenApi) {
-        let mut document = serde_json::to_value(&*openapi).expect("the OpenAPI document serialises");
+        // Which schemas each side uses is easiest to follow in the JSON form; the change is made
+        // on utoipa's own, which does not read its JSON back.
+        let document = serde_json::to_value(&*openapi).expect("the OpenAPI document serialises");
         let read = schemas_under(&document, "requestBody");
         let sent = schemas_under(&document, "responses");
-        if let Some(schemas) = document.pointer_mut("/components/schemas").and_then(Value::as_object_mut) {
-            for (name, schema) in schemas.iter_mut().filter(|(name, _)| sent.contains(*name) && !read.contains(*name))
-            {
-                let Some(properties) = schema.get("properties").and_then(Value::as_object) else { continue };
-                let required = properties
+        let Some(components) = openapi.components.as_mut() else { return };
+        for (name, schema) in &mut components.schemas {
+            if !sent.contains(name) || read.contains(name) {
+                continue;
+            }
+            if let RefOr::T(Schema::Object(object)) = schema {
+                object.required = object
+                    .properties
                     .keys()
                     .filter(|property| !LEFT_OUT_WHEN_EMPTY.contains(&(name.as_str(), property.as_str())))
-                    .map(|property| Value::from(property.as_str()))
+                    .cloned()
                     .collect();
-                schema["required"] = Value::Array(required);
             }
         }
-        *openapi = serde_json::from_value(document).expect("the OpenAPI document reads back");
     }
 }
 
@@ -200,7 +203,8 @@ fn schemas_under(document: &Value, part: &str) -> BTreeSet<String> {
     while let Some(value) = pending.pop() {
         match value {
             Value::Object(object) => {
-                if let Some(name) = object.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next())
+                if let Some(name) =
+                    object.get("$ref").and_then(Value::as_str).and_then(|r| r.rsplit('/').next())
                     && found.insert(name.to_owned())
                 {
                     pending.extend(document["components"]["schemas"].get(name));

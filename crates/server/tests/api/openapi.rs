@@ -192,7 +192,12 @@ async fn answers_require_every_field_they_always_send() {
     let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
     let schemas = &doc["components"]["schemas"];
     let required = |schema: &str| -> Vec<String> {
-        schemas[schema]["required"].as_array().into_iter().flatten().map(|v| v.as_str().unwrap().to_owned()).collect()
+        schemas[schema]["required"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|v| v.as_str().unwrap().to_owned())
+            .collect()
     };
 
     for (schema, always, sometimes) in [

@@ -4,19 +4,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, teamPath } from '@/lib/api-client';
 
-import type { ThreadView } from '../types';
+import type { BulkInput, BulkResult } from '../types';
 import { threadsKey } from './cache';
-
-export interface BulkInput {
-  line: string;
-  codes: string[];
-  quantity: number;
-}
-
-export interface BulkResult {
-  added: ThreadView[];
-  already_owned: string[];
-}
 
 export function bulkAddThreads({ teamId, input }: { teamId: string; input: BulkInput }): Promise<BulkResult> {
   return api<BulkResult>(teamPath(teamId, 'threads/bulk'), { method: 'POST', body: input });

@@ -2,21 +2,18 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api, productQuery } from '@/lib/api-client';
+import type { components } from '@/lib/api-schema';
 
-export interface CatalogueLine {
-  id: string;
-  display_name: string;
-  /** What the line is made of (polyester, rayon, wool-blend…), where its maker says. */
-  fibre: string | null;
-}
+import type { CatalogueLine } from '../types';
 
-/** The fibres of `lines`, each once, in the order they first appear. */
-export function fibresOf(lines: readonly CatalogueLine[]): string[] {
+/** The fibres of `lines` (what each is made of, where its maker says), each once, in the order
+ * they first appear. */
+export function fibresOf(lines: readonly Pick<CatalogueLine, 'fibre'>[]): string[] {
   return [...new Set(lines.flatMap((line) => (line.fibre ? [line.fibre] : [])))];
 }
 
 export async function fetchCatalogueLines(signal?: AbortSignal): Promise<CatalogueLine[]> {
-  return (await api<{ lines: CatalogueLine[] }>('/catalog/lines', signal ? { signal } : {})).lines;
+  return (await api<components['schemas']['LinesResponse']>('/catalog/lines', signal ? { signal } : {})).lines;
 }
 
 export function catalogueLinesQueryOptions() {

@@ -5,7 +5,7 @@ import { FormAlert, FormStatus } from '@/components/form';
 
 import { NOT_A_NUMBER, type FormProblems, numberOf } from '../errors';
 import { useInventoryForm } from '../form';
-import { MACHINE_STATUSES, type Machine, type MachineDraft, statusLabels } from '../types';
+import { MACHINE_STATUSES, type Machine, type MachineDraft, type MachineStatus, statusLabels } from '../types';
 import { SelectField, TextAreaField, TextField } from './Field';
 
 const TEXTS = ['name', 'brand', 'model', 'serial_number', 'purchase_date', 'notes'] as const;
@@ -18,7 +18,7 @@ interface HoopValues {
   height_mm: string;
 }
 
-type Values = Record<(typeof TEXTS)[number] | (typeof NUMBERS)[number], string> & { status: MachineDraft['status'] };
+type Values = Record<(typeof TEXTS)[number] | (typeof NUMBERS)[number], string> & { status: MachineStatus };
 
 /** Everything the form holds: the fields as typed, and the hoops. */
 export type MachineValues = Values & { hoops: HoopValues[] };
@@ -55,7 +55,7 @@ export function machineValuesOf(machine: Machine | undefined): MachineValues {
     typical_spm: s(machine?.typical_spm),
     status: machine?.status ?? 'active',
     hoops: (machine?.hoops ?? []).map((hoop) => ({
-      name: hoop.name,
+      name: hoop.name ?? '',
       width_mm: String(hoop.width_mm),
       height_mm: String(hoop.height_mm),
     })),

@@ -61,7 +61,7 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
                   </td>
                   {nearest ? (
                     <td className="inventory-table__distance">
-                      {thread.distance === undefined ? '—' : <Distance value={thread.distance} />}
+                      {thread.distance == null ? '—' : <Distance value={thread.distance} />}
                     </td>
                   ) : null}
                   <td className="inventory-table__code">{thread.code ?? '—'}</td>

@@ -1,20 +1,17 @@
-// GET /api/v2/teams/{team}/machines: the team's machines, for the machine-time estimate. Only
-// the fields the calculator uses are declared.
+// GET /api/v2/teams/{team}/machines: the team's machines, for the machine-time estimate, with
+// the fields the calculator uses.
 //
 // The key starts like the inventory's machine reads (['inventory', team, 'machines']), so a
 // change in the inventory marks this stale too without either feature importing the other.
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api, productQuery, teamPath } from '@/lib/api-client';
+import type { components } from '@/lib/api-schema';
 
-export interface PricingMachine {
-  id: string;
-  name: string;
-  heads: number;
-  typical_spm: number | null;
-  max_spm: number | null;
-  status: string;
-}
+export type PricingMachine = Pick<
+  components['schemas']['MachineView'],
+  'id' | 'name' | 'heads' | 'typical_spm' | 'max_spm' | 'status'
+>;
 
 export async function fetchMachines(teamId: string, signal?: AbortSignal): Promise<PricingMachine[]> {
   return (await api<{ machines: PricingMachine[] }>(teamPath(teamId, 'machines'), signal ? { signal } : {})).machines;

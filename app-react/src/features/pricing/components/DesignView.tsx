@@ -125,7 +125,7 @@ function Owned({ state, pending, failed }: { state: ClosestThread | null | undef
   return (
     <span className="design-colours__owned">
       Closest we own: {label}
-      {state.distance === undefined ? '' : `, ΔE ${oneDecimal.format(state.distance)}`}, {formatCount(state.quantity)}{' '}
+      {state.distance == null ? '' : `, ΔE ${oneDecimal.format(state.distance)}`}, {formatCount(state.quantity)}{' '}
       {state.quantity === 1 ? 'spool' : 'spools'}
     </span>
   );

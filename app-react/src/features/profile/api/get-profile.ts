@@ -2,16 +2,11 @@
 import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
+import type { components } from '@/lib/api-schema';
 import { useAuthState } from '@/lib/auth';
 
-export interface Profile {
-  id: string;
-  email: string;
-  full_name: string | null;
-  /** The team the app opens first; null until the person has a team. */
-  default_team_pid: string | null;
-  created_at: string;
-}
+/** `default_team_pid` is the team the app opens first; null until the person has a team. */
+export type Profile = components['schemas']['Profile'];
 
 /** The profile is fresh for 60 seconds unless a fetch is forced. */
 export const PROFILE_STALE_MS = 60_000;

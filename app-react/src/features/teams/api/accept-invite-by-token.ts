@@ -3,7 +3,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import { type Accepted, afterAccepted } from './accept-invite';
+import type { Accepted } from '../types';
+import { afterAccepted } from './accept-invite';
 
 export async function acceptInviteByToken(token: string): Promise<Accepted> {
   return api<Accepted>('/invites/accept', { method: 'POST', body: { token } });

@@ -4,18 +4,13 @@ import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-q
 
 import { api } from '@/lib/api-client';
 
-import type { Invite, Team } from '../types';
+import type { Accepted } from '../types';
 import { refresh } from './cache';
 import { myInvitesQueryOptions } from './get-my-invites';
 import { membersQueryOptions } from './get-members';
 import { putTeam } from './get-team';
 import { teamInvitesQueryOptions } from './get-team-invites';
 import { teamsQueryOptions } from './get-teams';
-
-export interface Accepted {
-  invite: Invite;
-  team: Team;
-}
 
 export async function acceptInvite(invitePublicId: string): Promise<Accepted> {
   return api<Accepted>(`/invites/${encodeURIComponent(invitePublicId)}/accept`, { method: 'POST' });

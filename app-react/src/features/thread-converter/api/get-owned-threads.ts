@@ -7,15 +7,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api, productQuery, teamPath } from '@/lib/api-client';
+import type { components } from '@/lib/api-schema';
 
-export interface OwnedThread {
-  line: string;
-  code: string;
-  quantity: number;
-}
+export type OwnedThread = components['schemas']['OwnedThread'];
 
 export async function fetchOwnedThreads(teamId: string, signal?: AbortSignal): Promise<OwnedThread[]> {
-  return (await api<{ threads: OwnedThread[] }>(teamPath(teamId, 'threads/owned'), signal ? { signal } : {})).threads;
+  return (await api<components['schemas']['OwnedBody']>(teamPath(teamId, 'threads/owned'), signal ? { signal } : {})).threads;
 }
 
 export function ownedThreadsQueryOptions(teamId: string) {
