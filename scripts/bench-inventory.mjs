@@ -14,88 +14,21 @@
 // The core's share of each request (search, sort and page, without the database and HTTP) is
 // `cargo bench -p bobbin-core --bench inventory`.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { inventoryRows, startServer } from './lib/bobbin-server.mjs';
+
 const ENTRIES = Number(process.env.ENTRIES ?? 5_000);
 // One import takes at most 10,000 rows (MAX_ROWS in crates/core/src/inventory/csv.rs).
 const IMPORT_ROWS = 10_000;
 const RUNS = Number(process.env.RUNS ?? 50);
-const PASSWORD = 'Stitch-Count-4812';
 
-/** A port nothing listens on, found by binding port 0 and letting it go. */
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-const folder = mkdtempSync(join(tmpdir(), 'bobbin-bench-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
 const databaseUrl = process.argv[2] ?? process.env.DATABASE_URL;
-const server = spawn(
-  join(root, 'target/release/bobbin'),
-  ['serve', '--bind', `127.0.0.1:${port}`, '--env', 'development', '--site-url', base],
-  {
-    cwd: folder,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: {
-      PATH: process.env.PATH,
-      BOBBIN_LOG: 'warn',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}),
-    },
-  },
-);
-const stop = () => {
-  server.kill();
-  rmSync(folder, { recursive: true, force: true });
-};
-process.on('exit', stop);
-
-/** `fetch` against the server; throws with the body when the answer is not 2xx. */
-async function call(path, init = {}) {
-  const response = await fetch(base + path, init);
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
-  return response;
-}
-
-async function waitForServer() {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      await fetch(`${base}/api/v2/healthz`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`the server did not start on ${base}`);
-}
-
-/** A confirmed account's access token: sign-up, the e-mailed link, then a password sign-in. */
-async function signIn() {
-  const email = `bench-${Date.now()}@example.com`;
-  const json = { 'content-type': 'application/json' };
-  await call('/auth/v1/signup', { method: 'POST', headers: json, body: JSON.stringify({ email, password: PASSWORD }) });
-  const mails = await (await call('/dev/mailbox.json')).json();
-  const link = mails.find((mail) => mail.to === email)?.links.find((url) => url.includes('/auth/v1/verify'));
-  if (!link) throw new Error('no confirmation e-mail in the development outbox');
-  await fetch(link, { redirect: 'manual' });
-  const body = JSON.stringify({ email, password: PASSWORD });
-  const session = await (await call('/auth/v1/token?grant_type=password', { method: 'POST', headers: json, body })).json();
-  return session.access_token;
-}
+const server = await startServer({
+  name: 'bench',
+  env: { BOBBIN_LOG: 'warn', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
+});
+const { call } = server;
 
 /** Median and 95th percentile, in ms, of RUNS timed requests after five untimed ones. */
 async function time(fn) {
@@ -112,8 +45,7 @@ async function time(fn) {
 }
 
 try {
-  await waitForServer();
-  const token = await signIn();
+  const token = await server.signIn();
   const auth = { authorization: `Bearer ${token}` };
   const json = { ...auth, 'content-type': 'application/json' };
   const { team } = await (
@@ -121,26 +53,10 @@ try {
   ).json();
   const teams = `/api/v2/teams/${team.public_id}`;
 
-  // ENTRIES catalogue threads: the codes of the thread lines in catalogue order, leaving out codes
-  // a chart lists more than once, with varied stock.
-  const { lines } = await (await call('/api/v2/catalog/lines')).json();
-  const rows = ['line,code,quantity,location,reorder_point'];
-  for (const { id, kind } of lines) {
-    if (rows.length > ENTRIES) break;
-    if (kind !== 'thread') continue;
-    const { line } = await (await call(`/api/v2/catalog/lines/${id}`)).json();
-    const listedTwice = new Set(line.issues.map((issue) => issue.code));
-    const codes = line.threads.map((thread) => thread.code).filter((code) => !listedTwice.has(code));
-    for (const code of codes) {
-      if (rows.length > ENTRIES) break;
-      const n = rows.length;
-      rows.push(`${id},"${code}",${n % 12}.${n % 10},Shelf ${n % 40},2`);
-    }
-  }
-  if (rows.length <= ENTRIES) throw new Error(`the catalogue gave only ${rows.length - 1} threads`);
+  const { header, rows } = await inventoryRows(server, ENTRIES);
   const started = performance.now();
-  for (let first = 1; first < rows.length; first += IMPORT_ROWS) {
-    const csv = [rows[0], ...rows.slice(first, first + IMPORT_ROWS)].join('\n');
+  for (let first = 0; first < rows.length; first += IMPORT_ROWS) {
+    const csv = [header, ...rows.slice(first, first + IMPORT_ROWS)].join('\n');
     const body = JSON.stringify({ csv, commit: true });
     const imported = await (await call(`${teams}/threads/import`, { method: 'POST', headers: json, body })).json();
     if (imported.added !== Math.min(IMPORT_ROWS, rows.length - first)) throw new Error(`import added ${imported.added}`);
@@ -166,5 +82,5 @@ try {
     console.log(`${name}: ${await time(fn)}`);
   }
 } finally {
-  stop();
+  server.stop();
 }

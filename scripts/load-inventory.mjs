@@ -17,107 +17,21 @@
 // BOBBIN_* variables are passed on to the server, e.g. BOBBIN_MAX_REQUESTS_IN_FLIGHT=32.
 // The README's "Overload" section records the figures.
 
-import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath } from 'node:url';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+import { inventoryRows, startServer } from './lib/bobbin-server.mjs';
+
 const ENTRIES = Number(process.env.ENTRIES ?? 2_000);
 const READERS = Number(process.env.READERS ?? 1_000);
 const LOAD_SECONDS = Number(process.env.LOAD_SECONDS ?? 20);
 const WRITE_EVERY_MS = 100;
 const REQUEST_TIMEOUT_MS = 60_000;
 const CHECK = process.env.CHECK === '1';
-const PASSWORD = 'Stitch-Count-4812';
 
-/** A port nothing listens on, found by binding port 0 and letting it go. */
-async function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-const folder = mkdtempSync(join(tmpdir(), 'bobbin-load-'));
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
 const passedOn = Object.fromEntries(Object.entries(process.env).filter(([name]) => name.startsWith('BOBBIN_')));
-const server = spawn(
-  process.env.SERVER_BINARY ?? join(root, 'target/release/bobbin'),
-  ['serve', '--bind', `127.0.0.1:${port}`, '--env', 'development', '--site-url', base],
-  {
-    cwd: folder,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    env: { PATH: process.env.PATH, BOBBIN_LOG: 'error', ...passedOn },
-  },
-);
-const stop = () => {
-  server.kill();
-  rmSync(folder, { recursive: true, force: true });
-};
-process.on('exit', stop);
-
-/** `fetch` against the server; throws with the body when the answer is not 2xx. */
-async function call(path, init = {}) {
-  const response = await fetch(base + path, init);
-  if (!response.ok) throw new Error(`${init.method ?? 'GET'} ${path}: ${response.status} ${await response.text()}`);
-  return response;
-}
-
-async function waitForServer() {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
-    try {
-      await fetch(`${base}/healthz`);
-      return;
-    } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-  throw new Error(`the server did not start on ${base}`);
-}
-
-/** A confirmed account's access token: sign-up, the e-mailed link, then a password sign-in. */
-async function signIn() {
-  const email = `load-${Date.now()}@example.com`;
-  const json = { 'content-type': 'application/json' };
-  await call('/auth/v1/signup', { method: 'POST', headers: json, body: JSON.stringify({ email, password: PASSWORD }) });
-  const mails = await (await call('/dev/mailbox.json')).json();
-  const link = mails.find((mail) => mail.to === email)?.links.find((url) => url.includes('/auth/v1/verify'));
-  if (!link) throw new Error('no confirmation e-mail in the development outbox');
-  await fetch(link, { redirect: 'manual' });
-  const body = JSON.stringify({ email, password: PASSWORD });
-  const session = await (await call('/auth/v1/token?grant_type=password', { method: 'POST', headers: json, body })).json();
-  return session.access_token;
-}
-
-/** A CSV of ENTRIES catalogue threads, the codes of the thread lines in catalogue order. */
-async function inventoryCsv() {
-  const { lines } = await (await call('/api/v2/catalog/lines')).json();
-  const rows = ['line,code,quantity,location,reorder_point'];
-  for (const { id, kind } of lines) {
-    if (rows.length > ENTRIES) break;
-    if (kind !== 'thread') continue;
-    const { line } = await (await call(`/api/v2/catalog/lines/${id}`)).json();
-    // Codes a chart lists more than once are left out: the import would refuse the second.
-    const listedTwice = new Set(line.issues.map((issue) => issue.code));
-    for (const { code } of line.threads) {
-      if (rows.length > ENTRIES) break;
-      if (listedTwice.has(code)) continue;
-      const n = rows.length;
-      rows.push(`${id},"${code}",${n % 12}.${n % 10},Shelf ${n % 40},2`);
-    }
-  }
-  if (rows.length <= ENTRIES) throw new Error(`the catalogue gave only ${rows.length - 1} threads`);
-  return rows.join('\n');
-}
+const server = await startServer({ name: 'load', binary: process.env.SERVER_BINARY, env: { BOBBIN_LOG: 'error', ...passedOn } });
+const { base, call } = server;
 
 /** Answers by status ("error" for a request that got none), and the times of the 2xx ones. */
 class Tally {
@@ -170,15 +84,15 @@ function memory() {
 
 let failed = false;
 try {
-  await waitForServer();
-  const token = await signIn();
+  const token = await server.signIn();
   const auth = { authorization: `Bearer ${token}` };
   const json = { ...auth, 'content-type': 'application/json' };
   const { team } = await (
     await call('/api/v2/teams', { method: 'POST', headers: json, body: JSON.stringify({ name: 'Load shop' }) })
   ).json();
   const threads = `/api/v2/teams/${team.public_id}/threads`;
-  const body = JSON.stringify({ csv: await inventoryCsv(), commit: true });
+  const { header, rows } = await inventoryRows(server, ENTRIES);
+  const body = JSON.stringify({ csv: [header, ...rows].join('\n'), commit: true });
   const imported = await (await call(`${threads}/import`, { method: 'POST', headers: json, body })).json();
   if (imported.added !== ENTRIES) throw new Error(`the import added ${imported.added}`);
   const [first] = (await (await call(`${threads}?per_page=1`, { headers: auth })).json()).threads;
@@ -226,6 +140,6 @@ try {
     failed = CHECK;
   }
 } finally {
-  stop();
+  server.stop();
 }
 process.exit(failed ? 1 : 0);
