@@ -14,6 +14,7 @@ pub mod limits;
 pub mod listener;
 pub mod mail;
 pub mod prune;
+pub mod repo;
 pub mod routes;
 pub mod startup;
 pub mod state;
