@@ -7,6 +7,9 @@
 //! a lookup always hashes as the write did. E-mailed codes are the exception: their stored form
 //! is keyed by the configured encryption key (`Vault::code_hash`), so callers pass that hash.
 
+pub mod challenges;
+pub mod factors;
 pub mod outbox;
 pub mod prune;
 pub mod rate_limits;
+pub mod signing_keys;
