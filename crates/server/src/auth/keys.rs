@@ -15,16 +15,18 @@ use p256::{
     pkcs8::{EncodePrivateKey as _, LineEnding},
 };
 use rand::RngCore as _;
-use sea_orm::{ActiveValue::Set, DatabaseConnection, EntityTrait as _, QueryOrder as _};
+use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
-use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
     auth::vault::{Vault, signing_key_place},
-    entity::signing_key,
+    repo::auth::signing_keys,
 };
+
+/// The algorithm of every key this server makes.
+const ALGORITHM: &str = "ES256";
 
 /// The audience of every access token, as in Supabase Auth.
 pub const AUDIENCE: &str = "authenticated";
@@ -77,14 +79,11 @@ impl SigningKeys {
         issuer: String,
         vault: &Vault,
     ) -> anyhow::Result<Self> {
-        let mut stored =
-            signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
+        let mut stored = signing_keys::all(db).await?;
         if stored.is_empty() {
-            let created = new_key(vault)?;
-            crate::db::committed(db, async |txn| signing_key::Entity::insert(created).exec(txn).await)
-                .await
-                .context("storing the new signing key")?;
-            stored = signing_key::Entity::find().order_by_asc(signing_key::Column::CreatedAt).all(db).await?;
+            let (kid, sealed) = new_key(vault)?;
+            signing_keys::create(db, kid, ALGORITHM, sealed).await.context("storing the new signing key")?;
+            stored = signing_keys::all(db).await?;
         }
         let mut verifying = Vec::with_capacity(stored.len());
         let mut first_pem = None;
@@ -102,7 +101,7 @@ impl SigningKeys {
                 key: DecodingKey::from_ec_components(x, y)?,
                 jwk: json!({
                     "kty": "EC", "crv": "P-256", "x": x, "y": y,
-                    "kid": key.id, "alg": "ES256", "use": "sig", "key_ops": ["verify"],
+                    "kid": key.id, "alg": ALGORITHM, "use": "sig", "key_ops": ["verify"],
                 }),
             });
         }
@@ -149,7 +148,8 @@ impl SigningKeys {
     }
 }
 
-fn new_key(vault: &Vault) -> anyhow::Result<signing_key::ActiveModel> {
+/// A new key: its id and its private half, sealed for storage.
+fn new_key(vault: &Vault) -> anyhow::Result<(String, String)> {
     let secret = loop {
         let mut bytes = [0_u8; 32];
         rand::rng().fill_bytes(&mut bytes);
@@ -160,10 +160,6 @@ fn new_key(vault: &Vault) -> anyhow::Result<signing_key::ActiveModel> {
     };
     let pem = secret.to_pkcs8_pem(LineEnding::LF).context("encoding the signing key")?;
     let kid = Uuid::new_v4().to_string();
-    Ok(signing_key::ActiveModel {
-        private_key: Set(vault.seal(&pem, &signing_key_place(&kid))?),
-        id: Set(kid),
-        algorithm: Set("ES256".to_owned()),
-        created_at: Set(OffsetDateTime::now_utc()),
-    })
+    let sealed = vault.seal(&pem, &signing_key_place(&kid))?;
+    Ok((kid, sealed))
 }

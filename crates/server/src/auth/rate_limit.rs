@@ -1,18 +1,22 @@
 //! Rate limits for the auth service, counted in the database so that several server instances
 //! sharing one PostgreSQL enforce one limit (an in-process limiter such as `governor` would let
-//! each instance allow the full amount). One upsert per check, atomic on both databases. Every
-//! row says when it may be forgotten (`expires_at`); the background pruning deletes it then.
+//! each instance allow the full amount): one atomic upsert per check
+//! ([`crate::repo::auth::rate_limits`]). Every count says when it may be forgotten; the
+//! background pruning deletes it then.
 //!
 //! Requests are counted per client network ([`super::extract::Client::network`]: an IPv6
 //! client is its /64, since one subscriber holds billions of addresses) and, where a guess
 //! targets one account (codes, passwords), per account as well.
 
-use sea_orm::{ConnectionTrait as _, DatabaseBackend, DatabaseConnection, Statement};
+use sea_orm::DatabaseConnection;
 use time::OffsetDateTime;
 
-use crate::auth::{
-    error::{AuthError, AuthResult},
-    extract::Client,
+use crate::{
+    auth::{
+        error::{AuthError, AuthResult},
+        extract::Client,
+    },
+    repo::auth::rate_limits,
 };
 
 /// The window request limits are counted in.
@@ -38,31 +42,9 @@ pub async fn per_account(db: &DatabaseConnection, bucket: &str, account: &str, l
 async fn count(db: &DatabaseConnection, key: &str, limit: u32) -> AuthResult<()> {
     let now = OffsetDateTime::now_utc().unix_timestamp();
     let window = now - now.rem_euclid(WINDOW_SECONDS);
-    let sql = match db.get_database_backend() {
-        DatabaseBackend::Postgres => {
-            "INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES ($1, $2, 1, $3) \
-             ON CONFLICT (key) DO UPDATE SET \
-               count = CASE WHEN rate_limits.window_start < $2 THEN 1 ELSE rate_limits.count + 1 END, \
-               window_start = $2, expires_at = $3 \
-             RETURNING count"
-        }
-        _ => {
-            "INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES (?1, ?2, 1, ?3) \
-             ON CONFLICT (key) DO UPDATE SET \
-               count = CASE WHEN rate_limits.window_start < ?2 THEN 1 ELSE rate_limits.count + 1 END, \
-               window_start = ?2, expires_at = ?3 \
-             RETURNING count"
-        }
-    };
-    let upsert = Statement::from_sql_and_values(
-        db.get_database_backend(),
-        sql,
-        [key.into(), window.into(), (window + WINDOW_SECONDS).into()],
-    );
-    let row = crate::db::committed(db, async |txn| txn.query_one_raw(upsert).await)
+    let count = rate_limits::count_in_window(db, key, window, window + WINDOW_SECONDS)
         .await?
         .ok_or_else(|| AuthError::internal("the rate-limit upsert returned no row"))?;
-    let count: i32 = row.try_get("", "count")?;
     if u32::try_from(count).unwrap_or(u32::MAX) > limit {
         return Err(AuthError::too_many_requests("over_request_rate_limit", "Request rate limit reached"));
     }
@@ -93,25 +75,6 @@ pub async fn check_email(
 pub async fn allow_every(db: &DatabaseConnection, key: &str, interval_seconds: u32) -> AuthResult<bool> {
     let now = OffsetDateTime::now_utc().unix_timestamp();
     let earliest_previous = now - i64::from(interval_seconds);
-    let sql = match db.get_database_backend() {
-        DatabaseBackend::Postgres => {
-            "INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES ($1, $2, 1, $4) \
-             ON CONFLICT (key) DO UPDATE SET window_start = $2, count = rate_limits.count + 1, expires_at = $4 \
-             WHERE rate_limits.window_start <= $3 \
-             RETURNING count"
-        }
-        _ => {
-            "INSERT INTO rate_limits (key, window_start, count, expires_at) VALUES (?1, ?2, 1, ?4) \
-             ON CONFLICT (key) DO UPDATE SET window_start = ?2, count = rate_limits.count + 1, expires_at = ?4 \
-             WHERE rate_limits.window_start <= ?3 \
-             RETURNING count"
-        }
-    };
-    let upsert = Statement::from_sql_and_values(
-        db.get_database_backend(),
-        sql,
-        [key.into(), now.into(), earliest_previous.into(), (now + i64::from(interval_seconds)).into()],
-    );
-    let sent = crate::db::committed(db, async |txn| txn.query_one_raw(upsert).await).await?;
-    Ok(sent.is_some())
+    let expires_at = now + i64::from(interval_seconds);
+    Ok(rate_limits::record_if_due(db, key, now, earliest_previous, expires_at).await?)
 }

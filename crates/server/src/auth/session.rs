@@ -10,8 +10,8 @@
 //! may go unused (Supabase Auth's `sessions.timebox` and `sessions.inactivity_timeout`).
 
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait,
-    DatabaseConnection, EntityTrait as _, IntoActiveModel as _, QueryFilter as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
+    EntityTrait as _, IntoActiveModel as _, QueryFilter as _,
 };
 use serde::Serialize;
 use serde_json::Value;
@@ -59,22 +59,6 @@ impl SessionLimits {
 
     pub fn inactivity(&self) -> Option<Duration> {
         self.inactivity
-    }
-
-    /// The sessions past any limit at `now`, as a filter (for the pruning).
-    pub fn ended_by(&self, now: OffsetDateTime) -> Condition {
-        let mut ended = Condition::any().add(session::Column::NotAfter.lt(now));
-        if let Some(start) = self.lifetime().and_then(|lifetime| now.checked_sub(lifetime)) {
-            ended = ended.add(session::Column::CreatedAt.lt(start));
-        }
-        if let Some(last) = self.inactivity().and_then(|inactivity| now.checked_sub(inactivity)) {
-            ended = ended.add(session::Column::RefreshedAt.lt(last)).add(
-                Condition::all()
-                    .add(session::Column::RefreshedAt.is_null())
-                    .add(session::Column::CreatedAt.lt(last)),
-            );
-        }
-        ended
     }
 
     /// When `session` ends at the latest, whatever happens: its lifetime's end.

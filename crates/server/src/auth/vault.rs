@@ -17,12 +17,12 @@ use chacha20poly1305::{
 };
 
 use hmac::{Hmac, Mac};
-use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, DatabaseConnection, EntityTrait as _};
+use sea_orm::DatabaseConnection;
 use sha2::Sha256;
 
 use crate::{
     config::{AuthArgs, Secret},
-    entity::{mfa_factor, signing_key},
+    repo::auth::{factors, signing_keys},
 };
 
 const PREFIX: &str = "enc:v1:";
@@ -145,16 +145,15 @@ pub fn signing_key_place(kid: &str) -> String {
 /// checks that every sealed secret opens, so a wrong or missing key stops the start with a
 /// clear message rather than failing sign-ins later.
 pub async fn seal_stored_secrets(db: &DatabaseConnection, vault: &Vault) -> anyhow::Result<()> {
-    let keys = signing_key::Entity::find().all(db).await?;
-    let factors = mfa_factor::Entity::find().all(db).await?;
+    let keys = signing_keys::all(db).await?;
+    let factors = factors::all(db).await?;
     let mut sealed_now = 0_usize;
     for key in keys {
         let place = signing_key_place(&key.id);
         let plain = vault.open(&key.private_key, &place)?;
         if vault.encrypts() && !Vault::is_sealed(&key.private_key) {
-            let mut active: signing_key::ActiveModel = key.into();
-            active.private_key = Set(vault.seal(&plain, &place)?);
-            crate::db::committed(db, async |txn| active.update(txn).await).await?;
+            let sealed = vault.seal(&plain, &place)?;
+            signing_keys::set_private_key(db, key, sealed).await?;
             sealed_now += 1;
         }
     }
@@ -162,9 +161,8 @@ pub async fn seal_stored_secrets(db: &DatabaseConnection, vault: &Vault) -> anyh
         let place = factor_place(factor.id);
         let plain = vault.open(&factor.secret, &place)?;
         if vault.encrypts() && !Vault::is_sealed(&factor.secret) {
-            let mut active: mfa_factor::ActiveModel = factor.into();
-            active.secret = Set(vault.seal(&plain, &place)?);
-            crate::db::committed(db, async |txn| active.update(txn).await).await?;
+            let sealed = vault.seal(&plain, &place)?;
+            factors::set_secret(db, factor, sealed).await?;
             sealed_now += 1;
         }
     }

@@ -12,12 +12,11 @@ use axum::{
     response::{Html, IntoResponse},
     routing::get,
 };
-use sea_orm::{EntityTrait as _, QueryOrder as _, QuerySelect as _};
 use serde::Serialize;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
-use crate::{auth::extract::Client, entity::mail_outbox, error::AppError, state::AppState};
+use crate::{auth::extract::Client, error::AppError, repo::auth::outbox, state::AppState};
 
 /// How many messages the mailbox shows.
 const SHOWN: u64 = 200;
@@ -40,11 +39,7 @@ struct Mail {
 }
 
 async fn recent(state: &AppState) -> Result<Vec<Mail>, AppError> {
-    let rows = mail_outbox::Entity::find()
-        .order_by_desc(mail_outbox::Column::CreatedAt)
-        .limit(SHOWN)
-        .all(&state.db)
-        .await?;
+    let rows = outbox::newest(&state.db, SHOWN).await?;
     Ok(rows
         .into_iter()
         .map(|row| Mail {

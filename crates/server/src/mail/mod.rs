@@ -8,11 +8,13 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor, message::MultiPart};
-use sea_orm::{ActiveValue::Set, DatabaseConnection, EntityTrait as _};
-use time::OffsetDateTime;
-use uuid::Uuid;
+use sea_orm::DatabaseConnection;
 
-use crate::{config::AuthArgs, entity::mail_outbox, mail::templates::RenderedMail};
+use crate::{
+    config::AuthArgs,
+    mail::templates::RenderedMail,
+    repo::auth::outbox::{self, NewMail},
+};
 
 /// Pauses before each delivery attempt: an SMTP server that is briefly away (restarting, say)
 /// does not lose anyone's sign-up link.
@@ -55,17 +57,9 @@ impl Mailer {
     /// before this returns.
     pub async fn send(&self, db: &DatabaseConnection, to: &str, mail: RenderedMail) -> anyhow::Result<()> {
         let Some(smtp) = self.smtp.clone() else {
-            let stored = mail_outbox::ActiveModel {
-                id: Set(Uuid::new_v4()),
-                to_address: Set(to.to_owned()),
-                subject: Set(mail.subject),
-                text_body: Set(mail.text),
-                html_body: Set(mail.html),
-                created_at: Set(OffsetDateTime::now_utc()),
-            };
-            crate::db::committed(db, async |txn| mail_outbox::Entity::insert(stored).exec(txn).await)
-                .await
-                .context("storing mail in the outbox")?;
+            let stored =
+                NewMail { to: to.to_owned(), subject: mail.subject, text: mail.text, html: mail.html };
+            outbox::store(db, stored).await.context("storing mail in the outbox")?;
             return Ok(());
         };
         let message = Message::builder()

@@ -1,5 +1,6 @@
-//! The data layer: every query of the product API, and the mapping between rows and the core's
-//! types. Handlers call these functions; none of them builds a query or opens a transaction.
+//! The data layer: every query of the product API and of the auth service (`auth/`), and the
+//! mapping between rows and the core's types. Handlers call these functions; none of them
+//! builds a query or opens a transaction.
 //!
 //! A rule every write must follow lives in the write functions here, where no handler can
 //! forget it: a change to a team's threads raises the team's thread revision (which the
@@ -8,6 +9,7 @@
 //!
 //! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
 
+pub mod auth;
 pub mod invites;
 pub mod machines;
 pub mod members;
