@@ -83,7 +83,10 @@ const widgetResult = await esbuild.build({
 await copyFile(path.join(wasmPackage, 'bobbin_wasm_bg.wasm'), path.join(widget, 'bobbin-thread-converter.wasm'));
 await copyFile(path.join(root, 'widget/demo.html'), path.join(widget, 'demo.html'));
 outputs.push(...Object.entries(widgetResult.metafile.outputs));
-outputs.push([path.relative(root, path.join(widget, 'bobbin-thread-converter.wasm')), { bytes: (await stat(path.join(widget, 'bobbin-thread-converter.wasm'))).size }]);
+outputs.push([
+  path.relative(root, path.join(widget, 'bobbin-thread-converter.wasm')),
+  { bytes: (await stat(path.join(widget, 'bobbin-thread-converter.wasm'))).size },
+]);
 
 // What each file costs a visitor: its size, and its size as the server sends it (brotli at the
 // build-time quality memory-serve uses). README.md records these.

@@ -88,8 +88,7 @@ await api('PATCH', `${t}/members/settings`, { body: { currency: 'EUR' } });
 // stays pending for the revoke and accept calls.
 const joined = (await api('POST', `${t}/invites`, { body: { email: member.email, role: 'member' } })).invite.public_id;
 await call('POST', `/api/v2/invites/${joined}/accept`, { token: member.token });
-const pending = (await api('POST', `${t}/invites`, { body: { email: 'fuzz-invitee@example.com', role: 'viewer' } }))
-  .invite.public_id;
+const pending = (await api('POST', `${t}/invites`, { body: { email: 'fuzz-invitee@example.com', role: 'viewer' } })).invite.public_id;
 
 const fixtures = {
   FUZZ_TOKEN: owner.token,

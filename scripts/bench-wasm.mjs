@@ -79,9 +79,15 @@ report('first conversion (cold), whole catalogue', { runs: 1, median: firstTime,
 if (check.lines.length !== lines.length) {
   throw new Error(`expected ${lines.length} lines, got ${check.lines.length}`);
 }
-report('one colour, whole catalogue (1 match/line)', time(() => wasm.convert(whole)));
+report(
+  'one colour, whole catalogue (1 match/line)',
+  time(() => wasm.convert(whole)),
+);
 const byDefault = { from: { hex: COLOUR }, to: [], matches: 5 };
-report('one colour, thread lines (default, 5 each)', time(() => wasm.convert(byDefault)));
+report(
+  'one colour, thread lines (default, 5 each)',
+  time(() => wasm.convert(byDefault)),
+);
 
 // Converted by colour rather than by code, so that every colour variant of a conflicting code is
 // converted too, as in the native benchmark.
@@ -90,13 +96,9 @@ const others = everyLine.filter((id) => id !== FROM_LINE);
 const lineToLines = () => {
   for (const thread of fromThreads) wasm.convert({ from: { hex: thread.hex }, to: others, matches: 1 });
 };
-report(
-  `one line (${fromThreads.length} threads) to the ${others.length} others`,
-  time(lineToLines, { warmUp: 1, runs: 5 }),
-);
+report(`one line (${fromThreads.length} threads) to the ${others.length} others`, time(lineToLines, { warmUp: 1, runs: 5 }));
 
 const { p95 } = results.find((r) => r.name.startsWith('one colour, whole'));
 console.log(
-  `target: one colour against the whole catalogue within a 16 ms frame: ` +
-    `${p95 < 16 ? 'met' : 'NOT met'} (p95 ${p95.toFixed(2)} ms)`,
+  `target: one colour against the whole catalogue within a 16 ms frame: ` + `${p95 < 16 ? 'met' : 'NOT met'} (p95 ${p95.toFixed(2)} ms)`,
 );

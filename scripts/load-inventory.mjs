@@ -126,10 +126,15 @@ try {
   const { peak, now } = memory();
   console.log(`reads: ${reads}; p50 ${reads.at(0.5)}, p99 ${reads.at(0.99)}, max ${reads.at(1)} (200s only)`);
   console.log(`writes: ${writes}; p50 ${writes.at(0.5)}, p99 ${writes.at(0.99)}, max ${writes.at(1)}`);
-  console.log(`server memory: peak ${peak.toFixed(0)} MB (${memoryBefore.peak.toFixed(0)} MB before the load), ${now.toFixed(0)} MB at the end`);
+  console.log(
+    `server memory: peak ${peak.toFixed(0)} MB (${memoryBefore.peak.toFixed(0)} MB before the load), ${now.toFixed(0)} MB at the end`,
+  );
   console.log(`quantity: +${added.toFixed(2)} for ${acknowledged} acknowledged +1s`);
   const problems = [];
-  for (const [kind, tally] of [['read', reads], ['write', writes]]) {
+  for (const [kind, tally] of [
+    ['read', reads],
+    ['write', writes],
+  ]) {
     const bad = [...tally.statuses].filter(([status]) => status !== 200 && status !== 503);
     if (bad.length > 0) problems.push(`${kind} answers other than 200 or 503 (last: ${tally.lastProblem})`);
   }

@@ -89,9 +89,7 @@ test('a password reset: the e-mailed link, the code exchange, a new password, an
   expect(exchange.data).toMatchObject({ redirectType: 'recovery' });
   expect(events).toContain('PASSWORD_RECOVERY');
   expect(exchange.data.user?.email).toBe(recovery.email);
-  expect((await device.auth.getClaims()).data?.claims.amr).toEqual([
-    { method: 'recovery', timestamp: expect.any(Number) },
-  ]);
+  expect((await device.auth.getClaims()).data?.claims.amr).toEqual([{ method: 'recovery', timestamp: expect.any(Number) }]);
 
   const newPassword = strongPassword();
   const update = await device.auth.updateUser({ password: newPassword });
@@ -106,10 +104,7 @@ test('a password reset: the e-mailed link, the code exchange, a new password, an
   expect((await follow(link)).searchParams.get('error_code')).toBe('otp_expired');
 });
 
-test('a reset for an address without an account answers exactly as for one with an account', async ({
-  newClient,
-  mailbox,
-}) => {
+test('a reset for an address without an account answers exactly as for one with an account', async ({ newClient, mailbox }) => {
   const email = uniqueEmail('no-account');
 
   const { data, error } = await newClient().auth.resetPasswordForEmail(email);
@@ -119,11 +114,7 @@ test('a reset for an address without an account answers exactly as for one with 
   expect(await mailbox.all(email)).toEqual([]);
 });
 
-test('a magic link for an existing account signs in through the PKCE code exchange', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
+test('a magic link for an existing account signs in through the PKCE code exchange', async ({ newClient, mailbox, site }) => {
   const device = newClient('pkce');
   const seen = (await mailbox.all(magicLink.email)).map((mail) => mail.id);
 
@@ -145,9 +136,7 @@ test('a magic link for an existing account signs in through the PKCE code exchan
   expect(error).toBeNull();
   expect(data.user?.email).toBe(magicLink.email);
   expect(data.user?.user_metadata).toMatchObject({ full_name: 'Ada Lovelace' });
-  expect((await device.auth.getClaims()).data?.claims.amr).toEqual([
-    { method: 'magiclink', timestamp: expect.any(Number) },
-  ]);
+  expect((await device.auth.getClaims()).data?.claims.amr).toEqual([{ method: 'magiclink', timestamp: expect.any(Number) }]);
 });
 
 test('a magic link for an existing account also signs in by its six-digit code', async ({ newClient, mailbox }) => {
@@ -201,9 +190,7 @@ test('an e-mail change is confirmed by the links sent to both addresses, then th
   const half = await follow(verifyLinkIn(toCurrent, site));
   expect(half.searchParams.get('error')).toBeNull();
   expect(half.searchParams.get('code')).toBeNull();
-  expect(fragmentOf(half).get('message')).toBe(
-    'Confirmation link accepted. Please proceed to confirm link sent to the other email',
-  );
+  expect(fragmentOf(half).get('message')).toBe('Confirmation link accepted. Please proceed to confirm link sent to the other email');
   expect((await client.auth.getUser()).data.user?.email).toBe(email);
 
   const landing = await follow(verifyLinkIn(toNew, site));
@@ -220,10 +207,7 @@ test('an e-mail change is confirmed by the links sent to both addresses, then th
   expect(old.error).toMatchObject({ code: 'invalid_credentials' });
 });
 
-test('signing up again with a registered address answers as for a new one, and signs nobody in', async ({
-  newClient,
-  mailbox,
-}) => {
+test('signing up again with a registered address answers as for a new one, and signs nobody in', async ({ newClient, mailbox }) => {
   const { email } = registered;
   const before = await mailbox.all(email);
 
@@ -237,10 +221,7 @@ test('signing up again with a registered address answers as for a new one, and s
   expect(await mailbox.all(email)).toHaveLength(before.length);
 });
 
-test('resending the confirmation e-mails a new link that confirms the PKCE sign-up, and retires the old one', async ({
-  mailbox,
-  site,
-}) => {
+test('resending the confirmation e-mails a new link that confirms the PKCE sign-up, and retires the old one', async ({ mailbox, site }) => {
   const { client, email, firstMail } = unconfirmed;
 
   const { data, error } = await client.auth.resend({ type: 'signup', email });

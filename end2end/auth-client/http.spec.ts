@@ -8,9 +8,7 @@ import { expect, signUpConfirmed, test, uniqueEmail } from './support';
 
 const OTHER_ORIGIN = 'https://shop.elsewhere.example';
 
-test('answers, successful or not, declare API version 2024-01-01, and errors carry code, error_code, message and msg', async ({
-  site,
-}) => {
+test('answers, successful or not, declare API version 2024-01-01, and errors carry code, error_code, message and msg', async ({ site }) => {
   const settings = await fetch(`${site}/auth/v1/settings`, { headers: { apikey: 'anything' } });
   expect(settings.status).toBe(200);
   expect(settings.headers.get('x-supabase-api-version')).toBe('2024-01-01');

@@ -27,11 +27,7 @@ async function enrolVerified(client: Client): Promise<{ factorId: string; app: T
   return { factorId, app, usedCode };
 }
 
-test('enrolling TOTP and verifying a code from the authenticator raises the session to aal2', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
+test('enrolling TOTP and verifying a code from the authenticator raises the session to aal2', async ({ newClient, mailbox, site }) => {
   const client = newClient();
   const { email } = await signUpConfirmed(client, mailbox, site);
   expect((await client.auth.mfa.getAuthenticatorAssuranceLevel()).data).toMatchObject({

@@ -64,9 +64,7 @@ test('getUser answers the signed-in user, and getClaims verifies the ES256 acces
   const asked = client.requests.map((request) => `${request.method} ${request.url.pathname}`);
   expect(asked.filter((request) => request !== 'GET /auth/v1/.well-known/jwks.json')).toEqual([]);
   const jwks = (await (await fetch(`${site}/auth/v1/.well-known/jwks.json`)).json()) as { keys: object[] };
-  expect(jwks.keys).toContainEqual(
-    expect.objectContaining({ kid: data?.header.kid, kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' }),
-  );
+  expect(jwks.keys).toContainEqual(expect.objectContaining({ kid: data?.header.kid, kty: 'EC', crv: 'P-256', alg: 'ES256', use: 'sig' }));
   expect(JSON.stringify(jwks)).not.toMatch(/"d"\s*:/);
 
   // A token whose signature does not match is refused.
@@ -83,11 +81,7 @@ test('getUser answers the signed-in user, and getClaims verifies the ES256 acces
   expect(refusedByService.error).toMatchObject({ status: 403, code: 'bad_jwt' });
 });
 
-test('refreshSession rotates the refresh token; the old one works a moment for a concurrent tab', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
+test('refreshSession rotates the refresh token; the old one works a moment for a concurrent tab', async ({ newClient, mailbox, site }) => {
   const { email, password } = await signUpConfirmed(newClient(), mailbox, site);
   const client = newClient();
   const first = (await client.auth.signInWithPassword({ email, password })).data.session;
@@ -125,11 +119,7 @@ test('refreshSession rotates the refresh token; the old one works a moment for a
   expect(unknown.error).toMatchObject({ status: 400, code: 'refresh_token_not_found' });
 });
 
-test('a refresh token used again after the reuse interval ends its whole session', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
+test('a refresh token used again after the reuse interval ends its whole session', async ({ newClient, mailbox, site }) => {
   // The service lets a rotated token be reused for 10 seconds (REUSE_INTERVAL in
   // crates/server/src/auth/session.rs); the only way to pass it from outside is to wait.
   test.setTimeout(40_000);

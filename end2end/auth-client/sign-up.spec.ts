@@ -1,15 +1,6 @@
 import { AuthApiError, AuthWeakPasswordError } from '@supabase/auth-js';
 
-import {
-  codeIn,
-  expect,
-  follow,
-  fragmentOf,
-  strongPassword,
-  test,
-  uniqueEmail,
-  verifyLinkIn,
-} from './support';
+import { codeIn, expect, follow, fragmentOf, strongPassword, test, uniqueEmail, verifyLinkIn } from './support';
 
 test('signing up answers the unconfirmed user and no session, and e-mails a confirmation link and code', async ({
   newClient,
@@ -114,11 +105,7 @@ test('the confirmation link of a PKCE sign-up leads to the site with a code that
   expect(await reuse.json()).toMatchObject({ code: 'flow_state_not_found' });
 });
 
-test('the confirmation link of an implicit-flow sign-up puts the session in the fragment', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
+test('the confirmation link of an implicit-flow sign-up puts the session in the fragment', async ({ newClient, mailbox, site }) => {
   const client = newClient('implicit');
   const email = uniqueEmail('implicit');
   const signUp = await client.auth.signUp({
@@ -148,10 +135,7 @@ test('the confirmation link of an implicit-flow sign-up puts the session in the 
   expect(data.user?.user_metadata).toMatchObject({ full_name: 'Grace Hopper' });
 });
 
-test('a weak password is refused with AuthWeakPasswordError and its reasons, and no account or e-mail', async ({
-  newClient,
-  mailbox,
-}) => {
+test('a weak password is refused with AuthWeakPasswordError and its reasons, and no account or e-mail', async ({ newClient, mailbox }) => {
   const client = newClient();
   const email = uniqueEmail('weak');
 
@@ -191,10 +175,7 @@ test("the link's token also verifies through verifyOtp({ token_hash }), as a ser
   expect(again.error).toMatchObject({ status: 403, code: 'otp_expired' });
 });
 
-test('a magic-link request for a new address signs up by the code typed from the e-mail', async ({
-  newClient,
-  mailbox,
-}) => {
+test('a magic-link request for a new address signs up by the code typed from the e-mail', async ({ newClient, mailbox }) => {
   const client = newClient();
   const email = uniqueEmail('otp-new');
 
@@ -217,10 +198,7 @@ test('a magic-link request for a new address signs up by the code typed from the
   expect(again.error).toMatchObject({ status: 403, code: 'otp_expired' });
 });
 
-test('asking for a second e-mail within the minute is refused with over_email_send_rate_limit', async ({
-  newClient,
-  mailbox,
-}) => {
+test('asking for a second e-mail within the minute is refused with over_email_send_rate_limit', async ({ newClient, mailbox }) => {
   const client = newClient();
   const email = uniqueEmail('resend-soon');
   expect((await client.auth.signUp({ email, password: strongPassword() })).error).toBeNull();

@@ -9,11 +9,7 @@ import { expect, follow, signUpConfirmed, strongPassword, test, uniqueEmail, ver
 
 const PEOPLE = 6;
 
-test('people opening their confirmation links at the same moment are all confirmed', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
+test('people opening their confirmation links at the same moment are all confirmed', async ({ newClient, mailbox, site }) => {
   const people = [];
   for (let index = 0; index < PEOPLE; index += 1) {
     const client = newClient();
@@ -24,20 +20,14 @@ test('people opening their confirmation links at the same moment are all confirm
 
   const landings = await Promise.all(people.map(({ link }) => follow(link)));
 
-  expect(landings.map((landing) => landing.searchParams.get('error_description'))).toEqual(
-    people.map(() => null),
-  );
+  expect(landings.map((landing) => landing.searchParams.get('error_description'))).toEqual(people.map(() => null));
   const sessions = await Promise.all(
     people.map(({ client }, index) => client.auth.exchangeCodeForSession(landings[index].searchParams.get('code') ?? '')),
   );
   expect(sessions.map(({ error }) => error)).toEqual(people.map(() => null));
 });
 
-test('sessions of different people refreshing at the same moment are all refreshed', async ({
-  newClient,
-  mailbox,
-  site,
-}) => {
+test('sessions of different people refreshing at the same moment are all refreshed', async ({ newClient, mailbox, site }) => {
   const clients = [];
   for (let index = 0; index < PEOPLE; index += 1) {
     const client = newClient();

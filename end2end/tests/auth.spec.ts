@@ -69,7 +69,9 @@ test('registering, then the confirmation link, logs the person in; logging out e
   await test.step('log out: the cookie is gone and pages that need a login say so', async () => {
     await signOutHere(page);
     const cookies = await context.cookies();
-    expect(cookies.filter((cookie) => cookie.name.startsWith('sb-bobbin-auth-token.') || cookie.name === 'sb-bobbin-auth-token')).toEqual([]);
+    expect(cookies.filter((cookie) => cookie.name.startsWith('sb-bobbin-auth-token.') || cookie.name === 'sb-bobbin-auth-token')).toEqual(
+      [],
+    );
     expect((await page.request.get('/api/v2/users/me')).status()).toBe(401);
     await page.goto('/profile');
     await expect(page).toHaveURL(/\/login\?redirect=%2Fprofile$/);

@@ -71,7 +71,11 @@ test('threads are added from the catalogue, changed in one tap and exported', as
 test('a CSV import shows the bad row first, and imports once the file is fixed', async ({ page }) => {
   await page.goto('/inventory/threads');
   const file = page.getByLabel('CSV file');
-  const csv = (rows: string[]) => ({ name: 'threads.csv', mimeType: 'text/csv', buffer: Buffer.from(`line;code;quantity\n${rows.join('\n')}\n`) });
+  const csv = (rows: string[]) => ({
+    name: 'threads.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(`line;code;quantity\n${rows.join('\n')}\n`),
+  });
 
   await test.step('a file with an unknown code is previewed, not imported', async () => {
     await file.setInputFiles(csv(['isacord-polyester;0105;3', 'isacord-polyester;99999;1']));

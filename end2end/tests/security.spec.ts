@@ -54,7 +54,7 @@ test('the next person at the same tab sees nothing of the last one', async ({ pa
     await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
   });
 
-  await test.step('Bob logs in on the same tab: not sent to Alice\'s invite, none of her teams', async () => {
+  await test.step("Bob logs in on the same tab: not sent to Alice's invite, none of her teams", async () => {
     await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Log in' }).click();
     await fillLogin(page, bob);
     await expect(accountLink(page)).toContainText(bob.email);

@@ -1,9 +1,6 @@
 import { expect, test } from '../fixtures/test';
 
-test('the landing page is titled and shows the core version computed by the WebAssembly module', async ({
-  page,
-  request,
-}) => {
+test('the landing page is titled and shows the core version computed by the WebAssembly module', async ({ page, request }) => {
   const wasmResponse = page.waitForResponse((response) => response.url().endsWith('.wasm'));
 
   await page.goto('/');

@@ -92,7 +92,9 @@ test('an invite by e-mail: the mailed link, through the login, puts the person i
     await expect(second.page.getByRole('region', { name: 'Team name' })).toHaveCount(0);
     await expect(second.page.getByText('Only admins and owners can change the team settings.')).toBeVisible();
     const teamId = await second.page.evaluate(
-      () => (JSON.parse(localStorage.getItem('bobbin:team-store') ?? '{}') as { state?: { currentTeamPublicId?: string } }).state?.currentTeamPublicId,
+      () =>
+        (JSON.parse(localStorage.getItem('bobbin:team-store') ?? '{}') as { state?: { currentTeamPublicId?: string } }).state
+          ?.currentTeamPublicId,
     );
     const refused = await second.page.request.post(`/api/v2/teams/${teamId}/invites`, {
       data: { email: 'someone@example.com', role: 'member' },
@@ -135,7 +137,10 @@ test('someone without an account signs up from the invite link and lands in the 
   await second.close();
 });
 
-test('the pending-invites guard sends an invited person to My Invites, where Accept joins the team', async ({ page, browser }, testInfo) => {
+test('the pending-invites guard sends an invited person to My Invites, where Accept joins the team', async ({
+  page,
+  browser,
+}, testInfo) => {
   const owner = await newAccount(testInfo, 'guard-owner');
   const guest = await newAccount(testInfo, 'guard-guest');
   await logIn(page, owner);

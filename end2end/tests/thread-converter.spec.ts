@@ -11,11 +11,7 @@ test.use({ signedIn: true });
  * What every signed-in page loads for its header, whatever the page: the profile, the pending
  * invites (the guard), the teams and the current team's settings (the team switcher and store).
  */
-const SHELL_CALLS = [
-  /^\/api\/v2\/users\/me(\/invites)?$/,
-  /^\/api\/v2\/teams$/,
-  /^\/api\/v2\/teams\/[^/]+\/(members\/)?settings$/,
-];
+const SHELL_CALLS = [/^\/api\/v2\/users\/me(\/invites)?$/, /^\/api\/v2\/teams$/, /^\/api\/v2\/teams\/[^/]+\/(members\/)?settings$/];
 
 /**
  * Fails any other request to the API and records it: the converter must never need the server.
@@ -88,9 +84,7 @@ test('a pasted list converts to a table and downloads as CSV, with the API block
   await page.getByLabel('List', { exact: true }).fill('0015\n1902\nnot-a-code\n#1F3A93');
   await page.getByRole('button', { name: 'Convert list' }).click();
 
-  await expect(page.getByRole('status').filter({ hasText: 'rows converted' })).toHaveText(
-    '3 of 4 rows converted to Madeira Polyneon.',
-  );
+  await expect(page.getByRole('status').filter({ hasText: 'rows converted' })).toHaveText('3 of 4 rows converted to Madeira Polyneon.');
   const rows = page.getByRole('table').getByRole('row');
   await expect(rows).toHaveCount(5);
   await expect(rows.nth(3)).toContainText("Isacord Polyester has no thread with the code 'not-a-code'");

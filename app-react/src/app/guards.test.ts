@@ -19,7 +19,10 @@ describe('the login guard', () => {
   it.each([
     ['/profile', '/login?redirect=%2Fprofile'],
     ['/profile?tab=security', '/login?redirect=%2Fprofile%3Ftab%3Dsecurity'],
-    ['/tools/thread-converter?thread=isacord-polyester:1902&to=a,b', '/login?redirect=%2Ftools%2Fthread-converter%3Fthread%3Disacord-polyester%3A1902%26to%3Da%2Cb'],
+    [
+      '/tools/thread-converter?thread=isacord-polyester:1902&to=a,b',
+      '/login?redirect=%2Ftools%2Fthread-converter%3Fthread%3Disacord-polyester%3A1902%26to%3Da%2Cb',
+    ],
     ['/auth/confirm', '/login?redirect=%2Fauth%2Fconfirm'],
     ['/no/such/page', '/login?redirect=%2Fno%2Fsuch%2Fpage'],
     ['/loginx', '/login?redirect=%2Floginx'],

@@ -94,7 +94,7 @@ describe('the app root follows the session', () => {
     await waitFor(() => expect(profile('u1')).toMatchObject({ full_name: 'version 2' }));
   });
 
-  it("fetches at once when the user changes", async () => {
+  it('fetches at once when the user changes', async () => {
     signIn(fakeSession({ id: 'u1' }));
     const { profile } = renderAt('/profile');
     await waitFor(() => expect(profile('u1')).toBeTruthy());
@@ -241,7 +241,7 @@ describe('the app root follows the session', () => {
     expect(profile('u1')).toBeUndefined();
   });
 
-  it("loads the profile when another tab signed in (a tab that never loaded the client)", async () => {
+  it('loads the profile when another tab signed in (a tab that never loaded the client)', async () => {
     const { profile } = renderAt('/');
     expect(fakeAuth.created).toBe(0);
 

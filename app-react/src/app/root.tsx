@@ -5,15 +5,7 @@ import { Outlet, useLocation, useNavigate } from 'react-router';
 import { paths, publicPaths } from '@/config/paths';
 import { SelectTeamContext } from '@/features/teams/select-team';
 import { whenSecondFactorNeeded } from '@/lib/api-client';
-import {
-  type AuthEvent,
-  type SignedInUser,
-  getAuthState,
-  needsSecondFactor,
-  onAuthEvent,
-  reloadSessionUser,
-  startAuth,
-} from '@/lib/auth';
+import { type AuthEvent, type SignedInUser, getAuthState, needsSecondFactor, onAuthEvent, reloadSessionUser, startAuth } from '@/lib/auth';
 
 import { claimForPerson, forgetPerson } from './forget-person';
 import { refreshSession, selectTeam } from './teams';

@@ -158,7 +158,11 @@ describe('the login guard', () => {
     const router = renderAt('/profile');
     const nav = await screen.findByRole('navigation', { name: 'Account' });
     await within(nav).findByRole('link', { name: /^Profile:/ });
-    expect(within(nav).getAllByRole('link').map((link) => link.textContent)).toEqual(['Inventory', 'Profile: Ada Lovelace']);
+    expect(
+      within(nav)
+        .getAllByRole('link')
+        .map((link) => link.textContent),
+    ).toEqual(['Inventory', 'Profile: Ada Lovelace']);
     await userEvent.setup().click(within(nav).getByRole('link', { name: 'Inventory' }));
     await waitFor(() => expect(where(router)).toBe('/inventory'));
     expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
@@ -214,9 +218,7 @@ describe('the profile page', () => {
     security.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0 }));
     await waitFor(() => expect(where(router)).toBe('/profile?tab=security'));
     // The address changes when the navigation's loaders are done; the page re-renders after.
-    await waitFor(() =>
-      expect(screen.getByRole('navigation', { name: 'Breadcrumb' }).textContent).toBe('Profile (Security)'),
-    );
+    await waitFor(() => expect(screen.getByRole('navigation', { name: 'Breadcrumb' }).textContent).toBe('Profile (Security)'));
     expect(await screen.findByRole('heading', { name: 'Authenticator apps' })).toBeTruthy();
   });
 });
@@ -263,7 +265,11 @@ describe('the teams in the default layout', () => {
     signIn();
     renderAt('/dashboard');
     const tools = await screen.findByRole('region', { name: 'Tools' });
-    expect(within(tools).getAllByRole('link').map((link) => [link.textContent, link.getAttribute('href')])).toEqual([
+    expect(
+      within(tools)
+        .getAllByRole('link')
+        .map((link) => [link.textContent, link.getAttribute('href')]),
+    ).toEqual([
       ['Thread Inventory', '/inventory/threads'],
       ['Machines', '/inventory/machines'],
       ['Pricing Calculator', '/calculators/pricing'],
@@ -278,12 +284,12 @@ describe('the teams in the default layout', () => {
     renderAt('/calculators');
     expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
     expect(document.title).toBe('Bobbin - Calculators');
-    expect(screen.getAllByRole('link').filter((link) => link.closest('main')).map((link) => link.textContent)).toEqual([
-      'Pricing Calculator',
-      'Thread converter',
-      'Thread Inventory',
-      'Machines',
-    ]);
+    expect(
+      screen
+        .getAllByRole('link')
+        .filter((link) => link.closest('main'))
+        .map((link) => link.textContent),
+    ).toEqual(['Pricing Calculator', 'Thread converter', 'Thread Inventory', 'Machines']);
     await userEvent.click(screen.getByRole('link', { name: 'Pricing Calculator' }));
     expect(await screen.findByRole('heading', { name: 'Pricing Calculator' })).toBeTruthy();
     expect(document.title).toBe('Bobbin - Pricing Calculator');

@@ -4,7 +4,11 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const answering = (response: Response) => vi.stubGlobal('fetch', vi.fn(async () => response));
+const answering = (response: Response) =>
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async () => response),
+  );
 
 describe('the product API client', () => {
   it("carries the server's code, message and field messages on an error", async () => {

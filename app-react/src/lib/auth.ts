@@ -25,9 +25,7 @@ export interface SignedInUser {
 
 export type AuthState =
   /** The cookie is there; the client is loading to say whose session it holds, if still valid. */
-  | { status: 'unknown' }
-  | { status: 'signed-out' }
-  | { status: 'signed-in'; user: SignedInUser };
+  { status: 'unknown' } | { status: 'signed-out' } | { status: 'signed-in'; user: SignedInUser };
 
 /**
  * What the app hears: the client's events, plus `SIGNED_OUT` or `SYNCED` when another tab changed
@@ -236,8 +234,7 @@ const WEAK_PASSWORD_ADVICE: Record<string, string> = {
  */
 export function passwordErrorMessage(error: unknown, fallback: string): string {
   const message = authErrorMessage(error, fallback);
-  const reasons =
-    error && typeof error === 'object' && 'reasons' in error && Array.isArray(error.reasons) ? error.reasons : [];
+  const reasons = error && typeof error === 'object' && 'reasons' in error && Array.isArray(error.reasons) ? error.reasons : [];
   if (reasons.length === 0) return message;
   const advice = reasons.map((reason) => WEAK_PASSWORD_ADVICE[String(reason)] ?? String(reason)).join('; ');
   return `${message.replace(/\.$/, '')}: ${advice}.`;

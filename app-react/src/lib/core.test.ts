@@ -96,9 +96,7 @@ describe('the converter facade', () => {
     ]);
     const csv = converter.convertBulkCsv(request).trim().split('\n');
     expect(csv).toHaveLength(3);
-    expect(csv[0]).toBe(
-      'row,input,from_line,from_code,from_name,from_hex,to_line,to_code,to_name,to_hex,delta_e,match,alternatives,error',
-    );
+    expect(csv[0]).toBe('row,input,from_line,from_code,from_name,from_hex,to_line,to_code,to_name,to_hex,delta_e,match,alternatives,error');
   });
 
   it('exposes CIEDE2000 itself (Sharma, Wu and Dalal 2005, pair 1)', async () => {

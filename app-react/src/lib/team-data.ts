@@ -14,9 +14,7 @@ export function onTeamDataCleared(reset: () => void): () => void {
 }
 
 /** Resets the team store and removes its locally persisted data. */
-export function clearLocalTeamData(
-  storage: Pick<Storage, 'length' | 'key' | 'removeItem'> | null = safeLocalStorage(),
-): void {
+export function clearLocalTeamData(storage: Pick<Storage, 'length' | 'key' | 'removeItem'> | null = safeLocalStorage()): void {
   // First the reset (the persisting store writes its empty state), then the removal, so no
   // copy of the old data, nor of the empty state, is left behind.
   for (const reset of resets) reset();

@@ -79,18 +79,17 @@ function createAuth(state: FakeState) {
         return ok({ all, totp: all.filter((factor) => factor.status === 'verified'), phone: [] });
       }),
       challengeAndVerify: vi.fn(async (_params: { factorId: string; code: string }): Promise<Answer> => ok({})),
-      enroll: vi.fn(
-        async (_params: unknown): Promise<Answer> =>
-          ok({
-            id: 'factor-new',
-            type: 'totp',
-            friendly_name: '',
-            totp: {
-              qr_code: `data:image/svg+xml;utf-8,<svg xmlns="http://www.w3.org/2000/svg"><rect fill="#000"/></svg>`,
-              secret: 'JBSWY3DPEHPK3PXP',
-              uri: 'otpauth://totp/x',
-            },
-          }),
+      enroll: vi.fn(async (_params: unknown): Promise<Answer> =>
+        ok({
+          id: 'factor-new',
+          type: 'totp',
+          friendly_name: '',
+          totp: {
+            qr_code: `data:image/svg+xml;utf-8,<svg xmlns="http://www.w3.org/2000/svg"><rect fill="#000"/></svg>`,
+            secret: 'JBSWY3DPEHPK3PXP',
+            uri: 'otpauth://totp/x',
+          },
+        }),
       ),
       unenroll: vi.fn(async (_params: { factorId: string }): Promise<Answer> => ok({})),
     },

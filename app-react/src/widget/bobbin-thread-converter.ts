@@ -109,7 +109,10 @@ export class BobbinThreadConverter extends HTMLElement {
 
   #render() {
     const from = this.getAttribute('from') ?? '';
-    const to = (this.getAttribute('to') ?? '').split(',').map((id) => id.trim()).filter(Boolean);
+    const to = (this.getAttribute('to') ?? '')
+      .split(',')
+      .map((id) => id.trim())
+      .filter(Boolean);
     const matches = Number(this.getAttribute('matches') ?? 3) || 3;
     const lines = catalogueLines();
     const fromLine = lines.find((line) => line.id === from);
@@ -123,8 +126,7 @@ export class BobbinThreadConverter extends HTMLElement {
       this.#status.classList.remove('error');
       return;
     }
-    const source: Source =
-      text.startsWith('#') || !fromLine ? { hex: text } : { thread: { line: fromLine.id, code: text } };
+    const source: Source = text.startsWith('#') || !fromLine ? { hex: text } : { thread: { line: fromLine.id, code: text } };
     let conversion: Conversion;
     try {
       conversion = convert({ from: source, to, matches });

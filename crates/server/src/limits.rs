@@ -86,6 +86,9 @@ pub async fn shed_load(State(state): State<AppState>, request: Request, next: Ne
     next.run(request).await
 }
 
+/// Largest request body the API reads, unless a route sets its own limit.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -110,6 +113,3 @@ mod tests {
         assert!(in_flight.share(&Method::GET).try_acquire().is_ok());
     }
 }
-
-/// Largest request body the API reads, unless a route sets its own limit.
-pub const BODY_LIMIT: usize = 1024 * 1024;

@@ -31,8 +31,8 @@ export function LandingPage() {
           Every spool, machine and quote in one place
         </h1>
         <p className="hero__lead">
-          Bobbin is the workroom companion for machine embroidery: know what thread you own, find the closest match
-          across brands, keep your machines serviced and price a job in seconds, on the phone in your hand.
+          Bobbin is the workroom companion for machine embroidery: know what thread you own, find the closest match across brands, keep your
+          machines serviced and price a job in seconds, on the phone in your hand.
         </p>
       </section>
       <section className="features" aria-label="What Bobbin does">

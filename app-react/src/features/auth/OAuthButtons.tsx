@@ -51,13 +51,7 @@ export function OAuthButtons({ redirectTo }: { redirectTo: string }) {
     <div className="auth__providers">
       <p className="auth__divider">or</p>
       {enabled.map((provider) => (
-        <button
-          key={provider}
-          className="button auth__submit"
-          type="button"
-          disabled={busy}
-          onClick={() => void signIn(provider)}
-        >
+        <button key={provider} className="button auth__submit" type="button" disabled={busy} onClick={() => void signIn(provider)}>
           Sign in with {PROVIDERS[provider]}
         </button>
       ))}

@@ -5,14 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { FieldError, FormAlert, fieldProps } from '@/components/form';
 import { OneTimeCodeForm } from '@/components/OneTimeCodeForm';
 import { paths } from '@/config/paths';
-import {
-  authErrorMessage,
-  callbackUrl,
-  getAuthClient,
-  hasAuthCookie,
-  needsSecondFactor,
-  safeRedirect,
-} from '@/lib/auth';
+import { authErrorMessage, callbackUrl, getAuthClient, hasAuthCookie, needsSecondFactor, safeRedirect } from '@/lib/auth';
 
 import { AuthCard } from './AuthCard';
 import { OAuthButtons } from './OAuthButtons';
@@ -149,11 +142,7 @@ function SecondStep({ factorId, onDone, onCancel }: SecondStepProps) {
 
   return (
     <AuthCard title="Login">
-      <OneTimeCodeForm
-        hint="Enter the six-digit code from your authenticator app."
-        submitLabel="Verify"
-        onCode={verify}
-      />
+      <OneTimeCodeForm hint="Enter the six-digit code from your authenticator app." submitLabel="Verify" onCode={verify} />
       <p className="auth__links">
         <button className="link-button" type="button" onClick={() => void switchAccount()}>
           Use another account

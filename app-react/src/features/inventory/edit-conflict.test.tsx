@@ -198,7 +198,7 @@ describe('a machine edit that someone else overtook', () => {
     expect(server.stored.current).toMatchObject({ version: 3, notes: 'Bay 3' });
   });
 
-  it("shows a renamed machine next to the typed notes, and saves both", async () => {
+  it('shows a renamed machine next to the typed notes, and saves both', async () => {
     const server = versionedServer('/teams/tm_shop/machines/mc_1', 'machine', aMachine());
     const { user, form } = await openAndType(server);
     server.stored.current = aMachine({ version: 2, name: 'Tajima left', status: 'maintenance' });
@@ -211,7 +211,13 @@ describe('a machine edit that someone else overtook', () => {
     ]);
     await user.click(within(panel).getByRole('button', { name: 'Save my changes' }));
     expect(await within(form).findByRole('status')).toHaveProperty('textContent', 'Saved.');
-    expect(server.stored.current).toMatchObject({ version: 3, name: 'Tajima left', status: 'maintenance', notes: 'Bay 3', hoops: [{ name: 'Large', width_mm: 300, height_mm: 200 }] });
+    expect(server.stored.current).toMatchObject({
+      version: 3,
+      name: 'Tajima left',
+      status: 'maintenance',
+      notes: 'Bay 3',
+      hoops: [{ name: 'Large', width_mm: 300, height_mm: 200 }],
+    });
     expect(within(form).getByLabelText<HTMLInputElement>('Name').value).toBe('Tajima left');
   });
 });

@@ -13,11 +13,7 @@ export const noProblems: FormProblems = { fields: {}, alert: null };
  * `error` as field messages for the `shown` fields, and an alert for the rest: the server's
  * message, plus the messages of fields this form has no input for (they would be lost otherwise).
  */
-export function problemsOf(
-  error: unknown,
-  shown: readonly string[] | ((field: string) => boolean),
-  fallback: string,
-): FormProblems {
+export function problemsOf(error: unknown, shown: readonly string[] | ((field: string) => boolean), fallback: string): FormProblems {
   const isShown = typeof shown === 'function' ? shown : (field: string) => shown.includes(field);
   if (!(error instanceof ApiError)) {
     return { fields: {}, alert: error instanceof Error && error.message ? error.message : fallback };

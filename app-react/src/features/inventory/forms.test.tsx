@@ -100,7 +100,9 @@ describe('adding one thread', () => {
 
   it("shows the server's message by its field, and a typed quantity that is no number by the quantity", async () => {
     server.handlers['POST /teams/tm_shop/threads'] = () =>
-      apiError(422, 'validation_failed', 'Check the fields.', { fields: [{ field: 'location', code: 'too_long', message: 'At most 100 characters.' }] });
+      apiError(422, 'validation_failed', 'Check the fields.', {
+        fields: [{ field: 'location', code: 'too_long', message: 'At most 100 characters.' }],
+      });
     renderPage(<AddThread teamId="tm_shop" />, '/inventory/threads');
     const user = userEvent.setup();
     await user.click(screen.getByRole('radio', { name: 'Custom thread' }));
@@ -179,6 +181,8 @@ describe('a machine edited while its maintenance is logged', () => {
     await user.type(within(form).getByLabelText('Notes'), 'Bay 3');
     await user.click(within(form).getByRole('button', { name: 'Save' }));
     expect(await within(form).findByRole('status')).toHaveProperty('textContent', 'Saved.');
-    expect(server.callsTo('PUT /teams/tm_shop/machines/mc_1')).toEqual([expect.objectContaining({ version: 3, name: 'Tajima left', notes: 'Bay 3' })]);
+    expect(server.callsTo('PUT /teams/tm_shop/machines/mc_1')).toEqual([
+      expect.objectContaining({ version: 3, name: 'Tajima left', notes: 'Bay 3' }),
+    ]);
   });
 });

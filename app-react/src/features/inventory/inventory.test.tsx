@@ -100,7 +100,15 @@ describe('the thread list', () => {
     threadsServer([]);
     const bad: ImportResult = {
       rows: [
-        { line: 2, thread_line: 'madeira-polyneon-40', code: '9999', name: '', quantity: '1', action: null, problems: [{ field: 'code', code: 'unknown_code', message: 'No thread 9999 in this line.' }] },
+        {
+          line: 2,
+          thread_line: 'madeira-polyneon-40',
+          code: '9999',
+          name: '',
+          quantity: '1',
+          action: null,
+          problems: [{ field: 'code', code: 'unknown_code', message: 'No thread 9999 in this line.' }],
+        },
       ],
       ignored_columns: [],
       valid: false,
@@ -123,7 +131,11 @@ describe('the thread list', () => {
     await user.upload(input, new File(['line,code,quantity\nmadeira-polyneon-40,1800,1\n'], 'threads.csv', { type: 'text/csv' }));
     await user.click(await screen.findByRole('button', { name: 'Import' }));
     expect(await screen.findByText('Imported: 1 added, 0 updated.')).toBeTruthy();
-    expect(server.callsTo('POST /teams/tm_shop/threads/import').map((call) => (call as { commit: boolean }).commit)).toEqual([false, false, true]);
+    expect(server.callsTo('POST /teams/tm_shop/threads/import').map((call) => (call as { commit: boolean }).commit)).toEqual([
+      false,
+      false,
+      true,
+    ]);
   });
 
   it('counts pages as people read them', () => {
@@ -135,15 +147,24 @@ describe('the thread list', () => {
 
 describe('the thread list in the address', () => {
   const lines = () => Response.json({ lines: [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40', fibre: 'polyester' }] });
-  const pageOf = (threads: ThreadView[], page = 1, total = threads.length) => () =>
-    Response.json({ threads, total, page, per_page: 50 });
+  const pageOf =
+    (threads: ThreadView[], page = 1, total = threads.length) =>
+    () =>
+      Response.json({ threads, total, page, per_page: 50 });
 
   it('reads the filters and the page from the address', async () => {
     server = fakeApi({
-      'GET /teams/tm_shop/threads?q=navy&location=Shelf+A&low=true&sort=name&order=desc&page=2&per_page=50': pageOf([aThread('th_1')], 2, 51),
+      'GET /teams/tm_shop/threads?q=navy&location=Shelf+A&low=true&sort=name&order=desc&page=2&per_page=50': pageOf(
+        [aThread('th_1')],
+        2,
+        51,
+      ),
       'GET /catalog/lines': lines,
     });
-    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?q=navy&location=Shelf+A&low=true&sort=name&order=desc&page=2');
+    renderPage(
+      <ThreadsPage teamId="tm_shop" canWrite />,
+      '/inventory/threads?q=navy&location=Shelf+A&low=true&sort=name&order=desc&page=2',
+    );
     expect(await screen.findByText('51–51 of 51')).toBeTruthy();
     expect(screen.getByRole<HTMLInputElement>('searchbox', { name: 'Search' }).value).toBe('navy');
     expect(within(screen.getByRole('search')).getByLabelText<HTMLInputElement>('Location').value).toBe('Shelf A');
@@ -220,7 +241,8 @@ describe('the fibre and colour filters', () => {
 
   it('offers each fibre of the catalogue once, and filters by the one chosen from page 1', async () => {
     server = fakeApi({
-      'GET /teams/tm_shop/threads?sort=code&order=asc&page=2&per_page=50': () => Response.json({ threads: [aThread('th_1')], total: 51, page: 2, per_page: 50 }),
+      'GET /teams/tm_shop/threads?sort=code&order=asc&page=2&per_page=50': () =>
+        Response.json({ threads: [aThread('th_1')], total: 51, page: 2, per_page: 50 }),
       'GET /teams/tm_shop/threads?fibre=wool-blend&sort=code&order=asc&page=1&per_page=50': () =>
         Response.json({ threads: [], total: 0, page: 1, per_page: 50 }),
       'GET /catalog/lines': lines,
@@ -228,7 +250,13 @@ describe('the fibre and colour filters', () => {
     const page = renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?page=2');
     const user = userEvent.setup();
     const select = screen.getByLabelText('Fibre');
-    await waitFor(() => expect(within(select).getAllByRole('option').map((option) => option.textContent)).toEqual(['All fibres', 'Polyester', 'Rayon', 'Wool blend']));
+    await waitFor(() =>
+      expect(
+        within(select)
+          .getAllByRole('option')
+          .map((option) => option.textContent),
+      ).toEqual(['All fibres', 'Polyester', 'Rayon', 'Wool blend']),
+    );
     await user.selectOptions(select, 'wool-blend');
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?fibre=wool-blend'));
     expect(await screen.findByText('No thread matches these filters.')).toBeTruthy();
@@ -327,7 +355,12 @@ describe('the thread details', () => {
     await user.type(location, 'Drawer 2');
     await user.click(screen.getByRole('button', { name: 'Save' }));
     expect((await screen.findByRole('status')).textContent).toBe('Saved.');
-    expect(server.callsTo('PUT /teams/tm_shop/threads/th_1')[0]).toMatchObject({ version: 1, location: 'Drawer 2', line: 'madeira-polyneon-40', code: '1800' });
+    expect(server.callsTo('PUT /teams/tm_shop/threads/th_1')[0]).toMatchObject({
+      version: 1,
+      location: 'Drawer 2',
+      line: 'madeira-polyneon-40',
+      code: '1800',
+    });
     // The next save is made from the version the first one stored.
     await user.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(server.callsTo('PUT /teams/tm_shop/threads/th_1')[1]).toMatchObject({ version: 2 }));
@@ -338,7 +371,9 @@ describe('the thread details', () => {
       'GET /teams/tm_shop/threads/th_1': () => Response.json({ thread: aThread('th_1') }),
       'GET /catalog/lines': () => Response.json({ lines: [] }),
       'PUT /teams/tm_shop/threads/th_1': () =>
-        apiError(422, 'validation_failed', 'Check the fields.', { fields: [{ field: 'reorder_point', code: 'bad_number', message: 'Too many decimals.' }] }),
+        apiError(422, 'validation_failed', 'Check the fields.', {
+          fields: [{ field: 'reorder_point', code: 'bad_number', message: 'Too many decimals.' }],
+        }),
     });
     renderPage(<ThreadPage teamId="tm_shop" canWrite threadId="th_1" />, '/inventory/threads/th_1');
     const user = userEvent.setup();
@@ -397,7 +432,7 @@ function aMachine(extra: Partial<Machine> = {}): Machine {
 }
 
 describe('the machine details', () => {
-  it("logs maintenance dated today by default, and shows what is due", async () => {
+  it('logs maintenance dated today by default, and shows what is due', async () => {
     server = fakeApi({
       'GET /teams/tm_shop/machines/mc_1': () => Response.json({ machine: aMachine() }),
       'POST /teams/tm_shop/machines/mc_1/maintenance': (body) =>

@@ -89,7 +89,11 @@ function EditMachine({
     } catch (error) {
       if (!isEditConflict(error)) return { problems: problemsOf(error, shown, 'The machine could not be saved.'), done: null };
       const saved = await reload();
-      if (!saved) return { problems: { fields: {}, alert: 'Someone changed this machine meanwhile, and it could not be read again. Reload the page.' }, done: null };
+      if (!saved)
+        return {
+          problems: { fields: {}, alert: 'Someone changed this machine meanwhile, and it could not be read again. Reload the page.' },
+          done: null,
+        };
       if (edit.ranInto(from, saved) && again) return save(draft, saved, false);
       return { problems: noProblems, done: null };
     }
@@ -247,4 +251,3 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
     </section>
   );
 }
-

@@ -17,7 +17,18 @@ import { useInventoryForm } from './form';
 import type { InventoryAccess, ThreadInput, ThreadView } from './types';
 import { isEditConflict, useVersionedEdit } from './versioned-edit';
 
-const FIELDS = ['line', 'code', 'name', 'colour', 'quantity', 'spool_length_m', 'location', 'reorder_point', 'cost_per_spool', 'notes'] as const;
+const FIELDS = [
+  'line',
+  'code',
+  'name',
+  'colour',
+  'quantity',
+  'spool_length_m',
+  'location',
+  'reorder_point',
+  'cost_per_spool',
+  'notes',
+] as const;
 type Field = (typeof FIELDS)[number];
 type Values = Record<Field, string>;
 
@@ -117,7 +128,10 @@ function ThreadForm({
   const { form, alert, done, setDone, show, clear, onSubmit } = useInventoryForm<Values>({ defaultValues: valuesOf(thread) });
   const { register, control, formState } = form;
   const { errors } = formState;
-  const edit = useVersionedEdit(form, thread, valuesOf, (values: Values) => ({ ...values, line: values.line ? lineName(values.line) : 'Custom thread' }));
+  const edit = useVersionedEdit(form, thread, valuesOf, (values: Values) => ({
+    ...values,
+    line: values.line ? lineName(values.line) : 'Custom thread',
+  }));
   const { base } = edit;
   const saveButton = useRef<HTMLButtonElement>(null);
   const update = useUpdateThread(teamId, thread.id);
@@ -241,10 +255,7 @@ function ThreadForm({
             Save
           </button>
           <RemoveButton label="Remove from inventory" title="Remove this thread?" busy={remove.isPending} onConfirm={erase}>
-            <p>
-              {base.code ? `${base.code} ${base.name}` : base.name} leaves the team's inventory, with its quantity and
-              notes.
-            </p>
+            <p>{base.code ? `${base.code} ${base.name}` : base.name} leaves the team's inventory, with its quantity and notes.</p>
           </RemoveButton>
         </div>
       ) : null}

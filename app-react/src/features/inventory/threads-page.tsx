@@ -53,8 +53,7 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
   if ((typedHex !== null || typedColour === '') && typedHex !== colour) setColour(typedHex);
   const nearest = useDeferredValue(colour);
   const [colourChecked, setColourChecked] = useState(false);
-  const colourError =
-    colourChecked && typedColour !== '' && !typedHex ? 'Give the colour as #RRGGBB, e.g. #1F2A44.' : null;
+  const colourError = colourChecked && typedColour !== '' && !typedHex ? 'Give the colour as #RRGGBB, e.g. #1F2A44.' : null;
   const { line, fibre, low, sort, order, page } = filters;
   const query: ThreadFilters = {
     q: search,
@@ -168,7 +167,11 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
       {threads.isError ? <FormAlert message={problemsOf(threads.error, [], 'The threads could not be loaded.').alert} /> : null}
       {data ? (
         data.total === 0 ? (
-          <p>{search || nearest || line || fibre || place || low ? 'No thread matches these filters.' : 'No threads yet. Add the first below.'}</p>
+          <p>
+            {search || nearest || line || fibre || place || low
+              ? 'No thread matches these filters.'
+              : 'No threads yet. Add the first below.'}
+          </p>
         ) : (
           <>
             <ThreadList teamId={teamId} threads={data.threads} canWrite={canWrite} />

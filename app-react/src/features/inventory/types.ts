@@ -51,7 +51,13 @@ export interface ThreadFilters {
 
 export const MACHINE_STATUSES = ['active', 'maintenance', 'retired'] as const satisfies readonly MachineStatus[];
 
-export const MAINTENANCE_KINDS = ['oiling', 'hook_cleaning', 'needle_change', 'service', 'other'] as const satisfies readonly MaintenanceKind[];
+export const MAINTENANCE_KINDS = [
+  'oiling',
+  'hook_cleaning',
+  'needle_change',
+  'service',
+  'other',
+] as const satisfies readonly MaintenanceKind[];
 
 export const statusLabels: Record<MachineStatus, string> = {
   active: 'Active',

@@ -8,8 +8,7 @@ import { type TeamSettings, settingKeys } from './types';
 /** A team that has chosen no currency quotes in euros. */
 export const DEFAULT_CURRENCY = 'EUR';
 
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The price list a team quotes with: the core's defaults, then the `default_stitch_rate`

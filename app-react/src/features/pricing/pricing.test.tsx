@@ -53,7 +53,11 @@ function shopServer(extra: FakeApi['handlers'] = {}) {
 }
 
 function renderCalculator(
-  { role = 'admin', settings = {}, saveSettings = vi.fn(async (changes: TeamSettings) => changes) }: Partial<PricingAccess> & { role?: Role } = {},
+  {
+    role = 'admin',
+    settings = {},
+    saveSettings = vi.fn(async (changes: TeamSettings) => changes),
+  }: Partial<PricingAccess> & { role?: Role } = {},
   at = '/calculators/pricing',
 ) {
   const view = renderPage(<PricingPage teamId="tm_shop" role={role} settings={settings} saveSettings={saveSettings} />, at);
@@ -133,9 +137,7 @@ describe('the pricing calculator', () => {
     expect(screen.queryByTestId('price-per-piece')).toBeNull();
 
     await typeJob(user, { Quantity: '1', Stitches: '12.5' });
-    expect(document.getElementById(input('Stitches').getAttribute('aria-describedby') ?? '')?.textContent).toBe(
-      'Enter a whole number.',
-    );
+    expect(document.getElementById(input('Stitches').getAttribute('aria-describedby') ?? '')?.textContent).toBe('Enter a whole number.');
   });
 
   it('reads a design file in the page and fills stitches and colours, which stay editable', async () => {
@@ -310,7 +312,10 @@ describe('saved quotes', () => {
   it('saves the inputs, the rates, the design figures and the result', async () => {
     shopServer();
     server.handlers['POST /teams/tm_shop/quotes'] = (body) =>
-      Response.json({ quote: { ...(body as object), id: 'q_new', created_by_email: 'me@example.com', created_at: '2026-11-23T10:00:00Z' } }, { status: 201 });
+      Response.json(
+        { quote: { ...(body as object), id: 'q_new', created_by_email: 'me@example.com', created_at: '2026-11-23T10:00:00Z' } },
+        { status: 201 },
+      );
     renderCalculator({ role: 'member' });
     const user = userEvent.setup();
     const bytes = await readFile(path.join(DESIGNS, 'star.dst'));
@@ -358,7 +363,8 @@ describe('saved quotes', () => {
     };
     shopServer({
       [LIST]: () => Response.json({ quotes: [summary], total: 1, page: 1, per_page: 20 }),
-      'POST /teams/tm_shop/quotes/q_1/duplicate': () => Response.json({ quote: { ...summary, id: 'q_2', name: 'Polos (copy)' } }, { status: 201 }),
+      'POST /teams/tm_shop/quotes/q_1/duplicate': () =>
+        Response.json({ quote: { ...summary, id: 'q_2', name: 'Polos (copy)' } }, { status: 201 }),
       'DELETE /teams/tm_shop/quotes/q_1': () => new Response(null, { status: 204 }),
     });
     renderCalculator({ role: 'member' });
@@ -398,7 +404,17 @@ describe('saved quotes', () => {
       created_by_email: 'me@example.com',
       created_at: '2026-11-23T10:00:00Z',
       rates: { ...effectiveRates(defaults, {}), setup_fee: '0', price_per_thousand: '2.00' },
-      job: { stitches: 7200, colours: 8, quantity: 50, locations: 2, garment_cost: '3.50', digitising: true, rush: false, one_off_fees: 'separate', machine: { stitches_per_minute: 800, heads: 4 } },
+      job: {
+        stitches: 7200,
+        colours: 8,
+        quantity: 50,
+        locations: 2,
+        garment_cost: '3.50',
+        digitising: true,
+        rush: false,
+        one_off_fees: 'separate',
+        machine: { stitches_per_minute: 800, heads: 4 },
+      },
       design: null,
       result: {} as SavedQuote['result'],
     };

@@ -75,9 +75,7 @@ describe('the security tab', () => {
     expect(qr.getAttribute('src')).toMatch(/^data:image\/svg\+xml;charset=utf-8,%3Csvg/);
     // The markup is never put into the page itself.
     expect(section.querySelector('svg rect')).toBeNull();
-    expect(within(section).getByLabelText<HTMLInputElement>('Or type this setup key into the app').value).toBe(
-      'JBSWY3DPEHPK3PXP',
-    );
+    expect(within(section).getByLabelText<HTMLInputElement>('Or type this setup key into the app').value).toBe('JBSWY3DPEHPK3PXP');
     expect(fakeAuth.auth.mfa.enroll).toHaveBeenCalledWith({ factorType: 'totp' });
 
     await user.type(within(section).getByLabelText('Then enter the six-digit code the app shows'), '654321');
@@ -97,7 +95,13 @@ describe('the security tab', () => {
   });
 
   it('lists verified factors and removes one', async () => {
-    fakeAuth.session = fakeSession({ id: 'u1', factors: [{ id: 'f1', status: 'verified' }, { id: 'f2', status: 'unverified' }] });
+    fakeAuth.session = fakeSession({
+      id: 'u1',
+      factors: [
+        { id: 'f1', status: 'verified' },
+        { id: 'f2', status: 'unverified' },
+      ],
+    });
     fakeAuth.aal = { currentLevel: 'aal2', nextLevel: 'aal2' };
     openSecurity();
     const user = userEvent.setup();

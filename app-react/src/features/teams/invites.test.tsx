@@ -59,7 +59,6 @@ describe('My Invites', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'Accept the invite to Stitch Shop' }));
     expect(await screen.findByText('This invite has expired.')).toBeTruthy();
-
   });
 
   it('declines an invite', async () => {

@@ -12,7 +12,17 @@ beforeEach(() => {
 
 describe('the team store', () => {
   it('holds the fields docs/behaviour.md lists, empty at first', () => {
-    const fields = ['teams', 'currentTeam', 'currentTeamPublicId', 'members', 'invites', 'myInvites', 'loading', 'settings', 'memberSettings'];
+    const fields = [
+      'teams',
+      'currentTeam',
+      'currentTeamPublicId',
+      'members',
+      'invites',
+      'myInvites',
+      'loading',
+      'settings',
+      'memberSettings',
+    ];
     expect(Object.keys(emptyTeamState).sort()).toEqual(fields.sort());
     expect(state()).toMatchObject(emptyTeamState);
   });
@@ -77,7 +87,7 @@ describe('the team store', () => {
     ]);
   });
 
-  it("is kept in localStorage under a key clearLocalTeamData removes, without the loading flag", () => {
+  it('is kept in localStorage under a key clearLocalTeamData removes, without the loading flag', () => {
     state().setTeams([aTeam('a')]);
     state().setCurrentTeam('a');
     state().setLoading(true);

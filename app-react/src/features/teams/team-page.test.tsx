@@ -33,8 +33,10 @@ async function openAs(role: Role) {
   teamStore.getState().setCurrentTeam('tm_shop');
   server = fakeApi({
     'GET /teams/tm_shop': () => Response.json({ team }),
-    'GET /teams/tm_shop/members': () => Response.json({ members: [aMember('me', role, 'me@example.com'), aMember('u2', 'member', 'bo@example.com')] }),
-    'GET /teams/tm_shop/invites': () => Response.json({ invites: [anInvite('inv_1', { email: 'cy@example.com', team_public_id: 'tm_shop' })] }),
+    'GET /teams/tm_shop/members': () =>
+      Response.json({ members: [aMember('me', role, 'me@example.com'), aMember('u2', 'member', 'bo@example.com')] }),
+    'GET /teams/tm_shop/invites': () =>
+      Response.json({ invites: [anInvite('inv_1', { email: 'cy@example.com', team_public_id: 'tm_shop' })] }),
     'GET /teams/tm_shop/settings': () => Response.json({ settings: { currency: 'EUR', default_stitch_rate: 1.5 } }),
     'POST /teams/tm_shop/invites': (body) => Response.json({ invite: anInvite('inv_2', body as object) }, { status: 201 }),
     'POST /teams/tm_shop/members': (body) => Response.json({ member: { ...aMember('u2', 'member'), ...(body as object) } }),
@@ -71,8 +73,7 @@ describe('the team page as an owner', () => {
 
   it("shows the server's status message, else its message, when the invite fails", async () => {
     await openAs('owner');
-    server.handlers['POST /teams/tm_shop/invites'] = () =>
-      apiError(409, 'invite_pending', 'An invite to this address is already pending.');
+    server.handlers['POST /teams/tm_shop/invites'] = () => apiError(409, 'invite_pending', 'An invite to this address is already pending.');
     const user = userEvent.setup();
     const form = await screen.findByRole('region', { name: 'Invite someone' });
     await user.type(within(form).getByLabelText('E-mail address'), 'cy@example.com');
@@ -84,7 +85,11 @@ describe('the team page as an owner', () => {
     await openAs('owner');
     const user = userEvent.setup();
     const role = await screen.findByRole('combobox', { name: 'Role of bo@example.com' });
-    expect(within(role).getAllByRole('option').map((option) => option.textContent)).toEqual(['Owner', 'Admin', 'Member', 'Viewer']);
+    expect(
+      within(role)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Owner', 'Admin', 'Member', 'Viewer']);
     await user.selectOptions(role, 'viewer');
     await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/members')).toEqual([{ userId: 'u2', role: 'viewer' }]));
   });
@@ -130,7 +135,11 @@ describe('the team page as an admin', () => {
   it('may not grant the owner role nor delete the team', async () => {
     await openAs('admin');
     const role = await screen.findByRole('combobox', { name: 'Role of bo@example.com' });
-    expect(within(role).getAllByRole('option').map((option) => option.textContent)).toEqual(['Admin', 'Member', 'Viewer']);
+    expect(
+      within(role)
+        .getAllByRole('option')
+        .map((option) => option.textContent),
+    ).toEqual(['Admin', 'Member', 'Viewer']);
     expect(screen.queryByRole('button', { name: 'Delete team' })).toBeNull();
     expect(screen.getByRole('region', { name: 'Invite someone' })).toBeTruthy();
   });

@@ -47,9 +47,8 @@ export function ThreadConverterPage({ teamId = '' }: { teamId?: string }) {
       <title>{pageTitle('Thread Converter')}</title>
       <h1>Thread converter</h1>
       <p className="lead">
-        Find the closest thread in another brand. Each match shows its CIEDE2000 colour difference (ΔE): most
-        cross-brand matches are similar rather than identical, so compare the swatches and keep a spool card at hand.
-        Runs on this device, also offline.
+        Find the closest thread in another brand. Each match shows its CIEDE2000 colour difference (ΔE): most cross-brand matches are
+        similar rather than identical, so compare the swatches and keep a spool card at hand. Runs on this device, also offline.
       </p>
       {converter.isPending && (
         <p role="status" className="muted">
@@ -146,9 +145,7 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
                 Your team's threads could not be loaded: {ownedThreads.error.message}
               </p>
             )}
-            {onlyOwned && ownedThreads.data?.length === 0 && (
-              <p className="muted">Your team's inventory has no catalogue threads yet.</p>
-            )}
+            {onlyOwned && ownedThreads.data?.length === 0 && <p className="muted">Your team's inventory has no catalogue threads yet.</p>}
             {source && targets.length === 0 && <p className="muted">Choose at least one line to search.</p>}
             {outcome && 'error' in outcome && (
               <p role="alert" className="field__error">
@@ -172,9 +169,7 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
                 </span>
               </p>
             )}
-            {outcome && 'conversion' in outcome && (
-              <MatchResults conversion={outcome.conversion} owned={owned} />
-            )}
+            {outcome && 'conversion' in outcome && <MatchResults conversion={outcome.conversion} owned={owned} />}
             <dl className="legend" aria-label="What the labels mean">
               {Object.entries(MATCH_LABELS).map(([key, label]) => (
                 <div key={key}>

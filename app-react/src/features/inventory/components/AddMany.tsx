@@ -75,7 +75,13 @@ export function AddMany({ teamId }: { teamId: string }) {
           error={errors.codes?.message}
           {...register('codes')}
         />
-        <TextField id={`${id}-quantity`} label="Spools of each" inputMode="decimal" error={errors.quantity?.message} {...register('quantity')} />
+        <TextField
+          id={`${id}-quantity`}
+          label="Spools of each"
+          inputMode="decimal"
+          error={errors.quantity?.message}
+          {...register('quantity')}
+        />
         <button type="submit" className="button button--primary" disabled={bulk.isPending}>
           Add all
         </button>

@@ -107,12 +107,7 @@ export function AddThread({ teamId }: { teamId: string }) {
                   const selected = chosen?.line === thread.line && chosen.code === thread.code;
                   return (
                     <li key={`${thread.line}/${thread.code}`}>
-                      <button
-                        type="button"
-                        className="thread-option"
-                        aria-pressed={selected}
-                        onClick={() => setValue('chosen', thread)}
-                      >
+                      <button type="button" className="thread-option" aria-pressed={selected} onClick={() => setValue('chosen', thread)}>
                         <Swatch hex={thread.hex} /> {thread.code} {thread.name} <span className="muted">{thread.line_name}</span>
                       </button>
                     </li>

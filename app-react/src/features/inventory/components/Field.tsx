@@ -50,14 +50,7 @@ export function TextAreaField({ id, label, error, hint, ...input }: FieldShell &
   );
 }
 
-export function SelectField({
-  id,
-  label,
-  error,
-  hint,
-  children,
-  ...select
-}: FieldShell & ComponentProps<'select'>) {
+export function SelectField({ id, label, error, hint, children, ...select }: FieldShell & ComponentProps<'select'>) {
   return (
     <Shell id={id} label={label} error={error} {...(hint ? { hint } : {})}>
       <select id={id} {...describedBy(id, error, hint)} {...select}>

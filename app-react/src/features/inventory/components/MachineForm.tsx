@@ -219,7 +219,11 @@ export function MachineForm({
           </div>
         ))}
         {canWrite ? (
-          <button type="button" className="button" onClick={() => hoops.append({ name: '', width_mm: '', height_mm: '' }, { shouldFocus: false })}>
+          <button
+            type="button"
+            className="button"
+            onClick={() => hoops.append({ name: '', width_mm: '', height_mm: '' }, { shouldFocus: false })}
+          >
             Add hoop
           </button>
         ) : null}

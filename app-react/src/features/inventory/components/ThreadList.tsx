@@ -60,9 +60,7 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
                     <Swatch hex={thread.colour} /> <span className="muted inventory-table__hex">{thread.colour}</span>
                   </td>
                   {nearest ? (
-                    <td className="inventory-table__distance">
-                      {thread.distance == null ? '—' : <Distance value={thread.distance} />}
-                    </td>
+                    <td className="inventory-table__distance">{thread.distance == null ? '—' : <Distance value={thread.distance} />}</td>
                   ) : null}
                   <td className="inventory-table__code">{thread.code ?? '—'}</td>
                   <td className="inventory-table__name">

@@ -7,10 +7,7 @@ import { api, productQuery, teamPath } from '@/lib/api-client';
 import type { components } from '@/lib/api-schema';
 
 /** `distance` is the CIEDE2000 from the design colour. */
-export type ClosestThread = Pick<
-  components['schemas']['InventoryThread'],
-  'id' | 'code' | 'name' | 'line_name' | 'quantity' | 'distance'
->;
+export type ClosestThread = Pick<components['schemas']['InventoryThread'], 'id' | 'code' | 'name' | 'line_name' | 'quantity' | 'distance'>;
 
 export async function fetchClosestThread(teamId: string, hex: string, signal?: AbortSignal): Promise<ClosestThread | null> {
   const path = teamPath(teamId, `threads?closest=${encodeURIComponent(hex)}&per_page=1`);

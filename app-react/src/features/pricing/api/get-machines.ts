@@ -8,10 +8,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { api, productQuery, teamPath } from '@/lib/api-client';
 import type { components } from '@/lib/api-schema';
 
-export type PricingMachine = Pick<
-  components['schemas']['MachineView'],
-  'id' | 'name' | 'heads' | 'typical_spm' | 'max_spm' | 'status'
->;
+export type PricingMachine = Pick<components['schemas']['MachineView'], 'id' | 'name' | 'heads' | 'typical_spm' | 'max_spm' | 'status'>;
 
 export async function fetchMachines(teamId: string, signal?: AbortSignal): Promise<PricingMachine[]> {
   return (await api<{ machines: PricingMachine[] }>(teamPath(teamId, 'machines'), signal ? { signal } : {})).machines;

@@ -120,7 +120,12 @@ function DesignColours({ colours, teamId }: { colours: string[]; teamId: string 
 
 function Owned({ state, pending, failed }: { state: ClosestThread | null | undefined; pending: boolean; failed: boolean }) {
   if (state === null) return <span className="muted">We own no thread yet.</span>;
-  if (state === undefined) return pending ? <span className="muted">Looking in the inventory…</span> : failed ? <span className="muted">The inventory could not be read.</span> : null;
+  if (state === undefined)
+    return pending ? (
+      <span className="muted">Looking in the inventory…</span>
+    ) : failed ? (
+      <span className="muted">The inventory could not be read.</span>
+    ) : null;
   const label = [state.code, state.name].filter(Boolean).join(' ');
   return (
     <span className="design-colours__owned">

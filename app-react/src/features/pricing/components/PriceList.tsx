@@ -73,7 +73,9 @@ function RatesTable({ rates }: { rates: Rates }) {
             .map((row) => (
               <li key={row.min_quantity}>
                 From {row.min_quantity} pieces:{' '}
-                {'discount_percent' in row ? `${row.discount_percent}% off the stitch price` : `${row.price_per_thousand} per 1,000 stitches`}
+                {'discount_percent' in row
+                  ? `${row.discount_percent}% off the stitch price`
+                  : `${row.price_per_thousand} per 1,000 stitches`}
               </li>
             ))}
         </ul>
@@ -166,7 +168,13 @@ function RatesForm({
           return (
             <div className="field" key={key}>
               <label htmlFor={inputId}>{label}</label>
-              <input id={inputId} type="text" inputMode={kind === 'count' ? 'numeric' : 'decimal'} {...described(inputId, problem)} {...register(key)} />
+              <input
+                id={inputId}
+                type="text"
+                inputMode={kind === 'count' ? 'numeric' : 'decimal'}
+                {...described(inputId, problem)}
+                {...register(key)}
+              />
               <Problem inputId={inputId} problem={problem} />
             </div>
           );
@@ -209,7 +217,13 @@ function RatesForm({
               <li key={row.id} className="rates-breaks__row">
                 <div className="field">
                   <label htmlFor={`${rowId}-min`}>From quantity</label>
-                  <input id={`${rowId}-min`} type="text" inputMode="numeric" {...described(`${rowId}-min`, minProblem)} {...register(`quantity_breaks.${n}.minQuantity`)} />
+                  <input
+                    id={`${rowId}-min`}
+                    type="text"
+                    inputMode="numeric"
+                    {...described(`${rowId}-min`, minProblem)}
+                    {...register(`quantity_breaks.${n}.minQuantity`)}
+                  />
                   <Problem inputId={`${rowId}-min`} problem={minProblem} />
                 </div>
                 <div className="field">
@@ -221,10 +235,21 @@ function RatesForm({
                 </div>
                 <div className="field">
                   <label htmlFor={`${rowId}-value`}>{kind === 'price_per_thousand' ? 'Price per 1,000' : 'Discount (%)'}</label>
-                  <input id={`${rowId}-value`} type="text" inputMode="decimal" {...described(`${rowId}-value`, valueProblem)} {...register(`quantity_breaks.${n}.value`)} />
+                  <input
+                    id={`${rowId}-value`}
+                    type="text"
+                    inputMode="decimal"
+                    {...described(`${rowId}-value`, valueProblem)}
+                    {...register(`quantity_breaks.${n}.value`)}
+                  />
                   <Problem inputId={`${rowId}-value`} problem={valueProblem} />
                 </div>
-                <button type="button" className="button" onClick={() => breaks.remove(n)} aria-label={`Remove the break from ${fields.quantity_breaks[n]?.minQuantity || 'this row'}`}>
+                <button
+                  type="button"
+                  className="button"
+                  onClick={() => breaks.remove(n)}
+                  aria-label={`Remove the break from ${fields.quantity_breaks[n]?.minQuantity || 'this row'}`}
+                >
                   Remove
                 </button>
               </li>

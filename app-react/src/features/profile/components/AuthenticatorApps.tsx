@@ -95,13 +95,11 @@ export function AuthenticatorApps() {
     <section className="card profile-section" aria-labelledby="factors-title">
       <h2 id="factors-title">Authenticator apps</h2>
       <p className="muted">
-        With an authenticator app (such as Google Authenticator, 1Password or Aegis), logging in asks for a six-digit
-        code from your phone as well as your password.
+        With an authenticator app (such as Google Authenticator, 1Password or Aegis), logging in asks for a six-digit code from your phone
+        as well as your password.
       </p>
       {factors.isPending ? <p role="status">Loading…</p> : null}
-      {factors.isError ? (
-        <FormAlert message={authErrorMessage(factors.error, 'Could not load your authenticator apps')} />
-      ) : null}
+      {factors.isError ? <FormAlert message={authErrorMessage(factors.error, 'Could not load your authenticator apps')} /> : null}
       {verified.length > 0 ? (
         <ul className="factor-list">
           {verified.map((factor) => (
@@ -126,12 +124,7 @@ export function AuthenticatorApps() {
       {enrolment ? (
         <EnrolmentSteps enrolment={enrolment} onDone={(added) => void finish(added)} />
       ) : (
-        <button
-          className="button button--primary"
-          type="button"
-          disabled={busy || prompt !== null}
-          onClick={() => void start()}
-        >
+        <button className="button button--primary" type="button" disabled={busy || prompt !== null} onClick={() => void start()}>
           Set up an authenticator app
         </button>
       )}
@@ -173,9 +166,7 @@ function EnrolmentSteps({ enrolment, onDone }: { enrolment: Enrolment; onDone: (
       <ol className="enrolment__steps">
         <li>
           <p>Scan this QR code with your authenticator app:</p>
-          {src ? (
-            <img className="enrolment__qr" src={src} alt="QR code for your authenticator app" width={192} height={192} />
-          ) : null}
+          {src ? <img className="enrolment__qr" src={src} alt="QR code for your authenticator app" width={192} height={192} /> : null}
         </li>
         <li>
           <div className="field">

@@ -28,11 +28,6 @@ export function useRemoveMember() {
     onSuccess: (_, { publicId, leaving }) =>
       leaving
         ? forgetTeam(queryClient, publicId)
-        : refresh(
-            queryClient,
-            membersQueryOptions(publicId).queryKey,
-            teamQueryOptions(publicId).queryKey,
-            teamsQueryOptions().queryKey,
-          ),
+        : refresh(queryClient, membersQueryOptions(publicId).queryKey, teamQueryOptions(publicId).queryKey, teamsQueryOptions().queryKey),
   });
 }

@@ -18,7 +18,6 @@ export function useRevokeInvite() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: revokeInvite,
-    onSuccess: (invite) =>
-      refresh(queryClient, teamInvitesQueryOptions(invite.team_public_id).queryKey, myInvitesQueryOptions().queryKey),
+    onSuccess: (invite) => refresh(queryClient, teamInvitesQueryOptions(invite.team_public_id).queryKey, myInvitesQueryOptions().queryKey),
   });
 }

@@ -27,11 +27,6 @@ export function useSaveMember() {
     // The caller's own role may have changed (an owner handing over), and with it the team's
     // `role` field; a new member changes `member_count`.
     onSuccess: (_, { publicId }) =>
-      refresh(
-        queryClient,
-        membersQueryOptions(publicId).queryKey,
-        teamQueryOptions(publicId).queryKey,
-        teamsQueryOptions().queryKey,
-      ),
+      refresh(queryClient, membersQueryOptions(publicId).queryKey, teamQueryOptions(publicId).queryKey, teamsQueryOptions().queryKey),
   });
 }

@@ -129,8 +129,7 @@ export function BulkConvert({ converter, lines, defaultTo }: Props) {
                     <tr key={row.row}>
                       <td>{row.row}</td>
                       <td>
-                        {row.source && <Swatch hex={row.source.hex} size="sm" />}{' '}
-                        {thread ? `${thread.code} ${thread.name}` : row.input}
+                        {row.source && <Swatch hex={row.source.hex} size="sm" />} {thread ? `${thread.code} ${thread.name}` : row.input}
                       </td>
                       {row.error || !best ? (
                         <td colSpan={3} className="field__error">

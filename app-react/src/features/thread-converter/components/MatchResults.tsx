@@ -29,17 +29,14 @@ export function MatchResults({ conversion, owned }: { conversion: Conversion; ow
                     <Swatch hex={match.thread.hex} size="lg" />
                   </span>
                   <span className="match__thread">
-                    <span className="match__code">{match.thread.code}</span>{' '}
-                    <span className="match__name">{match.thread.name}</span>
+                    <span className="match__code">{match.thread.code}</span> <span className="match__name">{match.thread.name}</span>
                     {index === 0 && <span className="visually-hidden"> (best match)</span>}
                     {owned?.has(ownedKey(match.thread.line, match.thread.code)) && (
                       <span className="chip match__owned">
                         owned ×{Math.round((owned.get(ownedKey(match.thread.line, match.thread.code)) ?? 0) * 100) / 100}
                       </span>
                     )}
-                    {match.thread.conflict && (
-                      <span className="match__note">The chart lists this code with more than one colour.</span>
-                    )}
+                    {match.thread.conflict && <span className="match__note">The chart lists this code with more than one colour.</span>}
                   </span>
                   <MatchBadge label={match.label} deltaE={match.delta_e} />
                 </li>

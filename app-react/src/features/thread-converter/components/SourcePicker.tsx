@@ -66,8 +66,7 @@ export function SourcePicker({ converter, lines, source, resolved, onChange }: P
           <ul className="thread-results" aria-label="Matching threads">
             {results.length === 0 && <li className="thread-results__empty">No thread matches “{query.trim()}”.</li>}
             {results.map((thread) => {
-              const selected =
-                !!source && 'thread' in source && source.thread.line === thread.line && source.thread.code === thread.code;
+              const selected = !!source && 'thread' in source && source.thread.line === thread.line && source.thread.code === thread.code;
               return (
                 <li key={`${thread.line}:${thread.code}:${thread.hex}`}>
                   <button

@@ -29,12 +29,7 @@ export function TargetLines({ lines, selected, onChange }: Props) {
         <ul className="chips" aria-label="Chosen lines">
           {chosen.map((line) => (
             <li key={line.id}>
-              <button
-                type="button"
-                className="chip"
-                aria-label={`Remove ${line.display_name}`}
-                onClick={() => toggle(line.id, false)}
-              >
+              <button type="button" className="chip" aria-label={`Remove ${line.display_name}`} onClick={() => toggle(line.id, false)}>
                 {line.display_name} <span aria-hidden="true">×</span>
               </button>
             </li>
@@ -43,23 +38,13 @@ export function TargetLines({ lines, selected, onChange }: Props) {
       )}
       <div className="field">
         <label htmlFor={filterId}>Filter lines</label>
-        <input
-          id={filterId}
-          type="search"
-          value={filter}
-          placeholder="e.g. Madeira"
-          onChange={(event) => setFilter(event.target.value)}
-        />
+        <input id={filterId} type="search" value={filter} placeholder="e.g. Madeira" onChange={(event) => setFilter(event.target.value)} />
       </div>
       <ul className="target-lines__list" aria-label="Thread lines">
         {shown.map((line) => (
           <li key={line.id}>
             <label className="check">
-              <input
-                type="checkbox"
-                checked={selected.includes(line.id)}
-                onChange={(event) => toggle(line.id, event.target.checked)}
-              />
+              <input type="checkbox" checked={selected.includes(line.id)} onChange={(event) => toggle(line.id, event.target.checked)} />
               <span>{line.display_name}</span>
               <span className="check__meta">{line.thread_count}</span>
             </label>
