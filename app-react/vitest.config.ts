@@ -27,5 +27,8 @@ export default defineConfig({
     globals: true,
     setupFiles: ['src/test/setup.ts'],
     include: ['src/**/*.test.{ts,tsx}'],
+    // A file's first test compiles the WebAssembly core (about 1 s alone, over 5 s on a shared
+    // 2-core machine under load), which vitest's default of 5 s failed as a timeout.
+    testTimeout: 20_000,
   },
 });
