@@ -8,7 +8,6 @@ use axum::{
     extract::{ConnectInfo, FromRequest, FromRequestParts, Request},
     http::{HeaderMap, StatusCode, header, request::Parts},
 };
-use sea_orm::EntityTrait as _;
 use serde::de::DeserializeOwned;
 
 use crate::{
@@ -18,6 +17,7 @@ use crate::{
         session::ClientInfo,
     },
     entity::{session, user},
+    repo::auth::{sessions, users},
     state::AppState,
 };
 
@@ -163,8 +163,7 @@ pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<Curr
     let claims = state.auth.keys.verify(token).map_err(|error| {
         AuthError::forbidden("bad_jwt", format!("invalid JWT: unable to parse or verify signature, {error}"))
     })?;
-    let session = session::Entity::find_by_id(claims.session_id)
-        .one(&state.db)
+    let session = sessions::by_id(&state.db, claims.session_id)
         .await?
         .filter(|session| session.user_id == claims.sub)
         .ok_or_else(|| {
@@ -173,8 +172,7 @@ pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<Curr
     if state.auth.session_limits.expired(&session, time::OffsetDateTime::now_utc()) {
         return Err(AuthError::forbidden("session_expired", "Session is no longer valid"));
     }
-    let user = user::Entity::find_by_id(claims.sub)
-        .one(&state.db)
+    let user = users::by_id(&state.db, claims.sub)
         .await?
         .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
     Ok(CurrentSession { claims, session, user })

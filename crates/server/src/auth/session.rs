@@ -1,18 +1,11 @@
 //! Sessions and the tokens that carry them: a session row per sign-in, an access token (a
-//! short-lived JWT naming the session) and a refresh token that rotates on every use.
-//!
-//! Rotation and reuse, as in Supabase Auth: using a refresh token revokes it and issues its
-//! child. A revoked token used again within [`REUSE_INTERVAL`] of its revocation (two tabs
-//! refreshing at once, or a retry after a lost answer) gets a fresh sibling in the same session;
-//! used later, it is taken as a stolen token and the whole session (its token family) is ended.
+//! short-lived JWT naming the session) and a refresh token that rotates on every use (see
+//! [`crate::repo::auth::sessions`] for rotation and reuse).
 //!
 //! Sessions also end by themselves: [`SessionLimits`] bounds their lifetime and the time they
 //! may go unused (Supabase Auth's `sessions.timebox` and `sessions.inactivity_timeout`).
 
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, IntoActiveModel as _, QueryFilter as _,
-};
+use sea_orm::DatabaseConnection;
 use serde::Serialize;
 use serde_json::Value;
 use time::{Duration, OffsetDateTime};
@@ -23,14 +16,14 @@ use crate::{
         AuthService,
         error::{AuthError, AuthResult},
         keys::{AUDIENCE, AmrEntry, Claims},
-        secret,
         user::user_json,
     },
-    entity::{refresh_token, session, user},
+    entity::{session, user},
+    repo::auth::{
+        sessions::{self, Ending, NewSession, Refresh},
+        users,
+    },
 };
-
-/// How long a just-rotated refresh token stays usable, for tabs that refresh at the same moment.
-pub const REUSE_INTERVAL: Duration = Duration::seconds(10);
 
 /// Authenticator assurance levels.
 pub const AAL1: &str = "aal1";
@@ -131,29 +124,14 @@ pub async fn start(
 ) -> AuthResult<TokenResponse> {
     let now = OffsetDateTime::now_utc();
     let amr = vec![AmrEntry { method: method.as_str().to_owned(), timestamp: now.unix_timestamp() }];
-    let session = session::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user.id),
-        aal: Set(AAL1.to_owned()),
-        not_after: Set(None),
-        refreshed_at: Set(None),
-        user_agent: Set(client.user_agent.as_ref().map(|agent| agent.chars().take(512).collect())),
-        ip: Set(client.ip.clone()),
-        amr: Set(Some(serde_json::to_value(&amr).map_err(AuthError::internal)?)),
-        created_at: Set(now),
-        updated_at: Set(now),
+    let new = NewSession {
+        user_id: user.id,
+        aal: AAL1,
+        amr: serde_json::to_value(&amr).map_err(AuthError::internal)?,
+        ip: client.ip.clone(),
+        user_agent: client.user_agent.clone(),
     };
-    let txn = crate::db::begin_write(db).await?;
-    let session = session.insert(&txn).await?;
-    let token = new_refresh_token(&txn, session.id, None).await?;
-    user::Entity::update(user::ActiveModel {
-        id: Set(user.id),
-        last_sign_in_at: Set(Some(now)),
-        ..Default::default()
-    })
-    .exec(&txn)
-    .await?;
-    txn.commit().await?;
+    let (session, token) = sessions::start(db, new, now).await?;
     respond(auth, db, &session, token).await
 }
 
@@ -168,22 +146,9 @@ pub async fn step_up(
         session.amr.clone().and_then(|value| serde_json::from_value(value).ok()).unwrap_or_default();
     amr.retain(|entry| entry.method != Method::Totp.as_str());
     amr.insert(0, AmrEntry { method: Method::Totp.as_str().to_owned(), timestamp: now.unix_timestamp() });
-    let txn = crate::db::begin_write(db).await?;
-    let mut active = session.into_active_model();
-    active.aal = Set(AAL2.to_owned());
-    active.amr = Set(Some(serde_json::to_value(&amr).map_err(AuthError::internal)?));
-    active.updated_at = Set(now);
-    let session = active.update(&txn).await?;
+    let amr = serde_json::to_value(&amr).map_err(AuthError::internal)?;
     // Tokens issued at aal1 stay valid for their session; new ones carry aal2.
-    refresh_token::Entity::update_many()
-        .col_expr(refresh_token::Column::Revoked, true.into())
-        .col_expr(refresh_token::Column::UpdatedAt, now.into())
-        .filter(refresh_token::Column::SessionId.eq(session.id))
-        .filter(refresh_token::Column::Revoked.eq(false))
-        .exec(&txn)
-        .await?;
-    let token = new_refresh_token(&txn, session.id, None).await?;
-    txn.commit().await?;
+    let (session, token) = sessions::step_up(db, session, AAL2, amr, now).await?;
     respond(auth, db, &session, token).await
 }
 
@@ -194,65 +159,32 @@ pub async fn refresh(
     presented: &str,
 ) -> AuthResult<TokenResponse> {
     let now = OffsetDateTime::now_utc();
-    let txn = crate::db::begin_write(db).await?;
-    let Some(token) = refresh_token::Entity::find()
-        .filter(refresh_token::Column::TokenHash.eq(secret::sha256_hex(presented)))
-        .one(&txn)
-        .await?
-    else {
-        return Err(AuthError::bad_request(
+    let ended = |session: &session::Model| auth.session_limits.expired(session, now);
+    match sessions::refresh(db, presented, now, ended).await? {
+        Refresh::Rotated { session, refresh_token } => respond(auth, db, &session, refresh_token).await,
+        Refresh::UnknownToken => Err(AuthError::bad_request(
             "refresh_token_not_found",
             "Invalid Refresh Token: Refresh Token Not Found",
-        ));
-    };
-    let Some(session) = session::Entity::find_by_id(token.session_id).one(&txn).await? else {
-        return Err(AuthError::bad_request(
-            "session_not_found",
-            "Invalid Refresh Token: No Valid Session Found",
-        ));
-    };
-    if auth.session_limits.expired(&session, now) {
-        return Err(AuthError::bad_request("session_expired", "Invalid Refresh Token: Session Expired"));
+        )),
+        Refresh::NoSession => {
+            Err(AuthError::bad_request("session_not_found", "Invalid Refresh Token: No Valid Session Found"))
+        }
+        Refresh::Ended => {
+            Err(AuthError::bad_request("session_expired", "Invalid Refresh Token: Session Expired"))
+        }
+        Refresh::ReusedLate { session_id } => {
+            tracing::warn!(%session_id, "refresh token reused after rotation; session revoked");
+            Err(AuthError::bad_request("refresh_token_already_used", "Invalid Refresh Token: Already Used"))
+        }
     }
-    if token.revoked && now - token.updated_at > REUSE_INTERVAL {
-        // Outside the reuse interval (within it, two tabs refreshing at once, or a client
-        // retrying an answer it lost, both get a token and keep it). Supabase Auth also accepts
-        // a token whose child is still unused at any later time; Bobbin does not: a stolen
-        // token replayed days later would otherwise work for as long as its owner stays away.
-        tracing::warn!(session_id = %session.id, "refresh token reused after rotation; session revoked");
-        session::Entity::delete_by_id(session.id).exec(&txn).await?;
-        txn.commit().await?;
-        return Err(AuthError::bad_request(
-            "refresh_token_already_used",
-            "Invalid Refresh Token: Already Used",
-        ));
-    } else if !token.revoked {
-        // Revoke only if still unrevoked: of two concurrent refreshes, one flips the flag and
-        // the other sees zero rows and is treated as a reuse within the interval.
-        refresh_token::Entity::update_many()
-            .col_expr(refresh_token::Column::Revoked, true.into())
-            .col_expr(refresh_token::Column::UpdatedAt, now.into())
-            .filter(refresh_token::Column::Id.eq(token.id))
-            .filter(refresh_token::Column::Revoked.eq(false))
-            .exec(&txn)
-            .await?;
-    }
-    let issued = new_refresh_token(&txn, session.id, Some(token.id)).await?;
-    let mut active = session.into_active_model();
-    active.refreshed_at = Set(Some(now));
-    active.updated_at = Set(now);
-    let session = active.update(&txn).await?;
-    txn.commit().await?;
-    respond(auth, db, &session, issued).await
 }
 
 /// Ends sessions of `user_id`: `global` all of them, `local` the given one, `others` all but it.
 pub async fn end(db: &DatabaseConnection, user_id: Uuid, session_id: Uuid, scope: &str) -> AuthResult<()> {
-    let delete = session::Entity::delete_many().filter(session::Column::UserId.eq(user_id));
-    let delete = match scope {
-        "global" => delete,
-        "local" => delete.filter(session::Column::Id.eq(session_id)),
-        "others" => delete.filter(session::Column::Id.ne(session_id)),
+    let which = match scope {
+        "global" => Ending::All,
+        "local" => Ending::Only(session_id),
+        "others" => Ending::AllBut(session_id),
         _ => {
             return Err(AuthError::bad_request(
                 "validation_failed",
@@ -260,7 +192,7 @@ pub async fn end(db: &DatabaseConnection, user_id: Uuid, session_id: Uuid, scope
             ));
         }
     };
-    delete.exec(db).await?;
+    sessions::end(db, user_id, which).await?;
     Ok(())
 }
 
@@ -271,8 +203,7 @@ async fn respond(
     session: &session::Model,
     refresh_token: String,
 ) -> AuthResult<TokenResponse> {
-    let user = user::Entity::find_by_id(session.user_id)
-        .one(db)
+    let user = users::by_id(db, session.user_id)
         .await?
         .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
     let now = OffsetDateTime::now_utc().unix_timestamp();
@@ -304,25 +235,4 @@ async fn respond(
         refresh_token,
         user: user_json(db, &user).await?,
     })
-}
-
-async fn new_refresh_token(
-    db: &impl ConnectionTrait,
-    session_id: Uuid,
-    parent: Option<Uuid>,
-) -> AuthResult<String> {
-    let token = secret::refresh_token();
-    let now = OffsetDateTime::now_utc();
-    refresh_token::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        session_id: Set(session_id),
-        token_hash: Set(secret::sha256_hex(&token)),
-        parent_id: Set(parent),
-        revoked: Set(false),
-        created_at: Set(now),
-        updated_at: Set(now),
-    }
-    .insert(db)
-    .await?;
-    Ok(token)
 }

@@ -6,7 +6,7 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    QueryFilter as _, QueryOrder as _,
+    QueryFilter as _,
 };
 use serde_json::{Map, Value, json};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
@@ -15,6 +15,7 @@ use uuid::Uuid;
 use crate::{
     auth::error::{AuthError, AuthResult},
     entity::{identity, mfa_factor, user},
+    repo::auth::{factors, identities},
 };
 
 /// Longest `user_metadata` the service stores, serialised.
@@ -30,16 +31,8 @@ fn optional_time(time: Option<OffsetDateTime>) -> Value {
 
 /// The user as the auth API answers it, with identities and factors.
 pub async fn user_json(db: &impl ConnectionTrait, user: &user::Model) -> AuthResult<Value> {
-    let identities = identity::Entity::find()
-        .filter(identity::Column::UserId.eq(user.id))
-        .order_by_asc(identity::Column::CreatedAt)
-        .all(db)
-        .await?;
-    let factors = mfa_factor::Entity::find()
-        .filter(mfa_factor::Column::UserId.eq(user.id))
-        .order_by_asc(mfa_factor::Column::CreatedAt)
-        .all(db)
-        .await?;
+    let identities = identities::of_user(db, user.id).await?;
+    let factors = factors::of_user(db, user.id).await?;
     let mut object = json!({
         "id": user.id,
         "aud": "authenticated",
@@ -147,12 +140,7 @@ pub fn parse_metadata(data: Option<Value>) -> AuthResult<Map<String, Value>> {
 
 /// Whether the account has a verified second factor, so that its sessions need `aal2`.
 pub async fn has_verified_factor(db: &impl ConnectionTrait, user_id: Uuid) -> AuthResult<bool> {
-    Ok(mfa_factor::Entity::find()
-        .filter(mfa_factor::Column::UserId.eq(user_id))
-        .filter(mfa_factor::Column::Status.eq("verified"))
-        .one(db)
-        .await?
-        .is_some())
+    Ok(factors::has_verified(db, user_id).await?)
 }
 
 pub async fn find_by_email(db: &impl ConnectionTrait, email: &str) -> AuthResult<Option<user::Model>> {

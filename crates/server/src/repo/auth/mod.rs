@@ -9,7 +9,11 @@
 
 pub mod challenges;
 pub mod factors;
+pub mod flow_states;
+pub mod identities;
 pub mod outbox;
 pub mod prune;
 pub mod rate_limits;
+pub mod sessions;
 pub mod signing_keys;
+pub mod users;
