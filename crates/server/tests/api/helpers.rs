@@ -4,24 +4,16 @@ use bobbin_server::{
     config::{AuthArgs, DatabaseArgs, Environment, OAuthArgs, ServeArgs},
     startup::{Application, ThreadCache},
 };
-use sea_orm::{
-    DatabaseConnection,
-    sqlx::{AssertSqlSafe, Connection as _, Executor as _, PgConnection},
-};
+use sea_orm::DatabaseConnection;
 use tempfile::TempDir;
+
+use crate::postgres::PostgresDatabase;
 
 /// The database engines every database-touching test runs against.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Backend {
     Sqlite,
     Postgres,
-}
-
-/// A PostgreSQL server where tests may create databases: `make test` sets this
-/// (scripts/with-postgres.sh); without it, the machine's own server on 127.0.0.1:5432.
-fn postgres_admin_url() -> String {
-    std::env::var("BOBBIN_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
 }
 
 /// A fresh, empty database, removed when dropped.
@@ -32,10 +24,7 @@ pub struct TestDatabase {
 
 enum Cleanup {
     Sqlite(#[expect(dead_code, reason = "held for its Drop, which deletes the folder")] TempDir),
-    Postgres {
-        admin_url: String,
-        name: String,
-    },
+    Postgres(PostgresDatabase),
     /// Another test server's database: that server's `TestDatabase` removes it.
     Borrowed,
 }
@@ -49,56 +38,16 @@ impl TestDatabase {
                 Self { url, cleanup: Cleanup::Sqlite(folder) }
             }
             Backend::Postgres => {
-                let admin_url = postgres_admin_url();
-                let name = format!("bobbin_test_{}", uuid::Uuid::new_v4().simple());
-                let mut admin = PgConnection::connect(&admin_url).await.unwrap_or_else(|error| {
-                    panic!(
-                        "PostgreSQL is not reachable at {admin_url} ({error}). `make test` starts one; \
-                         or set BOBBIN_TEST_POSTGRES_URL."
-                    )
-                });
-                admin
-                    .execute(AssertSqlSafe(format!(r#"CREATE DATABASE "{name}""#)))
-                    .await
-                    .expect("create the test database");
-                let mut url = url::Url::parse(&admin_url).expect("BOBBIN_TEST_POSTGRES_URL is a URL");
-                url.set_path(&name);
-                Self { url: url.into(), cleanup: Cleanup::Postgres { admin_url, name } }
+                let database = PostgresDatabase::create().await;
+                Self { url: database.url.clone(), cleanup: Cleanup::Postgres(database) }
             }
         }
     }
 
     /// Drops a PostgreSQL test database now, while the server still uses it.
     pub async fn drop_now(&self) {
-        if let Cleanup::Postgres { admin_url, name } = &self.cleanup {
-            drop_postgres_database(admin_url, name).await;
-        }
-    }
-}
-
-async fn drop_postgres_database(admin_url: &str, name: &str) {
-    let mut admin = PgConnection::connect(admin_url).await.expect("connect to drop the test database");
-    admin
-        .execute(AssertSqlSafe(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#)))
-        .await
-        .expect("drop the test database");
-}
-
-impl Drop for TestDatabase {
-    fn drop(&mut self) {
-        if let Cleanup::Postgres { admin_url, name } = &self.cleanup {
-            let (admin_url, name) = (admin_url.clone(), name.clone());
-            // Drop runs inside the test's runtime, which cannot be blocked on; use a thread
-            // with a runtime of its own.
-            std::thread::spawn(move || {
-                tokio::runtime::Builder::new_current_thread()
-                    .enable_all()
-                    .build()
-                    .expect("runtime")
-                    .block_on(drop_postgres_database(&admin_url, &name));
-            })
-            .join()
-            .expect("dropping the test database");
+        if let Cleanup::Postgres(database) = &self.cleanup {
+            database.drop_now().await;
         }
     }
 }

@@ -17,6 +17,8 @@ mod oauth;
 mod oauth_provider;
 mod openapi;
 mod overload;
+#[path = "../common/postgres.rs"]
+mod postgres;
 mod quotes;
 mod security;
 mod settings;

@@ -1,5 +1,5 @@
-//! The pieces: a fresh PostgreSQL database, `bobbin serve` processes on it, and an HTTP client
-//! that spreads requests over the live servers as a load balancer would.
+//! The pieces: `bobbin serve` processes on one fresh PostgreSQL database (`../common/postgres.rs`),
+//! and an HTTP client that spreads requests over the live servers as a load balancer would.
 
 use std::{
     fs::File,
@@ -10,9 +10,10 @@ use std::{
 };
 
 use reqwest::{Method, StatusCode};
-use sea_orm::sqlx::{AssertSqlSafe, Connection as _, Executor as _, PgConnection};
 use serde_json::Value;
 use tempfile::TempDir;
+
+use crate::postgres::PostgresDatabase;
 
 const BOBBIN: &str = env!("CARGO_BIN_EXE_bobbin");
 
@@ -26,60 +27,6 @@ const SITE_URL: &str = "http://shop.bobbin.test/";
 /// How long a server may take to answer `/healthz` after it was started.
 const START_TIMEOUT: Duration = Duration::from_secs(20);
 
-/// A PostgreSQL server where the test may create and drop a database: `make test` names one
-/// (scripts/with-postgres.sh); otherwise the machine's own.
-fn postgres_admin_url() -> String {
-    std::env::var("BOBBIN_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
-}
-
-/// A fresh, empty PostgreSQL database, dropped (with whatever still holds it open) on drop.
-#[derive(Debug)]
-pub struct Database {
-    pub url: String,
-    admin_url: String,
-    name: String,
-}
-
-impl Database {
-    pub async fn create() -> Self {
-        let admin_url = postgres_admin_url();
-        let name = format!("bobbin_servers_{}", uuid::Uuid::new_v4().simple());
-        let mut admin = PgConnection::connect(&admin_url).await.unwrap_or_else(|error| {
-            panic!("PostgreSQL is not reachable at {admin_url} ({error}); set BOBBIN_TEST_POSTGRES_URL")
-        });
-        admin
-            .execute(AssertSqlSafe(format!(r#"CREATE DATABASE "{name}""#)))
-            .await
-            .expect("create the test database");
-        let mut url = url::Url::parse(&admin_url).expect("BOBBIN_TEST_POSTGRES_URL is a URL");
-        url.set_path(&name);
-        Self { url: url.into(), admin_url, name }
-    }
-}
-
-impl Drop for Database {
-    fn drop(&mut self) {
-        let (admin_url, name) = (self.admin_url.clone(), self.name.clone());
-        // Drop may run inside the test's runtime, which cannot be blocked on: a thread with a
-        // runtime of its own does the work.
-        let dropped = std::thread::spawn(move || {
-            tokio::runtime::Builder::new_current_thread().enable_all().build().expect("runtime").block_on(
-                async {
-                    let mut admin = PgConnection::connect(&admin_url).await?;
-                    admin
-                        .execute(AssertSqlSafe(format!(r#"DROP DATABASE IF EXISTS "{name}" WITH (FORCE)"#)))
-                        .await
-                },
-            )
-        })
-        .join();
-        if !matches!(dropped, Ok(Ok(_))) {
-            eprintln!("the test database {} was not dropped: {dropped:?}", self.name);
-        }
-    }
-}
-
 /// A `bobbin serve` process. Dropping it kills it, so a failed assertion leaves none behind.
 #[derive(Debug)]
 pub struct Server {
@@ -92,7 +39,7 @@ pub struct Server {
 impl Server {
     /// Starts the release binary on a free loopback port against `database`; does not wait for
     /// it to serve ([`Server::wait_until_serving`]).
-    pub fn spawn(database: &Database) -> Self {
+    pub fn spawn(database: &PostgresDatabase) -> Self {
         let folder = tempfile::tempdir().expect("a folder for the server");
         let log = folder.path().join("server.log");
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();

@@ -10,14 +10,18 @@
 
 mod fleet;
 mod load;
+#[path = "../common/postgres.rs"]
+#[expect(dead_code, reason = "these tests never drop a database while a server uses it")]
+mod postgres;
 
 use std::{
     sync::{Arc, atomic::AtomicBool},
     time::{Duration, SystemTime, UNIX_EPOCH},
 };
 
-use fleet::{Database, EMAIL_INTERVAL, Fleet, RATE_LIMIT, Request, Server};
+use fleet::{EMAIL_INTERVAL, Fleet, RATE_LIMIT, Request, Server};
 use load::Person;
+use postgres::PostgresDatabase;
 use reqwest::StatusCode;
 use serde_json::json;
 
@@ -33,7 +37,7 @@ async fn nothing_acknowledged_is_lost_when_one_of_two_servers_is_killed_mid_load
 }
 
 async fn two_servers_one_killed() {
-    let database = Database::create().await;
+    let database = PostgresDatabase::create().await;
     let client = fleet::client();
     // One after the other, as in a rolling start; both at once is the next test.
     let mut first = Server::spawn(&database);
@@ -176,7 +180,7 @@ async fn two_servers_started_at_once_on_a_new_database_both_serve_and_accept_eac
 }
 
 async fn started_at_once() {
-    let database = Database::create().await;
+    let database = PostgresDatabase::create().await;
     let client = fleet::client();
     let mut first = Server::spawn(&database);
     let mut second = Server::spawn(&database);
