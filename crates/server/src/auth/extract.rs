@@ -41,7 +41,7 @@ impl<T: DeserializeOwned, S: Send + Sync> FromRequest<S> for AuthJson<T> {
             }
         })?;
         // An empty body is an empty object (the client posts `/logout` and `/factors/{id}/challenge` bare).
-        let bytes: &[u8] = if bytes.iter().all(u8::is_ascii_whitespace) { b"{}" } else { &bytes };
+        let bytes: &[u8] = if bytes.trim_ascii().is_empty() { b"{}" } else { &bytes };
         serde_json::from_slice(bytes).map(AuthJson).map_err(|error| {
             if error.is_data() {
                 AuthError::validation(format!("Invalid request body: {error}"))

@@ -539,7 +539,9 @@ mod tests {
     #[test]
     fn the_common_password_list_is_bundled_whole() {
         assert_eq!(COMMON_PASSWORDS.len(), 10_000);
-        assert!(COMMON_PASSWORDS.iter().all(|p| *p == p.to_lowercase() && !p.trim().is_empty()));
+        for p in COMMON_PASSWORDS.iter() {
+            assert!(*p == p.to_lowercase() && !p.trim().is_empty(), "{p:?}");
+        }
     }
 
     #[test]

@@ -66,7 +66,9 @@ mod tests {
         for _ in 0..100 {
             let code = six_digit_code();
             assert_eq!(code.len(), 6);
-            assert!(code.bytes().all(|byte| byte.is_ascii_digit()));
+            for digit in code.bytes() {
+                assert!(digit.is_ascii_digit(), "{code}");
+            }
         }
         assert_ne!(refresh_token(), refresh_token());
         assert_eq!(sha256_hex("abc"), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -4,10 +4,7 @@ use bobbin_core::{
     email::{EmailAddress, EmailError},
     text::display_name,
 };
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    QueryFilter as _,
-};
+use sea_orm::ConnectionTrait;
 use serde_json::{Map, Value, json};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 use uuid::Uuid;
@@ -141,87 +138,6 @@ pub fn parse_metadata(data: Option<Value>) -> AuthResult<Map<String, Value>> {
 /// Whether the account has a verified second factor, so that its sessions need `aal2`.
 pub async fn has_verified_factor(db: &impl ConnectionTrait, user_id: Uuid) -> AuthResult<bool> {
     Ok(factors::has_verified(db, user_id).await?)
-}
-
-pub async fn find_by_email(db: &impl ConnectionTrait, email: &str) -> AuthResult<Option<user::Model>> {
-    Ok(user::Entity::find().filter(user::Column::Email.eq(email)).one(db).await?)
-}
-
-/// Creates an account and its identity for `provider` (`email`, or an OAuth provider).
-pub async fn create(
-    db: &impl ConnectionTrait,
-    email: &str,
-    password_hash: Option<String>,
-    metadata: Map<String, Value>,
-    provider: &str,
-    provider_id: Option<String>,
-    confirmed: bool,
-) -> AuthResult<user::Model> {
-    let now = OffsetDateTime::now_utc();
-    let id = Uuid::new_v4();
-    let user = user::ActiveModel {
-        id: Set(id),
-        email: Set(email.to_owned()),
-        encrypted_password: Set(password_hash),
-        email_confirmed_at: Set(confirmed.then_some(now)),
-        last_sign_in_at: Set(None),
-        raw_user_meta_data: Set(Value::Object(metadata.clone())),
-        raw_app_meta_data: Set(json!({ "provider": provider, "providers": [provider] })),
-        confirmation_sent_at: Set(None),
-        recovery_sent_at: Set(None),
-        email_change: Set(None),
-        email_change_sent_at: Set(None),
-        default_team_id: Set(None),
-        created_at: Set(now),
-        updated_at: Set(now),
-    }
-    .insert(db)
-    .await
-    .map_err(|error| match error.sql_err() {
-        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => {
-            AuthError::unprocessable("user_already_exists", "User already registered")
-        }
-        _ => AuthError::from(error),
-    })?;
-    let mut identity_data = metadata;
-    identity_data.entry("sub").or_insert_with(|| json!(id));
-    identity_data.insert("email".to_owned(), json!(email));
-    identity_data.entry("email_verified").or_insert(json!(confirmed));
-    add_identity(
-        db,
-        user.id,
-        email.to_owned(),
-        provider,
-        provider_id.unwrap_or_else(|| id.to_string()),
-        identity_data,
-    )
-    .await?;
-    Ok(user)
-}
-
-/// Records that the user signs in through `provider` as `provider_id`.
-pub async fn add_identity(
-    db: &impl ConnectionTrait,
-    user_id: Uuid,
-    email: String,
-    provider: &str,
-    provider_id: String,
-    data: Map<String, Value>,
-) -> AuthResult<identity::Model> {
-    let now = OffsetDateTime::now_utc();
-    Ok(identity::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user_id),
-        provider: Set(provider.to_owned()),
-        provider_id: Set(provider_id),
-        identity_data: Set(Value::Object(data)),
-        email: Set(Some(email)),
-        last_sign_in_at: Set(Some(now)),
-        created_at: Set(now),
-        updated_at: Set(now),
-    }
-    .insert(db)
-    .await?)
 }
 
 #[cfg(test)]

@@ -157,7 +157,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .layer(middleware::map_response(json_errors));
 
     let auth = Router::new()
-        .nest("/auth/v1", auth::router())
+        .nest("/auth/v1", auth::routes::router())
         // Answers carry tokens and users: no cache, shared or private, may keep them (the JWKS
         // sets its own, public, lifetime).
         .layer(SetResponseHeaderLayer::if_not_present(

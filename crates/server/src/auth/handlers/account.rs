@@ -6,17 +6,13 @@ use axum::{
     http::StatusCode,
     response::{IntoResponse, Response},
 };
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
-    QueryFilter as _,
-};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 
 use super::{
-    FLOW_STATE_EXPIRY, PkceFields, TokenKind, TokenMail, email_clock, flow_for_link, mail_token,
-    new_flow_state, redirect_target, send_token_mail, store_token,
+    FLOW_STATE_EXPIRY, Issued, PkceFields, TokenMail, email_clock, flow_for_link, mail_token, new_flow,
+    redirect_target, send_token_mail,
 };
 use crate::{
     auth::{
@@ -26,8 +22,12 @@ use crate::{
         session::{self, Method},
         user::{self as account, user_json},
     },
-    entity::{flow_state, one_time_token, user},
     mail::templates::{self, MailKind},
+    repo::auth::{
+        flow_states,
+        one_time_tokens::{self, TokenKind},
+        users::{self, NewUser},
+    },
     state::AppState,
 };
 
@@ -75,7 +75,7 @@ pub async fn signup(
     // Hashed before the lookup, so that a registered address takes as long as a new one.
     let hash = auth.hashing.hash(body.password.clone()).await?;
 
-    if let Some(existing) = account::find_by_email(&state.db, &email).await? {
+    if let Some(existing) = users::by_email(&state.db, &email).await? {
         if auth.config.autoconfirm {
             return Err(AuthError::unprocessable("user_already_exists", "User already registered"));
         }
@@ -84,10 +84,8 @@ pub async fn signup(
             // squatting) the address. This sign-up gets a link of its own that carries its own
             // password; earlier sign-ups keep theirs. Whichever link is opened proves the
             // address, and only that sign-up's password then works.
-            let flow = crate::db::committed(&state.db, async |txn| {
-                flow_for_link(txn, pkce, existing.id, "email", "email/signup", &redirect).await
-            })
-            .await?;
+            let flow =
+                flow_for_link(&state.db, pkce, existing.id, "email", "email/signup", &redirect).await?;
             let mail = TokenMail {
                 password_hash: Some(hash.clone()),
                 ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
@@ -95,10 +93,7 @@ pub async fn signup(
             send_token_mail(auth, &state.db, &existing, mail).await?;
             // Until a link is opened, the newest sign-up's password is the one that hears
             // "Email not confirmed" at sign-in; an unconfirmed account cannot sign in anyway.
-            let mut active = existing.into_active_model();
-            active.encrypted_password = Set(Some(hash));
-            active.confirmation_sent_at = Set(Some(OffsetDateTime::now_utc()));
-            crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
+            users::record_repeated_signup(&state.db, existing, hash, OffsetDateTime::now_utc()).await?;
         } else {
             // No e-mail for the owner, who did not ask; but the same clock as for a new address,
             // so a second sign-up within the interval is refused alike.
@@ -107,19 +102,19 @@ pub async fn signup(
         return Ok(Json(obfuscated_user(&email, &metadata)).into_response());
     }
 
-    let txn = crate::db::begin_write(&state.db).await?;
-    let created =
-        account::create(&txn, &email, Some(hash.clone()), metadata, "email", None, auth.config.autoconfirm)
-            .await?;
-    let flow = match pkce {
-        Some(pkce) if !auth.config.autoconfirm => Some(
-            new_flow_state(&txn, pkce, Some(created.id), "email", "email/signup", Some(redirect.to_string()))
-                .await?
-                .id,
-        ),
-        _ => None,
+    let new = NewUser {
+        email: &email,
+        password_hash: Some(hash.clone()),
+        metadata,
+        provider: "email",
+        provider_id: None,
+        confirmed: auth.config.autoconfirm,
     };
-    txn.commit().await?;
+    let flow = pkce
+        .filter(|_| !auth.config.autoconfirm)
+        .map(|pkce| new_flow(pkce, None, "email", "email/signup", Some(redirect.to_string())));
+    let (created, flow) = users::create(&state.db, new, flow).await?;
+    let flow = flow.map(|flow| flow.id);
 
     if auth.config.autoconfirm {
         let tokens = session::start(auth, &state.db, &created, Method::Password, &client.0).await?;
@@ -130,14 +125,8 @@ pub async fn signup(
         ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
     };
     send_token_mail(auth, &state.db, &created, mail).await?;
-    let created = mark_sent(&state, created).await?;
+    let created = users::record_confirmation_sent(&state.db, created, OffsetDateTime::now_utc()).await?;
     Ok(Json(user_json(&state.db, &created).await?).into_response())
-}
-
-async fn mark_sent(state: &AppState, user: user::Model) -> AuthResult<user::Model> {
-    let mut active = user.into_active_model();
-    active.confirmation_sent_at = Set(Some(OffsetDateTime::now_utc()));
-    Ok(crate::db::committed(&state.db, async |txn| active.update(txn).await).await?)
 }
 
 /// What a repeated sign-up answers: a fresh id, no identities, as for a new unconfirmed account.
@@ -239,7 +228,7 @@ async fn password_grant(
     // is that someone can keep an owner from password sign-in for a few minutes (the magic link
     // still works), which beats unbounded guessing.
     rate_limit::per_account(&state.db, "token", &email, state.auth.config.rate_limit).await?;
-    let found = account::find_by_email(&state.db, &email).await?;
+    let found = users::by_email(&state.db, &email).await?;
     // An unknown address (or an account without a password) takes as long as a wrong password.
     let hash = found.as_ref().and_then(|user| user.encrypted_password.clone());
     let matches = state.auth.hashing.verify(body.password, hash).await?;
@@ -263,23 +252,10 @@ async fn pkce_grant(
             "invalid request: both auth code and code verifier should be non-empty",
         ));
     }
-    let txn = crate::db::begin_write(&state.db).await?;
-    let flow = flow_state::Entity::find()
-        .filter(flow_state::Column::AuthCodeHash.eq(secret::sha256_hex(&body.auth_code)))
-        .one(&txn)
-        .await?
-        .ok_or_else(|| {
-            AuthError::not_found("flow_state_not_found", "invalid flow state, no valid flow state found")
-        })?;
     // Single use: whatever happens next, this code is spent.
-    let deleted = flow_state::Entity::delete_by_id(flow.id).exec(&txn).await?;
-    txn.commit().await?;
-    if deleted.rows_affected != 1 {
-        return Err(AuthError::not_found(
-            "flow_state_not_found",
-            "invalid flow state, no valid flow state found",
-        ));
-    }
+    let flow = flow_states::take_by_auth_code(&state.db, &body.auth_code).await?.ok_or_else(|| {
+        AuthError::not_found("flow_state_not_found", "invalid flow state, no valid flow state found")
+    })?;
     let issued = flow.auth_code_issued_at.unwrap_or(flow.created_at);
     if OffsetDateTime::now_utc() - issued > FLOW_STATE_EXPIRY {
         return Err(AuthError::not_found("flow_state_expired", "invalid flow state, flow state has expired"));
@@ -291,7 +267,7 @@ async fn pkce_grant(
         ));
     }
     let user = match flow.user_id {
-        Some(id) => user::Entity::find_by_id(id).one(&state.db).await?,
+        Some(id) => users::by_id(&state.db, id).await?,
         None => None,
     }
     .ok_or_else(|| AuthError::not_found("user_not_found", "User not found"))?;
@@ -375,10 +351,7 @@ pub async fn update_user(
             }
         }
         account::parse_metadata(Some(Value::Object(merged.clone())))?;
-        let mut active = user.into_active_model();
-        active.raw_user_meta_data = Set(Value::Object(merged));
-        active.updated_at = Set(now);
-        user = crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
+        user = users::set_metadata(&state.db, user, merged, now).await?;
     }
 
     if let Some(new_password) = body.password {
@@ -395,12 +368,9 @@ pub async fn update_user(
                 "New password should be different from the old password.",
             ));
         }
-        let mut active = user.into_active_model();
-        active.encrypted_password = Set(Some(auth.hashing.hash(new_password).await?));
-        active.updated_at = Set(now);
-        user = crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
+        let hash = auth.hashing.hash(new_password).await?;
         // Other devices signed in with the old password are signed out.
-        session::end(&state.db, user.id, current.session.id, "others").await?;
+        user = users::change_password(&state.db, user, hash, current.session.id, now).await?;
     }
 
     if let Some(raw) = body.email {
@@ -408,7 +378,7 @@ pub async fn update_user(
         if new_email != user.email {
             // A taken address is answered as a free one (else this would tell who has an
             // account); its owner hears of the attempt instead of getting a link.
-            let taken = account::find_by_email(&state.db, &new_email).await?.is_some();
+            let taken = users::by_email(&state.db, &new_email).await?.is_some();
             let redirect = redirect_target(auth, query.redirect_to.as_deref());
             let pkce = body.pkce.parse()?;
             // Both e-mails' clocks before anything is written: a refused request changes nothing.
@@ -416,30 +386,22 @@ pub async fn update_user(
             email_clock(auth, &state.db, TokenKind::EmailChangeCurrent, &user.email).await?;
             // The address asked for, and the tokens of both halves, change together: a link
             // mailed for an earlier request can never complete a change to this address.
-            let txn = crate::db::begin_write(&state.db).await?;
-            one_time_token::Entity::delete_many()
-                .filter(one_time_token::Column::UserId.eq(user.id))
-                .filter(
-                    one_time_token::Column::Kind
-                        .is_in([TokenKind::EmailChangeCurrent.as_str(), TokenKind::EmailChangeNew.as_str()]),
-                )
-                .exec(&txn)
-                .await?;
-            let mut active = user.into_active_model();
-            active.email_change = Set(Some(new_email.clone()));
-            active.email_change_sent_at = Set(Some(now));
-            active.updated_at = Set(now);
-            user = active.update(&txn).await?;
-            let flow = flow_for_link(&txn, pkce, user.id, "email", "email_change", &redirect).await?;
+            let flow = pkce.map(|pkce| {
+                new_flow(pkce, Some(user.id), "email", "email_change", Some(redirect.to_string()))
+            });
             let current_email = user.email.clone();
-            let to_new = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
-            let to_current = TokenMail::new(TokenKind::EmailChangeCurrent, &current_email, &redirect, flow);
+            let to_new = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, None);
+            let to_current = TokenMail::new(TokenKind::EmailChangeCurrent, &current_email, &redirect, None);
             // For a taken address the new half is stored but never mailed: the current address's
             // link then says "confirm the link sent to the other e-mail", as it does for a free
             // address whose owner has not confirmed yet, and the change never completes.
-            let new_half = store_token(&txn, &auth.vault, &user, &to_new).await?;
-            let current_half = store_token(&txn, &auth.vault, &user, &to_current).await?;
-            txn.commit().await?;
+            let (new_half, current_half) = (Issued::generate(), Issued::generate());
+            let halves = [
+                to_new.token(user.id, &new_half, &auth.vault),
+                to_current.token(user.id, &current_half, &auth.vault),
+            ];
+            user =
+                one_time_tokens::request_email_change(&state.db, user, &new_email, flow, halves, now).await?;
             if taken {
                 tell_owner_address_taken(auth, &state.db, &new_email).await?;
             } else {

@@ -9,29 +9,28 @@ use axum::{
     extract::{Query, State},
     response::{IntoResponse, Response},
 };
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, IntoActiveModel as _,
-    QueryFilter as _, QuerySelect as _,
-};
 use serde::Deserialize;
 use serde_json::{Value, json};
-use subtle::ConstantTimeEq as _;
 use time::OffsetDateTime;
 
 use super::{
-    MAX_CODE_ATTEMPTS, PkceFields, TokenKind, TokenMail, email_clock, error_redirect, flow_for_link,
-    issue_auth_code, mail_token, redirect_target, redirect_with, send_token_mail, session_redirect,
-    store_token,
+    Issued, PkceFields, TokenMail, email_clock, error_redirect, flow_for_link, issue_token_mail, mail_token,
+    redirect_target, redirect_with, send_token_mail, session_redirect,
 };
 use crate::{
     auth::{
         error::{AuthError, AuthResult},
         extract::{AuthJson, Client},
-        rate_limit, secret,
+        rate_limit,
         session::{self, Method},
         user as account,
     },
-    entity::{flow_state, one_time_token, user},
+    entity::{flow_state, user},
+    repo::auth::{
+        flow_states,
+        one_time_tokens::{self, Consumed, Lookup, TokenKind},
+        users::{self, NewUser},
+    },
     state::AppState,
 };
 
@@ -69,187 +68,36 @@ enum Verified {
 }
 
 /// Finds and spends the one-time token, and applies it (confirm the address, change it...).
-async fn consume(state: &AppState, kinds: &[TokenKind], token: Lookup<'_>) -> AuthResult<Verified> {
-    let invalid = || {
-        AuthError::forbidden(
-            "otp_expired",
-            if matches!(token, Lookup::Link(_)) { LINK_INVALID } else { CODE_INVALID },
-        )
-    };
-    let of_kinds = one_time_token::Column::Kind.is_in(kinds.iter().map(|kind| kind.as_str()));
-    let txn = crate::db::begin_write(&state.db).await?;
-    let row = match token {
-        // A link's token has 256 random bits: looking up its hash leaks nothing worth timing.
-        Lookup::Link(token) => one_time_token::Entity::find()
-            .filter(of_kinds)
-            .filter(one_time_token::Column::TokenHash.eq(secret::sha256_hex(token)))
-            .one(&txn)
-            .await?
-            .ok_or_else(invalid)?,
-        Lookup::Code { email, code } => {
-            // Every token mailed to this address, compared in constant time with the code's
-            // hash; a wrong code counts against each of them, and the fifth voids them.
-            // Locked (PostgreSQL; SQLite's write transaction already excludes every other writer),
-            // so guesses sent at once are counted one after the other, not all against 0.
-            let candidates = one_time_token::Entity::find()
-                .filter(of_kinds)
-                .filter(one_time_token::Column::RelatesTo.eq(email))
-                .lock_exclusive()
-                .all(&txn)
-                .await?;
-            let presented = state.auth.vault.code_hash(email, code);
-            let matched = candidates
-                .iter()
-                .filter(|row| bool::from(row.code_hash.as_bytes().ct_eq(presented.as_bytes())))
-                .max_by_key(|row| row.created_at)
-                .cloned();
-            let Some(row) = matched else {
-                count_wrong_code(&txn, &candidates).await?;
-                txn.commit().await?;
-                return Err(invalid());
-            };
-            row
+async fn consume(state: &AppState, kinds: &[TokenKind], token: Token<'_>) -> AuthResult<Verified> {
+    let code_hash;
+    let lookup = match token {
+        Token::Link(token) => Lookup::Link(token),
+        Token::Code { email, code } => {
+            code_hash = state.auth.vault.code_hash(email, code);
+            Lookup::Code { email, code_hash: &code_hash }
         }
     };
-    // Spent whatever happens next; deleting by id makes two concurrent uses yield one winner.
-    let deleted = one_time_token::Entity::delete_by_id(row.id).exec(&txn).await?;
-    if deleted.rows_affected != 1 {
-        return Err(invalid());
-    }
-    let kind = kinds.iter().copied().find(|kind| kind.as_str() == row.kind).ok_or_else(invalid)?;
-    if OffsetDateTime::now_utc() - row.created_at > kind.lifetime() {
-        txn.commit().await?;
-        return Err(invalid());
-    }
-    let user = user::Entity::find_by_id(row.user_id).one(&txn).await?.ok_or_else(invalid)?;
-    let now = OffsetDateTime::now_utc();
-    let (user, method) = match kind {
-        TokenKind::Confirmation | TokenKind::MagicLink | TokenKind::Recovery => {
+    match one_time_tokens::consume(&state.db, kinds, lookup, OffsetDateTime::now_utc()).await? {
+        Consumed::SignIn { user, kind, flow } => {
             let method = match kind {
                 TokenKind::Confirmation => Method::EmailSignup,
                 TokenKind::MagicLink => Method::MagicLink,
-                _ => Method::Recovery,
+                TokenKind::Recovery => Method::Recovery,
+                TokenKind::EmailChangeCurrent | TokenKind::EmailChangeNew => Method::EmailChange,
             };
-            (prove_address(&txn, user, &row, kind, now).await?, method)
+            Ok(Verified::SignIn { user, method, flow })
         }
-        TokenKind::EmailChangeCurrent | TokenKind::EmailChangeNew => {
-            // Each half must still be about the change asked for now: its address, the new one
-            // or the current one as they are.
-            let expected = if kind == TokenKind::EmailChangeNew {
-                user.email_change.as_deref()
-            } else {
-                Some(user.email.as_str())
-            };
-            if user.email_change.is_none() || expected != Some(row.relates_to.as_str()) {
-                txn.commit().await?;
-                return Err(invalid());
-            }
-            let Some(user) = complete_email_change(&txn, user, now).await? else {
-                txn.commit().await?;
-                return Ok(Verified::HalfOfEmailChange);
-            };
-            (user, Method::EmailChange)
-        }
-    };
-    let flow = match row.flow_state_id {
-        Some(id) => flow_state::Entity::find_by_id(id).one(&txn).await?,
-        None => None,
-    };
-    txn.commit().await?;
-    Ok(Verified::SignIn { user, method, flow })
-}
-
-/// The second half of an address change: `user` with the new address, or `None` while the
-/// other half's link is still unopened.
-async fn complete_email_change(
-    txn: &sea_orm::DatabaseTransaction,
-    user: user::Model,
-    now: OffsetDateTime,
-) -> AuthResult<Option<user::Model>> {
-    let other = one_time_token::Entity::find()
-        .filter(one_time_token::Column::UserId.eq(user.id))
-        .filter(
-            one_time_token::Column::Kind
-                .is_in([TokenKind::EmailChangeCurrent.as_str(), TokenKind::EmailChangeNew.as_str()]),
-        )
-        .one(txn)
-        .await?;
-    let Some(new_email) = user.email_change.clone().filter(|_| other.is_none()) else { return Ok(None) };
-    let mut active = user.into_active_model();
-    active.email = Set(new_email.clone());
-    active.email_change = Set(None);
-    active.email_change_sent_at = Set(None);
-    active.updated_at = Set(now);
-    let user = active.update(txn).await.map_err(|error| match error.sql_err() {
-        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => AuthError::unprocessable(
-            "email_exists",
-            "A user with this email address has already been registered",
-        ),
-        _ => error.into(),
-    })?;
-    crate::entity::identity::Entity::update_many()
-        .col_expr(crate::entity::identity::Column::Email, new_email.into())
-        .filter(crate::entity::identity::Column::UserId.eq(user.id))
-        .filter(crate::entity::identity::Column::Provider.eq("email"))
-        .exec(txn)
-        .await?;
-    Ok(Some(user))
-}
-
-/// `user`'s address proven by the token `row` of `kind` (opening any e-mailed link proves it).
-/// Until now anyone could have signed up with the address, so the password becomes the one of
-/// the sign-up whose link this is, and none at all when the proof came another way (a magic
-/// link, a recovery): a password chosen before the address was proven may be a stranger's.
-async fn prove_address(
-    txn: &sea_orm::DatabaseTransaction,
-    user: user::Model,
-    row: &one_time_token::Model,
-    kind: TokenKind,
-    now: OffsetDateTime,
-) -> AuthResult<user::Model> {
-    if user.email_confirmed_at.is_some() {
-        return Ok(user);
+        Consumed::HalfOfEmailChange => Ok(Verified::HalfOfEmailChange),
+        Consumed::Invalid => Err(AuthError::forbidden(
+            "otp_expired",
+            if matches!(token, Token::Link(_)) { LINK_INVALID } else { CODE_INVALID },
+        )),
     }
-    let password = if kind == TokenKind::Confirmation { row.password_hash.clone() } else { None };
-    // The other sign-ups' links carry their passwords: they must never apply now.
-    one_time_token::Entity::delete_many()
-        .filter(one_time_token::Column::UserId.eq(user.id))
-        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
-        .exec(txn)
-        .await?;
-    let mut active = user.into_active_model();
-    active.email_confirmed_at = Set(Some(now));
-    active.encrypted_password = Set(password);
-    active.updated_at = Set(now);
-    Ok(active.update(txn).await?)
 }
 
-/// A wrong code for these tokens' address: each counts one more attempt, and those that
-/// reach [`MAX_CODE_ATTEMPTS`] are void (the person asks for a new e-mail).
-async fn count_wrong_code(
-    txn: &sea_orm::DatabaseTransaction,
-    candidates: &[one_time_token::Model],
-) -> AuthResult<()> {
-    use sea_orm::sea_query::{Expr, ExprTrait as _};
-    if candidates.is_empty() {
-        return Ok(());
-    }
-    let ids = || candidates.iter().map(|row| row.id);
-    one_time_token::Entity::update_many()
-        .col_expr(one_time_token::Column::Attempts, Expr::col(one_time_token::Column::Attempts).add(1))
-        .filter(one_time_token::Column::Id.is_in(ids()))
-        .exec(txn)
-        .await?;
-    one_time_token::Entity::delete_many()
-        .filter(one_time_token::Column::Id.is_in(ids()))
-        .filter(one_time_token::Column::Attempts.gte(MAX_CODE_ATTEMPTS))
-        .exec(txn)
-        .await?;
-    Ok(())
-}
-
+/// A one-time token as presented.
 #[derive(Clone, Copy)]
-enum Lookup<'a> {
+enum Token<'a> {
     Link(&'a str),
     Code { email: &'a str, code: &'a str },
 }
@@ -275,7 +123,7 @@ pub async fn verify_link(
     let outcome = async {
         rate_limit::per_client(&state.db, "verify", &client, state.auth.config.rate_limit).await?;
         let kinds = kinds_for(&query.kind)?;
-        consume(&state, kinds, Lookup::Link(&query.token)).await
+        consume(&state, kinds, Token::Link(&query.token)).await
     }
     .await;
     match outcome {
@@ -290,8 +138,7 @@ pub async fn verify_link(
                 .redirect_to
                 .as_deref()
                 .map_or(target.clone(), |to| redirect_target(&state.auth, Some(to)));
-            match crate::db::committed(&state.db, async |txn| issue_auth_code(txn, flow, user.id).await).await
-            {
+            match flow_states::issue_auth_code(&state.db, flow, user.id).await.map_err(AuthError::from) {
                 Ok(code) => redirect_with(&target, true, &[("code", &code)]),
                 Err(error) => error_redirect(&target, &error),
             }
@@ -344,9 +191,9 @@ pub async fn verify(
         // Counted per address as well as per client: guesses spread over many clients still
         // meet one limit.
         rate_limit::per_account(&state.db, "verify", &email, state.auth.config.rate_limit).await?;
-        consume(&state, kinds, Lookup::Code { email: &email, code: body.token.trim() }).await?
+        consume(&state, kinds, Token::Code { email: &email, code: body.token.trim() }).await?
     } else {
-        consume(&state, kinds, Lookup::Link(&body.token_hash)).await?
+        consume(&state, kinds, Token::Link(&body.token_hash)).await?
     };
     match verified {
         Verified::HalfOfEmailChange => Ok(Json(json!({
@@ -357,7 +204,7 @@ pub async fn verify(
         Verified::SignIn { user, method, flow } => {
             if let Some(flow) = flow {
                 // A typed code ends the PKCE flow as well; its state is no longer needed.
-                flow_state::Entity::delete_by_id(flow.id).exec(&state.db).await?;
+                flow_states::delete(&state.db, flow.id).await?;
             }
             Ok(Json(session::start(&state.auth, &state.db, &user, method, &client.0).await?).into_response())
         }
@@ -389,19 +236,14 @@ pub async fn recover(
     let email = account::parse_email(&body.email)?;
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
-    let Some(user) = account::find_by_email(&state.db, &email).await? else {
+    let Some(user) = users::by_email(&state.db, &email).await? else {
         email_clock(auth, &state.db, TokenKind::Recovery, &email).await?;
         return Ok(Json(json!({})));
     };
-    let flow = crate::db::committed(&state.db, async |txn| {
-        flow_for_link(txn, pkce, user.id, "recovery", "recovery", &redirect).await
-    })
-    .await?;
+    let flow = flow_for_link(&state.db, pkce, user.id, "recovery", "recovery", &redirect).await?;
     let mail = TokenMail::new(TokenKind::Recovery, &email, &redirect, flow);
     send_token_mail(auth, &state.db, &user, mail).await?;
-    let mut active = user.into_active_model();
-    active.recovery_sent_at = Set(Some(OffsetDateTime::now_utc()));
-    crate::db::committed(&state.db, async |txn| active.update(txn).await).await?;
+    users::record_recovery_sent(&state.db, user, OffsetDateTime::now_utc()).await?;
     Ok(Json(json!({})))
 }
 
@@ -437,29 +279,27 @@ pub async fn otp(
     // One clock for every answer, whether the address has an account, gets one now, or gets
     // nothing: a second request within the interval is refused the same way for all of them.
     email_clock(auth, &state.db, TokenKind::MagicLink, &email).await?;
-    let (user, kind) = match account::find_by_email(&state.db, &email).await? {
+    let (user, kind) = match users::by_email(&state.db, &email).await? {
         Some(user) => (user, TokenKind::MagicLink),
-        None if body.create_user.unwrap_or(true) => (
-            crate::db::committed(&state.db, async |txn| {
-                account::create(txn, &email, None, metadata, "email", None, false).await
-            })
-            .await?,
-            TokenKind::Confirmation,
-        ),
+        None if body.create_user.unwrap_or(true) => {
+            let new = NewUser {
+                email: &email,
+                password_hash: None,
+                metadata,
+                provider: "email",
+                provider_id: None,
+                confirmed: false,
+            };
+            (users::create(&state.db, new, None).await?.0, TokenKind::Confirmation)
+        }
         // Supabase Auth answers `otp_disabled` here, which tells who is registered; we answer
         // as if a link went out.
         None => return Ok(Json(json!({}))),
     };
     let authentication_method = if kind == TokenKind::Confirmation { "email/signup" } else { "magiclink" };
-    let flow = crate::db::committed(&state.db, async |txn| {
-        flow_for_link(txn, pkce, user.id, "email", authentication_method, &redirect).await
-    })
-    .await?;
+    let flow = flow_for_link(&state.db, pkce, user.id, "email", authentication_method, &redirect).await?;
     let mail = TokenMail::new(kind, &email, &redirect, flow);
-    let issued =
-        crate::db::committed(&state.db, async |txn| store_token(txn, &auth.vault, &user, &mail).await)
-            .await?;
-    mail_token(auth, &state.db, &user, &mail, &issued).await?;
+    issue_token_mail(auth, &state.db, &user, &mail).await?;
     Ok(Json(json!({})))
 }
 
@@ -486,55 +326,29 @@ pub async fn resend(
     // A PKCE client resends with a new challenge: the new link then ends in an auth code too.
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
-    let user = account::find_by_email(&state.db, &email).await?;
+    let user = users::by_email(&state.db, &email).await?;
     match (body.kind.as_str(), user) {
         ("signup", Some(user)) if user.email_confirmed_at.is_none() => {
             email_clock(auth, &state.db, TokenKind::Confirmation, &email).await?;
-            let flow = crate::db::committed(&state.db, async |txn| {
-                flow_for_link(txn, pkce, user.id, "email", "email/signup", &redirect).await
-            })
-            .await?;
-            // The new link replaces the pending ones (as in Supabase Auth). It carries the
-            // password of the sign-up it stands for when there is exactly one; with several
-            // sign-ups pending, someone may be squatting the address and it cannot tell whose
-            // this is, so it carries none (the person confirms, is signed in, and chooses one).
-            let pending = one_time_token::Entity::find()
-                .filter(one_time_token::Column::UserId.eq(user.id))
-                .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
-                .all(&state.db)
+            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email/signup", &redirect).await?;
+            // The new link replaces the pending ones, and carries a password only when it can
+            // tell whose sign-up it stands for (see `reissue_confirmation`).
+            let mail = TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow);
+            let issued = Issued::generate();
+            one_time_tokens::reissue_confirmation(&state.db, mail.token(user.id, &issued, &auth.vault))
                 .await?;
-            let password_hash = match pending.as_slice() {
-                [only] => only.password_hash.clone(),
-                _ => None,
-            };
-            one_time_token::Entity::delete_many()
-                .filter(one_time_token::Column::UserId.eq(user.id))
-                .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
-                .exec(&state.db)
-                .await?;
-            let mail = TokenMail {
-                password_hash,
-                ..TokenMail::new(TokenKind::Confirmation, &email, &redirect, flow)
-            };
-            let issued = crate::db::committed(&state.db, async |txn| {
-                store_token(txn, &auth.vault, &user, &mail).await
-            })
-            .await?;
             mail_token(auth, &state.db, &user, &mail, &issued).await?;
         }
         ("email_change", Some(user)) if user.email_change.is_some() => {
             let new_email = user.email_change.clone().unwrap_or_default();
-            if account::find_by_email(&state.db, &new_email).await?.is_some() {
+            if users::by_email(&state.db, &new_email).await?.is_some() {
                 // The address belongs to someone else (see `PUT /user`): its owner hears of
                 // it again, and gets no link.
                 email_clock(auth, &state.db, TokenKind::EmailChangeNew, &new_email).await?;
                 super::account::tell_owner_address_taken(auth, &state.db, &new_email).await?;
                 return Ok(Json(json!({ "message_id": null })));
             }
-            let flow = crate::db::committed(&state.db, async |txn| {
-                flow_for_link(txn, pkce, user.id, "email", "email_change", &redirect).await
-            })
-            .await?;
+            let flow = flow_for_link(&state.db, pkce, user.id, "email", "email_change", &redirect).await?;
             let mail = TokenMail::new(TokenKind::EmailChangeNew, &new_email, &redirect, flow);
             send_token_mail(auth, &state.db, &user, mail).await?;
         }

@@ -6,9 +6,6 @@ use axum::{
     extract::{Path, State},
     http::StatusCode,
 };
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, EntityTrait as _, QueryFilter as _,
-};
 use serde::Deserialize;
 use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
@@ -21,7 +18,11 @@ use crate::{
         rate_limit, session, totp,
         vault::factor_place,
     },
-    entity::{mfa_challenge, mfa_factor},
+    entity::mfa_factor,
+    repo::auth::{
+        challenges,
+        factors::{self, NewFactor},
+    },
     state::AppState,
 };
 
@@ -69,8 +70,7 @@ pub async fn enroll(
         return Err(AuthError::validation("A factor's friendly name must be at most 100 characters"));
     }
     let user = &current.user;
-    let factors =
-        mfa_factor::Entity::find().filter(mfa_factor::Column::UserId.eq(user.id)).all(&state.db).await?;
+    let factors = factors::of_user(&state.db, user.id).await?;
     if factors.iter().any(|factor| factor.status == "verified") && !current.is_aal2() {
         return Err(AuthError::new(
             StatusCode::UNAUTHORIZED,
@@ -105,20 +105,14 @@ pub async fn enroll(
     // The client turns `qr_code` into a data URL itself (auth-js `mfa.enroll`): plain SVG here.
     let enrolment =
         totp::enrol(&issuer, &user.email).map_err(|error| AuthError::validation(error.to_string()))?;
-    let now = OffsetDateTime::now_utc();
     let factor_id = Uuid::new_v4();
-    let factor = mfa_factor::ActiveModel {
-        id: Set(factor_id),
-        user_id: Set(user.id),
-        friendly_name: Set(friendly_name.clone()),
-        factor_type: Set("totp".to_owned()),
-        status: Set("unverified".to_owned()),
-        secret: Set(state.auth.vault.seal(&enrolment.secret, &factor_place(factor_id))?),
-        last_used_step: Set(None),
-        created_at: Set(now),
-        updated_at: Set(now),
+    let new = NewFactor {
+        id: factor_id,
+        user_id: user.id,
+        friendly_name: friendly_name.clone(),
+        sealed_secret: state.auth.vault.seal(&enrolment.secret, &factor_place(factor_id))?,
     };
-    let factor = crate::db::committed(&state.db, async |txn| factor.insert(txn).await).await?;
+    let factor = factors::create(&state.db, new).await?;
     Ok(Json(json!({
         "id": factor.id,
         "type": "totp",
@@ -130,8 +124,7 @@ pub async fn enroll(
 async fn own_factor(state: &AppState, current: &CurrentSession, id: &str) -> AuthResult<mfa_factor::Model> {
     let not_found = || AuthError::not_found("mfa_factor_not_found", "Factor not found");
     let id = Uuid::parse_str(id).map_err(|_| not_found())?;
-    mfa_factor::Entity::find_by_id(id)
-        .one(&state.db)
+    factors::by_id(&state.db, id)
         .await?
         .filter(|factor| factor.user_id == current.user.id)
         .ok_or_else(not_found)
@@ -145,20 +138,8 @@ pub async fn challenge(
     Path(id): Path<String>,
 ) -> AuthResult<Json<Value>> {
     let factor = own_factor(&state, &current, &id).await?;
-    // Old challenges of this factor are of no further use.
-    mfa_challenge::Entity::delete_many()
-        .filter(mfa_challenge::Column::FactorId.eq(factor.id))
-        .exec(&state.db)
-        .await?;
     let now = OffsetDateTime::now_utc();
-    let challenge = mfa_challenge::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        factor_id: Set(factor.id),
-        ip: Set(client.0.ip.clone()),
-        created_at: Set(now),
-        verified_at: Set(None),
-    };
-    let challenge = crate::db::committed(&state.db, async |txn| challenge.insert(txn).await).await?;
+    let challenge = challenges::replace(&state.db, factor.id, client.0.ip.clone(), now).await?;
     Ok(Json(json!({
         "id": challenge.id,
         "type": "totp",
@@ -191,14 +172,13 @@ pub async fn verify(
         AuthError::not_found("mfa_factor_not_found", "MFA factor with the provided challenge ID not found")
     };
     let challenge_id = Uuid::parse_str(&body.challenge_id).map_err(|_| challenge_not_found())?;
-    let challenge = mfa_challenge::Entity::find_by_id(challenge_id)
-        .one(&state.db)
+    let challenge = challenges::by_id(&state.db, challenge_id)
         .await?
         .filter(|challenge| challenge.factor_id == factor.id)
         .ok_or_else(challenge_not_found)?;
     let now = OffsetDateTime::now_utc();
     if now - challenge.created_at > CHALLENGE_EXPIRY {
-        mfa_challenge::Entity::delete_by_id(challenge.id).exec(&state.db).await?;
+        challenges::delete(&state.db, challenge.id).await?;
         return Err(AuthError::unprocessable(
             "mfa_challenge_expired",
             format!(
@@ -214,24 +194,10 @@ pub async fn verify(
         return Err(AuthError::unprocessable("mfa_verification_failed", "Invalid TOTP code entered"));
     };
     let step = i64::try_from(step).map_err(AuthError::internal)?;
-    let txn = crate::db::begin_write(&state.db).await?;
-    // Record the step only if no other request recorded it (or a later one) meanwhile: the
-    // same code can never be accepted twice, even by two requests at once.
-    let updated = mfa_factor::Entity::update_many()
-        .col_expr(mfa_factor::Column::LastUsedStep, step.into())
-        .col_expr(mfa_factor::Column::Status, "verified".into())
-        .col_expr(mfa_factor::Column::UpdatedAt, now.into())
-        .filter(mfa_factor::Column::Id.eq(factor.id))
-        .filter(
-            Condition::any()
-                .add(mfa_factor::Column::LastUsedStep.is_null())
-                .add(mfa_factor::Column::LastUsedStep.lt(step)),
-        )
-        .exec(&txn)
-        .await?;
-    mfa_challenge::Entity::delete_by_id(challenge.id).exec(&txn).await?;
-    txn.commit().await?;
-    if updated.rows_affected != 1 {
+    // Refused when this code's step (or a later one) was accepted meanwhile, even by a request
+    // running at the same moment.
+    let recorded = factors::record_step(&state.db, factor.id, challenge.id, step, now).await?;
+    if !recorded {
         return Err(AuthError::unprocessable("mfa_verification_failed", "Invalid TOTP code entered"));
     }
     Ok(Json(session::step_up(&state.auth, &state.db, current.session).await?))
@@ -251,6 +217,6 @@ pub async fn unenroll(
             "AAL2 required to unenroll verified factor",
         ));
     }
-    mfa_factor::Entity::delete_by_id(factor.id).exec(&state.db).await?;
+    factors::delete(&state.db, factor.id).await?;
     Ok(Json(json!({ "id": factor.id })))
 }

@@ -8,11 +8,8 @@ pub mod mfa;
 pub mod oauth;
 
 use axum::response::{IntoResponse as _, Redirect, Response};
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, QueryFilter as _, QueryOrder as _,
-};
-use time::{Duration, OffsetDateTime};
+use sea_orm::DatabaseConnection;
+use time::Duration;
 use url::Url;
 use uuid::Uuid;
 
@@ -23,8 +20,12 @@ use crate::{
         rate_limit, secret, session,
         vault::Vault,
     },
-    entity::{flow_state, one_time_token, user},
+    entity::user,
     mail::templates::{self, MailKind},
+    repo::auth::{
+        flow_states::{self, NewFlowState},
+        one_time_tokens::{self, NewToken, TokenKind},
+    },
 };
 
 /// How long a PKCE flow may take from the e-mailed link (or OAuth callback) to the code exchange.
@@ -97,34 +98,28 @@ impl PkceFields {
     }
 }
 
-pub async fn new_flow_state(
-    db: &impl ConnectionTrait,
-    (challenge, method): (String, String),
+/// A flow to store for the PKCE challenge and method `pkce`.
+pub fn new_flow(
+    (code_challenge, code_challenge_method): (String, String),
     user_id: Option<Uuid>,
     provider_type: &str,
     authentication_method: &str,
     redirect_to: Option<String>,
-) -> AuthResult<flow_state::Model> {
-    Ok(flow_state::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user_id),
-        code_challenge: Set(challenge),
-        code_challenge_method: Set(method),
-        provider_type: Set(provider_type.to_owned()),
-        authentication_method: Set(authentication_method.to_owned()),
-        redirect_to: Set(redirect_to),
-        auth_code_hash: Set(None),
-        auth_code_issued_at: Set(None),
-        created_at: Set(OffsetDateTime::now_utc()),
+) -> NewFlowState {
+    NewFlowState {
+        code_challenge,
+        code_challenge_method,
+        user_id,
+        provider_type: provider_type.to_owned(),
+        authentication_method: authentication_method.to_owned(),
+        redirect_to,
     }
-    .insert(db)
-    .await?)
 }
 
 /// A flow state for an e-mailed link when the request started a PKCE flow: its id, for the
 /// link's one-time token. `None` (an implicit flow) when it did not.
 pub async fn flow_for_link(
-    db: &impl ConnectionTrait,
+    db: &DatabaseConnection,
     pkce: Option<(String, String)>,
     user_id: Uuid,
     provider_type: &str,
@@ -132,56 +127,14 @@ pub async fn flow_for_link(
     redirect: &Url,
 ) -> AuthResult<Option<Uuid>> {
     let Some(pkce) = pkce else { return Ok(None) };
-    let flow = new_flow_state(
-        db,
-        pkce,
-        Some(user_id),
-        provider_type,
-        authentication_method,
-        Some(redirect.to_string()),
-    )
-    .await?;
-    Ok(Some(flow.id))
+    let flow =
+        new_flow(pkce, Some(user_id), provider_type, authentication_method, Some(redirect.to_string()));
+    Ok(Some(flow_states::create(db, flow).await?.id))
 }
 
-/// Gives a flow state its auth code (after the link or callback succeeded); answers the code.
-pub async fn issue_auth_code(
-    db: &impl ConnectionTrait,
-    flow: flow_state::Model,
-    user_id: Uuid,
-) -> AuthResult<String> {
-    let code = Uuid::new_v4().to_string();
-    let mut active: flow_state::ActiveModel = flow.into();
-    active.user_id = Set(Some(user_id));
-    active.auth_code_hash = Set(Some(secret::sha256_hex(&code)));
-    active.auth_code_issued_at = Set(Some(OffsetDateTime::now_utc()));
-    active.update(db).await?;
-    Ok(code)
-}
-
-/// The kinds of e-mailed one-time token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenKind {
-    Confirmation,
-    Recovery,
-    MagicLink,
-    /// Sent to the current address of an e-mail change.
-    EmailChangeCurrent,
-    /// Sent to the new address of an e-mail change.
-    EmailChangeNew,
-}
-
+/// What the e-mails of each kind of token say and how often they may go out. (The kinds and
+/// their lifetimes are the data layer's, which enforces them.)
 impl TokenKind {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Confirmation => "confirmation",
-            Self::Recovery => "recovery",
-            Self::MagicLink => "magiclink",
-            Self::EmailChangeCurrent => "email_change_current",
-            Self::EmailChangeNew => "email_change_new",
-        }
-    }
-
     /// The `type` of the verify link.
     fn link_type(self) -> &'static str {
         match self {
@@ -189,14 +142,6 @@ impl TokenKind {
             Self::Recovery => "recovery",
             Self::MagicLink => "magiclink",
             Self::EmailChangeCurrent | Self::EmailChangeNew => "email_change",
-        }
-    }
-
-    /// How long the e-mailed link and code stay valid.
-    pub fn lifetime(self) -> Duration {
-        match self {
-            Self::Confirmation | Self::EmailChangeCurrent | Self::EmailChangeNew => Duration::hours(24),
-            Self::Recovery | Self::MagicLink => Duration::hours(1),
         }
     }
 
@@ -220,14 +165,6 @@ impl TokenKind {
     }
 }
 
-/// How many wrong codes an e-mailed token survives: the fifth voids it, and the person asks
-/// for a new e-mail. Five guesses at a six-digit code succeed once in 200,000 tries.
-pub const MAX_CODE_ATTEMPTS: i32 = 5;
-
-/// Sign-ups of one unconfirmed address whose links stay usable at once (each with its own
-/// password); a sixth replaces the oldest.
-const PENDING_SIGNUPS: usize = 5;
-
 /// One link-and-code e-mail to send.
 #[derive(Debug)]
 pub struct TokenMail<'a> {
@@ -237,9 +174,8 @@ pub struct TokenMail<'a> {
     pub redirect_to: &'a Url,
     /// The PKCE flow the link ends, if the request started one.
     pub flow: Option<Uuid>,
-    /// For a sign-up's confirmation: the hash of the password that sign-up chose. It becomes
-    /// the account's password only when this e-mail's link or code proves the address, so the
-    /// person who proves they own the address decides the password (no pre-hijacking).
+    /// For a sign-up's confirmation: the hash of the password that sign-up chose (see
+    /// [`NewToken::password_hash`]).
     pub password_hash: Option<String>,
 }
 
@@ -247,6 +183,19 @@ impl<'a> TokenMail<'a> {
     /// An e-mail of `kind` to `address` that sets no password.
     pub fn new(kind: TokenKind, address: &'a str, redirect_to: &'a Url, flow: Option<Uuid>) -> Self {
         Self { kind, address, redirect_to, flow, password_hash: None }
+    }
+
+    /// The one-time token of this e-mail for `user_id`, with the secrets `issued`, to store.
+    pub fn token<'b>(&'b self, user_id: Uuid, issued: &'b Issued, vault: &Vault) -> NewToken<'b> {
+        NewToken {
+            kind: self.kind,
+            user_id,
+            address: self.address,
+            token: &issued.token,
+            code_hash: vault.code_hash(self.address, &issued.code),
+            flow_state_id: self.flow,
+            password_hash: self.password_hash.clone(),
+        }
     }
 }
 
@@ -261,8 +210,8 @@ pub async fn email_clock(
     rate_limit::check_email(db, kind.clock(), address, auth.config.email_interval).await
 }
 
-/// Sends a link-and-code e-mail to `mail.address` for `user` (see [`store_token`]), after the
-/// per-kind, per-address interval check.
+/// Sends a link-and-code e-mail to `mail.address` for `user` (see [`issue_token_mail`]), after
+/// the per-kind, per-address interval check.
 pub async fn send_token_mail(
     auth: &AuthService,
     db: &DatabaseConnection,
@@ -270,62 +219,37 @@ pub async fn send_token_mail(
     mail: TokenMail<'_>,
 ) -> AuthResult<()> {
     email_clock(auth, db, mail.kind, mail.address).await?;
-    let issued =
-        crate::db::committed(db, async |txn| store_token(txn, &auth.vault, user, &mail).await).await?;
-    mail_token(auth, db, user, &mail, &issued).await
+    issue_token_mail(auth, db, user, &mail).await
 }
 
-/// The secrets of a stored one-time token, to be mailed (only their hashes are stored).
+/// Stores a new one-time token for `mail` (replacing earlier ones as
+/// [`one_time_tokens::issue`] says) and mails its link and code.
+pub async fn issue_token_mail(
+    auth: &AuthService,
+    db: &DatabaseConnection,
+    user: &user::Model,
+    mail: &TokenMail<'_>,
+) -> AuthResult<()> {
+    let issued = Issued::generate();
+    one_time_tokens::issue(db, mail.token(user.id, &issued, &auth.vault)).await?;
+    mail_token(auth, db, user, mail, &issued).await
+}
+
+/// The secrets of a new one-time token, to be mailed (only their hashes are stored).
 #[derive(Debug)]
 pub struct Issued {
     token: String,
     code: String,
 }
 
-/// Stores a new one-time token for `mail` and answers its secrets, to be mailed. It replaces
-/// earlier tokens of the same kind, except sign-up confirmations: each sign-up keeps its own
-/// link (and password), and the one that is used decides.
-pub async fn store_token(
-    db: &impl ConnectionTrait,
-    vault: &Vault,
-    user: &user::Model,
-    mail: &TokenMail<'_>,
-) -> AuthResult<Issued> {
-    let kind = mail.kind;
-    let token = secret::random_token(32);
-    let code = secret::six_digit_code();
-    let earlier = one_time_token::Entity::find()
-        .filter(one_time_token::Column::UserId.eq(user.id))
-        .filter(one_time_token::Column::Kind.eq(kind.as_str()))
-        .order_by_desc(one_time_token::Column::CreatedAt)
-        .all(db)
-        .await?;
-    let kept = if kind == TokenKind::Confirmation { PENDING_SIGNUPS - 1 } else { 0 };
-    let replaced: Vec<Uuid> = earlier.iter().skip(kept).map(|row| row.id).collect();
-    if !replaced.is_empty() {
-        one_time_token::Entity::delete_many()
-            .filter(one_time_token::Column::Id.is_in(replaced))
-            .exec(db)
-            .await?;
+impl Issued {
+    /// A random link token (256 bits) and six-digit code.
+    pub fn generate() -> Self {
+        Self { token: secret::random_token(32), code: secret::six_digit_code() }
     }
-    one_time_token::ActiveModel {
-        id: Set(Uuid::new_v4()),
-        user_id: Set(user.id),
-        kind: Set(kind.as_str().to_owned()),
-        token_hash: Set(secret::sha256_hex(&token)),
-        code_hash: Set(vault.code_hash(mail.address, &code)),
-        relates_to: Set(mail.address.to_owned()),
-        flow_state_id: Set(mail.flow),
-        created_at: Set(OffsetDateTime::now_utc()),
-        attempts: Set(0),
-        password_hash: Set(mail.password_hash.clone()),
-    }
-    .insert(db)
-    .await?;
-    Ok(Issued { token, code })
 }
 
-/// Mails the link and code of a token [`store_token`] stored.
+/// Mails the link and code of a token stored with the secrets `issued`.
 pub async fn mail_token(
     auth: &AuthService,
     db: &DatabaseConnection,

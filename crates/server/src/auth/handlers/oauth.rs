@@ -10,16 +10,12 @@ use axum::{
     http::{StatusCode, header},
     response::{IntoResponse as _, Response},
 };
-use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, EntityTrait as _, QueryFilter as _,
-};
 use serde::Deserialize;
-use serde_json::{Value, json};
 use time::{Duration, OffsetDateTime};
 use url::Url;
 use uuid::Uuid;
 
-use super::{PkceFields, error_redirect, issue_auth_code, new_flow_state, redirect_target, session_redirect};
+use super::{PkceFields, error_redirect, new_flow, redirect_target, session_redirect};
 use crate::{
     auth::{
         AuthService,
@@ -30,7 +26,8 @@ use crate::{
         session::{self, Method},
         user as account,
     },
-    entity::{flow_state, identity, user},
+    entity::{flow_state, user},
+    repo::auth::{flow_states, identities, users},
     state::AppState,
 };
 
@@ -69,11 +66,8 @@ pub async fn authorize(
     let pkce = query.pkce.parse()?;
     let target = redirect_target(auth, query.redirect_to.as_deref());
     // An implicit flow keeps an empty challenge: the callback then answers a session.
-    let flow = crate::db::committed(&state.db, async |txn| {
-        new_flow_state(txn, pkce.unwrap_or_default(), None, &query.provider, "oauth", Some(target.into()))
-            .await
-    })
-    .await?;
+    let flow = new_flow(pkce.unwrap_or_default(), None, &query.provider, "oauth", Some(target.into()));
+    let flow = flow_states::create(&state.db, flow).await?;
     let url = auth
         .providers
         .authorize_url(&query.provider, &callback_url(auth)?, flow.id.to_string(), &query.scopes)
@@ -107,18 +101,18 @@ pub async fn callback(
         Ok(user) => user,
         Err(error) => {
             // A failed flow cannot be finished later.
-            let _ = flow_state::Entity::delete_by_id(flow.id).exec(&state.db).await;
+            let _ = flow_states::delete(&state.db, flow.id).await;
             return error_redirect(&target, &error);
         }
     };
     if flow.code_challenge.is_empty() {
-        let _ = flow_state::Entity::delete_by_id(flow.id).exec(&state.db).await;
+        let _ = flow_states::delete(&state.db, flow.id).await;
         match session::start(auth, &state.db, &user, Method::OAuth, &client.0).await {
             Ok(tokens) => session_redirect(&target, &tokens, None),
             Err(error) => error_redirect(&target, &error),
         }
     } else {
-        match crate::db::committed(&state.db, async |txn| issue_auth_code(txn, flow, user.id).await).await {
+        match flow_states::issue_auth_code(&state.db, flow, user.id).await.map_err(AuthError::from) {
             Ok(code) => super::redirect_with(&target, true, &[("code", &code)]),
             Err(error) => error_redirect(&target, &error),
         }
@@ -153,14 +147,9 @@ fn callback_url(auth: &AuthService) -> AuthResult<Url> {
 async fn find_flow(state: &AppState, flow_id: Option<&str>) -> AuthResult<flow_state::Model> {
     let invalid = || AuthError::bad_request("bad_oauth_state", "OAuth state is missing or invalid");
     let id = flow_id.and_then(|id| Uuid::parse_str(id).ok()).ok_or_else(invalid)?;
-    let flow = flow_state::Entity::find_by_id(id)
-        .filter(flow_state::Column::AuthenticationMethod.eq("oauth"))
-        .filter(flow_state::Column::AuthCodeHash.is_null())
-        .one(&state.db)
-        .await?
-        .ok_or_else(invalid)?;
+    let flow = flow_states::unfinished_oauth(&state.db, id).await?.ok_or_else(invalid)?;
     if flow.created_at + PROVIDER_ROUND_TRIP < OffsetDateTime::now_utc() {
-        flow_state::Entity::delete_by_id(flow.id).exec(&state.db).await?;
+        flow_states::delete(&state.db, flow.id).await?;
         return Err(AuthError::new(
             StatusCode::NOT_FOUND,
             "flow_state_expired",
@@ -175,22 +164,9 @@ async fn find_flow(state: &AppState, flow_id: Option<&str>) -> AuthResult<flow_s
 /// the identity, else a new confirmed account.
 async fn account_for(state: &AppState, provider: &str, external: &ExternalUser) -> AuthResult<user::Model> {
     let now = OffsetDateTime::now_utc();
-    let known = identity::Entity::find()
-        .filter(identity::Column::Provider.eq(provider))
-        .filter(identity::Column::ProviderId.eq(&external.id))
-        .one(&state.db)
-        .await?;
-    if let Some(known) = known {
-        let seen = identity::ActiveModel {
-            id: Set(known.id),
-            identity_data: Set(Value::Object(external.data.clone())),
-            last_sign_in_at: Set(Some(now)),
-            updated_at: Set(now),
-            ..Default::default()
-        };
-        crate::db::committed(&state.db, async |txn| seen.update(txn).await).await?;
-        return user::Entity::find_by_id(known.user_id)
-            .one(&state.db)
+    if let Some(known) = identities::at_provider(&state.db, provider, &external.id).await? {
+        identities::record_sign_in(&state.db, known.id, external.data.clone(), now).await?;
+        return users::by_id(&state.db, known.user_id)
             .await?
             .ok_or_else(|| AuthError::new(StatusCode::NOT_FOUND, "user_not_found", "User not found"));
     }
@@ -201,57 +177,5 @@ async fn account_for(state: &AppState, provider: &str, external: &ExternalUser) 
         ));
     }
     let email = account::parse_email(&external.email)?;
-    let txn = crate::db::begin_write(&state.db).await?;
-    let user = match account::find_by_email(&txn, &email).await? {
-        Some(existing) => link(&txn, existing, provider, external, now).await?,
-        None => {
-            account::create(
-                &txn,
-                &email,
-                None,
-                external.data.clone(),
-                provider,
-                Some(external.id.clone()),
-                true,
-            )
-            .await?
-        }
-    };
-    txn.commit().await?;
-    Ok(user)
-}
-
-/// Adds the provider identity to an existing account with the same address.
-async fn link(
-    txn: &sea_orm::DatabaseTransaction,
-    existing: user::Model,
-    provider: &str,
-    external: &ExternalUser,
-    now: OffsetDateTime,
-) -> AuthResult<user::Model> {
-    account::add_identity(
-        txn,
-        existing.id,
-        existing.email.clone(),
-        provider,
-        external.id.clone(),
-        external.data.clone(),
-    )
-    .await?;
-    let mut app_metadata = existing.raw_app_meta_data.clone();
-    let providers = app_metadata["providers"].as_array().cloned().unwrap_or_default();
-    if !providers.iter().any(|known| known == provider) {
-        app_metadata["providers"] = json!(providers.into_iter().chain([json!(provider)]).collect::<Vec<_>>());
-    }
-    let unconfirmed = existing.email_confirmed_at.is_none();
-    let mut active: user::ActiveModel = existing.into();
-    active.raw_app_meta_data = Set(app_metadata);
-    active.updated_at = Set(now);
-    if unconfirmed {
-        // Nobody proved they own this address until now: whoever signed up with it may not be
-        // its owner, so their password goes and the provider's word confirms the address.
-        active.encrypted_password = Set(None);
-        active.email_confirmed_at = Set(Some(now));
-    }
-    Ok(active.update(txn).await?)
+    users::link_or_create(&state.db, &email, provider, &external.id, &external.data, now).await
 }

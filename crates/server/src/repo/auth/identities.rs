@@ -87,3 +87,18 @@ pub(super) async fn add(
     .insert(db)
     .await
 }
+
+/// The new address of the user's e-mail identity, once an address change is complete.
+pub(super) async fn set_email_address(
+    db: &impl ConnectionTrait,
+    user_id: Uuid,
+    email: String,
+) -> Result<(), DbErr> {
+    identity::Entity::update_many()
+        .col_expr(identity::Column::Email, email.into())
+        .filter(identity::Column::UserId.eq(user_id))
+        .filter(identity::Column::Provider.eq("email"))
+        .exec(db)
+        .await?;
+    Ok(())
+}

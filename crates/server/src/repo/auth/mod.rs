@@ -11,6 +11,7 @@ pub mod challenges;
 pub mod factors;
 pub mod flow_states;
 pub mod identities;
+pub mod one_time_tokens;
 pub mod outbox;
 pub mod prune;
 pub mod rate_limits;
