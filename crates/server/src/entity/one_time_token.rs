@@ -16,7 +16,7 @@ pub struct Model {
     pub created_at: OffsetDateTime,
     /// Wrong codes tried against this token's address; void at [`MAX_CODE_ATTEMPTS`].
     ///
-    /// [`MAX_CODE_ATTEMPTS`]: crate::auth::handlers::MAX_CODE_ATTEMPTS
+    /// [`MAX_CODE_ATTEMPTS`]: crate::repo::auth::one_time_tokens::MAX_CODE_ATTEMPTS
     pub attempts: i32,
     /// For a sign-up's confirmation: the Argon2 hash of the password that sign-up chose, which
     /// becomes the account's password when this token proves the address.
