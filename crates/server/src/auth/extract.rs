@@ -16,7 +16,10 @@ use crate::{
         keys::Claims,
         session::ClientInfo,
     },
-    entity::{session, user},
+    entity::{
+        session::{self, Aal},
+        user,
+    },
     repo::auth::{sessions, users},
     state::AppState,
 };
@@ -131,7 +134,7 @@ pub struct CurrentSession {
 
 impl CurrentSession {
     pub fn is_aal2(&self) -> bool {
-        self.session.aal == crate::auth::session::AAL2
+        self.session.aal == Aal::Aal2
     }
 }
 

@@ -22,6 +22,7 @@ use uuid::Uuid;
 
 use crate::{
     auth::vault::{Vault, signing_key_place},
+    entity::{ids::UserId, session::Aal},
     repo::auth::signing_keys,
 };
 
@@ -35,14 +36,14 @@ pub const AUDIENCE: &str = "authenticated";
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
     pub iss: String,
-    pub sub: Uuid,
+    pub sub: UserId,
     pub aud: String,
     pub exp: i64,
     pub iat: i64,
     pub email: String,
     pub phone: String,
     pub role: String,
-    pub aal: String,
+    pub aal: Aal,
     pub amr: Vec<AmrEntry>,
     pub session_id: Uuid,
     pub app_metadata: Value,

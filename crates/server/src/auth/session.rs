@@ -18,16 +18,16 @@ use crate::{
         keys::{AUDIENCE, AmrEntry, Claims},
         user::user_json,
     },
-    entity::{session, user},
+    entity::{
+        ids::UserId,
+        session::{self, Aal},
+        user,
+    },
     repo::auth::{
         sessions::{self, Ending, NewSession, Refresh},
         users,
     },
 };
-
-/// Authenticator assurance levels.
-pub const AAL1: &str = "aal1";
-pub const AAL2: &str = "aal2";
 
 /// How a session was started (the `amr` claim's `method`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -87,7 +87,7 @@ pub async fn start(
     let amr = vec![AmrEntry { method: method.as_str().to_owned(), timestamp: now.unix_timestamp() }];
     let new = NewSession {
         user_id: user.id,
-        aal: AAL1,
+        aal: Aal::Aal1,
         amr: serde_json::to_value(&amr).map_err(AuthError::internal)?,
         ip: client.ip.clone(),
         user_agent: client.user_agent.clone(),
@@ -109,7 +109,7 @@ pub async fn step_up(
     amr.insert(0, AmrEntry { method: Method::Totp.as_str().to_owned(), timestamp: now.unix_timestamp() });
     let amr = serde_json::to_value(&amr).map_err(AuthError::internal)?;
     // Tokens issued at aal1 stay valid for their session; new ones carry aal2.
-    let (session, token) = sessions::step_up(db, session, AAL2, amr, now).await?;
+    let (session, token) = sessions::step_up(db, session, Aal::Aal2, amr, now).await?;
     respond(auth, db, &session, token).await
 }
 
@@ -141,7 +141,7 @@ pub async fn refresh(
 }
 
 /// Ends sessions of `user_id`: `global` all of them, `local` the given one, `others` all but it.
-pub async fn end(db: &DatabaseConnection, user_id: Uuid, session_id: Uuid, scope: &str) -> AuthResult<()> {
+pub async fn end(db: &DatabaseConnection, user_id: UserId, session_id: Uuid, scope: &str) -> AuthResult<()> {
     let which = match scope {
         "global" => Ending::All,
         "local" => Ending::Only(session_id),
@@ -181,7 +181,7 @@ async fn respond(
         email: user.email.clone(),
         phone: String::new(),
         role: AUDIENCE.to_owned(),
-        aal: session.aal.clone(),
+        aal: session.aal,
         amr: session.amr.clone().and_then(|value| serde_json::from_value(value).ok()).unwrap_or_default(),
         session_id: session.id,
         app_metadata: user.raw_app_meta_data.clone(),

@@ -7,11 +7,10 @@ use bobbin_core::{
 use sea_orm::ConnectionTrait;
 use serde_json::{Map, Value, json};
 use time::{OffsetDateTime, format_description::well_known::Rfc3339};
-use uuid::Uuid;
 
 use crate::{
     auth::error::{AuthError, AuthResult},
-    entity::{identity, mfa_factor, user},
+    entity::{identity, ids::UserId, mfa_factor, user},
     repo::auth::{factors, identities},
 };
 
@@ -136,7 +135,7 @@ pub fn parse_metadata(data: Option<Value>) -> AuthResult<Map<String, Value>> {
 }
 
 /// Whether the account has a verified second factor, so that its sessions need `aal2`.
-pub async fn has_verified_factor(db: &impl ConnectionTrait, user_id: Uuid) -> AuthResult<bool> {
+pub async fn has_verified_factor(db: &impl ConnectionTrait, user_id: UserId) -> AuthResult<bool> {
     Ok(factors::has_verified(db, user_id).await?)
 }
 

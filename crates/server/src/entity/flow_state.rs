@@ -1,6 +1,8 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::UserId;
+
 /// PKCE flow state: created when a flow starts with a `code_challenge`, given an auth code when
 /// the e-mailed link or the OAuth callback succeeds, and deleted when the code is exchanged.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -8,7 +10,7 @@ use time::OffsetDateTime;
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: Uuid,
-    pub user_id: Option<Uuid>,
+    pub user_id: Option<UserId>,
     pub code_challenge: String,
     /// `s256` or `plain`.
     pub code_challenge_method: String,

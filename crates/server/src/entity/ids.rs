@@ -17,14 +17,16 @@ use bobbin_core::{
 };
 use sea_orm::{DbErr, DeriveValueType, TryFromU64};
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// Declares an id type: a `Uuid` column, serialised as the `Uuid`.
+/// Declares an id type: a `Uuid` column, serialised (and described in the OpenAPI document) as
+/// the `Uuid`.
 macro_rules! id_type {
     ($($(#[$doc:meta])* $name:ident;)*) => {$(
         $(#[$doc])*
         #[derive(
-            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, DeriveValueType, Serialize, Deserialize,
+            Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, DeriveValueType, Serialize, Deserialize, ToSchema,
         )]
         #[serde(transparent)]
         pub struct $name(pub Uuid);
@@ -134,3 +136,54 @@ fn stored_text<T: StoredText>(value: &T) -> &'static str {
 #[derive(Debug, thiserror::Error)]
 #[error("\"{0}\" is not a stored value of this column")]
 pub struct UnknownValue(String);
+
+#[cfg(test)]
+mod tests {
+    use sea_orm::{ActiveEnum as _, sea_query::ValueType as _};
+
+    use super::*;
+    use crate::entity::{mfa_factor::FactorStatus, one_time_token::TokenKind, session::Aal};
+
+    /// Databases already hold these texts (migrations/ made the columns strings): a renamed
+    /// variant must not change what is written or stop old rows from reading.
+    #[test]
+    fn enum_columns_keep_the_texts_databases_hold() {
+        let roles = Role::ALL.map(|role| stored_text(&StoredRole(role)));
+        assert_eq!(roles, ["owner", "admin", "member", "viewer"]);
+        let statuses = MachineStatus::ALL.map(|status| stored_text(&StoredMachineStatus(status)));
+        assert_eq!(statuses, ["active", "maintenance", "retired"]);
+        let kinds = MaintenanceKind::ALL.map(|kind| stored_text(&StoredMaintenanceKind(kind)));
+        assert_eq!(kinds, ["oiling", "hook_cleaning", "needle_change", "service", "other"]);
+        let tokens = [
+            TokenKind::Confirmation,
+            TokenKind::Recovery,
+            TokenKind::MagicLink,
+            TokenKind::EmailChangeCurrent,
+            TokenKind::EmailChangeNew,
+        ]
+        .map(|kind| kind.to_value());
+        assert_eq!(
+            tokens,
+            ["confirmation", "recovery", "magiclink", "email_change_current", "email_change_new"]
+        );
+        assert_eq!([Aal::Aal1, Aal::Aal2].map(|aal| aal.to_value()), ["aal1", "aal2"]);
+        let factors = [FactorStatus::Unverified, FactorStatus::Verified].map(|status| status.to_value());
+        assert_eq!(factors, ["unverified", "verified"]);
+    }
+
+    #[test]
+    fn every_stored_text_reads_back_and_a_foreign_one_is_an_error() {
+        for role in Role::ALL {
+            let read: StoredRole = parse_stored(stored_text(&StoredRole(role))).unwrap();
+            assert_eq!(read.0, role);
+        }
+        for status in MachineStatus::ALL {
+            let read: StoredMachineStatus = parse_stored(status.as_str()).unwrap();
+            assert_eq!(read.0, status);
+        }
+        assert!(parse_stored::<StoredRole>("superuser").is_err());
+        assert!(parse_stored::<StoredMaintenanceKind>("").is_err());
+        // The value type a column of ids declares is the Uuid's.
+        assert_eq!(TeamId::column_type(), Uuid::column_type());
+    }
+}

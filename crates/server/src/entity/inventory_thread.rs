@@ -1,7 +1,7 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
-use super::ids::ThreadId;
+use super::ids::{TeamId, ThreadId, UserId};
 
 /// One thread a team owns (`bobbin_core::inventory::ThreadEntry`); amounts in hundredths.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -10,7 +10,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: ThreadId,
     pub public_id: String,
-    pub team_id: Uuid,
+    pub team_id: TeamId,
     /// `ThreadSource::identity()`: unique per team.
     pub identity: String,
     pub line_id: Option<String>,
@@ -26,7 +26,7 @@ pub struct Model {
     pub cost_per_spool: Option<i64>,
     pub notes: String,
     pub version: i32,
-    pub updated_by: Option<Uuid>,
+    pub updated_by: Option<UserId>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

@@ -1,7 +1,7 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
-use super::ids::{MachineId, StoredMachineStatus};
+use super::ids::{MachineId, StoredMachineStatus, TeamId, UserId};
 
 /// One embroidery machine of a team (`bobbin_core::inventory::machine::Machine`).
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -10,7 +10,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: MachineId,
     pub public_id: String,
-    pub team_id: Uuid,
+    pub team_id: TeamId,
     pub name: String,
     pub brand: String,
     pub model: String,
@@ -26,7 +26,7 @@ pub struct Model {
     pub purchase_date: Option<String>,
     pub notes: String,
     pub version: i32,
-    pub updated_by: Option<Uuid>,
+    pub updated_by: Option<UserId>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

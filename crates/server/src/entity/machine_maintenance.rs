@@ -1,7 +1,7 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
-use super::ids::{LogId, MachineId, StoredMaintenanceKind};
+use super::ids::{LogId, MachineId, StoredMaintenanceKind, UserId};
 
 /// One entry of a machine's maintenance log.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -17,7 +17,7 @@ pub struct Model {
     pub kind: StoredMaintenanceKind,
     pub notes: String,
     pub stitch_counter: Option<i64>,
-    pub recorded_by: Option<Uuid>,
+    pub recorded_by: Option<UserId>,
     pub created_at: OffsetDateTime,
 }
 

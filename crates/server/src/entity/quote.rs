@@ -1,7 +1,7 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
-use super::ids::QuoteId;
+use super::ids::{QuoteId, TeamId, UserId};
 
 /// A saved quote of the pricing calculator (`crate::routes::quotes`).
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -10,7 +10,7 @@ pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
     pub id: QuoteId,
     pub public_id: String,
-    pub team_id: Uuid,
+    pub team_id: TeamId,
     pub name: String,
     pub currency: String,
     pub quantity: i32,
@@ -21,7 +21,7 @@ pub struct Model {
     pub input: String,
     /// JSON text: the core's `Quote`.
     pub result: String,
-    pub created_by: Option<Uuid>,
+    pub created_by: Option<UserId>,
     pub created_at: OffsetDateTime,
 }
 

@@ -1,17 +1,19 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::TeamId;
+
 /// A team. Outside the server it is known only by `public_id`.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "teams")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub id: Uuid,
+    pub id: TeamId,
     pub public_id: String,
     pub name: String,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
-    /// Raised with every change to the team's thread inventory (`routes::inventory::threads`).
+    /// Raised with every change to the team's thread inventory (`repo::threads`).
     pub threads_revision: i64,
 }
 

@@ -1,16 +1,17 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::{StoredRole, TeamId, UserId};
+
 /// One person's membership of one team, with their role.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "team_members")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub team_id: Uuid,
+    pub team_id: TeamId,
     #[sea_orm(primary_key, auto_increment = false)]
-    pub user_id: Uuid,
-    /// `owner`, `admin`, `member` or `viewer` (`bobbin_core::team::Role`).
-    pub role: String,
+    pub user_id: UserId,
+    pub role: StoredRole,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

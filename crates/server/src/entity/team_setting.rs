@@ -1,12 +1,14 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::TeamId;
+
 /// One key of a team's settings; `value` is compact JSON text.
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "team_settings")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub team_id: Uuid,
+    pub team_id: TeamId,
     #[sea_orm(primary_key, auto_increment = false)]
     pub key: String,
     pub value: String,

@@ -1,11 +1,13 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
+use super::ids::{TeamId, UserId};
+
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
 #[sea_orm(table_name = "users")]
 pub struct Model {
     #[sea_orm(primary_key, auto_increment = false)]
-    pub id: Uuid,
+    pub id: UserId,
     /// Lower-cased.
     pub email: String,
     /// Argon2id PHC string; `None` for accounts that only sign in through OAuth.
@@ -20,7 +22,7 @@ pub struct Model {
     pub email_change: Option<String>,
     pub email_change_sent_at: Option<OffsetDateTime>,
     /// The team the app opens first; only meaningful while the person is still its member.
-    pub default_team_id: Option<Uuid>,
+    pub default_team_id: Option<TeamId>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

@@ -11,14 +11,15 @@ use sea_orm::{
     EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
 };
 use time::{Duration, OffsetDateTime};
-use uuid::Uuid;
 
 use crate::{
-    entity::{team, team_invite, team_member, user},
+    entity::{
+        ids::{InviteId, StoredRole, TeamId, UserId},
+        team, team_invite, team_member, user,
+    },
     error::AppError,
     repo::{
-        members::{self, read_role, stored_role},
-        new_public_id,
+        members, new_public_id,
         users::{adopt_as_default_if_none, emails_of},
     },
 };
@@ -34,7 +35,7 @@ const LIST_LIMIT: u64 = 200;
 /// An invite, with the address of whoever sent it.
 #[derive(Debug, Clone)]
 pub struct Invite {
-    pub id: Uuid,
+    pub id: InviteId,
     pub public_id: String,
     /// Lower-cased.
     pub email: String,
@@ -71,7 +72,7 @@ pub enum Key<'a> {
 /// # Errors
 ///
 /// The database's, or a broken row's.
-pub async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Invite>, AppError> {
+pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Invite>, AppError> {
     let rows = team_invite::Entity::find()
         .filter(team_invite::Column::TeamId.eq(team_id))
         .order_by_desc(team_invite::Column::CreatedAt)
@@ -112,8 +113,8 @@ pub async fn pending_for(
 /// An invite to write: who sends it, to which address, with which role.
 #[derive(Debug)]
 pub struct NewInvite<'a> {
-    pub team_id: Uuid,
-    pub inviter: Uuid,
+    pub team_id: TeamId,
+    pub inviter: UserId,
     pub email: &'a EmailAddress,
     pub role: Role,
     /// The SHA-256 of the token the e-mail will carry.
@@ -188,11 +189,11 @@ pub async fn create(
         return Ok(Err(CreateRefusal::Pending));
     }
     let row = team_invite::ActiveModel {
-        id: Set(Uuid::new_v4()),
+        id: Set(InviteId::new()),
         public_id: Set(new_public_id()),
         team_id: Set(new.team_id),
         email: Set(new.email.as_str().to_owned()),
-        role: Set(stored_role(new.role)),
+        role: Set(StoredRole(new.role)),
         token_hash: Set(new.token_hash),
         invited_by: Set(Some(new.inviter)),
         created_at: Set(now),
@@ -213,7 +214,7 @@ pub async fn create(
 /// # Errors
 ///
 /// The database's.
-pub async fn delete(db: &impl ConnectionTrait, id: Uuid) -> Result<(), AppError> {
+pub async fn delete(db: &impl ConnectionTrait, id: InviteId) -> Result<(), AppError> {
     team_invite::Entity::delete_by_id(id).exec(db).await?;
     Ok(())
 }
@@ -237,7 +238,7 @@ pub enum RevokeRefusal {
 pub async fn revoke(
     db: &DatabaseConnection,
     public_id: &str,
-    user_id: Uuid,
+    user_id: UserId,
     may_revoke: impl FnOnce(&Invite, Option<Role>) -> bool,
 ) -> Result<Result<(Invite, team::Model), RevokeRefusal>, AppError> {
     let txn = crate::db::begin_write(db).await?;
@@ -298,7 +299,7 @@ pub struct Accepted {
 pub async fn accept(
     db: &DatabaseConnection,
     key: Key<'_>,
-    user_id: Uuid,
+    user_id: UserId,
     may_accept: impl FnOnce(&Invite) -> bool,
 ) -> Result<Result<Accepted, AcceptRefusal>, AppError> {
     let txn = crate::db::begin_write(db).await?;
@@ -370,7 +371,7 @@ async fn with_inviters(
     rows.into_iter()
         .map(|row| {
             Ok(Invite {
-                role: read_role(&row.role)?,
+                role: row.role.0,
                 invited_by_email: row.invited_by.and_then(|id| emails.get(&id).cloned()),
                 id: row.id,
                 public_id: row.public_id,

@@ -12,13 +12,12 @@ use sea_orm::{
     EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, UpdateMany, prelude::Expr,
 };
 use time::{Date, OffsetDateTime};
-use uuid::Uuid;
 
 use super::{new_public_id, raised_version, stored_as, unless_changed_meanwhile};
 use crate::{
     db::committed,
     entity::{
-        ids::{LogId, MachineId},
+        ids::{LogId, MachineId, TeamId, UserId},
         machine, machine_maintenance,
     },
     error::AppError,
@@ -68,7 +67,7 @@ pub struct NewLogEntry {
 /// # Errors
 ///
 /// A database error, or a stored machine that cannot be read.
-pub async fn list(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<StoredMachine>, AppError> {
+pub async fn list(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<StoredMachine>, AppError> {
     let rows = machine::Entity::find()
         .filter(machine::Column::TeamId.eq(team_id))
         .order_by_asc(machine::Column::Name)
@@ -98,7 +97,7 @@ pub async fn list(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Stored
 /// 404; a database error, or a stored machine that cannot be read.
 pub async fn get(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
+    team_id: TeamId,
     public_id: &str,
 ) -> Result<StoredMachine, AppError> {
     let row = find(db, team_id, public_id).await?;
@@ -116,8 +115,8 @@ pub async fn get(
 /// 422 `too_many_machines`; a database error.
 pub async fn create(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     machine: &Machine,
 ) -> Result<StoredMachine, AppError> {
     let count = machine::Entity::find().filter(machine::Column::TeamId.eq(team_id)).count(db).await?;
@@ -148,8 +147,8 @@ pub async fn create(
 /// 404; 409 `edit_conflict`; a database error.
 pub async fn edit(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     public_id: &str,
     version: i32,
     machine: &Machine,
@@ -169,7 +168,7 @@ pub async fn edit(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &DatabaseConnection, team_id: Uuid, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| machine::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())
@@ -182,8 +181,8 @@ pub async fn delete(db: &DatabaseConnection, team_id: Uuid, public_id: &str) -> 
 /// 404; 422 `log_full`; a database error.
 pub async fn log(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     public_id: &str,
     entry: NewLogEntry,
 ) -> Result<LogRecord, AppError> {
@@ -226,8 +225,8 @@ pub async fn log(
 /// 404 for the machine or the entry; a database error.
 pub async fn unlog(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     public_id: &str,
     entry_id: &str,
 ) -> Result<(), AppError> {
@@ -270,7 +269,7 @@ fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
 /// A change of the machine `id` by `user`, to which the caller adds what changes. Every change
 /// to a machine goes through here, so none forgets to raise the version (a full edit made from
 /// an older one is then refused) or to say who changed it and when.
-fn change(id: MachineId, user: Uuid) -> UpdateMany<machine::Entity> {
+fn change(id: MachineId, user: UserId) -> UpdateMany<machine::Entity> {
     machine::Entity::update_many()
         .col_expr(machine::Column::Version, raised_version(machine::Column::Version))
         .col_expr(machine::Column::UpdatedBy, Expr::value(user))
@@ -278,7 +277,11 @@ fn change(id: MachineId, user: Uuid) -> UpdateMany<machine::Entity> {
         .filter(machine::Column::Id.eq(id))
 }
 
-async fn find(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<machine::Model, AppError> {
+async fn find(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    public_id: &str,
+) -> Result<machine::Model, AppError> {
     machine::Entity::find()
         .filter(machine::Column::TeamId.eq(team_id))
         .filter(machine::Column::PublicId.eq(public_id))

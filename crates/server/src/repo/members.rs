@@ -5,8 +5,8 @@
 //! (`bobbin_core::team`) decide on the roles and the owner count read under that lock, in the
 //! change's own transaction.
 //!
-//! A role is stored as its name; [`stored_role`] and [`read_role`] are the only places that
-//! convert, so every row this module and its neighbours return carries a [`Role`].
+//! A role is read from its row as a [`Role`] by the entity layer ([`StoredRole`]), so no one
+//! here parses role names.
 
 use bobbin_core::team::{self as rules, MembershipError, Role};
 use sea_orm::{
@@ -14,10 +14,12 @@ use sea_orm::{
     DatabaseTransaction, EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QuerySelect as _,
 };
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use crate::{
-    entity::{team, team_member, user},
+    entity::{
+        ids::{StoredRole, TeamId, UserId},
+        team, team_member, user,
+    },
     error::AppError,
     repo::users::adopt_as_default_if_none,
 };
@@ -30,26 +32,12 @@ pub struct Member {
     pub joined_at: OffsetDateTime,
 }
 
-/// How a role is stored.
-pub fn stored_role(role: Role) -> String {
-    role.as_str().to_owned()
-}
-
-/// A role as stored; anything else is a broken row, not the caller's fault.
-///
-/// # Errors
-///
-/// When the stored text names no role.
-pub fn read_role(stored: &str) -> Result<Role, AppError> {
-    stored.parse().map_err(|error| AppError::Internal(anyhow::anyhow!("stored role: {error}")))
-}
-
 /// The team's members, in no particular order.
 ///
 /// # Errors
 ///
 /// The database's, or a broken row's.
-pub async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Member>, AppError> {
+pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Member>, AppError> {
     team_member::Entity::find()
         .filter(team_member::Column::TeamId.eq(team_id))
         .find_also_related(user::Entity)
@@ -69,7 +57,7 @@ pub async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Mem
 /// # Errors
 ///
 /// The database's.
-pub async fn count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<u64, AppError> {
+pub async fn count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<u64, AppError> {
     Ok(team_member::Entity::find().filter(team_member::Column::TeamId.eq(team_id)).count(db).await?)
 }
 
@@ -80,10 +68,10 @@ pub async fn count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<u64, AppE
 /// The database's, or a broken row's.
 pub async fn role_in(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
 ) -> Result<Option<Role>, AppError> {
-    find(db, team_id, user_id).await?.map(|row| read_role(&row.role)).transpose()
+    Ok(find(db, team_id, user_id).await?.map(|row| row.role.0))
 }
 
 /// Why [`put`] changed nothing.
@@ -114,9 +102,9 @@ pub enum Placed {
 /// The database's, or a broken row's; a refusal is the inner `Err`.
 pub async fn put(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    actor: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    actor: UserId,
+    user_id: UserId,
     role: Role,
 ) -> Result<Result<Placed, PutRefusal>, AppError> {
     let txn = crate::db::begin_write(db).await?;
@@ -139,7 +127,7 @@ pub async fn put(
         team_member::ActiveModel {
             team_id: Set(team_id),
             user_id: Set(user_id),
-            role: Set(stored_role(role)),
+            role: Set(StoredRole(role)),
             updated_at: Set(OffsetDateTime::now_utc()),
             ..Default::default()
         }
@@ -178,9 +166,9 @@ pub enum RemoveRefusal {
 /// The database's, or a broken row's; a refusal is the inner `Err`.
 pub async fn remove(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    actor: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    actor: UserId,
+    user_id: UserId,
 ) -> Result<Result<(), RemoveRefusal>, AppError> {
     let txn = crate::db::begin_write(db).await?;
     let Some(actor_role) = lock_team(&txn, team_id, actor).await? else {
@@ -203,15 +191,15 @@ pub async fn remove(
 /// Makes `user_id` a member of the team with `role`; the caller's transaction checks first.
 pub(crate) async fn insert(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     role: Role,
 ) -> Result<(), AppError> {
     let now = OffsetDateTime::now_utc();
     team_member::ActiveModel {
         team_id: Set(team_id),
         user_id: Set(user_id),
-        role: Set(stored_role(role)),
+        role: Set(StoredRole(role)),
         created_at: Set(now),
         updated_at: Set(now),
     }
@@ -221,30 +209,30 @@ pub(crate) async fn insert(
 }
 
 /// How many teams `user_id` owns.
-pub(crate) async fn owned_by(db: &impl ConnectionTrait, user_id: Uuid) -> Result<u64, AppError> {
+pub(crate) async fn owned_by(db: &impl ConnectionTrait, user_id: UserId) -> Result<u64, AppError> {
     Ok(team_member::Entity::find()
         .filter(team_member::Column::UserId.eq(user_id))
-        .filter(team_member::Column::Role.eq(stored_role(Role::Owner)))
+        .filter(team_member::Column::Role.eq(StoredRole(Role::Owner)))
         .count(db)
         .await?)
 }
 
 async fn find(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
 ) -> Result<Option<team_member::Model>, AppError> {
     Ok(team_member::Entity::find_by_id((team_id, user_id)).one(db).await?)
 }
 
 fn member(membership: &team_member::Model, person: user::Model) -> Result<Member, AppError> {
-    Ok(Member { role: read_role(&membership.role)?, joined_at: membership.created_at, user: person })
+    Ok(Member { role: membership.role.0, joined_at: membership.created_at, user: person })
 }
 
-async fn owner_count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<usize, AppError> {
+async fn owner_count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<usize, AppError> {
     let owners = team_member::Entity::find()
         .filter(team_member::Column::TeamId.eq(team_id))
-        .filter(team_member::Column::Role.eq(stored_role(Role::Owner)))
+        .filter(team_member::Column::Role.eq(StoredRole(Role::Owner)))
         .count(db)
         .await?;
     Ok(usize::try_from(owners).unwrap_or(usize::MAX))
@@ -254,13 +242,17 @@ async fn owner_count(db: &impl ConnectionTrait, team_id: Uuid) -> Result<usize, 
 /// already run one at a time), so roles and owner counts cannot change underneath, and answers
 /// the actor's role as it is now (`None`: no longer a member): the one the extractor read may
 /// have changed since.
-async fn lock_team(txn: &DatabaseTransaction, team_id: Uuid, actor: Uuid) -> Result<Option<Role>, AppError> {
+async fn lock_team(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    actor: UserId,
+) -> Result<Option<Role>, AppError> {
     team::Entity::find_by_id(team_id).lock_exclusive().one(txn).await?;
     role_in(txn, team_id, actor).await
 }
 
-async fn shares_a_team(db: &impl ConnectionTrait, actor: Uuid, other: Uuid) -> Result<bool, AppError> {
-    let actor_teams: Vec<Uuid> = team_member::Entity::find()
+async fn shares_a_team(db: &impl ConnectionTrait, actor: UserId, other: UserId) -> Result<bool, AppError> {
+    let actor_teams: Vec<TeamId> = team_member::Entity::find()
         .select_only()
         .column(team_member::Column::TeamId)
         .filter(team_member::Column::UserId.eq(actor))

@@ -12,12 +12,14 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
 use super::{new_public_id, stored_as, users::emails_of};
 use crate::{
     db::committed,
-    entity::{ids::QuoteId, quote},
+    entity::{
+        ids::{QuoteId, TeamId, UserId},
+        quote,
+    },
     error::AppError,
 };
 
@@ -71,7 +73,7 @@ pub struct Stored {
 /// A database error, or a stored quote that cannot be read.
 pub async fn page(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
+    team_id: TeamId,
     text: Option<&str>,
     page: u64,
     per_page: u64,
@@ -94,7 +96,7 @@ pub async fn page(
 /// # Errors
 ///
 /// 404; a database error, or a stored quote that cannot be read.
-pub async fn get(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<QuoteView, AppError> {
+pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<QuoteView, AppError> {
     let row = find(db, team_id, public_id).await?;
     let emails = emails_of(db, row.created_by.into_iter()).await?;
     view(&row, &emails)
@@ -107,8 +109,8 @@ pub async fn get(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> R
 /// 422 `too_many_quotes`; a database error.
 pub async fn save(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     name: String,
     currency: String,
     stored: &Stored,
@@ -125,7 +127,7 @@ pub async fn save(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &DatabaseConnection, team_id: Uuid, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| quote::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())
@@ -143,8 +145,8 @@ fn name_contains(text: &str) -> sea_orm::sea_query::SimpleExpr {
 
 async fn insert(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     name: String,
     currency: String,
     stored: &Stored,
@@ -181,7 +183,7 @@ fn to_json(value: &impl Serialize) -> Result<String, AppError> {
     serde_json::to_string(value).map_err(|error| AppError::Internal(error.into()))
 }
 
-async fn find(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<quote::Model, AppError> {
+async fn find(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<quote::Model, AppError> {
     quote::Entity::find()
         .filter(quote::Column::TeamId.eq(team_id))
         .filter(quote::Column::PublicId.eq(public_id))
@@ -194,7 +196,7 @@ fn broken(row: &quote::Model, what: &str, error: impl std::fmt::Display) -> AppE
     AppError::Internal(anyhow::anyhow!("quote {}: {what}: {error}", row.id))
 }
 
-fn summary(row: &quote::Model, emails: &HashMap<Uuid, String>) -> Result<QuoteSummary, AppError> {
+fn summary(row: &quote::Model, emails: &HashMap<UserId, String>) -> Result<QuoteSummary, AppError> {
     Ok(QuoteSummary {
         id: row.public_id.clone(),
         name: row.name.clone(),
@@ -211,7 +213,7 @@ pub fn stored_of(row: &quote::Model) -> Result<Stored, AppError> {
     serde_json::from_str(&row.input).map_err(|error| broken(row, "input", error))
 }
 
-fn view(row: &quote::Model, emails: &HashMap<Uuid, String>) -> Result<QuoteView, AppError> {
+fn view(row: &quote::Model, emails: &HashMap<UserId, String>) -> Result<QuoteView, AppError> {
     let stored = stored_of(row)?;
     let result = serde_json::from_str(&row.result).map_err(|error| broken(row, "result", error))?;
     Ok(QuoteView {

@@ -10,18 +10,20 @@ use sea_orm::{
 };
 use serde_json::Value;
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use crate::{
-    entity::{member_setting, team_setting},
+    entity::{
+        ids::{TeamId, UserId},
+        member_setting, team_setting,
+    },
     error::AppError,
 };
 
 /// Whose settings: the team's, or one member's in that team.
 #[derive(Debug, Clone, Copy)]
 pub enum Scope {
-    Team(Uuid),
-    Member { team_id: Uuid, user_id: Uuid },
+    Team(TeamId),
+    Member { team_id: TeamId, user_id: UserId },
 }
 
 /// Every setting of `scope`.

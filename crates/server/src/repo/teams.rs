@@ -9,13 +9,12 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
-    entity::{team, team_member},
-    error::AppError,
-    repo::{
-        members::{self, read_role},
-        new_public_id,
-        users::adopt_as_default_if_none,
+    entity::{
+        ids::{TeamId, UserId},
+        team, team_member,
     },
+    error::AppError,
+    repo::{members, new_public_id, users::adopt_as_default_if_none},
 };
 
 /// How many teams one person may own: enough for any shop, few enough that a script cannot
@@ -35,14 +34,14 @@ pub struct Joined {
 /// # Errors
 ///
 /// The database's, or a broken row's.
-pub async fn of_user(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<Joined>, AppError> {
+pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<Joined>, AppError> {
     let rows = team_member::Entity::find()
         .filter(team_member::Column::UserId.eq(user_id))
         .find_also_related(team::Entity)
         .all(db)
         .await?;
-    let ids: Vec<Uuid> = rows.iter().map(|(member, _)| member.team_id).collect();
-    let counts: Vec<(Uuid, i64)> = team_member::Entity::find()
+    let ids: Vec<TeamId> = rows.iter().map(|(member, _)| member.team_id).collect();
+    let counts: Vec<(TeamId, i64)> = team_member::Entity::find()
         .select_only()
         .column(team_member::Column::TeamId)
         .column_as(team_member::Column::UserId.count(), "count")
@@ -56,11 +55,7 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<Joi
             let team =
                 team.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its team")))?;
             let count = counts.iter().find(|(id, _)| *id == team.id).map_or(0, |(_, count)| *count);
-            Ok(Joined {
-                team,
-                role: read_role(&member.role)?,
-                member_count: u64::try_from(count).unwrap_or(0),
-            })
+            Ok(Joined { team, role: member.role.0, member_count: u64::try_from(count).unwrap_or(0) })
         })
         .collect()
 }
@@ -76,7 +71,7 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<Joi
 pub async fn membership(
     db: &impl ConnectionTrait,
     team_id: &str,
-    user_id: Uuid,
+    user_id: UserId,
 ) -> Result<Option<(team::Model, Role)>, AppError> {
     let named = match Uuid::parse_str(team_id) {
         Ok(id) => team::Column::Id.eq(id),
@@ -89,7 +84,7 @@ pub async fn membership(
         .one(db)
         .await?;
     let Some((team, Some(member))) = found else { return Ok(None) };
-    Ok(Some((team, read_role(&member.role)?)))
+    Ok(Some((team, member.role.0)))
 }
 
 /// Why [`create`] made no team: its owner already owns [`MAX_OWNED_TEAMS`].
@@ -104,7 +99,7 @@ pub struct TooManyTeams;
 /// The database's; a refusal is the inner `Err`.
 pub async fn create(
     db: &DatabaseConnection,
-    owner: Uuid,
+    owner: UserId,
     name: TeamName,
 ) -> Result<Result<team::Model, TooManyTeams>, AppError> {
     let txn = crate::db::begin_write(db).await?;
@@ -113,7 +108,7 @@ pub async fn create(
     }
     let now = OffsetDateTime::now_utc();
     let team = team::ActiveModel {
-        id: Set(Uuid::new_v4()),
+        id: Set(TeamId::new()),
         public_id: Set(new_public_id()),
         name: Set(name.into_string()),
         created_at: Set(now),
@@ -133,7 +128,11 @@ pub async fn create(
 /// # Errors
 ///
 /// The database's.
-pub async fn rename(db: &DatabaseConnection, team_id: Uuid, name: TeamName) -> Result<team::Model, AppError> {
+pub async fn rename(
+    db: &DatabaseConnection,
+    team_id: TeamId,
+    name: TeamName,
+) -> Result<team::Model, AppError> {
     let renamed = team::ActiveModel {
         id: Set(team_id),
         name: Set(name.into_string()),
@@ -149,7 +148,7 @@ pub async fn rename(db: &DatabaseConnection, team_id: Uuid, name: TeamName) -> R
 /// # Errors
 ///
 /// The database's.
-pub async fn delete(db: &impl ConnectionTrait, team_id: Uuid) -> Result<(), AppError> {
+pub async fn delete(db: &impl ConnectionTrait, team_id: TeamId) -> Result<(), AppError> {
     team::Entity::delete_by_id(team_id).exec(db).await?;
     Ok(())
 }

@@ -35,11 +35,13 @@ use bobbin_core::inventory::ThreadEntry;
 use moka::sync::Cache;
 use sea_orm::ConnectionTrait;
 use tokio::sync::Mutex;
-use uuid::Uuid;
 
 use super::threads::SearchRow;
 use crate::{
-    entity::{ids::ThreadId, team},
+    entity::{
+        ids::{TeamId, ThreadId},
+        team,
+    },
     error::AppError,
 };
 
@@ -67,9 +69,9 @@ pub struct TeamThreads {
 
 #[derive(Clone, Debug)]
 pub struct ThreadCache {
-    copies: Cache<Uuid, Arc<TeamThreads>>,
+    copies: Cache<TeamId, Arc<TeamThreads>>,
     /// Held by the one request reading a team's entries.
-    locks: Cache<Uuid, Arc<Mutex<()>>>,
+    locks: Cache<TeamId, Arc<Mutex<()>>>,
     /// How many times a team's entries were read from the database (the tests of the coalescing
     /// count them).
     reads: Arc<AtomicU64>,
@@ -142,8 +144,8 @@ mod tests {
         let cache = ThreadCache::new(10);
         let team =
             |n: usize| Arc::new(TeamThreads { revision: 0, threads: (0..n).map(|_| stocked()).collect() });
-        cache.copies.insert(Uuid::new_v4(), team(6));
-        cache.copies.insert(Uuid::new_v4(), team(6));
+        cache.copies.insert(TeamId::new(), team(6));
+        cache.copies.insert(TeamId::new(), team(6));
         cache.copies.run_pending_tasks();
         assert!(cache.copies.weighted_size() <= 10, "held {}", cache.copies.weighted_size());
     }

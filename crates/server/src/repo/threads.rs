@@ -19,12 +19,14 @@ use sea_orm::{
     prelude::Expr, sea_query::ExprTrait as _,
 };
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use super::{new_public_id, raised_version, stored_as, unless_changed_meanwhile, users::emails_of};
 use crate::{
     db::committed,
-    entity::{ids::ThreadId, inventory_thread, team},
+    entity::{
+        ids::{TeamId, ThreadId, UserId},
+        inventory_thread, team,
+    },
     error::AppError,
 };
 
@@ -49,7 +51,7 @@ pub struct Thread {
 /// # Errors
 ///
 /// 404 when the team has no such entry; a database error.
-pub async fn get(db: &impl ConnectionTrait, team_id: Uuid, public_id: &str) -> Result<Thread, AppError> {
+pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<Thread, AppError> {
     let row = find(db, team_id, public_id).await?;
     let emails = emails_of(db, row.updated_by.into_iter()).await?;
     thread_of(&row, &emails)
@@ -76,7 +78,7 @@ pub async fn by_ids(
 /// # Errors
 ///
 /// A database error, or a stored entry the core cannot read.
-pub async fn all(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<(ThreadEntry, i64)>, AppError> {
+pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<(ThreadEntry, i64)>, AppError> {
     let rows =
         inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
     rows.iter().map(|row| Ok((entry_of(row)?, row.updated_at.unix_timestamp()))).collect()
@@ -87,7 +89,7 @@ pub async fn all(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<(Thread
 /// # Errors
 ///
 /// A database error.
-pub async fn identities(db: &impl ConnectionTrait, team_id: Uuid) -> Result<HashSet<String>, DbErr> {
+pub async fn identities(db: &impl ConnectionTrait, team_id: TeamId) -> Result<HashSet<String>, DbErr> {
     Ok(by_identity(db, team_id).await?.into_keys().collect())
 }
 
@@ -98,8 +100,8 @@ pub async fn identities(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Hash
 /// 409 `already_in_inventory`; 422 `inventory_full`; a database error.
 pub async fn create(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     entry: &ThreadEntry,
 ) -> Result<Thread, AppError> {
     let row = committed(db, async |txn| {
@@ -120,8 +122,8 @@ pub async fn create(
 /// 404; 409 `edit_conflict` or `already_in_inventory`; a database error.
 pub async fn edit(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     public_id: &str,
     version: i32,
     entry: &ThreadEntry,
@@ -152,8 +154,8 @@ pub async fn edit(
 /// a database error.
 pub async fn adjust(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     public_id: &str,
     delta: i64,
 ) -> Result<Thread, AppError> {
@@ -184,7 +186,7 @@ pub async fn adjust(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &DatabaseConnection, team_id: Uuid, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| {
         inventory_thread::Entity::delete_by_id(row.id).exec(txn).await?;
@@ -202,8 +204,8 @@ pub async fn delete(db: &DatabaseConnection, team_id: Uuid, public_id: &str) -> 
 /// 422 `inventory_full`; a database error.
 pub async fn add_missing(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     entries: Vec<ThreadEntry>,
 ) -> Result<(Vec<Thread>, Vec<ThreadEntry>), AppError> {
     let (rows, already) = committed(db, async |txn| {
@@ -240,8 +242,8 @@ pub async fn add_missing(
 /// 422 `inventory_full`; a database error.
 pub async fn import(
     db: &DatabaseConnection,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     entries: &[ThreadEntry],
 ) -> Result<HashSet<String>, AppError> {
     committed(db, async |txn| {
@@ -295,7 +297,7 @@ impl SearchRow {
 
     /// Every entry of the team, with only the columns the search reads: reading every column
     /// took most of a list request (scripts/bench-inventory.mjs).
-    pub(super) async fn of_team(db: &impl ConnectionTrait, team_id: Uuid) -> Result<Vec<Self>, DbErr> {
+    pub(super) async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Self>, DbErr> {
         inventory_thread::Entity::find()
             .select_only()
             .columns(Self::COLUMNS)
@@ -333,7 +335,7 @@ impl SearchRow {
 
 /// Raises the team's thread revision: in the transaction of every change to its threads, so a
 /// thread copy tagged with an older revision is read again ([`super::thread_cache`]).
-async fn touch(db: &impl ConnectionTrait, team_id: Uuid) -> Result<(), DbErr> {
+async fn touch(db: &impl ConnectionTrait, team_id: TeamId) -> Result<(), DbErr> {
     team::Entity::update_many()
         .col_expr(team::Column::ThreadsRevision, Expr::col(team::Column::ThreadsRevision).add(1))
         .filter(team::Column::Id.eq(team_id))
@@ -345,7 +347,7 @@ async fn touch(db: &impl ConnectionTrait, team_id: Uuid) -> Result<(), DbErr> {
 /// A change of the entry `id` by `user`, to which the caller adds what changes. Every change to
 /// an entry goes through here, so none forgets to raise the version (a full edit made from an
 /// older one is then refused) or to say who changed it and when.
-fn change(id: ThreadId, user: Uuid) -> UpdateMany<inventory_thread::Entity> {
+fn change(id: ThreadId, user: UserId) -> UpdateMany<inventory_thread::Entity> {
     inventory_thread::Entity::update_many()
         .col_expr(inventory_thread::Column::Version, raised_version(inventory_thread::Column::Version))
         .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user))
@@ -381,8 +383,8 @@ fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, AppEr
 
 async fn insert(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
-    user_id: Uuid,
+    team_id: TeamId,
+    user_id: UserId,
     entry: &ThreadEntry,
 ) -> Result<inventory_thread::Model, AppError> {
     let now = OffsetDateTime::now_utc();
@@ -408,7 +410,7 @@ fn duplicate_entry(error: DbErr) -> AppError {
     }
 }
 
-async fn check_room(db: &impl ConnectionTrait, team_id: Uuid, adding: usize) -> Result<(), AppError> {
+async fn check_room(db: &impl ConnectionTrait, team_id: TeamId, adding: usize) -> Result<(), AppError> {
     let count = inventory_thread::Entity::find()
         .filter(inventory_thread::Column::TeamId.eq(team_id))
         .count(db)
@@ -423,7 +425,7 @@ async fn check_room(db: &impl ConnectionTrait, team_id: Uuid, adding: usize) -> 
 }
 
 /// The team's entries' ids, by the identity an import matches them on.
-async fn by_identity(db: &impl ConnectionTrait, team_id: Uuid) -> Result<HashMap<String, ThreadId>, DbErr> {
+async fn by_identity(db: &impl ConnectionTrait, team_id: TeamId) -> Result<HashMap<String, ThreadId>, DbErr> {
     let rows =
         inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
     Ok(rows.into_iter().map(|row| (row.identity, row.id)).collect())
@@ -431,7 +433,7 @@ async fn by_identity(db: &impl ConnectionTrait, team_id: Uuid) -> Result<HashMap
 
 async fn find(
     db: &impl ConnectionTrait,
-    team_id: Uuid,
+    team_id: TeamId,
     public_id: &str,
 ) -> Result<inventory_thread::Model, AppError> {
     inventory_thread::Entity::find()
@@ -448,7 +450,7 @@ async fn shown(db: &impl ConnectionTrait, row: &inventory_thread::Model) -> Resu
     thread_of(row, &emails)
 }
 
-fn thread_of(row: &inventory_thread::Model, emails: &HashMap<Uuid, String>) -> Result<Thread, AppError> {
+fn thread_of(row: &inventory_thread::Model, emails: &HashMap<UserId, String>) -> Result<Thread, AppError> {
     Ok(Thread {
         public_id: row.public_id.clone(),
         entry: entry_of(row)?,

@@ -3,7 +3,6 @@
 use std::collections::HashMap;
 
 use sea_orm::{ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _, QueryFilter as _};
-use uuid::Uuid;
 
 use crate::entity::user;
 
@@ -11,7 +10,10 @@ use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, DatabaseConnection, prelu
 use time::OffsetDateTime;
 
 use crate::{
-    entity::{team, team_member},
+    entity::{
+        ids::{TeamId, UserId},
+        team, team_member,
+    },
     error::AppError,
 };
 
@@ -19,9 +21,9 @@ use crate::{
 /// one query.
 pub async fn emails_of(
     db: &impl ConnectionTrait,
-    ids: impl Iterator<Item = Uuid>,
-) -> Result<HashMap<Uuid, String>, DbErr> {
-    let mut ids: Vec<Uuid> = ids.collect();
+    ids: impl Iterator<Item = UserId>,
+) -> Result<HashMap<UserId, String>, DbErr> {
+    let mut ids: Vec<UserId> = ids.collect();
     ids.sort_unstable();
     ids.dedup();
     if ids.is_empty() {
@@ -56,8 +58,8 @@ pub async fn default_team_public_id(
 /// The database's.
 pub async fn set_default_team(
     db: &DatabaseConnection,
-    user_id: Uuid,
-    team_id: Uuid,
+    user_id: UserId,
+    team_id: TeamId,
 ) -> Result<user::Model, AppError> {
     let chosen = user::ActiveModel {
         id: Set(user_id),
@@ -76,8 +78,8 @@ pub async fn set_default_team(
 /// The database's.
 pub(crate) async fn adopt_as_default_if_none(
     db: &impl ConnectionTrait,
-    user_id: Uuid,
-    team_id: Uuid,
+    user_id: UserId,
+    team_id: TeamId,
 ) -> Result<(), AppError> {
     user::Entity::update_many()
         .col_expr(user::Column::DefaultTeamId, Expr::value(team_id))

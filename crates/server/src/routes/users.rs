@@ -4,10 +4,9 @@ use axum::{Json, extract::State, http::header, response::IntoResponse};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
 use crate::{
-    entity::user,
+    entity::{ids::UserId, user},
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, AuthUser, SignedIn, TEAM_NOT_FOUND},
     repo,
@@ -17,7 +16,7 @@ use crate::{
 /// The profile the app shows and builds on.
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Profile {
-    pub id: Uuid,
+    pub id: UserId,
     pub email: String,
     /// From sign-up (`data.full_name`) or a later profile edit.
     pub full_name: Option<String>,

@@ -1032,7 +1032,7 @@ async fn team_names_stored_before_the_rule_lose_their_overrides_when_the_schema_
     Migrator::up(&db, Some(u32::try_from(before).unwrap())).await.unwrap();
     let now = time::OffsetDateTime::now_utc();
     bobbin_server::entity::team::ActiveModel {
-        id: Set(uuid::Uuid::new_v4()),
+        id: Set(bobbin_server::entity::ids::TeamId::new()),
         public_id: Set("oldteam000000001".to_owned()),
         name: Set("Stitch \u{202E}moc.live".to_owned()),
         created_at: Set(now),

@@ -18,7 +18,7 @@ use crate::{
         rate_limit, session, totp,
         vault::factor_place,
     },
-    entity::mfa_factor,
+    entity::mfa_factor::{self, FactorStatus},
     repo::auth::{
         challenges,
         factors::{self, NewFactor},
@@ -71,7 +71,7 @@ pub async fn enroll(
     }
     let user = &current.user;
     let factors = factors::of_user(&state.db, user.id).await?;
-    if factors.iter().any(|factor| factor.status == "verified") && !current.is_aal2() {
+    if factors.iter().any(|factor| factor.status == FactorStatus::Verified) && !current.is_aal2() {
         return Err(AuthError::new(
             StatusCode::UNAUTHORIZED,
             "insufficient_aal",
@@ -210,7 +210,7 @@ pub async fn unenroll(
     Path(id): Path<String>,
 ) -> AuthResult<Json<Value>> {
     let factor = own_factor(&state, &current, &id).await?;
-    if factor.status == "verified" && !current.is_aal2() {
+    if factor.status == FactorStatus::Verified && !current.is_aal2() {
         return Err(AuthError::new(
             StatusCode::UNAUTHORIZED,
             "insufficient_aal",

@@ -20,7 +20,7 @@ use crate::{
         rate_limit, secret, session,
         vault::Vault,
     },
-    entity::user,
+    entity::{ids::UserId, user},
     mail::templates::{self, MailKind},
     repo::auth::{
         flow_states::{self, NewFlowState},
@@ -101,7 +101,7 @@ impl PkceFields {
 /// A flow to store for the PKCE challenge and method `pkce`.
 pub fn new_flow(
     (code_challenge, code_challenge_method): (String, String),
-    user_id: Option<Uuid>,
+    user_id: Option<UserId>,
     provider_type: &str,
     authentication_method: &str,
     redirect_to: Option<String>,
@@ -121,7 +121,7 @@ pub fn new_flow(
 pub async fn flow_for_link(
     db: &DatabaseConnection,
     pkce: Option<(String, String)>,
-    user_id: Uuid,
+    user_id: UserId,
     provider_type: &str,
     authentication_method: &str,
     redirect: &Url,
@@ -150,8 +150,10 @@ impl TokenKind {
     /// e-mail change share one.
     pub fn clock(self) -> &'static str {
         match self {
+            Self::Confirmation => "confirmation",
+            Self::Recovery => "recovery",
+            Self::MagicLink => "magiclink",
             Self::EmailChangeCurrent | Self::EmailChangeNew => "email_change",
-            other => other.as_str(),
         }
     }
 
@@ -186,7 +188,7 @@ impl<'a> TokenMail<'a> {
     }
 
     /// The one-time token of this e-mail for `user_id`, with the secrets `issued`, to store.
-    pub fn token<'b>(&'b self, user_id: Uuid, issued: &'b Issued, vault: &Vault) -> NewToken<'b> {
+    pub fn token<'b>(&'b self, user_id: UserId, issued: &'b Issued, vault: &Vault) -> NewToken<'b> {
         NewToken {
             kind: self.kind,
             user_id,

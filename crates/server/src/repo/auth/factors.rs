@@ -11,18 +11,20 @@ use uuid::Uuid;
 use super::challenges;
 use crate::{
     db::{begin_write, committed},
-    entity::mfa_factor,
+    entity::{
+        ids::UserId,
+        mfa_factor::{self, FactorStatus},
+    },
 };
 
 /// The status of a factor whose code was accepted once.
-const VERIFIED: &str = "verified";
 
 /// A user's factors, oldest first.
 ///
 /// # Errors
 ///
 /// The database's.
-pub async fn of_user(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<mfa_factor::Model>, DbErr> {
+pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<mfa_factor::Model>, DbErr> {
     mfa_factor::Entity::find()
         .filter(mfa_factor::Column::UserId.eq(user_id))
         .order_by_asc(mfa_factor::Column::CreatedAt)
@@ -35,10 +37,10 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<mfa
 /// # Errors
 ///
 /// The database's.
-pub async fn has_verified(db: &impl ConnectionTrait, user_id: Uuid) -> Result<bool, DbErr> {
+pub async fn has_verified(db: &impl ConnectionTrait, user_id: UserId) -> Result<bool, DbErr> {
     Ok(mfa_factor::Entity::find()
         .filter(mfa_factor::Column::UserId.eq(user_id))
-        .filter(mfa_factor::Column::Status.eq(VERIFIED))
+        .filter(mfa_factor::Column::Status.eq(FactorStatus::Verified))
         .one(db)
         .await?
         .is_some())
@@ -67,7 +69,7 @@ pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<mfa_factor::Model>, Db
 pub struct NewFactor {
     /// Chosen by the caller: the sealed secret names its row.
     pub id: Uuid,
-    pub user_id: Uuid,
+    pub user_id: UserId,
     pub friendly_name: Option<String>,
     pub sealed_secret: String,
 }
@@ -84,7 +86,7 @@ pub async fn create(db: &DatabaseConnection, new: NewFactor) -> Result<mfa_facto
         user_id: Set(new.user_id),
         friendly_name: Set(new.friendly_name),
         factor_type: Set("totp".to_owned()),
-        status: Set("unverified".to_owned()),
+        status: Set(FactorStatus::Unverified),
         secret: Set(new.sealed_secret),
         last_used_step: Set(None),
         created_at: Set(now),
@@ -127,7 +129,7 @@ pub async fn record_step(
     let txn = begin_write(db).await?;
     let updated = mfa_factor::Entity::update_many()
         .col_expr(mfa_factor::Column::LastUsedStep, step.into())
-        .col_expr(mfa_factor::Column::Status, VERIFIED.into())
+        .col_expr(mfa_factor::Column::Status, FactorStatus::Verified.into())
         .col_expr(mfa_factor::Column::UpdatedAt, now.into())
         .filter(mfa_factor::Column::Id.eq(factor_id))
         .filter(

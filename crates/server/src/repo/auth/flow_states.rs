@@ -12,7 +12,7 @@ use uuid::Uuid;
 use crate::{
     auth::secret,
     db::{begin_write, committed},
-    entity::flow_state,
+    entity::{flow_state, ids::UserId},
 };
 
 /// A flow to store.
@@ -21,7 +21,7 @@ pub struct NewFlowState {
     /// The PKCE code challenge (empty for an implicit OAuth flow) and its method.
     pub code_challenge: String,
     pub code_challenge_method: String,
-    pub user_id: Option<Uuid>,
+    pub user_id: Option<UserId>,
     /// `email`, `recovery`, or the OAuth provider.
     pub provider_type: String,
     /// How the flow signs the person in (`email/signup`, `magiclink`, `oauth`...).
@@ -90,7 +90,7 @@ pub async fn unfinished_oauth(
 pub async fn issue_auth_code(
     db: &DatabaseConnection,
     flow: flow_state::Model,
-    user_id: Uuid,
+    user_id: UserId,
 ) -> Result<String, DbErr> {
     let code = Uuid::new_v4().to_string();
     let mut active: flow_state::ActiveModel = flow.into();

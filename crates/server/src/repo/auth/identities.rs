@@ -9,6 +9,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::entity::ids::UserId;
 use crate::{db::committed, entity::identity};
 
 /// A user's identities, oldest first.
@@ -16,7 +17,7 @@ use crate::{db::committed, entity::identity};
 /// # Errors
 ///
 /// The database's.
-pub async fn of_user(db: &impl ConnectionTrait, user_id: Uuid) -> Result<Vec<identity::Model>, DbErr> {
+pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<identity::Model>, DbErr> {
     identity::Entity::find()
         .filter(identity::Column::UserId.eq(user_id))
         .order_by_asc(identity::Column::CreatedAt)
@@ -66,7 +67,7 @@ pub async fn record_sign_in(
 /// Records that the user signs in through `provider` as `provider_id`.
 pub(super) async fn add(
     db: &impl ConnectionTrait,
-    user_id: Uuid,
+    user_id: UserId,
     email: String,
     provider: &str,
     provider_id: String,
@@ -91,7 +92,7 @@ pub(super) async fn add(
 /// The new address of the user's e-mail identity, once an address change is complete.
 pub(super) async fn set_email_address(
     db: &impl ConnectionTrait,
-    user_id: Uuid,
+    user_id: UserId,
     email: String,
 ) -> Result<(), DbErr> {
     identity::Entity::update_many()

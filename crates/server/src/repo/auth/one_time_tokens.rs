@@ -21,39 +21,18 @@ use super::{
     flow_states::{self, NewFlowState},
     identities, users,
 };
+pub use crate::entity::one_time_token::TokenKind;
+
 use crate::{
     auth::{
         error::{AuthError, AuthResult},
         secret,
     },
     db::{begin_write, committed},
-    entity::{flow_state, one_time_token, user},
+    entity::{flow_state, ids::UserId, one_time_token, user},
 };
 
-/// The kinds of e-mailed one-time token.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TokenKind {
-    Confirmation,
-    Recovery,
-    MagicLink,
-    /// Sent to the current address of an e-mail change.
-    EmailChangeCurrent,
-    /// Sent to the new address of an e-mail change.
-    EmailChangeNew,
-}
-
 impl TokenKind {
-    /// The kind as the `kind` column holds it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Confirmation => "confirmation",
-            Self::Recovery => "recovery",
-            Self::MagicLink => "magiclink",
-            Self::EmailChangeCurrent => "email_change_current",
-            Self::EmailChangeNew => "email_change_new",
-        }
-    }
-
     /// How long the e-mailed link and code stay valid.
     pub fn lifetime(self) -> Duration {
         match self {
@@ -78,7 +57,7 @@ const PENDING_SIGNUPS: usize = 5;
 #[derive(Debug, Clone)]
 pub struct NewToken<'a> {
     pub kind: TokenKind,
-    pub user_id: Uuid,
+    pub user_id: UserId,
     /// The address it is mailed to (for an e-mail change, the current or the new one).
     pub address: &'a str,
     /// The link's secret.
@@ -108,7 +87,7 @@ pub async fn issue(db: &DatabaseConnection, token: NewToken<'_>) -> Result<(), D
 async fn insert(db: &impl ConnectionTrait, token: NewToken<'_>) -> Result<(), DbErr> {
     let earlier = one_time_token::Entity::find()
         .filter(one_time_token::Column::UserId.eq(token.user_id))
-        .filter(one_time_token::Column::Kind.eq(token.kind.as_str()))
+        .filter(one_time_token::Column::Kind.eq(token.kind))
         .order_by_desc(one_time_token::Column::CreatedAt)
         .all(db)
         .await?;
@@ -123,7 +102,7 @@ async fn insert(db: &impl ConnectionTrait, token: NewToken<'_>) -> Result<(), Db
     one_time_token::ActiveModel {
         id: Set(Uuid::new_v4()),
         user_id: Set(token.user_id),
-        kind: Set(token.kind.as_str().to_owned()),
+        kind: Set(token.kind),
         token_hash: Set(secret::sha256_hex(token.token)),
         code_hash: Set(token.code_hash),
         relates_to: Set(token.address.to_owned()),
@@ -149,7 +128,7 @@ pub async fn reissue_confirmation(db: &DatabaseConnection, token: NewToken<'_>) 
     let txn = begin_write(db).await?;
     let pending = one_time_token::Entity::find()
         .filter(one_time_token::Column::UserId.eq(token.user_id))
-        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
+        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation))
         .all(&txn)
         .await?;
     let password_hash = match pending.as_slice() {
@@ -158,7 +137,7 @@ pub async fn reissue_confirmation(db: &DatabaseConnection, token: NewToken<'_>) 
     };
     one_time_token::Entity::delete_many()
         .filter(one_time_token::Column::UserId.eq(token.user_id))
-        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
+        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation))
         .exec(&txn)
         .await?;
     insert(&txn, NewToken { kind: TokenKind::Confirmation, password_hash, ..token }).await?;
@@ -185,7 +164,7 @@ pub async fn request_email_change(
     let txn = begin_write(db).await?;
     one_time_token::Entity::delete_many()
         .filter(one_time_token::Column::UserId.eq(user.id))
-        .filter(one_time_token::Column::Kind.is_in(EMAIL_CHANGE.map(TokenKind::as_str)))
+        .filter(one_time_token::Column::Kind.is_in(EMAIL_CHANGE))
         .exec(&txn)
         .await?;
     let mut active = user.into_active_model();
@@ -239,7 +218,7 @@ pub async fn consume(
     lookup: Lookup<'_>,
     now: OffsetDateTime,
 ) -> AuthResult<Consumed> {
-    let of_kinds = one_time_token::Column::Kind.is_in(kinds.iter().map(|kind| kind.as_str()));
+    let of_kinds = one_time_token::Column::Kind.is_in(kinds.iter().copied());
     let txn = begin_write(db).await?;
     let row = match lookup {
         // A link's token has 256 random bits: looking up its hash leaks nothing worth timing.
@@ -281,7 +260,7 @@ pub async fn consume(
     if deleted.rows_affected != 1 {
         return Ok(Consumed::Invalid);
     }
-    let Some(kind) = kinds.iter().copied().find(|kind| kind.as_str() == row.kind) else {
+    let Some(kind) = kinds.iter().copied().find(|kind| *kind == row.kind) else {
         return Ok(Consumed::Invalid);
     };
     if now - row.created_at > kind.lifetime() {
@@ -329,7 +308,7 @@ async fn complete_email_change(
 ) -> AuthResult<Option<user::Model>> {
     let other = one_time_token::Entity::find()
         .filter(one_time_token::Column::UserId.eq(user.id))
-        .filter(one_time_token::Column::Kind.is_in(EMAIL_CHANGE.map(TokenKind::as_str)))
+        .filter(one_time_token::Column::Kind.is_in(EMAIL_CHANGE))
         .one(txn)
         .await?;
     let Some(new_email) = user.email_change.clone().filter(|_| other.is_none()) else { return Ok(None) };
@@ -367,7 +346,7 @@ async fn prove_address(
     // The other sign-ups' links carry their passwords: they must never apply now.
     one_time_token::Entity::delete_many()
         .filter(one_time_token::Column::UserId.eq(user.id))
-        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation.as_str()))
+        .filter(one_time_token::Column::Kind.eq(TokenKind::Confirmation))
         .exec(txn)
         .await?;
     let mut active = user.into_active_model();

@@ -18,7 +18,9 @@ use time::{Duration, OffsetDateTime};
 
 use super::rate_limits;
 use crate::entity::{
-    flow_state, mail_outbox, mfa_challenge, mfa_factor, one_time_token, refresh_token, session,
+    flow_state, mail_outbox, mfa_challenge,
+    mfa_factor::{self, FactorStatus},
+    one_time_token, refresh_token, session,
 };
 
 /// How long sessions may last, as [`crate::auth::session::SessionLimits`] has them: `None`
@@ -67,7 +69,7 @@ pub async fn unusable_rows(
         .await?
         .rows_affected;
     rows += mfa_factor::Entity::delete_many()
-        .filter(mfa_factor::Column::Status.eq("unverified"))
+        .filter(mfa_factor::Column::Status.eq(FactorStatus::Unverified))
         .filter(mfa_factor::Column::CreatedAt.lt(day_ago))
         .exec(db)
         .await?

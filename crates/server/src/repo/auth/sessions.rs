@@ -17,7 +17,12 @@ use uuid::Uuid;
 use crate::{
     auth::secret,
     db::begin_write,
-    entity::{refresh_token, session, user},
+    entity::{
+        ids::UserId,
+        refresh_token,
+        session::{self, Aal},
+        user,
+    },
 };
 
 /// How long a just-rotated refresh token stays usable, for tabs that refresh at the same moment.
@@ -29,8 +34,8 @@ const USER_AGENT_CHARS: usize = 512;
 /// A session to start.
 #[derive(Debug, Clone)]
 pub struct NewSession {
-    pub user_id: Uuid,
-    pub aal: &'static str,
+    pub user_id: UserId,
+    pub aal: Aal,
     /// The `amr` claim's entries, as JSON.
     pub amr: Value,
     pub ip: Option<String>,
@@ -51,7 +56,7 @@ pub async fn start(
     let session = session::ActiveModel {
         id: Set(Uuid::new_v4()),
         user_id: Set(new.user_id),
-        aal: Set(new.aal.to_owned()),
+        aal: Set(new.aal),
         not_after: Set(None),
         refreshed_at: Set(None),
         user_agent: Set(new.user_agent.map(|agent| agent.chars().take(USER_AGENT_CHARS).collect())),
@@ -84,13 +89,13 @@ pub async fn start(
 pub async fn step_up(
     db: &DatabaseConnection,
     session: session::Model,
-    aal: &'static str,
+    aal: Aal,
     amr: Value,
     now: OffsetDateTime,
 ) -> Result<(session::Model, String), DbErr> {
     let txn = begin_write(db).await?;
     let mut active = session.into_active_model();
-    active.aal = Set(aal.to_owned());
+    active.aal = Set(aal);
     active.amr = Set(Some(amr));
     active.updated_at = Set(now);
     let session = active.update(&txn).await?;
@@ -189,7 +194,7 @@ pub enum Ending {
 /// # Errors
 ///
 /// The database's.
-pub async fn end(db: &impl ConnectionTrait, user_id: Uuid, which: Ending) -> Result<(), DbErr> {
+pub async fn end(db: &impl ConnectionTrait, user_id: UserId, which: Ending) -> Result<(), DbErr> {
     let delete = session::Entity::delete_many().filter(session::Column::UserId.eq(user_id));
     let delete = match which {
         Ending::All => delete,

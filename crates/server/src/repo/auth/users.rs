@@ -18,7 +18,7 @@ use super::{
 use crate::{
     auth::error::{AuthError, AuthResult},
     db::{begin_write, committed},
-    entity::{flow_state, user},
+    entity::{flow_state, ids::UserId, user},
 };
 
 /// The user `id`.
@@ -26,7 +26,7 @@ use crate::{
 /// # Errors
 ///
 /// The database's.
-pub async fn by_id(db: &impl ConnectionTrait, id: Uuid) -> Result<Option<user::Model>, DbErr> {
+pub async fn by_id(db: &impl ConnectionTrait, id: UserId) -> Result<Option<user::Model>, DbErr> {
     user::Entity::find_by_id(id).one(db).await
 }
 
@@ -75,7 +75,7 @@ pub async fn create(
 
 async fn insert(db: &impl ConnectionTrait, new: NewUser<'_>) -> AuthResult<user::Model> {
     let now = OffsetDateTime::now_utc();
-    let id = Uuid::new_v4();
+    let id = UserId::new();
     let NewUser { email, password_hash, metadata, provider, provider_id, confirmed } = new;
     let user = user::ActiveModel {
         id: Set(id),

@@ -20,7 +20,10 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 use crate::{
-    entity::team,
+    entity::{
+        ids::{TeamId, UserId},
+        team,
+    },
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer},
     repo::{
@@ -35,7 +38,7 @@ use crate::{
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Team {
     /// The team's key inside Bobbin; a path's `{team_id}` takes it as well as `public_id`.
-    pub id: Uuid,
+    pub id: TeamId,
     /// The id the app's URLs and the profile's `default_team_pid` use.
     pub public_id: String,
     pub name: String,
@@ -67,7 +70,7 @@ pub struct NameBody {
 #[derive(Debug, Serialize, ToSchema)]
 pub struct Member {
     #[serde(rename = "userId")]
-    pub user_id: Uuid,
+    pub user_id: UserId,
     pub email: String,
     pub full_name: Option<String>,
     pub role: Role,
@@ -89,7 +92,7 @@ pub struct MemberBody {
 #[derive(Debug, Deserialize, ToSchema)]
 pub struct PutMemberBody {
     #[serde(rename = "userId")]
-    pub user_id: Uuid,
+    pub user_id: UserId,
     pub role: Role,
 }
 
@@ -279,7 +282,7 @@ pub async fn remove_member(
     ApiPath((_team, user_id)): ApiPath<(String, String)>,
 ) -> Result<StatusCode, AppError> {
     let not_a_member = || AppError::NotFound("That person is not a member of this team.".to_owned());
-    let user_id = Uuid::parse_str(&user_id).map_err(|_| not_a_member())?;
+    let user_id = Uuid::parse_str(&user_id).map(UserId).map_err(|_| not_a_member())?;
     repo::members::remove(&state.db, actor.team.id, actor.user.id, user_id).await?.map_err(|refusal| {
         match refusal {
             RemoveRefusal::ActorLeft => AppError::NotFound(TEAM_NOT_FOUND.to_owned()),
