@@ -1163,8 +1163,7 @@ export interface components {
             /** Format: date-time */
             joined_at: string;
             role: components["schemas"]["Role"];
-            /** Format: uuid */
-            userId: string;
+            userId: components["schemas"]["UserId"];
         };
         MemberBody: {
             member: components["schemas"]["Member"];
@@ -1206,14 +1205,12 @@ export interface components {
             email: string;
             /** @description From sign-up (`data.full_name`) or a later profile edit. */
             full_name: string | null;
-            /** Format: uuid */
-            id: string;
+            id: components["schemas"]["UserId"];
         };
         /** @description Add someone to the team, or change a member's role. */
         PutMemberBody: {
             role: components["schemas"]["Role"];
-            /** Format: uuid */
-            userId: string;
+            userId: components["schemas"]["UserId"];
         };
         QuoteBody: {
             quote: components["schemas"]["QuoteView"];
@@ -1300,11 +1297,8 @@ export interface components {
         Team: {
             /** Format: date-time */
             created_at: string;
-            /**
-             * Format: uuid
-             * @description The team's key inside Bobbin; a path's `{team_id}` takes it as well as `public_id`.
-             */
-            id: string;
+            /** @description The team's key inside Bobbin; a path's `{team_id}` takes it as well as `public_id`. */
+            id: components["schemas"]["TeamId"];
             /** Format: int64 */
             member_count: number;
             name: string;
@@ -1316,6 +1310,11 @@ export interface components {
         TeamBody: {
             team: components["schemas"]["Team"];
         };
+        /**
+         * Format: uuid
+         * @description A team.
+         */
+        TeamId: string;
         TeamsBody: {
             teams: components["schemas"]["Team"][];
         };
@@ -1403,6 +1402,11 @@ export interface components {
         ThreadsResponse: {
             threads: components["schemas"]["ThreadView"][];
         };
+        /**
+         * Format: uuid
+         * @description A person (the auth service's user).
+         */
+        UserId: string;
         /** @description One setting's value; `null` when it is not set. */
         ValueBody: {
             /** @description Any JSON value: a string (`"EUR"`), a number, an object, or `null`. */
@@ -2231,7 +2235,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2297,7 +2301,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2386,7 +2390,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2480,7 +2484,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2560,7 +2564,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2663,7 +2667,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2743,7 +2747,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2829,7 +2833,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such machine in this team */
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -2910,7 +2914,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such machine in this team */
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3013,7 +3017,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such machine in this team */
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3103,7 +3107,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such machine in this team */
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3198,7 +3202,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such entry for this machine */
+            /** @description No such entry for this machine; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3265,7 +3269,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3355,7 +3359,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team; or no such person among the caller's teammates */
+            /** @description No such team; or no such person among the caller's teammates; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3449,7 +3453,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3530,7 +3534,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3616,7 +3620,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3697,7 +3701,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3792,7 +3796,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or no such member */
+            /** @description No such team, or no such member; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3875,7 +3879,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -3955,7 +3959,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4041,7 +4045,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such quote in this team */
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4108,7 +4112,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such quote in this team */
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4185,7 +4189,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such quote in this team */
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4252,7 +4256,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4338,7 +4342,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4424,7 +4428,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4505,7 +4509,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4610,7 +4614,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4690,7 +4694,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4806,7 +4810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4912,7 +4916,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -4993,7 +4997,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5078,7 +5082,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such team, or not a member */
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5137,7 +5141,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such thread in this team */
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5218,7 +5222,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such thread in this team */
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5321,7 +5325,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such thread in this team */
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;
@@ -5411,7 +5415,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description No such thread in this team */
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
             404: {
                 headers: {
                     [name: string]: unknown;

@@ -120,6 +120,7 @@ impl Modify for SecuritySchemes {
 pub fn openapi() -> utoipa::openapi::OpenApi {
     let (_, mut openapi) = documented(api_v2()).split_for_parts();
     // After the routes are in: `ApiDoc`'s own modifiers run before there is any operation.
+    openapi::TeamPaths.modify(&mut openapi);
     openapi::CommonErrors.modify(&mut openapi);
     openapi::AnswersAsSent.modify(&mut openapi);
     openapi

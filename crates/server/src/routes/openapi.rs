@@ -16,11 +16,56 @@ use serde_json::Value;
 use utoipa::{
     Modify,
     openapi::{
-        ContentBuilder, OpenApi, Ref, RefOr, Schema,
-        path::{Operation, ParameterIn},
+        ContentBuilder, ObjectBuilder, OpenApi, Ref, RefOr, Required, Schema, Type,
+        path::{Operation, ParameterBuilder, ParameterIn},
         response::{Response, ResponseBuilder},
+        security::SecurityRequirement,
     },
 };
+
+/// What every operation on a team's path (`/teams/{team_id}/...`) has, because the extractor that
+/// guards it ([`InTeam`](crate::extract::InTeam)) does the same for all of them: the `team_id`
+/// parameter, a signed-in caller (bearer or cookie), and the 404 for a team that does not exist
+/// or that the caller is not in. The role each one needs (its 403) stays in its own annotation.
+/// Runs before [`CommonErrors`], which reads the security this adds.
+#[derive(Debug, Clone, Copy)]
+pub struct TeamPaths;
+
+impl Modify for TeamPaths {
+    fn modify(&self, openapi: &mut OpenApi) {
+        for (path, item) in &mut openapi.paths.paths {
+            if !path.contains("{team_id}") {
+                continue;
+            }
+            let operations =
+                [&mut item.get, &mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
+            for operation in operations.into_iter().flatten() {
+                let parameters = operation.parameters.get_or_insert_with(Vec::new);
+                parameters.insert(0, RefOr::T(team_id_parameter()));
+                operation.security = Some(vec![
+                    SecurityRequirement::new("bearer", Vec::<String>::new()),
+                    SecurityRequirement::new("cookie", Vec::<String>::new()),
+                ]);
+                add(
+                    operation,
+                    "404",
+                    "not_found",
+                    "there is no team with that id, or the caller is not one of its members",
+                );
+            }
+        }
+    }
+}
+
+fn team_id_parameter() -> utoipa::openapi::path::Parameter {
+    ParameterBuilder::new()
+        .name("team_id")
+        .parameter_in(ParameterIn::Path)
+        .required(Required::True)
+        .description(Some("The team's `public_id` or `id`"))
+        .schema(Some(ObjectBuilder::new().schema_type(Type::String)))
+        .build()
+}
 
 /// Adds the common error answers to each operation under `/api/`; see the module's comment.
 #[derive(Debug, Clone, Copy)]

@@ -87,9 +87,8 @@ pub struct ListParams {
 /// The team's quotes, newest first (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/quotes", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ListParams),
-    responses((status = 200, body = QuotePage), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
+    params(ListParams),
+    responses((status = 200, body = QuotePage)),
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -107,14 +106,11 @@ pub async fn list(
 /// admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/quotes", tag = "quotes", request_body = QuoteInput,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = QuoteBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes`", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,
@@ -149,9 +145,8 @@ pub async fn create(
 /// One quote with its inputs and result (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/quotes/{quote_id}", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("quote_id" = String, Path)),
+    params(("quote_id" = String, Path)),
     responses((status = 200, body = QuoteBody), (status = 404, description = "No such quote in this team", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn get(
     State(state): State<AppState>,
@@ -165,14 +160,13 @@ pub async fn get(
 /// and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/quotes/{quote_id}/duplicate", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("quote_id" = String, Path)),
+    params(("quote_id" = String, Path)),
     responses(
         (status = 201, body = QuoteBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such quote in this team", body = ErrorBody),
         (status = 422, description = "`too_many_quotes`", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn duplicate(
     State(state): State<AppState>,
@@ -199,13 +193,12 @@ pub async fn duplicate(
 /// Removes a quote (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/quotes/{quote_id}", tag = "quotes",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("quote_id" = String, Path)),
+    params(("quote_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such quote in this team", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn delete(
     State(state): State<AppState>,

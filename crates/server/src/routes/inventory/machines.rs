@@ -121,9 +121,7 @@ pub struct LogEntryBody {
 /// The team's machines, by name, each with its next maintenance (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/machines", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
-    responses((status = 200, body = MachinesBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
+    responses((status = 200, body = MachinesBody)),
 )]
 pub async fn list(State(state): State<AppState>, member: TeamViewer) -> Result<Json<MachinesBody>, AppError> {
     let stored = machines::list(&state.db, member.team.id).await?;
@@ -133,14 +131,11 @@ pub async fn list(State(state): State<AppState>, member: TeamViewer) -> Result<J
 /// Adds a machine (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/machines", tag = "inventory", request_body = MachineDraft,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = MachineBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`, naming each field", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,
@@ -155,9 +150,8 @@ pub async fn create(
 /// One machine with its maintenance log (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
+    params(("machine_id" = String, Path)),
     responses((status = 200, body = MachineBody), (status = 404, description = "No such machine in this team", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn get(
     State(state): State<AppState>,
@@ -171,7 +165,7 @@ pub async fn get(
 /// A full edit, made from `version` (members, admins and owners).
 #[utoipa::path(
     put, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory", request_body = MachineEdit,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
+    params(("machine_id" = String, Path)),
     responses(
         (status = 200, body = MachineBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -179,7 +173,6 @@ pub async fn get(
         (status = 409, description = "`edit_conflict`: changed by someone else since `version`", body = ErrorBody),
         (status = 422, description = "`validation_failed`, naming each field", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn update(
     State(state): State<AppState>,
@@ -197,13 +190,12 @@ pub async fn update(
 /// Removes a machine and its log (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
+    params(("machine_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such machine in this team", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn delete(
     State(state): State<AppState>,
@@ -217,14 +209,13 @@ pub async fn delete(
 /// Logs maintenance done on a machine (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/machines/{machine_id}/maintenance", tag = "inventory", request_body = LogInput,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path)),
+    params(("machine_id" = String, Path)),
     responses(
         (status = 201, body = LogEntryBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such machine in this team", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the date, the kind or the notes", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn log(
     State(state): State<AppState>,
@@ -264,13 +255,12 @@ pub async fn log(
 /// Removes a log entry logged by mistake (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/machines/{machine_id}/maintenance/{entry_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("machine_id" = String, Path), ("entry_id" = String, Path)),
+    params(("machine_id" = String, Path), ("entry_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such entry for this machine", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn unlog(
     State(state): State<AppState>,

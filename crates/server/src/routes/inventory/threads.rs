@@ -146,15 +146,12 @@ pub struct ListParams {
 /// Adds one entry (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads", tag = "inventory", request_body = ThreadInput,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 409, description = "`already_in_inventory`: edit that entry instead", body = ErrorBody),
         (status = 422, description = "`validation_failed`, naming each field", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,
@@ -169,13 +166,11 @@ pub async fn create(
 /// Lists the team's threads: search, filters, sorting and pages (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ListParams),
+    params(ListParams),
     responses(
         (status = 200, body = ThreadPage),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`: a filter that cannot be read", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn list(
     State(state): State<AppState>,
@@ -222,9 +217,7 @@ pub struct OwnedBody {
 /// have no catalogue colour to convert to, so they are left out). Every member.
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads/owned", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
-    responses((status = 200, body = OwnedBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
+    responses((status = 200, body = OwnedBody)),
 )]
 pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<Json<OwnedBody>, AppError> {
     let team = state.threads.threads(&state.db, &member.team).await?;
@@ -246,9 +239,8 @@ pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<
 /// One entry (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
+    params(("thread_id" = String, Path)),
     responses((status = 200, body = ThreadBody), (status = 404, description = "No such thread in this team", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn get(
     State(state): State<AppState>,
@@ -262,7 +254,7 @@ pub async fn get(
 /// A full edit, made from `version` (members, admins and owners).
 #[utoipa::path(
     put, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory", request_body = ThreadInput,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
+    params(("thread_id" = String, Path)),
     responses(
         (status = 200, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -270,7 +262,6 @@ pub async fn get(
         (status = 409, description = "`edit_conflict`: changed by someone else since `version`; or `already_in_inventory`", body = ErrorBody),
         (status = 422, description = "`validation_failed`, naming each field", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn update(
     State(state): State<AppState>,
@@ -304,14 +295,13 @@ pub struct AdjustInput {
 /// (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/{thread_id}/adjust", tag = "inventory", request_body = AdjustInput,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
+    params(("thread_id" = String, Path)),
     responses(
         (status = 200, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such thread in this team", body = ErrorBody),
         (status = 422, description = "`validation_failed` (delta), or `negative_quantity`", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn adjust(
     State(state): State<AppState>,
@@ -330,13 +320,12 @@ pub async fn adjust(
 /// Removes an entry (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("thread_id" = String, Path)),
+    params(("thread_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such thread in this team", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn delete(
     State(state): State<AppState>,
@@ -372,14 +361,11 @@ pub struct BulkResult {
 /// refuse the whole request, naming each (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/bulk", tag = "inventory", request_body = BulkInput,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = BulkResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`: `codes[i]` for each unknown code", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn bulk(
     State(state): State<AppState>,
@@ -442,12 +428,10 @@ pub async fn bulk(
 /// CSV for a spreadsheet (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/threads/export.csv", tag = "inventory",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ListParams),
+    params(ListParams),
     responses(
         (status = 200, description = "CSV, with the columns import reads", content_type = "text/csv", body = String),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn export(
     State(state): State<AppState>,
@@ -529,15 +513,12 @@ pub struct ImportResult {
 /// owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/import", tag = "inventory", request_body = ImportInput,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, description = "The preview (and, with `commit`, the result)", body = ImportResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems", body = ErrorBody),
         (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn import(
     State(state): State<AppState>,

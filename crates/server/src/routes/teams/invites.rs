@@ -91,13 +91,10 @@ pub struct AcceptBody {
 /// The team's invites, newest first (admins and owners).
 #[utoipa::path(
     get, path = "/teams/{team_id}/invites", tag = "invites",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = InvitesBody),
         (status = 403, description = "Members and viewers do not see invites", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn list(State(state): State<AppState>, member: TeamAdmin) -> Result<Json<InvitesBody>, AppError> {
     let invites = repo::invites::of_team(&state.db, member.team.id)
@@ -112,16 +109,13 @@ pub async fn list(State(state): State<AppState>, member: TeamAdmin) -> Result<Js
 /// invite an owner).
 #[utoipa::path(
     post, path = "/teams/{team_id}/invites", tag = "invites", request_body = CreateInviteBody,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 201, body = InviteBody),
         (status = 403, description = "The caller's role does not allow it", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 409, description = "`already_member` or `invite_pending`", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the address", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many invites this hour", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn create(
     State(state): State<AppState>,

@@ -147,12 +147,9 @@ pub async fn create(
 /// One team the caller belongs to.
 #[utoipa::path(
     get, path = "/teams/{team_id}", tag = "teams",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = TeamBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn get(
     state: axum::extract::State<AppState>,
@@ -165,14 +162,11 @@ pub async fn get(
 /// Renames a team (admins and owners).
 #[utoipa::path(
     patch, path = "/teams/{team_id}", tag = "teams", request_body = NameBody,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = TeamBody),
         (status = 403, description = "Members and viewers cannot rename", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "The name is not valid", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn rename(
     state: axum::extract::State<AppState>,
@@ -188,13 +182,10 @@ pub async fn rename(
 /// Deletes a team with everything in it (owners only).
 #[utoipa::path(
     delete, path = "/teams/{team_id}", tag = "teams",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 204, description = "Deleted"),
         (status = 403, description = "Only owners delete a team", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn delete(
     state: axum::extract::State<AppState>,
@@ -207,12 +198,9 @@ pub async fn delete(
 /// The team's members: owners first, then admins, members and viewers, each by address.
 #[utoipa::path(
     get, path = "/teams/{team_id}/members", tag = "teams",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = MembersBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn members(
     state: axum::extract::State<AppState>,
@@ -229,7 +217,6 @@ pub async fn members(
 /// nobody is put into a stranger's team; everyone else is invited by e-mail.
 #[utoipa::path(
     post, path = "/teams/{team_id}/members", tag = "teams", request_body = PutMemberBody,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, description = "The role was changed", body = MemberBody),
         (status = 201, description = "The person was added", body = MemberBody),
@@ -237,7 +224,6 @@ pub async fn members(
         (status = 404, description = "No such team; or no such person among the caller's teammates", body = ErrorBody),
         (status = 409, description = "`last_owner`: the team would have no owner", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn put_member(
     state: axum::extract::State<AppState>,
@@ -265,7 +251,6 @@ pub async fn put_member(
 #[utoipa::path(
     delete, path = "/teams/{team_id}/members/{user_id}", tag = "teams",
     params(
-        ("team_id" = String, Path, description = "The team's `public_id` or `id`"),
         ("user_id" = String, Path, description = "The member's user id (the caller's own to leave)"),
     ),
     responses(
@@ -274,7 +259,6 @@ pub async fn put_member(
         (status = 404, description = "No such team, or no such member", body = ErrorBody),
         (status = 409, description = "`last_owner`: the team would have no owner", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn remove_member(
     state: axum::extract::State<AppState>,

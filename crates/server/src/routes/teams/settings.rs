@@ -41,9 +41,7 @@ pub struct ValueBody {
 /// The team's settings (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/settings", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
-    responses((status = 200, body = SettingsBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
+    responses((status = 200, body = SettingsBody)),
 )]
 pub async fn team_all(
     State(state): State<AppState>,
@@ -56,14 +54,11 @@ pub async fn team_all(
 #[utoipa::path(
     patch, path = "/teams/{team_id}/settings", tag = "settings",
     request_body(content = Object, description = "Keys to set, `null` to remove", example = json!({ "currency": "EUR" })),
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = SettingsBody),
         (status = 403, description = "Only admins and owners change team settings", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`, each bad key named as a field", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn team_patch(
     State(state): State<AppState>,
@@ -78,13 +73,11 @@ pub async fn team_patch(
 /// One team setting (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/settings/{key}", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
+    params(("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the key is not a setting's name", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn team_one(
     State(state): State<AppState>,
@@ -97,14 +90,12 @@ pub async fn team_one(
 /// Sets (or with `null`, removes) one team setting (admins and owners).
 #[utoipa::path(
     patch, path = "/teams/{team_id}/settings/{key}", tag = "settings", request_body = ValueBody,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
+    params(("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
         (status = 403, description = "Only admins and owners change team settings", body = ErrorBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the key or its value", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn team_set(
     State(state): State<AppState>,
@@ -118,9 +109,7 @@ pub async fn team_set(
 /// The caller's own settings in the team.
 #[utoipa::path(
     get, path = "/teams/{team_id}/members/settings", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
-    responses((status = 200, body = SettingsBody), (status = 404, description = "No such team, or not a member", body = ErrorBody)),
-    security(("bearer" = []), ("cookie" = []))
+    responses((status = 200, body = SettingsBody)),
 )]
 pub async fn member_all(
     State(state): State<AppState>,
@@ -133,13 +122,10 @@ pub async fn member_all(
 #[utoipa::path(
     patch, path = "/teams/{team_id}/members/settings", tag = "settings",
     request_body(content = Object, description = "Keys to set, `null` to remove"),
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`")),
     responses(
         (status = 200, body = SettingsBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`, each bad key named as a field", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn member_patch(
     State(state): State<AppState>,
@@ -154,13 +140,11 @@ pub async fn member_patch(
 /// One of the caller's own settings in the team.
 #[utoipa::path(
     get, path = "/teams/{team_id}/members/settings/{key}", tag = "settings",
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
+    params(("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the key is not a setting's name", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn member_one(
     State(state): State<AppState>,
@@ -173,13 +157,11 @@ pub async fn member_one(
 /// Sets (or with `null`, removes) one of the caller's own settings in the team.
 #[utoipa::path(
     patch, path = "/teams/{team_id}/members/settings/{key}", tag = "settings", request_body = ValueBody,
-    params(("team_id" = String, Path, description = "The team's `public_id` or `id`"), ("key" = String, Path)),
+    params(("key" = String, Path)),
     responses(
         (status = 200, body = ValueBody),
-        (status = 404, description = "No such team, or not a member", body = ErrorBody),
         (status = 422, description = "`validation_failed`: the key or its value", body = ErrorBody),
     ),
-    security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn member_set(
     State(state): State<AppState>,
