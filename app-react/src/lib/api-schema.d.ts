@@ -204,13 +204,13 @@ export interface paths {
             cookie?: never;
         };
         /** The teams the caller belongs to, by name. */
-        get: operations["list"];
+        get: operations["list_teams"];
         put?: never;
         /**
          * Creates a team with the caller as its owner. The first team a person creates or joins
          *     becomes their default team.
          */
-        post: operations["create"];
+        post: operations["create_team"];
         delete?: never;
         options?: never;
         head?: never;
@@ -225,11 +225,11 @@ export interface paths {
             cookie?: never;
         };
         /** One team the caller belongs to. */
-        get: operations["get"];
+        get: operations["get_team"];
         put?: never;
         post?: never;
         /** Deletes a team with everything in it (owners only). */
-        delete: operations["delete"];
+        delete: operations["delete_team"];
         options?: never;
         head?: never;
         /** Renames a team (admins and owners). */
@@ -244,13 +244,13 @@ export interface paths {
             cookie?: never;
         };
         /** The team's invites, newest first (admins and owners). */
-        get: operations["list"];
+        get: operations["list_invites"];
         put?: never;
         /**
          * Invites an address to the team with a role, and e-mails it the link (admins; owners to
          *     invite an owner).
          */
-        post: operations["create"];
+        post: operations["create_invite"];
         delete?: never;
         options?: never;
         head?: never;
@@ -265,10 +265,10 @@ export interface paths {
             cookie?: never;
         };
         /** The team's machines, by name, each with its next maintenance (every member). */
-        get: operations["list"];
+        get: operations["list_machines"];
         put?: never;
         /** Adds a machine (members, admins and owners). */
-        post: operations["create"];
+        post: operations["create_machine"];
         delete?: never;
         options?: never;
         head?: never;
@@ -283,12 +283,12 @@ export interface paths {
             cookie?: never;
         };
         /** One machine with its maintenance log (every member). */
-        get: operations["get"];
+        get: operations["get_machine"];
         /** A full edit, made from `version` (members, admins and owners). */
-        put: operations["update"];
+        put: operations["update_machine"];
         post?: never;
         /** Removes a machine and its log (members, admins and owners). */
-        delete: operations["delete"];
+        delete: operations["delete_machine"];
         options?: never;
         head?: never;
         patch?: never;
@@ -414,13 +414,13 @@ export interface paths {
             cookie?: never;
         };
         /** The team's quotes, newest first (every member). */
-        get: operations["list"];
+        get: operations["list_quotes"];
         put?: never;
         /**
          * Saves a quote, once the server's own pricing of its inputs gives the same result (members,
          *     admins and owners).
          */
-        post: operations["create"];
+        post: operations["create_quote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -435,11 +435,11 @@ export interface paths {
             cookie?: never;
         };
         /** One quote with its inputs and result (every member). */
-        get: operations["get"];
+        get: operations["get_quote"];
         put?: never;
         post?: never;
         /** Removes a quote (members, admins and owners). */
-        delete: operations["delete"];
+        delete: operations["delete_quote"];
         options?: never;
         head?: never;
         patch?: never;
@@ -509,10 +509,10 @@ export interface paths {
             cookie?: never;
         };
         /** Lists the team's threads: search, filters, sorting and pages (every member). */
-        get: operations["list"];
+        get: operations["list_threads"];
         put?: never;
         /** Adds one entry (members, admins and owners). */
-        post: operations["create"];
+        post: operations["create_thread"];
         delete?: never;
         options?: never;
         head?: never;
@@ -608,12 +608,12 @@ export interface paths {
             cookie?: never;
         };
         /** One entry (every member). */
-        get: operations["get"];
+        get: operations["get_thread"];
         /** A full edit, made from `version` (members, admins and owners). */
-        put: operations["update"];
+        put: operations["update_thread"];
         post?: never;
         /** Removes an entry (members, admins and owners). */
-        delete: operations["delete"];
+        delete: operations["delete_thread"];
         options?: never;
         head?: never;
         patch?: never;
@@ -2074,7 +2074,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_teams: {
         parameters: {
             query?: never;
             header?: never;
@@ -2111,7 +2111,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_team: {
         parameters: {
             query?: never;
             header?: never;
@@ -2206,7 +2206,7 @@ export interface operations {
             };
         };
     };
-    get: {
+    get_team: {
         parameters: {
             query?: never;
             header?: never;
@@ -2264,7 +2264,7 @@ export interface operations {
             };
         };
     };
-    delete: {
+    delete_team: {
         parameters: {
             query?: never;
             header?: never;
@@ -2446,7 +2446,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_invites: {
         parameters: {
             query?: never;
             header?: never;
@@ -2513,7 +2513,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_invite: {
         parameters: {
             query?: never;
             header?: never;
@@ -2638,7 +2638,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_machines: {
         parameters: {
             query?: never;
             header?: never;
@@ -2696,7 +2696,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_machine: {
         parameters: {
             query?: never;
             header?: never;
@@ -2803,7 +2803,7 @@ export interface operations {
             };
         };
     };
-    get: {
+    get_machine: {
         parameters: {
             query?: never;
             header?: never;
@@ -2862,7 +2862,7 @@ export interface operations {
             };
         };
     };
-    update: {
+    update_machine: {
         parameters: {
             query?: never;
             header?: never;
@@ -2979,7 +2979,7 @@ export interface operations {
             };
         };
     };
-    delete: {
+    delete_machine: {
         parameters: {
             query?: never;
             header?: never;
@@ -3843,7 +3843,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_quotes: {
         parameters: {
             query?: {
                 /** @description Part of the name. */
@@ -3908,7 +3908,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_quote: {
         parameters: {
             query?: never;
             header?: never;
@@ -4015,7 +4015,7 @@ export interface operations {
             };
         };
     };
-    get: {
+    get_quote: {
         parameters: {
             query?: never;
             header?: never;
@@ -4074,7 +4074,7 @@ export interface operations {
             };
         };
     };
-    delete: {
+    delete_quote: {
         parameters: {
             query?: never;
             header?: never;
@@ -4565,7 +4565,7 @@ export interface operations {
             };
         };
     };
-    list: {
+    list_threads: {
         parameters: {
             query?: {
                 /** @description Code (prefix), name, line, location, or an exact `#RRGGBB`. */
@@ -4643,7 +4643,7 @@ export interface operations {
             };
         };
     };
-    create: {
+    create_thread: {
         parameters: {
             query?: never;
             header?: never;
@@ -5111,7 +5111,7 @@ export interface operations {
             };
         };
     };
-    get: {
+    get_thread: {
         parameters: {
             query?: never;
             header?: never;
@@ -5170,7 +5170,7 @@ export interface operations {
             };
         };
     };
-    update: {
+    update_thread: {
         parameters: {
             query?: never;
             header?: never;
@@ -5287,7 +5287,7 @@ export interface operations {
             };
         };
     };
-    delete: {
+    delete_thread: {
         parameters: {
             query?: never;
             header?: never;

@@ -86,7 +86,7 @@ pub struct ListParams {
 
 /// The team's quotes, newest first (every member).
 #[utoipa::path(
-    get, path = "/teams/{team_id}/quotes", tag = "quotes",
+    get, path = "/teams/{team_id}/quotes", operation_id = "list_quotes", tag = "quotes",
     params(ListParams),
     responses((status = 200, body = QuotePage)),
 )]
@@ -105,7 +105,7 @@ pub async fn list(
 /// Saves a quote, once the server's own pricing of its inputs gives the same result (members,
 /// admins and owners).
 #[utoipa::path(
-    post, path = "/teams/{team_id}/quotes", tag = "quotes", request_body = QuoteInput,
+    post, path = "/teams/{team_id}/quotes", operation_id = "create_quote", tag = "quotes", request_body = QuoteInput,
     responses(
         (status = 201, body = QuoteBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -144,7 +144,7 @@ pub async fn create(
 
 /// One quote with its inputs and result (every member).
 #[utoipa::path(
-    get, path = "/teams/{team_id}/quotes/{quote_id}", tag = "quotes",
+    get, path = "/teams/{team_id}/quotes/{quote_id}", operation_id = "get_quote", tag = "quotes",
     params(("quote_id" = String, Path)),
     responses((status = 200, body = QuoteBody), (status = 404, description = "No such quote in this team", body = ErrorBody)),
 )]
@@ -192,7 +192,7 @@ pub async fn duplicate(
 
 /// Removes a quote (members, admins and owners).
 #[utoipa::path(
-    delete, path = "/teams/{team_id}/quotes/{quote_id}", tag = "quotes",
+    delete, path = "/teams/{team_id}/quotes/{quote_id}", operation_id = "delete_quote", tag = "quotes",
     params(("quote_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),

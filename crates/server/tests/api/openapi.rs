@@ -221,3 +221,61 @@ async fn answers_require_every_field_they_always_send() {
     assert_eq!(bulk["application/json"]["schema"]["$ref"], "#/components/schemas/BulkConversion");
     assert_eq!(bulk["text/csv"]["schema"]["type"], "string");
 }
+
+/// An OpenAPI operation id names one operation: generated clients and the browser's types
+/// (`operations["..."]`) key on it, and five handlers called `list` once shared one, so their
+/// types merged into one that fitted none.
+#[tokio::test]
+async fn every_operation_has_its_own_id() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+
+    let mut seen = std::collections::HashMap::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for (method, operation) in item.as_object().unwrap() {
+            let id = operation["operationId"].as_str().unwrap_or_else(|| panic!("{method} {path} has no id"));
+            if let Some(other) = seen.insert(id.to_owned(), format!("{method} {path}")) {
+                panic!("{method} {path} and {other} share the operation id {id}");
+            }
+        }
+    }
+}
+
+/// Every operation on a team's path is guarded by the team extractor, and the document says what
+/// that means for each: the `team_id` parameter, a session, and the 404 for a team the caller is
+/// not in.
+#[tokio::test]
+async fn every_team_operation_documents_its_team_the_session_and_the_team_404() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let doc: Value = app.get("/api/v2/openapi.json").await.json().await.unwrap();
+
+    let mut checked = 0;
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        if !path.contains("{team_id}") {
+            continue;
+        }
+        for (method, operation) in item.as_object().unwrap() {
+            let name = format!("{} {path}", method.to_uppercase());
+            let parameters = operation["parameters"].as_array().unwrap();
+            let team_ids: Vec<&Value> = parameters.iter().filter(|p| p["name"] == "team_id").collect();
+            assert_eq!(team_ids.len(), 1, "{name}: {parameters:?}");
+            assert_eq!(team_ids[0]["in"], "path", "{name}");
+            assert_eq!(team_ids[0]["required"], true, "{name}");
+            let schemes: Vec<&str> = operation["security"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .flat_map(|s| s.as_object().unwrap().keys())
+                .map(String::as_str)
+                .collect();
+            assert_eq!(schemes, ["bearer", "cookie"], "{name}");
+            let missing = operation["responses"]["404"]["description"].as_str().unwrap_or_default();
+            assert!(
+                missing.contains("`not_found`") && missing.contains("not one of its members"),
+                "{name}: {missing}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 35, "only {checked} team operations");
+}

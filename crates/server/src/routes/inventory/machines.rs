@@ -120,7 +120,7 @@ pub struct LogEntryBody {
 
 /// The team's machines, by name, each with its next maintenance (every member).
 #[utoipa::path(
-    get, path = "/teams/{team_id}/machines", tag = "inventory",
+    get, path = "/teams/{team_id}/machines", operation_id = "list_machines", tag = "inventory",
     responses((status = 200, body = MachinesBody)),
 )]
 pub async fn list(State(state): State<AppState>, member: TeamViewer) -> Result<Json<MachinesBody>, AppError> {
@@ -130,7 +130,7 @@ pub async fn list(State(state): State<AppState>, member: TeamViewer) -> Result<J
 
 /// Adds a machine (members, admins and owners).
 #[utoipa::path(
-    post, path = "/teams/{team_id}/machines", tag = "inventory", request_body = MachineDraft,
+    post, path = "/teams/{team_id}/machines", operation_id = "create_machine", tag = "inventory", request_body = MachineDraft,
     responses(
         (status = 201, body = MachineBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -149,7 +149,7 @@ pub async fn create(
 
 /// One machine with its maintenance log (every member).
 #[utoipa::path(
-    get, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory",
+    get, path = "/teams/{team_id}/machines/{machine_id}", operation_id = "get_machine", tag = "inventory",
     params(("machine_id" = String, Path)),
     responses((status = 200, body = MachineBody), (status = 404, description = "No such machine in this team", body = ErrorBody)),
 )]
@@ -164,7 +164,7 @@ pub async fn get(
 
 /// A full edit, made from `version` (members, admins and owners).
 #[utoipa::path(
-    put, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory", request_body = MachineEdit,
+    put, path = "/teams/{team_id}/machines/{machine_id}", operation_id = "update_machine", tag = "inventory", request_body = MachineEdit,
     params(("machine_id" = String, Path)),
     responses(
         (status = 200, body = MachineBody),
@@ -189,7 +189,7 @@ pub async fn update(
 
 /// Removes a machine and its log (members, admins and owners).
 #[utoipa::path(
-    delete, path = "/teams/{team_id}/machines/{machine_id}", tag = "inventory",
+    delete, path = "/teams/{team_id}/machines/{machine_id}", operation_id = "delete_machine", tag = "inventory",
     params(("machine_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),

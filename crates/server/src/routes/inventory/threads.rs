@@ -145,7 +145,7 @@ pub struct ListParams {
 
 /// Adds one entry (members, admins and owners).
 #[utoipa::path(
-    post, path = "/teams/{team_id}/threads", tag = "inventory", request_body = ThreadInput,
+    post, path = "/teams/{team_id}/threads", operation_id = "create_thread", tag = "inventory", request_body = ThreadInput,
     responses(
         (status = 201, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
@@ -165,7 +165,7 @@ pub async fn create(
 
 /// Lists the team's threads: search, filters, sorting and pages (every member).
 #[utoipa::path(
-    get, path = "/teams/{team_id}/threads", tag = "inventory",
+    get, path = "/teams/{team_id}/threads", operation_id = "list_threads", tag = "inventory",
     params(ListParams),
     responses(
         (status = 200, body = ThreadPage),
@@ -238,7 +238,7 @@ pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<
 
 /// One entry (every member).
 #[utoipa::path(
-    get, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory",
+    get, path = "/teams/{team_id}/threads/{thread_id}", operation_id = "get_thread", tag = "inventory",
     params(("thread_id" = String, Path)),
     responses((status = 200, body = ThreadBody), (status = 404, description = "No such thread in this team", body = ErrorBody)),
 )]
@@ -253,7 +253,7 @@ pub async fn get(
 
 /// A full edit, made from `version` (members, admins and owners).
 #[utoipa::path(
-    put, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory", request_body = ThreadInput,
+    put, path = "/teams/{team_id}/threads/{thread_id}", operation_id = "update_thread", tag = "inventory", request_body = ThreadInput,
     params(("thread_id" = String, Path)),
     responses(
         (status = 200, body = ThreadBody),
@@ -319,7 +319,7 @@ pub async fn adjust(
 
 /// Removes an entry (members, admins and owners).
 #[utoipa::path(
-    delete, path = "/teams/{team_id}/threads/{thread_id}", tag = "inventory",
+    delete, path = "/teams/{team_id}/threads/{thread_id}", operation_id = "delete_thread", tag = "inventory",
     params(("thread_id" = String, Path)),
     responses(
         (status = 204, description = "Removed"),

@@ -90,7 +90,7 @@ pub struct AcceptBody {
 
 /// The team's invites, newest first (admins and owners).
 #[utoipa::path(
-    get, path = "/teams/{team_id}/invites", tag = "invites",
+    get, path = "/teams/{team_id}/invites", operation_id = "list_invites", tag = "invites",
     responses(
         (status = 200, body = InvitesBody),
         (status = 403, description = "Members and viewers do not see invites", body = ErrorBody),
@@ -108,7 +108,7 @@ pub async fn list(State(state): State<AppState>, member: TeamAdmin) -> Result<Js
 /// Invites an address to the team with a role, and e-mails it the link (admins; owners to
 /// invite an owner).
 #[utoipa::path(
-    post, path = "/teams/{team_id}/invites", tag = "invites", request_body = CreateInviteBody,
+    post, path = "/teams/{team_id}/invites", operation_id = "create_invite", tag = "invites", request_body = CreateInviteBody,
     responses(
         (status = 201, body = InviteBody),
         (status = 403, description = "The caller's role does not allow it", body = ErrorBody),

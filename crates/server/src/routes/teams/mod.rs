@@ -98,7 +98,7 @@ pub struct PutMemberBody {
 
 /// The teams the caller belongs to, by name.
 #[utoipa::path(
-    get, path = "/teams", tag = "teams",
+    get, path = "/teams", operation_id = "list_teams", tag = "teams",
     responses(
         (status = 200, body = TeamsBody),
         (status = 401, description = "Not signed in", body = ErrorBody),
@@ -121,7 +121,7 @@ pub async fn list(
 /// Creates a team with the caller as its owner. The first team a person creates or joins
 /// becomes their default team.
 #[utoipa::path(
-    post, path = "/teams", tag = "teams", request_body = NameBody,
+    post, path = "/teams", operation_id = "create_team", tag = "teams", request_body = NameBody,
     responses(
         (status = 201, body = TeamBody),
         (status = 401, description = "Not signed in", body = ErrorBody),
@@ -146,7 +146,7 @@ pub async fn create(
 
 /// One team the caller belongs to.
 #[utoipa::path(
-    get, path = "/teams/{team_id}", tag = "teams",
+    get, path = "/teams/{team_id}", operation_id = "get_team", tag = "teams",
     responses(
         (status = 200, body = TeamBody),
     ),
@@ -181,7 +181,7 @@ pub async fn rename(
 
 /// Deletes a team with everything in it (owners only).
 #[utoipa::path(
-    delete, path = "/teams/{team_id}", tag = "teams",
+    delete, path = "/teams/{team_id}", operation_id = "delete_team", tag = "teams",
     responses(
         (status = 204, description = "Deleted"),
         (status = 403, description = "Only owners delete a team", body = ErrorBody),
