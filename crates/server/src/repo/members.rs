@@ -47,7 +47,7 @@ pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<M
         .map(|(membership, person)| {
             let person =
                 person.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its user")))?;
-            member(&membership, person)
+            Ok(member(&membership, person))
         })
         .collect()
 }
@@ -141,7 +141,7 @@ pub async fn put(
         .one(&txn)
         .await?
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a member without an account")))?;
-    let member = member(&membership, person)?;
+    let member = member(&membership, person);
     txn.commit().await?;
     Ok(Ok(if added { Placed::Added(member) } else { Placed::Changed(member) }))
 }
@@ -225,8 +225,8 @@ async fn find(
     Ok(team_member::Entity::find_by_id((team_id, user_id)).one(db).await?)
 }
 
-fn member(membership: &team_member::Model, person: user::Model) -> Result<Member, AppError> {
-    Ok(Member { role: membership.role.0, joined_at: membership.created_at, user: person })
+fn member(membership: &team_member::Model, person: user::Model) -> Member {
+    Member { role: membership.role.0, joined_at: membership.created_at, user: person }
 }
 
 async fn owner_count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<usize, AppError> {

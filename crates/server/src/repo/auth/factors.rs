@@ -17,8 +17,6 @@ use crate::{
     },
 };
 
-/// The status of a factor whose code was accepted once.
-
 /// A user's factors, oldest first.
 ///
 /// # Errors

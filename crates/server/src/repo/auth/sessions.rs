@@ -113,7 +113,6 @@ pub async fn step_up(
 
 /// What presenting a refresh token came to.
 #[derive(Debug)]
-#[expect(clippy::large_enum_variant, reason = "one short-lived value per request")]
 pub enum Refresh {
     /// The token was good: its session, refreshed, and the token's successor.
     Rotated { session: session::Model, refresh_token: String },
