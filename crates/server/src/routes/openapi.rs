@@ -17,7 +17,7 @@ use utoipa::{
     Modify,
     openapi::{
         ContentBuilder, ObjectBuilder, OpenApi, Ref, RefOr, Required, Schema, Type,
-        path::{Operation, ParameterBuilder, ParameterIn},
+        path::{Operation, ParameterBuilder, ParameterIn, PathItem},
         response::{Response, ResponseBuilder},
         security::SecurityRequirement,
     },
@@ -37,9 +37,7 @@ impl Modify for TeamPaths {
             if !path.contains("{team_id}") {
                 continue;
             }
-            let operations =
-                [&mut item.get, &mut item.post, &mut item.put, &mut item.patch, &mut item.delete];
-            for operation in operations.into_iter().flatten() {
+            for (_, operation) in operations(item) {
                 let parameters = operation.parameters.get_or_insert_with(Vec::new);
                 parameters.insert(0, RefOr::T(team_id_parameter()));
                 operation.security = Some(vec![
@@ -77,20 +75,24 @@ impl Modify for CommonErrors {
             if !path.starts_with("/api/") {
                 continue;
             }
-            let operations = [
-                (false, &mut item.get),
-                (true, &mut item.post),
-                (true, &mut item.put),
-                (true, &mut item.patch),
-                (true, &mut item.delete),
-            ];
-            for (changes, operation) in operations {
-                if let Some(operation) = operation {
-                    add_common_errors(operation, changes);
-                }
+            for (changes, operation) in operations(item) {
+                add_common_errors(operation, changes);
             }
         }
     }
+}
+
+/// The operations of a path, each with whether it changes something (all but GET).
+fn operations(item: &mut PathItem) -> impl Iterator<Item = (bool, &mut Operation)> {
+    [
+        (false, &mut item.get),
+        (true, &mut item.post),
+        (true, &mut item.put),
+        (true, &mut item.patch),
+        (true, &mut item.delete),
+    ]
+    .into_iter()
+    .filter_map(|(changes, operation)| Some((changes, operation.as_mut()?)))
 }
 
 fn add_common_errors(operation: &mut Operation, changes: bool) {
