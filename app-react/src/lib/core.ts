@@ -32,6 +32,7 @@ export type {
   DesignFormat,
   DesignPreview,
   DesignSummary,
+  DesignThread,
   Job,
   LineDetail,
   LineMatches,

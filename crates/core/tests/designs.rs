@@ -439,6 +439,9 @@ fn the_summary_counts_records_and_measures_the_stitches_only() {
             width_mm: 4.0,
             height_mm: 7.0,
             thread_colours: Vec::new(),
+            // EXP stores no colours: nothing says the two blocks share a thread.
+            threads: Vec::new(),
+            threads_needed: 2,
         }
     );
 }
@@ -536,4 +539,51 @@ proptest! {
             check_summary_and_preview(format.read(&bytes));
         }
     }
+}
+
+/// A shop sets a machine up with threads, not colour blocks: a design that comes back to black
+/// four times needs one black spool (docs/behaviour.md, "Pricing").
+#[test]
+fn repeated_threads_are_one_thread_each_with_its_blocks_and_palette_name() {
+    let summary = read_sample("programstitch-v5.pes").summary();
+
+    assert_eq!(summary.colours, 8);
+    let threads: Vec<(String, Option<&str>, &[u32])> = summary
+        .threads
+        .iter()
+        .map(|thread| {
+            (thread.colour.to_hex().to_lowercase(), thread.name.as_deref(), thread.blocks.as_slice())
+        })
+        .collect();
+    assert_eq!(
+        threads,
+        [
+            ("#000000".to_owned(), Some("Black"), [1, 3, 6, 8].as_slice()),
+            ("#f0f0f0".to_owned(), Some("White"), [2, 4, 7].as_slice()),
+            ("#ed171f".to_owned(), Some("Red"), [5].as_slice()),
+        ]
+    );
+    assert_eq!(summary.threads_needed, 3);
+    // The sequence stays: one colour a block.
+    assert_eq!(summary.thread_colours.len(), 8);
+}
+
+#[test]
+fn a_format_without_colours_needs_a_thread_a_block() {
+    for name in ["star.dst", "star.jef", "embroidermodder.exp"] {
+        let summary = read_sample(name).summary();
+        assert!(summary.threads.is_empty(), "{name}");
+        assert_eq!(summary.threads_needed, summary.colours, "{name}");
+    }
+}
+
+/// bean.vp3 lists its one thread's description as "#ff0000": a colour code is no name (the app
+/// then names the closest thread of the team's line).
+#[test]
+fn a_vp3_thread_named_by_its_hex_code_has_no_name() {
+    let summary = read_sample("bean.vp3").summary();
+
+    assert_eq!(summary.threads.len(), 1);
+    assert_eq!(summary.threads[0].name, None);
+    assert_eq!(summary.threads_needed, 1);
 }

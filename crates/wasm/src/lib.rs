@@ -207,6 +207,22 @@ export interface DesignSummary {
   height_mm: number;
   /** "#RRGGBB" per colour block, where the file stores colours (PES, VP3). */
   thread_colours: string[];
+  /** The threads of those blocks, each once, in order of first use. Absent from the figures of
+   * quotes saved before it was added. */
+  threads?: DesignThread[];
+  /** Threads the machine is set up with: the distinct threads, plus one per block whose colour
+   * the file does not store. Absent from quotes saved before it was added. */
+  threads_needed?: number;
+}
+
+/** One thread a design needs (bobbin_core::design::DesignThread). */
+export interface DesignThread {
+  /** "#RRGGBB". */
+  colour: string;
+  /** The file palette's name for it (PES, VP3), or null. */
+  name: string | null;
+  /** The colour blocks sewn with it, counted from 1. */
+  blocks: number[];
 }
 
 /** Polylines per colour block in 0.1 mm, y downwards, for drawing as SVG. */

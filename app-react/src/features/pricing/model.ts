@@ -30,6 +30,12 @@ export function teamCurrency(settings: TeamSettings): string {
   return typeof currency === 'string' && currency !== '' ? currency : DEFAULT_CURRENCY;
 }
 
+/** The team's preferred thread line's id, or '' for none. */
+export function preferredLine(settings: TeamSettings): string {
+  const line = settings[settingKeys.preferredThreadLine];
+  return typeof line === 'string' ? line : '';
+}
+
 // ---- The job's inputs --------------------------------------------------------------------
 
 /** No machine; or a team machine's id; or the machine saved with a reopened quote. */

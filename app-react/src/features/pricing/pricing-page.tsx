@@ -23,6 +23,7 @@ import {
   RATE_FIELDS,
   effectiveRates,
   emptyJob,
+  preferredLine,
   fieldsOfJob,
   jobOf,
   moneyFormat,
@@ -166,7 +167,14 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   const readDesign = ({ fileName, file }: ReadDesign) => {
     setDesign({ fileName, summary: file.summary, preview: file.preview });
     setValue('stitches', String(file.summary.stitches));
-    setValue('colours', String(Math.max(1, file.summary.colours)));
+    // The extra-colour fee charges for the threads the machine is set up with.
+    setValue('colours', String(Math.max(1, file.summary.threads_needed ?? file.summary.colours)));
+  };
+
+  const designUnread = () => {
+    setDesign(null);
+    setValue('stitches', '');
+    setValue('colours', emptyJob.colours);
   };
 
   const draft = quote
@@ -199,8 +207,16 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
             )}
           </div>
         ) : null}
-        <DesignDrop core={core} onRead={readDesign} />
-        {design ? <DesignView fileName={design.fileName} summary={design.summary} preview={design.preview} teamId={teamId} /> : null}
+        <DesignDrop core={core} onRead={readDesign} onFail={designUnread} />
+        {design ? (
+          <DesignView
+            fileName={design.fileName}
+            summary={design.summary}
+            preview={design.preview}
+            teamId={teamId}
+            preferredLine={preferredLine(settings)}
+          />
+        ) : null}
         <JobInputs register={register} values={values} problems={byField} machines={machineList} savedMachine={savedMachine} />
         {teamId && machines.isError && !machines.data ? (
           <p className="muted">The team's machines could not be loaded; the price does not need them.</p>

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { type Rates, loadPricing } from '@/lib/core';
+import { type Rates, loadConverter, loadPricing } from '@/lib/core';
 import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
 import { renderPage } from '@/test/render';
 
@@ -28,6 +28,8 @@ beforeAll(async () => {
     return new Response(bytes, { headers: { 'content-type': 'application/wasm' } });
   });
   defaults = (await loadPricing()).defaultRates();
+  // The catalogue too, for naming a design's threads after the preferred line.
+  await loadConverter();
   vi.unstubAllGlobals();
 });
 
@@ -178,28 +180,91 @@ describe('the pricing calculator', () => {
   });
 });
 
-describe('the colours of a design', () => {
-  it('link each colour to the converter and say which owned thread is closest', async () => {
+describe('the threads of a design', () => {
+  const closest = (hex: string) => `GET /teams/tm_shop/threads?closest=${encodeURIComponent(hex)}&per_page=1`;
+
+  it('link each thread to the converter and say whether the team has it', async () => {
     const bytes = await readFile(path.join(DESIGNS, 'star-v7.pes'));
     const { summary } = (await loadPricing()).readDesign(new Uint8Array(bytes), 'star-v7.pes', 10);
-    expect(summary.thread_colours.length).toBeGreaterThan(0);
-    const [first, ...rest] = summary.thread_colours;
-    const closest = (hex: string) => `GET /teams/tm_shop/threads?closest=${encodeURIComponent(hex)}&per_page=1`;
+    const [red, white] = summary.threads!;
     shopServer({
-      [closest(first!)]: () =>
+      [closest(red!.colour)]: () =>
         Response.json({ threads: [{ id: 'th_1', code: '1800', name: 'Wildfire', line_name: 'Isacord', quantity: 3, distance: 1.234 }] }),
-      ...Object.fromEntries(rest.map((hex) => [closest(hex), () => Response.json({ threads: [] })])),
+      [closest(white!.colour)]: () =>
+        Response.json({ threads: [{ id: 'th_2', code: '0015', name: 'Cream', line_name: 'Isacord', quantity: 1, distance: 7.5 }] }),
     });
     renderCalculator({ role: 'member' });
     const user = userEvent.setup();
     await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'star-v7.pes'));
-    const colours = await screen.findByRole('heading', { name: 'Thread colours' });
-    const list = within(colours.parentElement!).getAllByRole('listitem');
-    expect(list).toHaveLength(summary.thread_colours.length);
+    const list = within(await screen.findByRole('list', { name: 'Threads needed' })).getAllByRole('listitem');
+    expect(list).toHaveLength(2);
     const link = within(list[0]!).getByRole('link');
-    expect(link.getAttribute('href')).toBe(`/tools/thread-converter?hex=${first!.slice(1)}`);
-    expect(await within(list[0]!).findByText('Closest we own: 1800 Wildfire, ΔE 1.2, 3 spools')).toBeTruthy();
-    if (list[1]) expect(await within(list[1]).findByText('We own no thread yet.')).toBeTruthy();
+    expect(link.getAttribute('href')).toBe(`/tools/thread-converter?hex=${red!.colour.slice(1)}`);
+    expect(await within(list[0]!).findByText('In stock: Isacord 1800 Wildfire, ΔE 1.2, 3 spools')).toBeTruthy();
+    expect(await within(list[1]!).findByText('Nothing close in stock (closest: Isacord 0015 Cream, ΔE 7.5)')).toBeTruthy();
+  });
+
+  // programstitch-v5.pes sews 8 blocks with 3 threads: black 4 times, white 3 times, red once.
+  it('merges the blocks of one thread, names it from the palette, keeps the sequence and charges for threads', async () => {
+    const bytes = await readFile(path.join(DESIGNS, 'programstitch-v5.pes'));
+    shopServer();
+    renderCalculator({ role: 'member' });
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'programstitch-v5.pes'));
+
+    const threads = within(await screen.findByRole('list', { name: 'Threads needed' })).getAllByRole('listitem');
+    expect(threads.map((item) => item.querySelector('.design-threads__name')?.textContent)).toEqual(['Black', 'White', 'Red']);
+    expect(threads[0]!.textContent).toContain('Blocks 1, 3, 6, 8');
+    expect(threads[2]!.textContent).toContain('Block 5');
+    const sequence = within(screen.getByRole('list', { name: 'Sewing sequence' })).getAllByRole('listitem');
+    expect(sequence.map((block) => block.getAttribute('title'))).toEqual([
+      'Block 1: Black',
+      'Block 2: White',
+      'Block 3: Black',
+      'Block 4: White',
+      'Block 5: Red',
+      'Block 6: Black',
+      'Block 7: White',
+      'Block 8: Black',
+    ]);
+    expect(input('Colours').value).toBe('3');
+    expect(screen.getByLabelText('Design programstitch-v5.pes').textContent).toContain('Colour blocks8');
+  });
+
+  it('names a thread the file does not name after the closest thread of the preferred line', async () => {
+    const bytes = await readFile(path.join(DESIGNS, 'bean.vp3'));
+    const { summary } = (await loadPricing()).readDesign(new Uint8Array(bytes), 'bean.vp3', 10);
+    const colour = summary.threads![0]!.colour;
+    const converter = await loadConverter();
+    const best = converter.convert({ from: { hex: colour }, to: ['madeira-polyneon'], matches: 1 }).lines[0]!.matches[0]!.thread;
+    shopServer();
+    renderCalculator({ role: 'member', settings: { preferred_thread_line: 'madeira-polyneon' } });
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'bean.vp3'));
+
+    const [thread] = within(await screen.findByRole('list', { name: 'Threads needed' })).getAllByRole('listitem');
+    await waitFor(() =>
+      expect(thread!.querySelector('.design-threads__name')?.textContent).toBe(`${best.line_name} ${best.code} ${best.name}`),
+    );
+  });
+});
+
+describe('a file that cannot be read', () => {
+  it('takes the previous design and its price off the page', async () => {
+    shopServer();
+    renderCalculator();
+    const user = userEvent.setup();
+    const bytes = await readFile(path.join(DESIGNS, 'star-v7.pes'));
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'star-v7.pes'));
+    await screen.findByLabelText('Design star-v7.pes');
+    expect(perPiece()).not.toBe('');
+
+    await user.upload(screen.getByLabelText('Design file'), new File(['not a design'], 'logo.pes'));
+
+    await screen.findByRole('alert');
+    expect(screen.queryByLabelText('Design star-v7.pes')).toBeNull();
+    expect(input('Stitches').value).toBe('');
+    expect(screen.queryByTestId('price-per-piece')).toBeNull();
   });
 });
 

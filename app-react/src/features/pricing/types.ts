@@ -16,6 +16,7 @@ export const settingKeys = {
   currency: 'currency',
   defaultStitchRate: 'default_stitch_rate',
   pricing: 'pricing',
+  preferredThreadLine: 'preferred_thread_line',
 } as const;
 
 export interface PricingAccess {

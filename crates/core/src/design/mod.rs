@@ -96,14 +96,14 @@ impl Format {
         if bytes.len() > MAX_FILE_BYTES {
             return Err(DesignError::FileTooLarge { bytes: bytes.len() });
         }
-        let (records, stored_colours) = match self {
+        let (records, stored_threads) = match self {
             Self::Dst => (dst::read(bytes)?, Vec::new()),
             Self::Pes => pes::read(bytes)?,
             Self::Jef => (jef::read(bytes)?, Vec::new()),
             Self::Exp => (exp::read(bytes)?, Vec::new()),
             Self::Vp3 => vp3::read(bytes)?,
         };
-        Ok(Design { format: self, records, stored_colours })
+        Ok(Design { format: self, records, stored_threads })
     }
 
     /// Whether the format has a trim command of its own. DST and JEF have none: machines trim after
@@ -181,12 +181,32 @@ pub struct Record {
 }
 
 /// A design read from a file: its stitch records and, where the format stores them, its colour
-/// blocks' colours.
+/// blocks' threads.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Design {
     format: Format,
     records: Vec<Record>,
-    stored_colours: Vec<Rgb8>,
+    stored_threads: Vec<BlockThread>,
+}
+
+/// The thread a file gives a colour block: its colour, and its name where the file's palette
+/// has one (PES: Brother's palette names; VP3: the brand, number and name the file lists).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct BlockThread {
+    pub colour: Rgb8,
+    pub name: Option<String>,
+}
+
+/// One thread a design needs: blocks sewn with the same thread (the same colour and palette
+/// name) are one spool on the machine, however often the design comes back to it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub struct DesignThread {
+    pub colour: Rgb8,
+    /// The palette's name for it, where the file has one.
+    pub name: Option<String>,
+    /// The colour blocks sewn with it, counted from 1, in stitch order.
+    pub blocks: Vec<u32>,
 }
 
 /// The figures of a design, computed from its stitch records only.
@@ -210,6 +230,13 @@ pub struct DesignSummary {
     /// The colour of each block in stitch order, where the file stores them (PES, VP3); may be
     /// shorter than `colours` when the file lists fewer colours than it has blocks.
     pub thread_colours: Vec<Rgb8>,
+    /// The threads the blocks of `thread_colours` are sewn with, each once, in order of first use.
+    pub threads: Vec<DesignThread>,
+    /// The threads a machine must be set up with: the distinct threads of the blocks whose
+    /// colour the file stores, plus one for each block whose colour it does not (DST, JEF, EXP:
+    /// every block), since nothing says two of those are the same. The pricing calculator's
+    /// extra-colour fee counts these (docs/behaviour.md, "Pricing").
+    pub threads_needed: u32,
 }
 
 /// A thinned outline of a design for drawing: per colour block, the lines its stitches make.
@@ -246,11 +273,6 @@ impl Design {
         &self.records
     }
 
-    /// The colours the file stores for its blocks, in order (empty where the format stores none).
-    pub fn stored_colours(&self) -> &[Rgb8] {
-        &self.stored_colours
-    }
-
     fn count(&self, kind: RecordKind) -> u32 {
         // At most MAX_RECORDS records, so the count fits.
         u32::try_from(self.records.iter().filter(|r| r.kind == kind).count()).unwrap_or(u32::MAX)
@@ -280,7 +302,11 @@ impl Design {
             (i64::from(x1) - i64::from(x0), i64::from(y1) - i64::from(y0))
         });
         let colours = self.blocks();
-        let stored = self.stored_colours.len().min(colours as usize);
+        let stored = &self.stored_threads[..self.stored_threads.len().min(colours as usize)];
+        let threads = distinct_threads(stored);
+        // Both at most `colours`, a u32.
+        let unstored = colours - u32::try_from(stored.len()).unwrap_or(colours);
+        let threads_needed = u32::try_from(threads.len()).unwrap_or(u32::MAX).saturating_add(unstored);
         DesignSummary {
             format: self.format,
             stitches: self.count(RecordKind::Stitch),
@@ -292,7 +318,9 @@ impl Design {
             width_mm: width as f64 / 10.0,
             #[expect(clippy::cast_precision_loss, reason = "extents are far below 2^52")]
             height_mm: height as f64 / 10.0,
-            thread_colours: self.stored_colours[..stored].to_vec(),
+            thread_colours: stored.iter().map(|thread| thread.colour).collect(),
+            threads,
+            threads_needed,
         }
     }
 
@@ -311,7 +339,7 @@ impl Design {
         let mut flush_block = |lines: &mut Vec<Vec<[i32; 2]>>, blocks: &mut Vec<PreviewBlock>| {
             if !lines.is_empty() {
                 blocks.push(PreviewBlock {
-                    colour: self.stored_colours.get(block_index).copied(),
+                    colour: self.stored_threads.get(block_index).map(|thread| thread.colour),
                     lines: std::mem::take(lines),
                 });
             }
@@ -454,4 +482,20 @@ impl Pen {
         self.records.push(Record { x: self.x, y: self.y, kind: RecordKind::End });
         self.records
     }
+}
+
+/// The blocks' threads merged: one entry per distinct thread, in order of first use.
+fn distinct_threads(blocks: &[BlockThread]) -> Vec<DesignThread> {
+    let mut threads: Vec<DesignThread> = Vec::new();
+    for (block, thread) in (1u32..).zip(blocks) {
+        match threads.iter_mut().find(|seen| seen.colour == thread.colour && seen.name == thread.name) {
+            Some(seen) => seen.blocks.push(block),
+            None => threads.push(DesignThread {
+                colour: thread.colour,
+                name: thread.name.clone(),
+                blocks: vec![block],
+            }),
+        }
+    }
+    threads
 }

@@ -8,7 +8,7 @@
 //! byte with bit 0x80, 0x10 for a jump and 0x20 for a trim). 0xFE 0xB0 and one more byte is a colour
 //! change; 0xFF is the end. y grows downwards.
 
-use super::{Cursor, DesignError, Format, Pen, Record, RecordKind};
+use super::{BlockThread, Cursor, DesignError, Format, Pen, Record, RecordKind};
 use crate::colour::Rgb8;
 
 /// Where the PEC section's colour count is.
@@ -20,7 +20,7 @@ const PEC_START: usize = 528;
 /// Where an empty design's stitch list ends (see `read`).
 const PEC_EMPTY_END: usize = 524;
 
-pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<Rgb8>), DesignError> {
+pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<BlockThread>), DesignError> {
     let mut header = Cursor::new(bytes, Format::Pes);
     if header.take(4)? != b"#PES" {
         return Err(header.malformed(0, "it does not start with \"#PES\""));
@@ -30,13 +30,13 @@ pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<Rgb8>), DesignError
     let mut colours_at = Cursor::at(bytes, pec.saturating_add(PEC_COLOUR_COUNT), Format::Pes)?;
     // 0xFF, one less than none, is how empty designs say they have no colours.
     let count = usize::from(colours_at.u8()?.wrapping_add(1));
-    let stored_colours = colours_at.take(count)?.iter().map(|&i| pec_colour(i)).collect();
+    let stored_threads = colours_at.take(count)?.iter().map(|&i| pec_thread(i)).collect();
     let mut cursor = Cursor::at(bytes, pec.saturating_add(PEC_START), Format::Pes)?;
     let mut pen = Pen::default();
     // Writers of empty designs end the stitch list where the size fields end, so the byte that
     // otherwise holds a constant (0xE0) is the end mark.
     if bytes.get(pec.saturating_add(PEC_EMPTY_END)) == Some(&0xFF) {
-        return Ok((pen.finish(), stored_colours));
+        return Ok((pen.finish(), stored_threads));
     }
     loop {
         let first = cursor.u8()?;
@@ -62,7 +62,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<Rgb8>), DesignError
             pen.push(dx, dy, RecordKind::Stitch)?;
         }
     }
-    Ok((pen.finish(), stored_colours))
+    Ok((pen.finish(), stored_threads))
 }
 
 const LONG: u8 = 0x80;
@@ -80,78 +80,79 @@ fn coordinate(cursor: &mut Cursor<'_>, first: u8) -> Result<(i32, u8), DesignErr
     Ok((if value >= 0x800 { value - 0x1000 } else { value }, first & (TRIM | JUMP)))
 }
 
-/// The colour of a PEC palette index. Out-of-range indices (which some writers use for custom
+/// The thread of a PEC palette index. Out-of-range indices (which some writers use for custom
 /// threads) fall back to entry 0, as Brother machines do.
-fn pec_colour(index: u8) -> Rgb8 {
-    let (r, g, b) = PEC_PALETTE.get(usize::from(index)).copied().unwrap_or(PEC_PALETTE[0]);
-    Rgb8::new(r, g, b)
+fn pec_thread(index: u8) -> BlockThread {
+    let (name, r, g, b) = PEC_PALETTE.get(usize::from(index)).copied().unwrap_or(PEC_PALETTE[0]);
+    BlockThread { colour: Rgb8::new(r, g, b), name: (!name.is_empty()).then(|| name.to_owned()) }
 }
 
-/// Brother's fixed 65-entry PEC thread palette (entry 0 is "unknown"), as machines show it.
-const PEC_PALETTE: [(u8, u8, u8); 65] = [
-    (0, 0, 0),       // 0 unknown
-    (14, 31, 124),   // 1 Prussian blue
-    (10, 85, 163),   // 2 blue
-    (0, 135, 119),   // 3 teal green
-    (75, 107, 175),  // 4 cornflower blue
-    (237, 23, 31),   // 5 red
-    (209, 92, 0),    // 6 reddish brown
-    (145, 54, 151),  // 7 magenta
-    (228, 154, 203), // 8 light lilac
-    (145, 95, 172),  // 9 lilac
-    (158, 214, 125), // 10 mint green
-    (232, 169, 0),   // 11 deep gold
-    (254, 186, 53),  // 12 orange
-    (255, 255, 0),   // 13 yellow
-    (112, 188, 31),  // 14 lime green
-    (186, 152, 0),   // 15 brass
-    (168, 168, 168), // 16 silver
-    (125, 111, 0),   // 17 russet brown
-    (255, 255, 179), // 18 cream brown
-    (79, 85, 86),    // 19 pewter
-    (0, 0, 0),       // 20 black
-    (11, 61, 145),   // 21 ultramarine
-    (119, 1, 118),   // 22 royal purple
-    (41, 49, 51),    // 23 dark grey
-    (42, 19, 1),     // 24 dark brown
-    (246, 74, 138),  // 25 deep rose
-    (178, 118, 36),  // 26 light brown
-    (252, 187, 197), // 27 salmon pink
-    (254, 55, 15),   // 28 vermilion
-    (240, 240, 240), // 29 white
-    (106, 28, 138),  // 30 violet
-    (168, 221, 196), // 31 seacrest
-    (37, 132, 187),  // 32 sky blue
-    (254, 179, 67),  // 33 pumpkin
-    (255, 243, 107), // 34 cream yellow
-    (208, 166, 96),  // 35 khaki
-    (209, 84, 0),    // 36 clay brown
-    (102, 186, 73),  // 37 leaf green
-    (19, 74, 70),    // 38 peacock blue
-    (135, 135, 135), // 39 grey
-    (216, 204, 198), // 40 warm grey
-    (67, 86, 7),     // 41 dark olive
-    (253, 217, 222), // 42 linen
-    (249, 147, 188), // 43 pink
-    (0, 56, 34),     // 44 deep green
-    (178, 175, 212), // 45 lavender
-    (104, 106, 176), // 46 wisteria violet
-    (239, 227, 185), // 47 beige
-    (247, 56, 102),  // 48 carmine
-    (181, 75, 100),  // 49 amber red
-    (19, 43, 26),    // 50 olive green
-    (199, 1, 86),    // 51 dark fuchsia
-    (254, 158, 50),  // 52 tangerine
-    (168, 222, 235), // 53 light blue
-    (0, 103, 62),    // 54 emerald green
-    (78, 41, 144),   // 55 purple
-    (47, 126, 32),   // 56 moss green
-    (255, 204, 204), // 57 flesh pink
-    (255, 217, 17),  // 58 harvest gold
-    (9, 91, 166),    // 59 electric blue
-    (240, 249, 112), // 60 lemon yellow
-    (227, 243, 91),  // 61 fresh green
-    (255, 153, 0),   // 62 appliqué material
-    (255, 240, 141), // 63 appliqué position
-    (255, 200, 200), // 64 appliqué
+/// Brother's fixed 65-entry PEC thread palette, with the names machines show (entry 0 is
+/// "unknown": no name).
+const PEC_PALETTE: [(&str, u8, u8, u8); 65] = [
+    ("", 0, 0, 0),
+    ("Prussian Blue", 14, 31, 124),
+    ("Blue", 10, 85, 163),
+    ("Teal Green", 0, 135, 119),
+    ("Cornflower Blue", 75, 107, 175),
+    ("Red", 237, 23, 31),
+    ("Reddish Brown", 209, 92, 0),
+    ("Magenta", 145, 54, 151),
+    ("Light Lilac", 228, 154, 203),
+    ("Lilac", 145, 95, 172),
+    ("Mint Green", 158, 214, 125),
+    ("Deep Gold", 232, 169, 0),
+    ("Orange", 254, 186, 53),
+    ("Yellow", 255, 255, 0),
+    ("Lime Green", 112, 188, 31),
+    ("Brass", 186, 152, 0),
+    ("Silver", 168, 168, 168),
+    ("Russet Brown", 125, 111, 0),
+    ("Cream Brown", 255, 255, 179),
+    ("Pewter", 79, 85, 86),
+    ("Black", 0, 0, 0),
+    ("Ultramarine", 11, 61, 145),
+    ("Royal Purple", 119, 1, 118),
+    ("Dark Grey", 41, 49, 51),
+    ("Dark Brown", 42, 19, 1),
+    ("Deep Rose", 246, 74, 138),
+    ("Light Brown", 178, 118, 36),
+    ("Salmon Pink", 252, 187, 197),
+    ("Vermilion", 254, 55, 15),
+    ("White", 240, 240, 240),
+    ("Violet", 106, 28, 138),
+    ("Seacrest", 168, 221, 196),
+    ("Sky Blue", 37, 132, 187),
+    ("Pumpkin", 254, 179, 67),
+    ("Cream Yellow", 255, 243, 107),
+    ("Khaki", 208, 166, 96),
+    ("Clay Brown", 209, 84, 0),
+    ("Leaf Green", 102, 186, 73),
+    ("Peacock Blue", 19, 74, 70),
+    ("Grey", 135, 135, 135),
+    ("Warm Grey", 216, 204, 198),
+    ("Dark Olive", 67, 86, 7),
+    ("Linen", 253, 217, 222),
+    ("Pink", 249, 147, 188),
+    ("Deep Green", 0, 56, 34),
+    ("Lavender", 178, 175, 212),
+    ("Wisteria Violet", 104, 106, 176),
+    ("Beige", 239, 227, 185),
+    ("Carmine", 247, 56, 102),
+    ("Amber Red", 181, 75, 100),
+    ("Olive Green", 19, 43, 26),
+    ("Dark Fuchsia", 199, 1, 86),
+    ("Tangerine", 254, 158, 50),
+    ("Light Blue", 168, 222, 235),
+    ("Emerald Green", 0, 103, 62),
+    ("Purple", 78, 41, 144),
+    ("Moss Green", 47, 126, 32),
+    ("Flesh Pink", 255, 204, 204),
+    ("Harvest Gold", 255, 217, 17),
+    ("Electric Blue", 9, 91, 166),
+    ("Lemon Yellow", 240, 249, 112),
+    ("Fresh Green", 227, 243, 91),
+    ("Appliqué Material", 255, 153, 0),
+    ("Appliqué Position", 255, 240, 141),
+    ("Appliqué", 255, 200, 200),
 ];

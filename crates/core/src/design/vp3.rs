@@ -9,10 +9,10 @@
 //! trim. Blocks after the first begin with a colour change, and a jump when the block starts
 //! elsewhere than the last one ended.
 
-use super::{Cursor, DesignError, Format, Pen, Record, RecordKind};
+use super::{BlockThread, Cursor, DesignError, Format, Pen, Record, RecordKind};
 use crate::colour::Rgb8;
 
-pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<Rgb8>), DesignError> {
+pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<BlockThread>), DesignError> {
     let mut cursor = Cursor::new(bytes, Format::Vp3);
     if cursor.take(5)? != b"%vsm%" {
         return Err(cursor.malformed(0, "it does not start with \"%vsm%\""));
@@ -52,7 +52,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<Rgb8>), DesignError
                 pen.push_at(x, y, RecordKind::Jump)?;
             }
         }
-        colours.push(thread_colour(&mut cursor, start)?);
+        colours.push(thread(&mut cursor, start)?);
         // Two 32-bit offsets, a section tag and the stitch data's length, then 0x0A 0xF6 0x00.
         cursor.take(15 + 3)?;
         if cursor.pos > end {
@@ -64,7 +64,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<Rgb8>), DesignError
     Ok((pen.finish(), colours))
 }
 
-fn thread_colour(cursor: &mut Cursor<'_>, block_start: usize) -> Result<Rgb8, DesignError> {
+fn thread(cursor: &mut Cursor<'_>, block_start: usize) -> Result<BlockThread, DesignError> {
     let entries = cursor.u8()?;
     cursor.u8()?;
     if entries == 0 {
@@ -76,10 +76,26 @@ fn thread_colour(cursor: &mut Cursor<'_>, block_start: usize) -> Result<Rgb8, De
     cursor.take(3 + 6 * usize::from(entries - 1))?;
     // Thread type and weight, then catalogue number, description and brand.
     cursor.take(2)?;
-    for _ in 0..3 {
-        skip_string(cursor)?;
-    }
-    Ok(Rgb8::new(r, g, b))
+    let number = string(cursor)?;
+    let description = string(cursor)?;
+    let brand = string(cursor)?;
+    // Some writers put the colour's hex code where the name goes: that names nothing.
+    let name = [brand, number, description]
+        .into_iter()
+        .filter(|part| !part.is_empty() && !(part.starts_with('#') && Rgb8::parse_hex(part).is_ok()))
+        .collect::<Vec<_>>();
+    Ok(BlockThread { colour: Rgb8::new(r, g, b), name: (!name.is_empty()).then(|| name.join(" ")) })
+}
+
+/// The longest part of a thread's name kept; files are untrusted, and names are short.
+const MAX_NAME_PART: usize = 60;
+
+/// A string of the file, as text fit to show: control characters dropped, trimmed, cut short.
+fn string(cursor: &mut Cursor<'_>) -> Result<String, DesignError> {
+    let length = cursor.u16_be()?;
+    let bytes = cursor.take(usize::from(length))?;
+    let text: String = String::from_utf8_lossy(bytes).chars().filter(|c| !c.is_control()).collect();
+    Ok(text.trim().chars().take(MAX_NAME_PART).collect())
 }
 
 fn read_stitches(cursor: &mut Cursor<'_>, pen: &mut Pen) -> Result<(), DesignError> {

@@ -14,7 +14,16 @@ export interface ReadDesign {
   file: DesignFile;
 }
 
-export function DesignDrop({ core, onRead }: { core: PricingCore; onRead: (design: ReadDesign) => void }) {
+export function DesignDrop({
+  core,
+  onRead,
+  onFail,
+}: {
+  core: PricingCore;
+  onRead: (design: ReadDesign) => void;
+  /** The file could not be read: whatever the previous one showed must go. */
+  onFail: () => void;
+}) {
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const [over, setOver] = useState(false);
@@ -30,6 +39,7 @@ export function DesignDrop({ core, onRead }: { core: PricingCore; onRead: (desig
     } catch (failure) {
       // The core's message is a sentence for a person ("This is not a DST file ...").
       setError(failure instanceof Error ? failure.message : 'The file could not be read.');
+      onFail();
     } finally {
       setBusy(false);
     }

@@ -1,9 +1,11 @@
-// A design's figures and a drawing of its stitches, with its thread colours: each links to the
-// thread converter and says whether the team owns something close.
+// A design's figures and a drawing of its stitches, with the threads it needs: each named, linked
+// to the thread converter, and said to be in stock or not.
+import { type UseQueryResult, useQuery } from '@tanstack/react-query';
+import { useId } from 'react';
 import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
-import type { DesignPreview, DesignSummary } from '@/lib/core';
+import { type DesignPreview, type DesignSummary, type DesignThread, converterQueryOptions } from '@/lib/core';
 
 import { type ClosestThread, useClosestThreads } from '../api/get-closest-thread';
 import { formatCount } from '../model';
@@ -21,11 +23,14 @@ export function DesignView({
   summary,
   preview,
   teamId,
+  preferredLine,
 }: {
   fileName: string;
   summary: DesignSummary;
   preview: DesignPreview | null;
   teamId: string;
+  /** The team's preferred thread line's id ('' for none): names threads the file does not. */
+  preferredLine: string;
 }) {
   return (
     <div className="design-view">
@@ -46,9 +51,15 @@ export function DesignView({
           <dd>{formatCount(summary.stitches)}</dd>
         </div>
         <div>
-          <dt>Colours</dt>
+          <dt>Colour blocks</dt>
           <dd>{formatCount(summary.colours)}</dd>
         </div>
+        {summary.threads_needed === undefined ? null : (
+          <div>
+            <dt>Threads</dt>
+            <dd>{formatCount(summary.threads_needed)}</dd>
+          </div>
+        )}
         <div>
           <dt>Trims</dt>
           <dd>{summary.trims === null ? 'Not recorded' : formatCount(summary.trims)}</dd>
@@ -60,7 +71,7 @@ export function DesignView({
           </dd>
         </div>
       </dl>
-      {summary.thread_colours.length > 0 ? <DesignColours colours={summary.thread_colours} teamId={teamId} /> : null}
+      {summary.thread_colours.length > 0 ? <DesignThreads summary={summary} teamId={teamId} preferredLine={preferredLine} /> : null}
     </div>
   );
 }
@@ -94,22 +105,55 @@ export function StitchPreview({ preview }: { preview: DesignPreview }) {
   );
 }
 
-function DesignColours({ colours, teamId }: { colours: string[]; teamId: string }) {
-  const closest = useClosestThreads(teamId, colours);
+/** A thread counts as in stock when the closest one owned is within the converter's "similar"
+ * band (docs/behaviour.md, "Design files"). */
+const IN_STOCK_BELOW = 5;
+
+/** The design's threads: each distinct thread once with the blocks it sews, then the sewing
+ * sequence. Quotes saved before threads were counted have only the sequence: merged by colour. */
+function DesignThreads({ summary, teamId, preferredLine }: { summary: DesignSummary; teamId: string; preferredLine: string }) {
+  const threads = threadsOf(summary);
+  const owned = useClosestThreads(
+    teamId,
+    threads.map((thread) => thread.colour),
+  );
+  const lineNames = useLineNames(
+    preferredLine,
+    threads.map((thread) => (thread.name ? null : thread.colour)),
+  );
+  const names = threads.map((thread, index) => thread.name ?? lineNames[index] ?? thread.colour);
+  const nameOfBlock = new Map<number, string>();
+  threads.forEach((thread, index) => {
+    for (const block of thread.blocks) nameOfBlock.set(block, names[index] ?? thread.colour);
+  });
+  const id = useId();
   return (
-    <div className="design-colours">
-      <h3>Thread colours</h3>
-      <ol className="design-colours__list">
-        {colours.map((hex, index) => {
-          const owned = closest[index];
+    <div className="design-threads">
+      <h3>Threads needed: {formatCount(threads.length)}</h3>
+      <ol className="design-threads__list" aria-label="Threads needed">
+        {threads.map((thread, index) => (
+          <li key={`${thread.colour}-${thread.name ?? ''}`} className="design-threads__item">
+            <Link to={`${paths.threadConverter}?hex=${thread.colour.replace('#', '')}`} className="design-threads__link">
+              <span className="swatch swatch--md" style={{ backgroundColor: thread.colour }} aria-hidden="true" />
+              <span className="design-threads__name">{names[index]}</span>
+              <span className="visually-hidden"> in the thread converter</span>
+            </Link>
+            <span className="muted design-threads__blocks">
+              {thread.colour} · {thread.blocks.length === 1 ? 'Block' : 'Blocks'} {thread.blocks.join(', ')}
+            </span>
+            {teamId ? <Owned query={owned[index]} /> : null}
+          </li>
+        ))}
+      </ol>
+      <h4 id={`${id}-sequence`}>Sewing sequence</h4>
+      <ol className="design-threads__sequence" aria-labelledby={`${id}-sequence`}>
+        {summary.thread_colours.map((hex, index) => {
+          const block = index + 1;
+          const name = nameOfBlock.get(block) ?? hex;
           return (
-            <li key={`${index}-${hex}`} className="design-colours__item">
-              <Link to={`${paths.threadConverter}?hex=${hex.replace('#', '')}`} className="design-colours__link">
-                <span className="swatch swatch--md" style={{ backgroundColor: hex }} aria-hidden="true" />
-                <span className="design-colours__hex">{hex}</span>
-                <span className="visually-hidden"> in the thread converter</span>
-              </Link>
-              {teamId ? <Owned state={owned?.data} pending={owned?.isPending ?? false} failed={owned?.isError ?? false} /> : null}
+            <li key={block} title={`Block ${block}: ${name}`} className="design-threads__block">
+              <span className="swatch swatch--sm" style={{ backgroundColor: hex }} aria-hidden="true" />
+              <span className="visually-hidden">{`Block ${block}: ${name}`}</span>
             </li>
           );
         })}
@@ -118,20 +162,60 @@ function DesignColours({ colours, teamId }: { colours: string[]; teamId: string 
   );
 }
 
-function Owned({ state, pending, failed }: { state: ClosestThread | null | undefined; pending: boolean; failed: boolean }) {
-  if (state === null) return <span className="muted">We own no thread yet.</span>;
+/** The threads of a summary; for figures saved without them, the blocks merged by colour. */
+function threadsOf(summary: DesignSummary): DesignThread[] {
+  if (summary.threads) return summary.threads;
+  const threads: DesignThread[] = [];
+  summary.thread_colours.forEach((colour, index) => {
+    const seen = threads.find((thread) => thread.colour === colour);
+    if (seen) seen.blocks.push(index + 1);
+    else threads.push({ colour, name: null, blocks: [index + 1] });
+  });
+  return threads;
+}
+
+/** For each colour (null: none wanted), the closest thread of the preferred line as
+ * "Line code name"; nothing without a preferred line or until the catalogue is loaded. */
+function useLineNames(line: string, colours: (string | null)[]): (string | undefined)[] {
+  const wanted = line !== '' && colours.some((colour) => colour !== null);
+  const converter = useQuery({ ...converterQueryOptions, enabled: wanted });
+  if (!wanted || !converter.data) return colours.map(() => undefined);
+  const catalogue = converter.data;
+  return colours.map((colour) => {
+    if (colour === null) return undefined;
+    try {
+      const match = catalogue.convert({ from: { hex: colour }, to: [line], matches: 1 }).lines[0]?.matches[0];
+      return match ? `${match.thread.line_name} ${match.thread.code} ${match.thread.name}` : undefined;
+    } catch {
+      // A preferred line the catalogue no longer has: the colour's code names the thread.
+      return undefined;
+    }
+  });
+}
+
+function Owned({ query }: { query: UseQueryResult<ClosestThread | null> | undefined }) {
+  if (!query) return null;
+  const state = query.data;
+  if (state === null) return <span className="muted">Not in stock: we own no thread yet.</span>;
   if (state === undefined)
-    return pending ? (
+    return query.isPending ? (
       <span className="muted">Looking in the inventory…</span>
-    ) : failed ? (
+    ) : (
       <span className="muted">The inventory could not be read.</span>
-    ) : null;
-  const label = [state.code, state.name].filter(Boolean).join(' ');
+    );
+  const label = [state.line_name, state.code, state.name].filter(Boolean).join(' ');
+  const distance = state.distance == null ? '' : `, ΔE ${oneDecimal.format(state.distance)}`;
+  if (state.distance != null && state.distance >= IN_STOCK_BELOW)
+    return (
+      <span className="design-threads__owned design-threads__owned--none">
+        Nothing close in stock (closest: {label}
+        {distance})
+      </span>
+    );
   return (
-    <span className="design-colours__owned">
-      Closest we own: {label}
-      {state.distance == null ? '' : `, ΔE ${oneDecimal.format(state.distance)}`}, {formatCount(state.quantity)}{' '}
-      {state.quantity === 1 ? 'spool' : 'spools'}
+    <span className="design-threads__owned">
+      In stock: {label}
+      {distance}, {formatCount(state.quantity)} {state.quantity === 1 ? 'spool' : 'spools'}
     </span>
   );
 }
