@@ -161,3 +161,24 @@ test('on a 375 px phone the calculator does not scroll sideways', async ({ page 
   const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   expect(width.scroll).toBeLessThanOrEqual(width.client);
 });
+
+// programstitch-v5.pes sews 8 colour blocks with 3 threads: the machine is set up with 3 spools,
+// and the extra-colour fee charges for those (docs/behaviour.md, "Design files").
+test('on a phone a design lists the threads it needs, named, with the sewing sequence', async ({ page }, testInfo) => {
+  await page.setViewportSize({ width: 375, height: 740 });
+  await resetPricing(page, await firstTeam(page));
+  await page.goto('/calculators/pricing');
+  await job(page).getByLabel('Design file').setInputFiles(path.join(designs, 'programstitch-v5.pes'));
+
+  const threads = page.getByRole('list', { name: 'Threads needed' }).getByRole('listitem');
+  await expect(threads).toHaveCount(3);
+  await expect(threads.locator('.design-threads__name')).toHaveText(['Black', 'White', 'Red']);
+  await expect(threads.first()).toContainText('Blocks 1, 3, 6, 8');
+  await expect(page.getByRole('list', { name: 'Sewing sequence' }).getByRole('listitem')).toHaveCount(8);
+  await expect(job(page).getByLabel('Colours', { exact: true })).toHaveValue('3');
+  // A new team owns no thread yet: each says so rather than spin.
+  await expect(threads.first()).toContainText('Not in stock: we own no thread yet.');
+  await page.locator('.design-view').screenshot({ path: testInfo.outputPath('design-threads-375.png') });
+  const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
+  expect(width.scroll).toBeLessThanOrEqual(width.client);
+});
