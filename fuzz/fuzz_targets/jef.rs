@@ -10,6 +10,11 @@ fuzz_target!(|bytes: &[u8]| {
     for design in [Format::Jef.read(bytes), design::read(bytes, Some("design.jef"))].into_iter().flatten() {
         let summary = design.summary();
         assert!(summary.thread_colours.len() <= summary.colours as usize);
+        // Every block with a stored colour is in exactly one thread, and no design needs more
+        // threads than it has blocks.
+        let merged: usize = summary.threads.iter().map(|thread| thread.blocks.len()).sum();
+        assert_eq!(merged, summary.thread_colours.len());
+        assert!(summary.threads_needed <= summary.colours);
         let preview = design.preview(500);
         let points: usize = preview.blocks.iter().flat_map(|b| &b.lines).map(Vec::len).sum();
         assert!(points <= 500);
