@@ -26,11 +26,11 @@ test("a new account gets '{email}'s Team', which its owner renames; the chosen t
     await page.getByRole('link', { name: 'Manage the team' }).click();
     await expect(page).toHaveURL(/\/team$/);
     const section = page.getByRole('region', { name: 'Team name' });
-    await section.getByLabel('Name').fill('Thread & Needle');
+    await section.getByLabel('Name').fill('Thread & Needle Co.');
     await section.getByRole('button', { name: 'Rename' }).click();
-    await expect(section.getByRole('status')).toHaveText('The team is now called Thread & Needle.');
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thread & Needle');
-    await expect(chosenTeam(page)).toHaveText('Thread & Needle');
+    await expect(section.getByRole('status')).toHaveText('The team is now called Thread & Needle Co.');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Thread & Needle Co.');
+    await expect(chosenTeam(page)).toHaveText('Thread & Needle Co.');
   });
 
   await test.step('switch to a second team; it stays chosen after a reload, even without the local copy', async () => {

@@ -22,6 +22,7 @@ export async function refreshSession(
   if (!profile) return;
   await initTeams(queryClient, {
     email: profile.email || user.email,
+    fullName: profile.full_name,
     defaultTeamPid: profile.default_team_pid,
     // Someone opening an invite's link is about to join that team: making them a team of their
     // own first would leave them with two, and the wrong one current. If the invite fails, the

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form';
 import { inventoryMachinePath, pageTitle } from '@/config/paths';
+import { sentence } from '@/lib/text';
 
 import { useCreateMachine } from './api/create-machine';
 import { useMachines } from './api/get-machines';
@@ -60,7 +61,7 @@ export function MachinesPage({ teamId, canWrite }: InventoryAccess) {
             save={async (draft) => {
               try {
                 const machine = await create.mutateAsync(draft);
-                return { problems: noProblems, done: `Added ${machine.name}.` };
+                return { problems: noProblems, done: sentence(`Added ${machine.name}`) };
               } catch (error) {
                 return { problems: problemsOf(error, shown, 'The machine could not be added.'), done: null };
               }

@@ -56,6 +56,14 @@ describe('team initialisation', () => {
     expect(personalTeamName('x@y.z')).toBe("x@y.z's Team");
   });
 
+  it("names a new person's team after their full name when they gave one", async () => {
+    const server = serverWith([]);
+    await initTeams(queryClient, { email: 'ada@example.com', fullName: ' Ada Lovelace ', defaultTeamPid: null, createPersonalTeam: true });
+
+    expect(server.callsTo('POST /teams')).toEqual([{ name: "Ada Lovelace's Team" }]);
+    expect(personalTeamName('x@y.z', '   ')).toBe("x@y.z's Team");
+  });
+
   it('creates no team without a user, or on the invite link', async () => {
     const server = serverWith([]);
     await initTeams(queryClient, { email: null, defaultTeamPid: null, createPersonalTeam: true });

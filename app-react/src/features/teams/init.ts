@@ -12,15 +12,19 @@ import type { Team } from './types';
 export interface TeamInitInput {
   /** The signed-in person's e-mail; without one (no user) no team is created. */
   email: string | null | undefined;
+  /** Their full name, if they gave one: their first team is named after it. */
+  fullName?: string | null | undefined;
   /** The profile's default team. */
   defaultTeamPid: string | null | undefined;
   /** False where a missing team must not be made up (see app/teams.ts). */
   createPersonalTeam: boolean;
 }
 
-/** The name of the team made for someone who has none. */
-export function personalTeamName(email: string): string {
-  return `${email}'s Team`;
+/** The name of the team made for someone who has none: after their full name when they gave
+ * one, else their e-mail (docs/behaviour.md, "Team start-up and selection"). */
+export function personalTeamName(email: string, fullName?: string | null): string {
+  const name = fullName?.trim();
+  return `${name || email}'s Team`;
 }
 
 /** The team the profile names as the default, else the first. */
@@ -57,7 +61,7 @@ export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId
 let running: Promise<void> | undefined;
 
 /**
- * Fetches the teams; with none and a user, creates `{email}'s Team` and fetches again; then makes
+ * Fetches the teams; with none and a user, creates their personal team and fetches again; then makes
  * the default (or first) team current and loads its settings. A failure is logged, not shown.
  */
 export function initTeams(queryClient: QueryClient, input: TeamInitInput): Promise<void> {
@@ -67,13 +71,13 @@ export function initTeams(queryClient: QueryClient, input: TeamInitInput): Promi
   return running;
 }
 
-async function runInit(queryClient: QueryClient, { email, defaultTeamPid, createPersonalTeam }: TeamInitInput) {
+async function runInit(queryClient: QueryClient, { email, fullName, defaultTeamPid, createPersonalTeam }: TeamInitInput) {
   const store = teamStore.getState();
   store.setLoading(true);
   try {
     let teams = await queryClient.query(teamsQueryOptions());
     if (teams.length === 0 && email && createPersonalTeam) {
-      await createTeam(personalTeamName(email));
+      await createTeam(personalTeamName(email, fullName));
       teams = await queryClient.query({ ...teamsQueryOptions(), staleTime: 0 });
     }
     // Stored here as well as by the fetcher: `query` may have answered from the cache.

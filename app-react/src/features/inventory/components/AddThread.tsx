@@ -2,6 +2,7 @@ import { useDeferredValue, useId } from 'react';
 import { useWatch } from 'react-hook-form';
 
 import { FormAlert, FormStatus } from '@/components/form';
+import { sentence } from '@/lib/text';
 
 import { useCreateThread } from '../api/create-thread';
 import { useCatalogueSearch } from '../api/search-catalogue';
@@ -61,7 +62,7 @@ export function AddThread({ teamId }: { teamId: string }) {
         : { line: values.chosen.line, code: values.chosen.code, quantity: count, location };
     try {
       const thread = await create.mutateAsync(input);
-      setDone(`Added ${thread.code ? `${thread.code} ` : ''}${thread.name}.`);
+      setDone(sentence(`Added ${thread.code ? `${thread.code} ` : ''}${thread.name}`));
       // The quantity, location and colour stay for the next one, often alike.
       setValue('chosen', null);
       setValue('search', '');

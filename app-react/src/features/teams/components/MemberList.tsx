@@ -4,6 +4,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormAlert } from '@/components/form';
 import { useAuthState } from '@/lib/auth';
 import { notify } from '@/lib/toast';
+import { sentence } from '@/lib/text';
 
 import { useMembers } from '../api/get-members';
 import { useRemoveMember } from '../api/remove-member';
@@ -124,7 +125,7 @@ function LeaveTeam({ team, userId }: { team: Team; userId: string }) {
     try {
       await leave.mutateAsync({ publicId: team.public_id, userId, leaving: true });
       setOpen(false);
-      notify.success(`You left ${team.name}.`);
+      notify.success(sentence(`You left ${team.name}`));
     } catch (failure) {
       setOpen(false);
       setError(messageOf(failure, 'You could not leave the team.'));

@@ -3,6 +3,7 @@ import { useForm } from 'react-hook-form';
 
 import { FieldError, FormStatus, fieldProps } from '@/components/form';
 import { ApiError } from '@/lib/api-client';
+import { sentence } from '@/lib/text';
 
 import { useRenameTeam } from '../api/update-team';
 import type { Team } from '../types';
@@ -19,7 +20,7 @@ export function RenameTeam({ team }: { team: Team }) {
     setDone(null);
     try {
       const renamed = await rename.mutateAsync({ publicId: team.public_id, name: name.trim() });
-      setDone(`The team is now called ${renamed.name}.`);
+      setDone(sentence(`The team is now called ${renamed.name}`));
     } catch (error) {
       const message = error instanceof ApiError ? (error.fields?.name ?? error.message) : 'The team could not be renamed.';
       setError('name', { message });
