@@ -446,12 +446,24 @@ describe('the machine details', () => {
     const form = screen.getByRole('form', { name: 'Log maintenance' });
     expect(within(form).getByLabelText<HTMLInputElement>('Date').value).toBe(today());
     await user.selectOptions(within(form).getByLabelText('Kind'), 'needle_change');
-    await user.type(within(form).getByLabelText('Stitch counter'), '125000');
+    // Typed as the machine's display shows it.
+    await user.type(within(form).getByLabelText('Stitch counter'), '1,250,000');
     await user.click(within(form).getByRole('button', { name: 'Log maintenance' }));
     expect(await within(form).findByRole('status')).toBeTruthy();
     expect(server.callsTo('POST /teams/tm_shop/machines/mc_1/maintenance')).toEqual([
-      { performed_on: today(), kind: 'needle_change', notes: '', stitch_counter: 125000 },
+      { performed_on: today(), kind: 'needle_change', notes: '', stitch_counter: 1250000 },
     ]);
+  });
+
+  it("is headed with the machine's name; the tab keeps the page's name", async () => {
+    server = fakeApi({ 'GET /teams/tm_shop/machines/mc_1': () => Response.json({ machine: aMachine({ name: 'Tajima six' }) }) });
+    renderPage(<MachinePage teamId="tm_shop" canWrite machineId="mc_1" />, '/inventory/machines/mc_1');
+    expect(await screen.findByRole('heading', { level: 1, name: 'Tajima six' })).toBeTruthy();
+    expect(
+      within(screen.getByRole('navigation', { name: 'Breadcrumb' }))
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Machines', 'Machine Details']);
   });
 
   it('reads the machine form, hoops included', () => {

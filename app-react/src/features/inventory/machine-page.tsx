@@ -4,6 +4,7 @@ import { Link, useNavigate } from 'react-router';
 
 import { FormAlert, FormStatus } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
+import { wholeNumber } from '@/lib/text';
 
 import { useAddMaintenance } from './api/add-maintenance';
 import { useDeleteMachine } from './api/delete-machine';
@@ -15,7 +16,7 @@ import { DueList } from './components/DueList';
 import { RemoveButton } from './components/RemoveButton';
 import { SelectField, TextAreaField, TextField } from './components/Field';
 import { MACHINE_FIELDS, MACHINE_LABELS, MachineForm, machineTexts, machineValuesOf, useMachineForm } from './components/MachineForm';
-import { NOT_A_NUMBER, type FormProblems, noProblems, numberOf, problemsOf } from './errors';
+import { type FormProblems, noProblems, problemsOf } from './errors';
 import { useInventoryForm } from './form';
 import { type InventoryAccess, MAINTENANCE_KINDS, type Machine, type MachineDraft, type MaintenanceKind, kindLabels } from './types';
 import { isEditConflict, useVersionedEdit } from './versioned-edit';
@@ -35,10 +36,16 @@ export function MachinePage({ teamId, canWrite, machineId }: InventoryAccess & {
   return (
     <div className="inventory">
       <title>{pageTitle('Machine Details')}</title>
-      <p>
-        <Link to={paths.inventoryMachines}>← Machines</Link>
-      </p>
-      <h1>Machine Details</h1>
+      <nav className="breadcrumb" aria-label="Breadcrumb">
+        <ol>
+          <li>
+            <Link to={paths.inventoryMachines}>Machines</Link>
+          </li>
+          <li aria-current="page">Machine Details</li>
+        </ol>
+      </nav>
+      {/* The machine's own name heads its page; the breadcrumb and the tab keep the page's. */}
+      <h1>{data?.name ?? 'Machine Details'}</h1>
       {data ? (
         <>
           <section aria-labelledby="due-title">
@@ -174,8 +181,9 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
   const { errors } = formState;
 
   const submit = onSubmit(async ({ performed_on: date, kind, stitch_counter: counter, notes }) => {
-    const stitches = numberOf(counter);
-    if (stitches === NOT_A_NUMBER || (stitches !== null && (!Number.isInteger(stitches) || stitches < 0))) {
+    // Typed as the machine shows it: "1,250,000" as well as "1250000".
+    const stitches = counter.trim() === '' ? null : wholeNumber(counter);
+    if (counter.trim() !== '' && stitches === null) {
       show({ fields: { stitch_counter: 'Enter the counter as a whole number.' }, alert: null });
       return;
     }

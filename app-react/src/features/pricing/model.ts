@@ -1,6 +1,7 @@
 // The calculator's plain logic, apart from React: the team's effective price list, the inputs
 // as typed to and from the core's Job, the price-list form to and from Rates, and display.
 import type { Amount, Job, PriceItem, PriceProblem, QuantityBreak, Rates } from '@/lib/core';
+import { wholeNumber } from '@/lib/text';
 
 import type { PricingMachine } from './api/get-machines';
 import { type TeamSettings, settingKeys } from './types';
@@ -92,13 +93,14 @@ export function jobOf(
 ): { job: Job; problems: PriceProblem[] } {
   const problems: PriceProblem[] = [];
   const count = (field: string, text: string): number => {
-    const trimmed = text.trim();
-    if (trimmed === '') return 0;
-    if (!WHOLE.test(trimmed)) {
+    if (text.trim() === '') return 0;
+    // Stitch counts are typed as machines show them: "12,500" as well as "12500".
+    const value = wholeNumber(text);
+    if (value === null) {
       problems.push({ field, code: 'not_whole', message: 'Enter a whole number.' });
       return 0;
     }
-    return Number(trimmed);
+    return value;
   };
   const amount = (field: string, text: string): Amount => {
     const trimmed = typedAmount(text);
@@ -226,7 +228,7 @@ function breakFieldsOf(row: QuantityBreak): BreakFields {
 export function ratesOf(fields: RatesFields): { rates: Rates; problems: PriceProblem[] } {
   const problems: PriceProblem[] = [];
   const check = (field: string, text: string, kind: 'amount' | 'count'): string => {
-    const trimmed = kind === 'amount' ? typedAmount(text) : text.trim();
+    const trimmed = kind === 'amount' ? typedAmount(text) : String(wholeNumber(text) ?? '');
     if (!(kind === 'count' ? WHOLE : AMOUNT).test(trimmed)) {
       problems.push({
         field,
