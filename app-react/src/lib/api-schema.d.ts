@@ -1244,6 +1244,8 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             created_by_email: string | null;
+            /** @description The full name of who saved it, where they gave one: shown rather than the address. */
+            created_by_name: string | null;
             currency: string;
             id: string;
             name: string;

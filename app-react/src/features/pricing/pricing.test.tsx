@@ -353,6 +353,7 @@ describe('who may do what', () => {
               per_piece: '6.85',
               total: '82.20',
               created_by_email: 'me@example.com',
+              created_by_name: 'Ada Lovelace',
               created_at: '2026-11-23T10:00:00Z',
             },
           ],
@@ -365,6 +366,8 @@ describe('who may do what', () => {
     const quotes = await screen.findByRole('region', { name: 'Saved quotes' });
     expect(await within(quotes).findByText('Polos')).toBeTruthy();
     expect(within(quotes).getByText(/€82.20/)).toBeTruthy();
+    // Who saved it, by name.
+    expect(within(quotes).getByText(/Ada Lovelace/)).toBeTruthy();
     expect(within(quotes).getByRole('link', { name: 'Reopen Polos' }).getAttribute('href')).toBe('/calculators/pricing?quote=q_1');
     expect(within(quotes).queryByRole('button', { name: 'Duplicate Polos' })).toBeNull();
     expect(within(quotes).queryByRole('button', { name: 'Remove Polos' })).toBeNull();
@@ -378,7 +381,15 @@ describe('saved quotes', () => {
     shopServer();
     server.handlers['POST /teams/tm_shop/quotes'] = (body) =>
       Response.json(
-        { quote: { ...(body as object), id: 'q_new', created_by_email: 'me@example.com', created_at: '2026-11-23T10:00:00Z' } },
+        {
+          quote: {
+            ...(body as object),
+            id: 'q_new',
+            created_by_email: 'me@example.com',
+            created_by_name: null,
+            created_at: '2026-11-23T10:00:00Z',
+          },
+        },
         { status: 201 },
       );
     renderCalculator({ role: 'member' });
@@ -424,6 +435,7 @@ describe('saved quotes', () => {
       per_piece: '6.85',
       total: '82.20',
       created_by_email: 'me@example.com',
+      created_by_name: null,
       created_at: '2026-11-23T10:00:00Z',
     };
     shopServer({
@@ -467,6 +479,7 @@ describe('saved quotes', () => {
       per_piece: '0',
       total: '0',
       created_by_email: 'me@example.com',
+      created_by_name: null,
       created_at: '2026-11-23T10:00:00Z',
       rates: { ...effectiveRates(defaults, {}), setup_fee: '0', price_per_thousand: '2.00' },
       job: {
@@ -510,6 +523,7 @@ describe('saved quotes', () => {
       per_piece: '0',
       total: '0',
       created_by_email: 'me@example.com',
+      created_by_name: null,
       created_at: '2026-11-23T10:00:00Z',
       rates: effectiveRates(defaults, {}),
       job: { stitches: 7200, colours: 3, quantity: 10 },

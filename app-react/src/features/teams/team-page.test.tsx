@@ -34,7 +34,9 @@ async function openAs(role: Role) {
   server = fakeApi({
     'GET /teams/tm_shop': () => Response.json({ team }),
     'GET /teams/tm_shop/members': () =>
-      Response.json({ members: [aMember('me', role, 'me@example.com'), aMember('u2', 'member', 'bo@example.com')] }),
+      Response.json({
+        members: [aMember('me', role, 'me@example.com'), { ...aMember('u2', 'member', 'bo@example.com'), full_name: 'Bo Peep' }],
+      }),
     'GET /teams/tm_shop/invites': () =>
       Response.json({ invites: [anInvite('inv_1', { email: 'cy@example.com', team_public_id: 'tm_shop' })] }),
     'GET /teams/tm_shop/settings': () => Response.json({ settings: { currency: 'EUR', default_stitch_rate: 1.5 } }),
@@ -84,7 +86,7 @@ describe('the team page as an owner', () => {
   it("changes a member's role, and may grant the owner role", async () => {
     await openAs('owner');
     const user = userEvent.setup();
-    const role = await screen.findByRole('combobox', { name: 'Role of bo@example.com' });
+    const role = await screen.findByRole('combobox', { name: 'Role of Bo Peep' });
     expect(
       within(role)
         .getAllByRole('option')
@@ -92,6 +94,23 @@ describe('the team page as an owner', () => {
     ).toEqual(['Owner', 'Admin', 'Member', 'Viewer']);
     await user.selectOptions(role, 'viewer');
     await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/members')).toEqual([{ userId: 'u2', role: 'viewer' }]));
+  });
+
+  it('says what each role may do where roles are chosen, and names people by name', async () => {
+    await openAs('owner');
+    const user = userEvent.setup();
+    const form = await screen.findByRole('region', { name: 'Invite someone' });
+    const explained = within(form).getByLabelText('Role').getAttribute('aria-describedby') ?? '';
+    const help = explained
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ');
+    for (const role of ['Owner', 'Admin', 'Member', 'Viewer']) expect(help).toContain(`${role}:`);
+    expect(help).toContain('delete the team');
+    expect(help).toContain('read');
+
+    await user.selectOptions(await screen.findByRole('combobox', { name: 'Role of Bo Peep' }), 'viewer');
+    expect(await screen.findByText('Bo Peep is now viewer.')).toBeTruthy();
   });
 
   it('lists pending invites and revokes one', async () => {
@@ -134,7 +153,7 @@ describe('the team page as an owner', () => {
 describe('the team page as an admin', () => {
   it('may not grant the owner role nor delete the team', async () => {
     await openAs('admin');
-    const role = await screen.findByRole('combobox', { name: 'Role of bo@example.com' });
+    const role = await screen.findByRole('combobox', { name: 'Role of Bo Peep' });
     expect(
       within(role)
         .getAllByRole('option')
@@ -148,7 +167,7 @@ describe('the team page as an admin', () => {
 describe('the team page as a viewer', () => {
   it('shows the members and settings, read-only, with the reason, and no invite form', async () => {
     await openAs('viewer');
-    expect(await screen.findByText('bo@example.com')).toBeTruthy();
+    expect(await screen.findByText('Bo Peep')).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'Invite someone' })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Pending invites' })).toBeNull();
     expect(screen.queryByRole('region', { name: 'Team name' })).toBeNull();

@@ -15,6 +15,14 @@ export const roleLabels: Record<Role, string> = {
   viewer: 'Viewer',
 };
 
+/** What each role may do (the rules are `bobbin_core::team`; docs/behaviour.md, "Roles"). */
+export const roleDescriptions: Record<Role, string> = {
+  owner: 'everything an admin can, and make owners and delete the team',
+  admin: 'rename the team, invite and remove people, change roles and team settings',
+  member: 'change the inventories and save quotes',
+  viewer: 'read everything, change nothing',
+};
+
 export type Team = Schemas['Team'];
 export type Member = Schemas['Member'];
 export type InviteStatus = Schemas['InviteStatus'];

@@ -20,7 +20,7 @@ use crate::{
     error::AppError,
     repo::{
         members, new_public_id,
-        users::{adopt_as_default_if_none, emails_of},
+        users::{adopt_as_default_if_none, people_of},
     },
 };
 
@@ -367,12 +367,15 @@ async fn with_inviters(
     db: &impl ConnectionTrait,
     rows: Vec<team_invite::Model>,
 ) -> Result<Vec<Invite>, AppError> {
-    let emails = emails_of(db, rows.iter().filter_map(|row| row.invited_by)).await?;
+    let inviters = people_of(db, rows.iter().filter_map(|row| row.invited_by)).await?;
     rows.into_iter()
         .map(|row| {
             Ok(Invite {
                 role: row.role.0,
-                invited_by_email: row.invited_by.and_then(|id| emails.get(&id).cloned()),
+                invited_by_email: row
+                    .invited_by
+                    .and_then(|id| inviters.get(&id))
+                    .map(|person| person.email.clone()),
                 id: row.id,
                 public_id: row.public_id,
                 email: row.email,

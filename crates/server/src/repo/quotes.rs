@@ -13,7 +13,10 @@ use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
 
-use super::{new_public_id, stored_as, users::emails_of};
+use super::{
+    new_public_id, stored_as,
+    users::{Person, people_of},
+};
 use crate::{
     db::committed,
     entity::{
@@ -38,6 +41,8 @@ pub struct QuoteSummary {
     pub per_piece: String,
     pub total: String,
     pub created_by_email: Option<String>,
+    /// The full name of who saved it, where they gave one: shown rather than the address.
+    pub created_by_name: Option<String>,
     #[serde(with = "time::serde::rfc3339")]
     pub created_at: OffsetDateTime,
 }
@@ -86,8 +91,8 @@ pub async fn page(
         query.order_by_desc(quote::Column::CreatedAt).order_by_desc(quote::Column::Id).paginate(db, per_page);
     let total = pages.num_items().await?;
     let rows = pages.fetch_page(page - 1).await?;
-    let emails = emails_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
-    let quotes = rows.iter().map(|row| summary(row, &emails)).collect::<Result<_, _>>()?;
+    let people = people_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
+    let quotes = rows.iter().map(|row| summary(row, &people)).collect::<Result<_, _>>()?;
     Ok((quotes, total))
 }
 
@@ -98,8 +103,8 @@ pub async fn page(
 /// 404; a database error, or a stored quote that cannot be read.
 pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<QuoteView, AppError> {
     let row = find(db, team_id, public_id).await?;
-    let emails = emails_of(db, row.created_by.into_iter()).await?;
-    view(&row, &emails)
+    let people = people_of(db, row.created_by.into_iter()).await?;
+    view(&row, &people)
 }
 
 /// Saves a quote, saved by `user_id`.
@@ -118,8 +123,8 @@ pub async fn save(
 ) -> Result<QuoteView, AppError> {
     let row = committed(db, async |txn| insert(txn, team_id, user_id, name, currency, stored, result).await)
         .await?;
-    let emails = emails_of(db, row.created_by.into_iter()).await?;
-    view(&row, &emails)
+    let people = people_of(db, row.created_by.into_iter()).await?;
+    view(&row, &people)
 }
 
 /// Removes a quote.
@@ -196,7 +201,8 @@ fn broken(row: &quote::Model, what: &str, error: impl std::fmt::Display) -> AppE
     AppError::Internal(anyhow::anyhow!("quote {}: {what}: {error}", row.id))
 }
 
-fn summary(row: &quote::Model, emails: &HashMap<UserId, String>) -> Result<QuoteSummary, AppError> {
+fn summary(row: &quote::Model, people: &HashMap<UserId, Person>) -> Result<QuoteSummary, AppError> {
+    let creator = row.created_by.and_then(|id| people.get(&id));
     Ok(QuoteSummary {
         id: row.public_id.clone(),
         name: row.name.clone(),
@@ -204,7 +210,8 @@ fn summary(row: &quote::Model, emails: &HashMap<UserId, String>) -> Result<Quote
         quantity: u32::try_from(row.quantity).map_err(|error| broken(row, "quantity", error))?,
         per_piece: row.per_piece.clone(),
         total: row.total.clone(),
-        created_by_email: row.created_by.and_then(|id| emails.get(&id).cloned()),
+        created_by_email: creator.map(|person| person.email.clone()),
+        created_by_name: creator.and_then(|person| person.name.clone()),
         created_at: row.created_at,
     })
 }
@@ -213,11 +220,11 @@ pub fn stored_of(row: &quote::Model) -> Result<Stored, AppError> {
     serde_json::from_str(&row.input).map_err(|error| broken(row, "input", error))
 }
 
-fn view(row: &quote::Model, emails: &HashMap<UserId, String>) -> Result<QuoteView, AppError> {
+fn view(row: &quote::Model, people: &HashMap<UserId, Person>) -> Result<QuoteView, AppError> {
     let stored = stored_of(row)?;
     let result = serde_json::from_str(&row.result).map_err(|error| broken(row, "result", error))?;
     Ok(QuoteView {
-        summary: summary(row, emails)?,
+        summary: summary(row, people)?,
         rates: stored.rates,
         job: stored.job,
         design: stored.design,

@@ -20,7 +20,10 @@ use sea_orm::{
 };
 use time::OffsetDateTime;
 
-use super::{new_public_id, raised_version, stored_as, unless_changed_meanwhile, users::emails_of};
+use super::{
+    new_public_id, raised_version, stored_as, unless_changed_meanwhile,
+    users::{Person, people_of},
+};
 use crate::{
     db::committed,
     entity::{
@@ -53,8 +56,8 @@ pub struct Thread {
 /// 404 when the team has no such entry; a database error.
 pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<Thread, AppError> {
     let row = find(db, team_id, public_id).await?;
-    let emails = emails_of(db, row.updated_by.into_iter()).await?;
-    thread_of(&row, &emails)
+    let people = people_of(db, row.updated_by.into_iter()).await?;
+    thread_of(&row, &people)
 }
 
 /// The entries with these ids (internal ids, as the thread copies hold them), by id. An entry
@@ -69,8 +72,8 @@ pub async fn by_ids(
 ) -> Result<HashMap<ThreadId, Thread>, AppError> {
     let rows =
         inventory_thread::Entity::find().filter(inventory_thread::Column::Id.is_in(ids)).all(db).await?;
-    let emails = emails_of(db, rows.iter().filter_map(|row| row.updated_by)).await?;
-    rows.iter().map(|row| Ok((row.id, thread_of(row, &emails)?))).collect()
+    let people = people_of(db, rows.iter().filter_map(|row| row.updated_by)).await?;
+    rows.iter().map(|row| Ok((row.id, thread_of(row, &people)?))).collect()
 }
 
 /// Every entry of the team with the Unix second it last changed, in no particular order.
@@ -228,8 +231,8 @@ pub async fn add_missing(
         Ok::<_, AppError>((rows, already))
     })
     .await?;
-    let emails = emails_of(db, [user_id].into_iter()).await?;
-    let added = rows.iter().map(|row| thread_of(row, &emails)).collect::<Result<_, _>>()?;
+    let people = people_of(db, [user_id].into_iter()).await?;
+    let added = rows.iter().map(|row| thread_of(row, &people)).collect::<Result<_, _>>()?;
     Ok((added, already))
 }
 
@@ -446,17 +449,17 @@ async fn find(
 
 /// A row just written, as the API shows it.
 async fn shown(db: &impl ConnectionTrait, row: &inventory_thread::Model) -> Result<Thread, AppError> {
-    let emails = emails_of(db, row.updated_by.into_iter()).await?;
-    thread_of(row, &emails)
+    let people = people_of(db, row.updated_by.into_iter()).await?;
+    thread_of(row, &people)
 }
 
-fn thread_of(row: &inventory_thread::Model, emails: &HashMap<UserId, String>) -> Result<Thread, AppError> {
+fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, AppError> {
     Ok(Thread {
         public_id: row.public_id.clone(),
         entry: entry_of(row)?,
         stored_colour: row.colour.clone(),
         version: row.version,
-        updated_by_email: row.updated_by.and_then(|id| emails.get(&id).cloned()),
+        updated_by_email: row.updated_by.and_then(|id| people.get(&id)).map(|person| person.email.clone()),
         updated_at: row.updated_at,
     })
 }

@@ -2,27 +2,33 @@
 
 use std::collections::HashMap;
 
-use sea_orm::{ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _, QueryFilter as _};
-
-use crate::entity::user;
-
-use sea_orm::{ActiveModelTrait as _, ActiveValue::Set, DatabaseConnection, prelude::Expr};
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
+    EntityTrait as _, QueryFilter as _, prelude::Expr,
+};
 use time::OffsetDateTime;
 
 use crate::{
+    auth::user::full_name,
     entity::{
         ids::{TeamId, UserId},
-        team, team_member,
+        team, team_member, user,
     },
     error::AppError,
 };
 
-/// The e-mail address of each of these users (who changed an entry, who saved a quote), read in
-/// one query.
-pub async fn emails_of(
+/// Someone named in an answer: their address, and their full name where they gave one.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Person {
+    pub email: String,
+    pub name: Option<String>,
+}
+
+/// Each of these users (who changed an entry, who saved a quote), read in one query.
+pub async fn people_of(
     db: &impl ConnectionTrait,
     ids: impl Iterator<Item = UserId>,
-) -> Result<HashMap<UserId, String>, DbErr> {
+) -> Result<HashMap<UserId, Person>, DbErr> {
     let mut ids: Vec<UserId> = ids.collect();
     ids.sort_unstable();
     ids.dedup();
@@ -30,7 +36,10 @@ pub async fn emails_of(
         return Ok(HashMap::new());
     }
     let users = user::Entity::find().filter(user::Column::Id.is_in(ids)).all(db).await?;
-    Ok(users.into_iter().map(|user| (user.id, user.email)).collect())
+    Ok(users
+        .into_iter()
+        .map(|user| (user.id, Person { name: full_name(&user), email: user.email }))
+        .collect())
 }
 
 /// The public id of the person's default team, while they are still its member (`None` once they

@@ -44,6 +44,7 @@ async fn a_quote_is_saved_listed_reopened_and_duplicated(
     assert_eq!(saved["result"]["per_piece"], "7.12");
     assert_eq!(saved["quantity"], 50);
     assert_eq!(saved["created_by_email"], "owner@example.com");
+    assert_eq!(saved["created_by_name"], Value::Null, "the owner gave no name");
     assert_eq!(saved["design"]["file_name"], "rosa.dst");
     assert_eq!(saved["job"]["stitches"], 7200);
     let id = saved["id"].as_str().unwrap().to_owned();
@@ -201,4 +202,27 @@ async fn viewers_read_quotes_and_other_teams_see_nothing(
         .assert_api_error(StatusCode::NOT_FOUND, "not_found");
     let theirs = app.api_get(&outsider, &format!("/teams/{elsewhere}/quotes")).await;
     assert_eq!(theirs.assert_status(StatusCode::OK)["total"], 0);
+}
+
+/// A quote names who saved it by the full name they gave, with the address beside for whoever
+/// needs it (docs/behaviour.md, "Saved quotes").
+#[rstest]
+#[tokio::test]
+async fn a_quote_names_who_saved_it(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("named").await;
+    let renamed =
+        app.auth_put_as(&owner.token, "/user", &json!({ "data": { "full_name": "Ada Lovelace" } })).await;
+    assert_eq!(renamed.status, StatusCode::OK, "{renamed:?}");
+    let team = app.team(&owner, "Stitch & Co").await;
+    let (rates, job) = polos();
+
+    let saved =
+        app.api_post(&owner, &format!("/teams/{team}/quotes"), quote("Polos", "EUR", &rates, &job)).await;
+
+    let saved = saved.assert_status(StatusCode::CREATED)["quote"].clone();
+    assert_eq!(saved["created_by_name"], "Ada Lovelace");
+    assert_eq!(saved["created_by_email"], "named@example.com");
+    let listed = app.api_get(&owner, &format!("/teams/{team}/quotes")).await;
+    assert_eq!(listed.assert_status(StatusCode::OK)["quotes"][0]["created_by_name"], "Ada Lovelace");
 }

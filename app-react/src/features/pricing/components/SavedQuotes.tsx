@@ -92,7 +92,8 @@ function SavedQuoteItem({ teamId, quote, canWrite, open }: { teamId: string; quo
           {money(quote.per_piece, quote.currency)}
         </span>
         <span className="muted">
-          {quote.created_by_email ?? 'A former member'}, <time dateTime={quote.created_at}>{when.format(new Date(quote.created_at))}</time>
+          {quote.created_by_name ?? quote.created_by_email ?? 'A former member'},{' '}
+          <time dateTime={quote.created_at}>{when.format(new Date(quote.created_at))}</time>
         </span>
       </div>
       <div className="item-list__actions">

@@ -8,6 +8,7 @@ import { notify } from '@/lib/toast';
 import { useCreateInvite } from '../api/create-invite';
 import { INVITE_SENT, inviteSendError } from '../messages';
 import { type Role, type Team, grantableRoles, roleLabels } from '../types';
+import { RoleHelp } from './RoleHelp';
 
 interface InviteFields {
   email: string;
@@ -58,7 +59,7 @@ export function InviteForm({ team }: { team: Team }) {
           </div>
           <div className="field field--role">
             <label htmlFor={`${id}-role`}>Role</label>
-            <select id={`${id}-role`} {...fieldProps(`${id}-role`, errors.role)} {...register('role')}>
+            <select id={`${id}-role`} {...fieldProps(`${id}-role`, errors.role, `${id}-roles`)} {...register('role')}>
               {grantableRoles(team.role).map((role) => (
                 <option key={role} value={role}>
                   {roleLabels[role]}
@@ -68,6 +69,7 @@ export function InviteForm({ team }: { team: Team }) {
             <FieldError id={`${id}-role`} error={errors.role} />
           </div>
         </div>
+        <RoleHelp id={`${id}-roles`} roles={grantableRoles(team.role)} />
         <button type="submit" className="button button--primary" disabled={formState.isSubmitting}>
           Send invite
         </button>

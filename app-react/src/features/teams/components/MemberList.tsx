@@ -10,6 +10,7 @@ import { useMembers } from '../api/get-members';
 import { useRemoveMember } from '../api/remove-member';
 import { useSaveMember } from '../api/update-member';
 import { type Member, type Role, type Team, canManage, grantableRoles, isOwner, roleLabels } from '../types';
+import { RoleHelp } from './RoleHelp';
 import { formatDate } from './dates';
 import { messageOf } from './errors';
 
@@ -31,7 +32,7 @@ export function MemberList({ team }: { team: Team }) {
     setError(null);
     try {
       await save.mutateAsync({ publicId: team.public_id, userId: member.userId, role });
-      notify.success(`${member.email} is now ${roleLabels[role].toLowerCase()}.`);
+      notify.success(`${member.full_name || member.email} is now ${roleLabels[role].toLowerCase()}.`);
     } catch (failure) {
       setError(messageOf(failure, 'The role could not be changed.'));
     }
@@ -41,7 +42,7 @@ export function MemberList({ team }: { team: Team }) {
     setError(null);
     try {
       await remove.mutateAsync({ publicId: team.public_id, userId: member.userId });
-      notify.success(`${member.email} was removed from the team.`);
+      notify.success(`${member.full_name || member.email} was removed from the team.`);
     } catch (failure) {
       setError(messageOf(failure, 'The member could not be removed.'));
     }
@@ -56,6 +57,7 @@ export function MemberList({ team }: { team: Team }) {
       {members.isPending ? <p role="status">Loading the members…</p> : null}
       {members.isError && !members.data ? <p role="alert">The members could not be loaded.</p> : null}
       <FormAlert message={error} />
+      {canManage(team.role) && members.data ? <RoleHelp id={`${id}-roles`} roles={roles} /> : null}
       {members.data ? (
         <ul className="item-list">
           {members.data.map((member) => (
@@ -73,11 +75,12 @@ export function MemberList({ team }: { team: Team }) {
                 {mayChange(member) ? (
                   <>
                     <label className="visually-hidden" htmlFor={`${id}-role-${member.userId}`}>
-                      Role of {member.email}
+                      Role of {member.full_name || member.email}
                     </label>
                     <select
                       id={`${id}-role-${member.userId}`}
                       className="item-list__select"
+                      aria-describedby={`${id}-roles`}
                       value={member.role}
                       disabled={save.isPending}
                       onChange={(event) => void changeRole(member, event.target.value as Role)}
@@ -99,7 +102,7 @@ export function MemberList({ team }: { team: Team }) {
                     className="button"
                     disabled={remove.isPending}
                     onClick={() => void removeMember(member)}
-                    aria-label={`Remove ${member.email}`}
+                    aria-label={`Remove ${member.full_name || member.email}`}
                   >
                     Remove
                   </button>
