@@ -182,3 +182,31 @@ test('on a phone a design lists the threads it needs, named, with the sewing seq
   const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   expect(width.scroll).toBeLessThanOrEqual(width.client);
 });
+
+test('the machine picker is wide enough to read the machine it shows', async ({ page }) => {
+  const team = await firstTeam(page);
+  const name = 'Tajima TMEZ-SC1206 six-head';
+  const created = await page.request.post(`/api/v2/teams/${team}/machines`, {
+    data: { name, heads: 6, typical_spm: 850 },
+    headers: asTheApp(),
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  for (const width of [1280, 375]) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/calculators/pricing');
+    const picker = job(page).getByLabel('Machine');
+    await picker.selectOption({ label: name });
+    await expect(job(page).getByText('6 heads, 850 stitches a minute')).toBeVisible();
+    // The chosen option's text, in the picker's font, fits inside it beside the arrow.
+    const fits = await picker.evaluate((select: HTMLSelectElement) => {
+      const style = getComputedStyle(select);
+      const context = document.createElement('canvas').getContext('2d');
+      if (!context) throw new Error('no 2D canvas');
+      context.font = `${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+      const text = context.measureText(select.value === '' ? '' : select.options[select.selectedIndex].text).width;
+      const room = select.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return { text, room };
+    });
+    expect(fits.text, `at ${width} px`).toBeLessThanOrEqual(fits.room);
+  }
+});

@@ -39,7 +39,8 @@ export function JobInputs({
     return (
       <div className="field">
         <label htmlFor={inputId}>{label}</label>
-        <input id={inputId} type="number" inputMode="numeric" min="0" step="1" {...invalid(inputId, problem)} {...register(name)} />
+        {/* Text, not a number input: "12,500" is read as design software shows it. */}
+        <input id={inputId} type="text" inputMode="numeric" autoComplete="off" {...invalid(inputId, problem)} {...register(name)} />
         <Problem id={inputId} message={problem} />
       </div>
     );
@@ -93,9 +94,14 @@ export function JobInputs({
         </label>
       </fieldset>
       <div className="pricing-inputs__grid">
-        <div className="field">
+        <div className="field field--wide">
           <label htmlFor={`${id}-machine`}>Machine</label>
-          <select id={`${id}-machine`} {...invalid(`${id}-machine`, machineProblem)} {...register('machine')}>
+          <select
+            id={`${id}-machine`}
+            {...invalid(`${id}-machine`, machineProblem)}
+            aria-describedby={machineProblem ? `${id}-machine-error` : `${id}-machine-hint`}
+            {...register('machine')}
+          >
             <option value={NO_MACHINE}>No machine</option>
             {savedMachine ? (
               <option value={SAVED_MACHINE}>
@@ -103,16 +109,18 @@ export function JobInputs({
                 minute
               </option>
             ) : null}
-            {machines.map((machine) => {
-              const speed = machineSpeed(machine);
-              return (
-                <option key={machine.id} value={machine.id}>
-                  {machine.name} ({machine.heads} {machine.heads === 1 ? 'head' : 'heads'}
-                  {speed === null ? '' : `, ${speed} stitches a minute`})
-                </option>
-              );
-            })}
+            {/* Names only, so a phone's picker shows them whole; the chosen one's figures follow. */}
+            {machines.map((machine) => (
+              <option key={machine.id} value={machine.id}>
+                {machine.name}
+              </option>
+            ))}
           </select>
+          {chosen ? (
+            <p id={`${id}-machine-hint`} className="muted">
+              {machineFigures(chosen)}
+            </p>
+          ) : null}
           <Problem id={`${id}-machine`} message={machineProblem} />
         </div>
         {needsSpeed ? (
@@ -133,4 +141,10 @@ export function JobInputs({
       </div>
     </fieldset>
   );
+}
+
+/** "6 heads, 1000 stitches a minute": what the calculator uses of a machine. */
+function machineFigures(machine: PricingMachine): string {
+  const speed = machineSpeed(machine);
+  return `${machine.heads} ${machine.heads === 1 ? 'head' : 'heads'}${speed === null ? '' : `, ${speed} stitches a minute`}`;
 }
