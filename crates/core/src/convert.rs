@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::{Catalogue, CatalogueError, LineIndex, LineKind, ThreadIndex, ThreadView};
-use crate::colour::{ColourError, Lab, Rgb8, delta_e_2000};
+use crate::colour::{ColourError, Lab, Rgb8, ciede2000_s_l, delta_e_2000};
 
 /// At most this many matches per line.
 pub const MAX_MATCHES: usize = 20;
@@ -207,7 +207,7 @@ pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usiz
 /// (0°, 30°], so `|R_T| < 2·sin 60° = √3`. As `2|x·y| ≤ x² + y²`,
 /// `Q ≥ x² + y² − √3·|x·y| ≥ (1 − √3/2)·(x² + y²) ≥ 0`, hence `ΔE00 ≥ |ΔL*| / S_L`.
 ///
-/// `S_L = 1 + 0.015·(L̄ − 50)² / √(20 + (L̄ − 50)²)` is computed here exactly as `palette` computes
+/// `S_L = 1 + 0.015·(L̄ − 50)² / √(20 + (L̄ − 50)²)` is computed (`ciede2000_s_l`) exactly as `palette` computes
 /// it (at most 1 + 0.015·2500/√2520 ≈ 1.7471 for L* in 0..=100, so the bound is never weaker than
 /// `|ΔL*| / 1.7472`). Rounding cannot break the bound: `Q` keeps a margin of 13% of `x² + y²` above
 /// zero, so its computed value is never negative, and the bound is shrunk by one part in 10⁹, far
@@ -216,10 +216,7 @@ pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usiz
 /// For colours with a NaN component the bound says nothing; catalogue and parsed colours are finite.
 fn delta_e_2000_lower_bound(x: Lab, y: Lab) -> f64 {
     const ROUNDING_MARGIN: f64 = 1.0 - 1e-9;
-    let l_bar = f64::midpoint(x.l, y.l);
-    let offset_squared = (l_bar - 50.0) * (l_bar - 50.0);
-    let s_l = 1.0 + (0.015 * offset_squared) / (offset_squared + 20.0).sqrt();
-    (y.l - x.l).abs() / s_l * ROUNDING_MARGIN
+    (y.l - x.l).abs() / ciede2000_s_l(x.l, y.l) * ROUNDING_MARGIN
 }
 
 impl Catalogue {
