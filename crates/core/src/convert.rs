@@ -280,20 +280,25 @@ pub fn rank<'a, T>(
     }
     let (target, from) = source;
     for (item, lab, name) in pool {
-        // From a chromatic colour every handicap is nought: no need to look at the candidate.
+        let cut = if best.len() == k { best[k - 1].2 } else { f64::INFINITY };
+        let bound = delta_e_2000_lower_bound(target, lab);
+        // Too far even in the kindest case (lightness counting half, no handicap): skipped before
+        // looking at the candidate's chroma and name.
+        let kindest = if from == Neutrality::Chromatic { bound } else { bound / 2.0 };
+        if kindest >= cut {
+            continue;
+        }
         let kind =
             if from == Neutrality::Chromatic { Neutrality::Chromatic } else { Neutrality::of(lab, name) };
         let handicap = MUCH_FURTHER * f64::from(from.handicap(kind));
-        if best.len() == k {
-            let lightness_weight =
-                if from == Neutrality::Chromatic || kind == Neutrality::Chromatic { 1.0 } else { 2.0 };
-            if delta_e_2000_lower_bound(target, lab) / lightness_weight + handicap >= best[k - 1].2 {
-                continue;
-            }
+        let lightness_weight =
+            if from == Neutrality::Chromatic || kind == Neutrality::Chromatic { 1.0 } else { 2.0 };
+        if bound / lightness_weight + handicap >= cut {
+            continue;
         }
         let distance = match_distance(source, (lab, kind));
         let ranked = distance + handicap;
-        if best.len() == k && ranked >= best[k - 1].2 {
+        if ranked >= cut {
             continue;
         }
         let at = best.partition_point(|(_, _, r)| *r <= ranked);
@@ -303,7 +308,8 @@ pub fn rank<'a, T>(
     best.into_iter().map(|(item, distance, _)| (item, distance)).collect()
 }
 
-/// A cheap lower bound of [`delta_e_2000`]: the lightness term alone, `|ΔL*| / S_L`.
+/// A cheap lower bound of [`delta_e_2000`]: the lightness term alone, `|ΔL*| / S_L`. Half of it
+/// bounds [`delta_e_2000_textile`], whose lightness term is `|ΔL*| / (2·S_L)` and whose `Q` is the same.
 ///
 /// CIEDE2000 (kL = kC = kH = 1) is `√((ΔL'/S_L)² + Q)` with `Q = x² + y² + R_T·x·y`, where
 /// `x = ΔC'/S_C` and `y = ΔH'/S_H`, and `ΔL' = ΔL*` (only a* is rescaled). The rotation term is
