@@ -224,13 +224,12 @@ impl Neutrality {
     /// chromatic thread once; from a black (white), another near-neutral once and a chromatic thread
     /// twice, so the target line's blacks (whites) come first.
     fn handicap(self, candidate: Neutrality) -> u8 {
-        match (self, candidate) {
-            (Neutrality::Chromatic, _) => 0,
-            (Neutrality::NearNeutral, Neutrality::Chromatic) => 1,
-            (Neutrality::NearNeutral, _) => 0,
-            (_, Neutrality::Chromatic) => 2,
-            (source, candidate) if source == candidate => 0,
-            _ => 1,
+        let chromatic = candidate == Neutrality::Chromatic;
+        match self {
+            Neutrality::Chromatic => 0,
+            Neutrality::NearNeutral => u8::from(chromatic),
+            Neutrality::Black | Neutrality::White if chromatic => 2,
+            Neutrality::Black | Neutrality::White => u8::from(candidate != self),
         }
     }
 }

@@ -111,8 +111,7 @@ fn hex_rgb_and_lab_sources_resolve_to_the_same_colour() {
     assert_eq!(hex.lines, rgb.lines);
     let lab = c.convert(&request(Source::Lab(hex.source.lab), &["isacord-polyester"], 1)).unwrap();
     assert_eq!(lab.lines[0].matches[0].thread, hex.lines[0].matches[0].thread);
-    let vivid =
-        c.convert(&request(Source::Lab(bobbin_core::colour::Lab { l: 60.0, a: -120.0, b: 100.0 }), &[], 1));
+    let vivid = c.convert(&request(Source::Lab(Lab { l: 60.0, a: -120.0, b: 100.0 }), &[], 1));
     assert!(vivid.unwrap().source.out_of_gamut);
 }
 
