@@ -156,13 +156,14 @@ impl ResolvedSource {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Match {
     pub thread: ThreadView,
-    /// CIEDE2000 distance to the source (with kL = 2 between two near-neutral colours, see
-    /// [`match_distance`]).
+    /// CIEDE2000 distance to the source; between two near-neutral colours, with a lightness
+    /// difference counting half (kL = 2).
     pub delta_e: f64,
     pub label: MatchLabel,
 }
 
-/// The best matches within one line, best first by the near-neutral rule (see [`rank`]).
+/// The best matches within one line, best first: by distance, but from a black, white or grey the
+/// line's blacks, whites and greys come first unless a colour is much closer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LineMatches {
