@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 
-import type { Page } from '@playwright/test';
+import type { Locator, Page } from '@playwright/test';
 
 import { expect, test } from '../fixtures/test';
 
@@ -102,10 +102,42 @@ test('a pasted list converts to a table and downloads as CSV, with the API block
   expect(apiRequests).toEqual([]);
 });
 
-test('the converter works on a phone-sized screen', async ({ page }) => {
+test('the converter works on a phone-sized screen, the results before the explanation', async ({ page }) => {
   await page.setViewportSize({ width: 375, height: 740 });
   await page.goto('/tools/thread-converter?hex=C8102E');
   await expect(page.getByRole('region', { name: 'Madeira Polyneon' }).getByRole('listitem')).toHaveCount(3);
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   expect(overflow).toBeLessThanOrEqual(0);
+
+  const top = async (locator: Locator) => (await locator.boundingBox())?.y ?? Number.NaN;
+  const results = await top(page.getByRole('region', { name: 'Madeira Polyneon' }));
+  const explanation = await top(page.getByText(/Each match shows its CIEDE2000 colour difference/));
+  expect(results).toBeLessThan(explanation);
+});
+
+test('a shared link opens with its source filled in, and each match is named in bold', async ({ page }) => {
+  await page.goto('/tools/thread-converter?thread=madeira-polyneon:1800&to=sulky-rayon,isacord-polyester');
+  await expect(page.getByLabel('Code or colour name')).toHaveValue('1800');
+  await expect(page.getByLabel('In line')).toHaveValue('madeira-polyneon');
+  await expect(page.getByRole('button', { name: /1800 Black/, pressed: true })).toBeVisible();
+
+  // docs/behaviour.md, "Blacks, whites and greys": Madeira Polyneon 1800 Black gives Sulky 1005
+  // Black and Isacord 0020 Black.
+  for (const [line, code] of [
+    ['Sulky Rayon', '1005'],
+    ['Isacord Polyester', '0020'],
+  ] as const) {
+    const best = page.getByRole('region', { name: line }).getByRole('listitem').first();
+    await expect(best.locator('.match__code')).toHaveText(code);
+    const name = best.locator('.match__name');
+    await expect(name).toHaveText('Black');
+    const style = (locator: Locator) =>
+      locator.evaluate((element) => {
+        const computed = getComputedStyle(element);
+        return { weight: Number(computed.fontWeight), size: Number.parseFloat(computed.fontSize) };
+      });
+    const [nameStyle, codeStyle] = [await style(name), await style(best.locator('.match__code'))];
+    expect(nameStyle.weight).toBeGreaterThanOrEqual(600);
+    expect(nameStyle.size).toBeGreaterThan(codeStyle.size);
+  }
 });

@@ -1002,7 +1002,10 @@ export interface components {
          * @enum {string}
          */
         LineKind: "thread" | "reference";
-        /** @description The best matches within one line, best first. */
+        /**
+         * @description The best matches within one line, best first: by distance, but from a black, white or grey the
+         *     line's blacks, whites and greys come first unless a colour is much closer.
+         */
         LineMatches: {
             line: string;
             line_name: string;
@@ -1142,7 +1145,8 @@ export interface components {
         Match: {
             /**
              * Format: double
-             * @description CIEDE2000 distance to the source.
+             * @description CIEDE2000 distance to the source; between two near-neutral colours, with a lightness
+             *     difference counting half (kL = 2).
              */
             delta_e: number;
             label: components["schemas"]["MatchLabel"];

@@ -236,6 +236,28 @@ pub fn delta_e_2000(x: Lab, y: Lab) -> f64 {
     x.to_palette().difference(y.to_palette())
 }
 
+/// CIEDE2000 with the textile weights (kL = 2, kC = kH = 1): a lightness difference counts half.
+/// The converter uses it between two near-neutral colours (docs/behaviour.md, "Catalogue and
+/// converter").
+///
+/// CIEDE2000 is `√((ΔL'/(kL·S_L))² + Q)`, where `Q` (the chroma, hue and rotation terms) does not
+/// depend on kL and `ΔL' = ΔL*`. So with `t = ΔL*/S_L`, the kL = 2 difference is
+/// `√(ΔE00² − ¾·t²)`, computed here from `palette`'s ΔE00 rather than by a second implementation.
+pub fn delta_e_2000_textile(x: Lab, y: Lab) -> f64 {
+    let full = delta_e_2000(x, y);
+    let lightness = (y.l - x.l) / ciede2000_s_l(x.l, y.l);
+    // Never below zero in exact arithmetic (it is (t/2)² + Q); rounding could make it a hair so.
+    (full * full - 0.75 * lightness * lightness).max(0.0).sqrt()
+}
+
+/// CIEDE2000's lightness weight `S_L = 1 + 0.015·(L̄ − 50)² / √(20 + (L̄ − 50)²)`, computed as
+/// `palette` computes it.
+pub(crate) fn ciede2000_s_l(l1: f64, l2: f64) -> f64 {
+    let l_bar = f64::midpoint(l1, l2);
+    let offset_squared = (l_bar - 50.0) * (l_bar - 50.0);
+    1.0 + (0.015 * offset_squared) / (offset_squared + 20.0).sqrt()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

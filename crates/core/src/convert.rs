@@ -7,7 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::catalogue::{Catalogue, CatalogueError, LineIndex, LineKind, ThreadIndex, ThreadView};
-use crate::colour::{ColourError, Lab, Rgb8, delta_e_2000};
+use crate::colour::{ColourError, Lab, Rgb8, ciede2000_s_l, delta_e_2000, delta_e_2000_textile};
 
 /// At most this many matches per line.
 pub const MAX_MATCHES: usize = 20;
@@ -145,16 +145,25 @@ pub struct ResolvedSource {
     pub out_of_gamut: bool,
 }
 
+impl ResolvedSource {
+    /// The colour and its kind, for [`rank`].
+    pub fn neutrality(&self) -> (Lab, Neutrality) {
+        (self.lab, Neutrality::of(self.lab, self.thread.as_ref().map_or("", |thread| thread.name)))
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Match {
     pub thread: ThreadView,
-    /// CIEDE2000 distance to the source.
+    /// CIEDE2000 distance to the source; between two near-neutral colours, with a lightness
+    /// difference counting half (kL = 2).
     pub delta_e: f64,
     pub label: MatchLabel,
 }
 
-/// The best matches within one line, best first.
+/// The best matches within one line, best first: by distance, but from a black, white or grey the
+/// line's blacks, whites and greys come first unless a colour is much closer.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct LineMatches {
@@ -170,36 +179,137 @@ pub struct Conversion {
     pub lines: Vec<LineMatches>,
 }
 
-/// The `k` items of `pool` nearest to `target` by CIEDE2000, nearest first; ties keep pool order.
-/// Generic so that colours outside the catalogue (a team's custom threads) can be ranked the same
-/// way.
-///
-/// Once `k` items are held, a candidate whose [`delta_e_2000_lower_bound`] already reaches the
-/// k-th best distance is skipped without computing CIEDE2000: its distance would reach it too, and
-/// such a candidate is skipped below anyway (a tie does not displace an earlier item). The result
-/// is the same as computing every distance, item for item and bit for bit; it is just faster (most
-/// of the catalogue differs from a colour in lightness alone by more than the best match does).
-pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usize) -> Vec<(T, f64)> {
-    let mut best: Vec<(T, f64)> = Vec::with_capacity(k + 1);
-    if k == 0 {
-        return best;
-    }
-    for (item, lab) in pool {
-        if best.len() == k && delta_e_2000_lower_bound(target, lab) >= best[k - 1].1 {
-            continue;
-        }
-        let distance = delta_e_2000(target, lab);
-        if best.len() == k && distance >= best[k - 1].1 {
-            continue;
-        }
-        let at = best.partition_point(|(_, d)| *d <= distance);
-        best.insert(at, (item, distance));
-        best.truncate(k);
-    }
-    best
+/// Colours under this CIELAB chroma (C*ab, the distance from the grey axis) are *near-neutral*:
+/// blacks, whites and greys as the charts give them (docs/behaviour.md, "Blacks, whites and greys").
+/// Twelve keeps the bluish whites of optical brighteners (Madeira Rayon 1001 Bright White, C*ab 11.4)
+/// and the blue-blacks (Sulky 1182 Blue Black, 8.9) near-neutral, and a dark teal (Sulky 1162
+/// Deep Teal, 16.4) chromatic.
+pub const NEAR_NEUTRAL_CHROMA: f64 = 12.0;
+
+/// What "much further" means in the near-neutral rule: more than this many ΔE00 further, the width
+/// of the *similar* band.
+pub const MUCH_FURTHER: f64 = 5.0;
+
+/// How the near-neutral rule sees a colour or a thread (docs/behaviour.md, "Blacks, whites and
+/// greys").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Neutrality {
+    Chromatic,
+    /// A grey, or a black or white not named so.
+    NearNeutral,
+    /// A near-neutral thread whose name ends in "Black" (or "Noir"): "Jet Black", "Blue Black".
+    Black,
+    /// A near-neutral thread whose name ends in "White" (or "Blanc"): "Snow White", "Blanc de Blanc".
+    White,
 }
 
-/// A cheap lower bound of [`delta_e_2000`]: the lightness term alone, `|ΔL*| / S_L`.
+impl Neutrality {
+    /// From a colour and the thread's name ("" for a colour without one). The name's last word
+    /// decides, so "Blackberry", "Black Cherry" and "White Sand" are not blacks or whites.
+    pub fn of(lab: Lab, name: &str) -> Self {
+        if lab.chroma() >= NEAR_NEUTRAL_CHROMA {
+            return Neutrality::Chromatic;
+        }
+        let last = name.rsplit(|c: char| !c.is_alphanumeric()).find(|word| !word.is_empty()).unwrap_or("");
+        if ["black", "noir"].iter().any(|word| last.eq_ignore_ascii_case(word)) {
+            Neutrality::Black
+        } else if ["white", "blanc"].iter().any(|word| last.eq_ignore_ascii_case(word)) {
+            Neutrality::White
+        } else {
+            Neutrality::NearNeutral
+        }
+    }
+
+    /// How many times [`MUCH_FURTHER`] a candidate of kind `candidate` ranks behind its distance
+    /// when converting from `self`: nothing from a chromatic colour; from a near-neutral one, a
+    /// chromatic thread once; from a black (white), another near-neutral once and a chromatic thread
+    /// twice, so the target line's blacks (whites) come first.
+    fn handicap(self, candidate: Neutrality) -> u8 {
+        let chromatic = candidate == Neutrality::Chromatic;
+        match self {
+            Neutrality::Chromatic => 0,
+            Neutrality::NearNeutral => u8::from(chromatic),
+            Neutrality::Black | Neutrality::White if chromatic => 2,
+            Neutrality::Black | Neutrality::White => u8::from(candidate != self),
+        }
+    }
+}
+
+/// The distance the converter reports between two colours of the given kinds: CIEDE2000, with a
+/// lightness difference counting half (kL = 2, [`delta_e_2000_textile`]) when both are near-neutral,
+/// because the charts get the lightness of blacks, whites and greys least right (a black sampled
+/// from a photograph is charted anywhere from #000000 to #3D3A38).
+pub fn match_distance(x: (Lab, Neutrality), y: (Lab, Neutrality)) -> f64 {
+    if x.1 == Neutrality::Chromatic || y.1 == Neutrality::Chromatic {
+        delta_e_2000(x.0, y.0)
+    } else {
+        delta_e_2000_textile(x.0, y.0)
+    }
+}
+
+/// The `k` items of `pool` nearest to `target` by CIEDE2000, nearest first; ties keep pool order.
+/// Generic so that colours outside the catalogue (a team's custom threads) can be ranked the same
+/// way. This is [`rank`] for a chromatic colour: distance alone.
+pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usize) -> Vec<(T, f64)> {
+    rank((target, Neutrality::Chromatic), pool.into_iter().map(|(item, lab)| (item, lab, "")), k)
+}
+
+/// The `k` threads of `pool` (item, colour, name) to offer first for the colour `source`, each with
+/// its [`match_distance`], by the near-neutral rule (docs/behaviour.md, "Blacks, whites and
+/// greys"): each candidate ranks as if it were [`MUCH_FURTHER`] times its
+/// [`handicap`](Neutrality::handicap) further than it is. So, converting from a near-neutral colour,
+/// a chromatic thread comes before the target line's nearest near-neutral only when that one is
+/// more than [`MUCH_FURTHER`] further; from a chromatic colour the order is by distance alone.
+/// Ties keep pool order.
+///
+/// Once `k` items are held, a candidate whose [`delta_e_2000_lower_bound`] (halved where the
+/// distance halves lightness) plus its handicap already reaches the k-th best rank is skipped
+/// without computing CIEDE2000: its rank would reach it too, and such a candidate is skipped below
+/// anyway (a tie does not displace an earlier item). The result is the same as computing every
+/// distance, item for item and bit for bit; it is just faster (most of the catalogue differs from a
+/// colour in lightness alone by more than the best match does).
+pub fn rank<'a, T>(
+    source: (Lab, Neutrality),
+    pool: impl IntoIterator<Item = (T, Lab, &'a str)>,
+    k: usize,
+) -> Vec<(T, f64)> {
+    // (item, distance, rank): the rank is the distance plus the handicap.
+    let mut best: Vec<(T, f64, f64)> = Vec::with_capacity(k + 1);
+    if k == 0 {
+        return Vec::new();
+    }
+    let (target, from) = source;
+    for (item, lab, name) in pool {
+        let cut = if best.len() == k { best[k - 1].2 } else { f64::INFINITY };
+        let bound = delta_e_2000_lower_bound(target, lab);
+        // Too far even in the kindest case (lightness counting half, no handicap): skipped before
+        // looking at the candidate's chroma and name.
+        let kindest = if from == Neutrality::Chromatic { bound } else { bound / 2.0 };
+        if kindest >= cut {
+            continue;
+        }
+        let kind =
+            if from == Neutrality::Chromatic { Neutrality::Chromatic } else { Neutrality::of(lab, name) };
+        let handicap = MUCH_FURTHER * f64::from(from.handicap(kind));
+        let lightness_weight =
+            if from == Neutrality::Chromatic || kind == Neutrality::Chromatic { 1.0 } else { 2.0 };
+        if bound / lightness_weight + handicap >= cut {
+            continue;
+        }
+        let distance = match_distance(source, (lab, kind));
+        let ranked = distance + handicap;
+        if ranked >= cut {
+            continue;
+        }
+        let at = best.partition_point(|(_, _, r)| *r <= ranked);
+        best.insert(at, (item, distance, ranked));
+        best.truncate(k);
+    }
+    best.into_iter().map(|(item, distance, _)| (item, distance)).collect()
+}
+
+/// A cheap lower bound of [`delta_e_2000`]: the lightness term alone, `|ΔL*| / S_L`. Half of it
+/// bounds [`delta_e_2000_textile`], whose lightness term is `|ΔL*| / (2·S_L)` and whose `Q` is the same.
 ///
 /// CIEDE2000 (kL = kC = kH = 1) is `√((ΔL'/S_L)² + Q)` with `Q = x² + y² + R_T·x·y`, where
 /// `x = ΔC'/S_C` and `y = ΔH'/S_H`, and `ΔL' = ΔL*` (only a* is rescaled). The rotation term is
@@ -207,7 +317,7 @@ pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usiz
 /// (0°, 30°], so `|R_T| < 2·sin 60° = √3`. As `2|x·y| ≤ x² + y²`,
 /// `Q ≥ x² + y² − √3·|x·y| ≥ (1 − √3/2)·(x² + y²) ≥ 0`, hence `ΔE00 ≥ |ΔL*| / S_L`.
 ///
-/// `S_L = 1 + 0.015·(L̄ − 50)² / √(20 + (L̄ − 50)²)` is computed here exactly as `palette` computes
+/// `S_L = 1 + 0.015·(L̄ − 50)² / √(20 + (L̄ − 50)²)` is computed (`ciede2000_s_l`) exactly as `palette` computes
 /// it (at most 1 + 0.015·2500/√2520 ≈ 1.7471 for L* in 0..=100, so the bound is never weaker than
 /// `|ΔL*| / 1.7472`). Rounding cannot break the bound: `Q` keeps a margin of 13% of `x² + y²` above
 /// zero, so its computed value is never negative, and the bound is shrunk by one part in 10⁹, far
@@ -216,10 +326,7 @@ pub fn nearest<T>(target: Lab, pool: impl IntoIterator<Item = (T, Lab)>, k: usiz
 /// For colours with a NaN component the bound says nothing; catalogue and parsed colours are finite.
 fn delta_e_2000_lower_bound(x: Lab, y: Lab) -> f64 {
     const ROUNDING_MARGIN: f64 = 1.0 - 1e-9;
-    let l_bar = f64::midpoint(x.l, y.l);
-    let offset_squared = (l_bar - 50.0) * (l_bar - 50.0);
-    let s_l = 1.0 + (0.015 * offset_squared) / (offset_squared + 20.0).sqrt();
-    (y.l - x.l).abs() / s_l * ROUNDING_MARGIN
+    (y.l - x.l).abs() / ciede2000_s_l(x.l, y.l) * ROUNDING_MARGIN
 }
 
 impl Catalogue {
@@ -302,8 +409,8 @@ impl Catalogue {
                     .filter(|(index, _)| {
                         candidates.as_ref().is_none_or(|set| set.binary_search(index).is_ok())
                     })
-                    .map(|(index, thread)| (index, thread.lab));
-                self.line_matches(line, nearest(source.lab, pool, request.matches))
+                    .map(|(index, thread)| (index, thread.lab, thread.name));
+                self.line_matches(line, rank(source.neutrality(), pool, request.matches))
             })
             .collect();
         Ok(Conversion { source, lines })
@@ -399,27 +506,37 @@ mod tests {
         }
     }
 
-    /// `nearest` without the lower bound: every distance computed, as before the bound was added.
-    fn nearest_by_brute_force<T>(
-        target: Lab,
-        pool: impl IntoIterator<Item = (T, Lab)>,
+    /// `rank` without the lower bound: every distance computed, then a stable sort by rank (which
+    /// keeps ties in pool order).
+    fn rank_by_brute_force<T>(
+        source: (Lab, Neutrality),
+        pool: impl IntoIterator<Item = (T, Lab, &'static str)>,
         k: usize,
     ) -> Vec<(T, f64)> {
-        let mut all: Vec<(T, f64)> =
-            pool.into_iter().map(|(item, lab)| (item, delta_e_2000(target, lab))).collect();
-        // A stable sort keeps ties in pool order.
-        all.sort_by(|a, b| a.1.total_cmp(&b.1));
-        all.truncate(k);
-        all
+        let mut all: Vec<(T, f64, f64)> = pool
+            .into_iter()
+            .map(|(item, lab, name)| {
+                let kind = if source.1 == Neutrality::Chromatic {
+                    Neutrality::Chromatic
+                } else {
+                    Neutrality::of(lab, name)
+                };
+                let distance = match_distance(source, (lab, kind));
+                (item, distance, distance + MUCH_FURTHER * f64::from(source.1.handicap(kind)))
+            })
+            .collect();
+        all.sort_by(|a, b| a.2.total_cmp(&b.2));
+        all.into_iter().take(k).map(|(item, distance, _)| (item, distance)).collect()
     }
 
     #[test]
     #[cfg(feature = "embedded-catalogue")]
-    fn nearest_gives_exactly_what_computing_every_distance_gives() {
+    fn rank_gives_exactly_what_computing_every_distance_gives() {
         let c = Catalogue::builtin();
         let mut next = numbers(0x2545_F491_4F6C_DD1D);
         let threads: Vec<_> = c.threads().collect();
-        // Catalogue colours (exact ties with other threads), random colours and the extremes.
+        // Catalogue colours (exact ties with other threads), random colours, the extremes and
+        // near-neutral ones.
         #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
         let mut targets: Vec<Lab> =
             (0..8).map(|_| threads[(next() * threads.len() as f64) as usize].1.lab).collect();
@@ -428,23 +545,57 @@ mod tests {
             a: 160.0 * next() - 80.0,
             b: 160.0 * next() - 80.0,
         }));
+        targets.extend((0..4).map(|_| Lab {
+            l: 100.0 * next(),
+            a: 16.0 * next() - 8.0,
+            b: 16.0 * next() - 8.0,
+        }));
         targets.extend([Lab { l: 0.0, a: 0.0, b: 0.0 }, Lab { l: 100.0, a: 0.0, b: 0.0 }]);
+        let kinds = [Neutrality::Chromatic, Neutrality::NearNeutral, Neutrality::Black, Neutrality::White];
         for target in targets {
-            for k in [1, 2, 5, MAX_MATCHES] {
+            for (k, kind) in [1, 2, 5, MAX_MATCHES].into_iter().flat_map(|k| kinds.map(|kind| (k, kind))) {
                 // Per line, as the converter searches, and over the whole catalogue at once.
                 let pools = c
                     .line_indices()
-                    .map(|line| c.threads_of(line).map(|(i, t)| (i, t.lab)).collect::<Vec<_>>())
-                    .chain([threads.iter().map(|(i, t)| (*i, t.lab)).collect()]);
+                    .map(|line| c.threads_of(line).map(|(i, t)| (i, t.lab, t.name)).collect::<Vec<_>>())
+                    .chain([threads.iter().map(|(i, t)| (*i, t.lab, t.name)).collect()]);
                 for pool in pools {
-                    let fast = nearest(target, pool.iter().copied(), k);
-                    let slow = nearest_by_brute_force(target, pool.iter().copied(), k);
+                    let fast = if kind == Neutrality::Chromatic {
+                        nearest(target, pool.iter().map(|&(i, lab, _)| (i, lab)), k)
+                    } else {
+                        rank((target, kind), pool.iter().copied(), k)
+                    };
+                    let slow = rank_by_brute_force((target, kind), pool.iter().copied(), k);
                     let bits = |ranked: &[(ThreadIndex, f64)]| -> Vec<(ThreadIndex, u64)> {
                         ranked.iter().map(|(i, d)| (*i, d.to_bits())).collect()
                     };
-                    assert_eq!(bits(&fast), bits(&slow), "target {target:?}, k = {k}");
+                    assert_eq!(bits(&fast), bits(&slow), "target {target:?} as {kind:?}, k = {k}");
                 }
             }
+        }
+    }
+
+    #[test]
+    fn the_last_word_of_a_near_neutral_thread_s_name_says_black_or_white() {
+        let (black, white, grey) =
+            (Rgb8::new(0x2F, 0x30, 0x32), Rgb8::new(0xEC, 0xEC, 0xE6), Rgb8::new(128, 128, 128));
+        let cases = [
+            (black, "Black", Neutrality::Black),
+            (black, "Jet Black", Neutrality::Black),
+            (black, "Dk. Black", Neutrality::Black),
+            (black, "Blackberry", Neutrality::NearNeutral),
+            (black, "Black Stallion", Neutrality::NearNeutral),
+            (white, "Snow White", Neutrality::White),
+            (white, "Blanc de Blanc", Neutrality::White),
+            (white, "WHITE", Neutrality::White),
+            (white, "White Sand", Neutrality::NearNeutral),
+            (grey, "", Neutrality::NearNeutral),
+            // Sulky 1162 Deep Teal, C*ab 16.4, and a white charted pink.
+            (Rgb8::new(0x10, 0x39, 0x4A), "Deep Teal", Neutrality::Chromatic),
+            (Rgb8::new(0xEA, 0x56, 0x50), "Natural White", Neutrality::Chromatic),
+        ];
+        for (rgb, name, expected) in cases {
+            assert_eq!(Neutrality::of(rgb.to_lab(), name), expected, "{rgb} {name:?}");
         }
     }
 }

@@ -1,7 +1,7 @@
 //! The built-in catalogue made from `data/threads/`, and conversions over it.
 
 use bobbin_core::catalogue::{Catalogue, CatalogueError, IssueKind, LineKind};
-use bobbin_core::colour::{Rgb8, delta_e_2000};
+use bobbin_core::colour::{Lab, Rgb8, delta_e_2000, delta_e_2000_textile};
 use bobbin_core::convert::{
     BulkRequest, ConvertError, ConvertRequest, MatchLabel, Source, ThreadRef, nearest,
 };
@@ -65,12 +65,14 @@ fn codes_are_found_without_leading_zeros_or_case() {
     assert!(matches!(c.find(isacord, "99999"), Err(CatalogueError::UnknownCode { .. })));
 }
 
+/// A chromatic colour converts by CIEDE2000 alone (blacks, whites and greys have a rule of their
+/// own, tested below).
 #[test]
 fn a_thread_converts_to_the_nearest_threads_of_each_target_line_best_first() {
     let conversion = catalogue()
-        .convert(&request(thread("isacord-polyester", "0015"), &["madeira-polyneon", "sulky-rayon"], 3))
+        .convert(&request(thread("isacord-polyester", "1902"), &["madeira-polyneon", "sulky-rayon"], 3))
         .unwrap();
-    assert_eq!(conversion.source.hex, Rgb8::new(255, 255, 255));
+    assert_eq!(conversion.source.hex, Rgb8::new(0xCC, 0, 0));
     assert_eq!(conversion.lines.len(), 2);
     for line in &conversion.lines {
         assert_eq!(line.matches.len(), 3);
@@ -109,8 +111,7 @@ fn hex_rgb_and_lab_sources_resolve_to_the_same_colour() {
     assert_eq!(hex.lines, rgb.lines);
     let lab = c.convert(&request(Source::Lab(hex.source.lab), &["isacord-polyester"], 1)).unwrap();
     assert_eq!(lab.lines[0].matches[0].thread, hex.lines[0].matches[0].thread);
-    let vivid =
-        c.convert(&request(Source::Lab(bobbin_core::colour::Lab { l: 60.0, a: -120.0, b: 100.0 }), &[], 1));
+    let vivid = c.convert(&request(Source::Lab(Lab { l: 60.0, a: -120.0, b: 100.0 }), &[], 1));
     assert!(vivid.unwrap().source.out_of_gamut);
 }
 
@@ -143,6 +144,113 @@ fn bad_requests_are_errors_with_stable_codes() {
     let mut too_many = request(Source::Hex("#123456".into()), &[], 1);
     too_many.candidates = Some(vec![ThreadRef { line: "dmc".into(), code: "310".into() }; 20_001]);
     assert_eq!(c.convert(&too_many).unwrap_err(), ConvertError::TooManyCandidates);
+}
+
+/// docs/behaviour.md, "Blacks, whites and greys": a black converts first to the target line's
+/// black, not to a dark colour whose chart value happens to be nearer.
+#[test]
+fn madeira_black_converts_to_the_black_of_sulky_and_of_isacord() {
+    for (to, passed_over) in [("sulky-rayon", "1162 Deep Teal"), ("isacord-polyester", "1776 Blackberry")] {
+        let conversion = catalogue().convert(&request(thread("madeira-polyneon", "1800"), &[to], 5)).unwrap();
+        let best = &conversion.lines[0].matches[0].thread;
+        let black = if to == "sulky-rayon" { "1005" } else { "0020" };
+        assert_eq!(
+            (best.code, best.name),
+            (black, "Black"),
+            "Madeira Polyneon 1800 Black to {to}: {} {} ahead of {black} Black (today's {passed_over})",
+            best.code,
+            best.name
+        );
+        // A pasted list follows the same rule.
+        let bulk = catalogue()
+            .convert_bulk(&BulkRequest {
+                from: Some("madeira-polyneon".into()),
+                to: to.into(),
+                input: "1800".into(),
+                alternatives: 0,
+            })
+            .unwrap();
+        assert_eq!(bulk.rows[0].matches[0].thread.code, black, "a list converted to {to}");
+    }
+}
+
+/// docs/behaviour.md: between two near-neutral colours a lightness difference counts half, so a
+/// white charted a little darker is not called a poor match for a white.
+#[test]
+fn isacord_white_converts_to_a_polyneon_white_that_is_not_a_poor_match() {
+    let conversion =
+        catalogue().convert(&request(thread("isacord-polyester", "0015"), &["madeira-polyneon"], 5)).unwrap();
+    let best = &conversion.lines[0].matches[0];
+    assert_eq!((best.thread.code, best.thread.name), ("1804", "Blanc de Blanc"));
+    assert_ne!(best.label, MatchLabel::Poor, "ΔE {:.2}", best.delta_e);
+}
+
+/// docs/behaviour.md, "Blacks, whites and greys": "A colour is near-neutral when its CIELAB chroma
+/// C*ab is under 12" and, between two near-neutral colours, the distance is CIEDE2000 with kL = 2;
+/// "converting from a near-neutral colour, a chromatic thread never comes before the target line's
+/// nearest near-neutral unless that one is more than 5 further". Checked from every thread whose
+/// name says black or white (and whose chart colour is near-neutral) to every line.
+#[test]
+fn from_a_black_or_white_a_chromatic_thread_comes_first_only_when_every_near_neutral_is_much_further() {
+    const NEAR_NEUTRAL_BELOW: f64 = 12.0;
+    const MUCH_FURTHER: f64 = 5.0;
+    let near_neutral = |lab: Lab| lab.chroma() < NEAR_NEUTRAL_BELOW;
+    let distance = |x: Lab, y: Lab| {
+        if near_neutral(x) && near_neutral(y) { delta_e_2000_textile(x, y) } else { delta_e_2000(x, y) }
+    };
+    let c = catalogue();
+    let every_line: Vec<&str> = c.lines().iter().map(|line| line.id).collect();
+    let (mut sources, mut pairs) = (0, 0);
+    for (index, source) in c.threads() {
+        let name = source.name.to_lowercase();
+        if !(name.contains("black") || name.contains("white")) || !near_neutral(source.lab) {
+            continue;
+        }
+        // A code listed with several colours converts from its first.
+        if c.find(source.line, source.code).unwrap()[0] != index {
+            continue;
+        }
+        sources += 1;
+        let from = thread(c.line(source.line).id, source.code);
+        let conversion = c.convert(&request(from, &every_line, 5)).unwrap();
+        for line in &conversion.lines {
+            let target = c.line_by_id(line.line).unwrap();
+            let Some(nearest_neutral) = c
+                .threads_of(target)
+                .filter(|&(other, thread)| other != index && near_neutral(thread.lab))
+                .map(|(_, thread)| distance(source.lab, thread.lab))
+                .min_by(f64::total_cmp)
+            else {
+                continue;
+            };
+            pairs += 1;
+            let what = format!("{} {} {} to {}", c.line(source.line).id, source.code, source.name, line.line);
+            for (rank, m) in line.matches.iter().enumerate() {
+                let lab = m.thread.hex.to_lab();
+                assert!(
+                    (m.delta_e - distance(source.lab, lab)).abs() < 1e-9,
+                    "{what}: {} ΔE {}",
+                    m.thread.code,
+                    m.delta_e
+                );
+                let neutral_listed_before = line.matches[..rank]
+                    .iter()
+                    .any(|e| near_neutral(e.thread.hex.to_lab()) && e.delta_e <= nearest_neutral + 1e-9);
+                if !near_neutral(lab) && !neutral_listed_before {
+                    assert!(
+                        nearest_neutral - m.delta_e > MUCH_FURTHER,
+                        "{what}: {} {} (ΔE {:.2}, chromatic) is ranked {} though a near-neutral is {:.2} away",
+                        m.thread.code,
+                        m.thread.name,
+                        m.delta_e,
+                        rank + 1,
+                        nearest_neutral
+                    );
+                }
+            }
+        }
+    }
+    assert!(sources > 400 && pairs > 30_000, "{sources} threads, {pairs} pairs of thread and line");
 }
 
 /// The thread README measured Madeira Polyneon -> Isacord on this data: median ΔE00 4.1, 10%

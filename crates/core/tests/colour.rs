@@ -1,7 +1,7 @@
 //! The colour differences against published reference data, and properties that must hold for
 //! every colour.
 
-use bobbin_core::colour::{Lab, Rgb8, delta_e_76, delta_e_94_textile, delta_e_2000};
+use bobbin_core::colour::{Lab, Rgb8, delta_e_76, delta_e_94_textile, delta_e_2000, delta_e_2000_textile};
 use proptest::prelude::*;
 
 /// All 34 pairs of Table 1 in G. Sharma, W. Wu and E. N. Dalal, "The CIEDE2000 color-difference
@@ -62,6 +62,21 @@ fn ciede2000_matches_every_pair_of_sharma_wu_and_dalal_to_1e_4() {
     }
 }
 
+/// With kL = 2 a lightness difference counts half: between greys of equal chroma (zero) the
+/// textile difference is exactly half of ΔE00, and between colours of equal lightness the two agree.
+#[test]
+fn ciede2000_textile_halves_the_lightness_term_alone() {
+    for (l1, l2) in [(0.0, 19.8), (100.0, 93.2), (50.0, 60.0), (30.0, 31.0)] {
+        let (x, y) = (Lab { l: l1, a: 0.0, b: 0.0 }, Lab { l: l2, a: 0.0, b: 0.0 });
+        let (full, textile) = (delta_e_2000(x, y), delta_e_2000_textile(x, y));
+        assert!((textile - full / 2.0).abs() < 1e-9, "L* {l1} and {l2}: {textile} != {full} / 2");
+    }
+    for (x, y, _) in SHARMA_2005 {
+        let (x, y) = (lab(x), Lab { l: x.0, ..lab(y) });
+        assert!((delta_e_2000_textile(x, y) - delta_e_2000(x, y)).abs() < 1e-9, "{x:?} {y:?}");
+    }
+}
+
 fn any_lab() -> impl Strategy<Value = Lab> {
     (0.0..=100.0, -128.0..=128.0, -128.0..=128.0).prop_map(|(l, a, b)| Lab { l, a, b })
 }
@@ -79,8 +94,16 @@ proptest! {
     }
 
     #[test]
+    fn ciede2000_textile_lies_between_half_and_all_of_ciede2000(x in any_lab(), y in any_lab()) {
+        let (full, textile) = (delta_e_2000(x, y), delta_e_2000_textile(x, y));
+        prop_assert!(textile.is_finite() && textile <= full + 1e-9 && full <= 2.0 * textile + 1e-9);
+        prop_assert!((textile - delta_e_2000_textile(y, x)).abs() < 1e-9);
+    }
+
+    #[test]
     fn every_difference_is_zero_on_identity(x in any_lab()) {
         prop_assert!(delta_e_2000(x, x).abs() < 1e-12);
+        prop_assert!(delta_e_2000_textile(x, x).abs() < 1e-12);
         prop_assert!(delta_e_76(x, x).abs() < 1e-12);
         prop_assert!(delta_e_94_textile(x, x).abs() < 1e-12);
     }

@@ -46,10 +46,7 @@ export function ThreadConverterPage({ teamId = '' }: { teamId?: string }) {
     <>
       <title>{pageTitle('Thread Converter')}</title>
       <h1>Thread converter</h1>
-      <p className="lead">
-        Find the closest thread in another brand. Each match shows its CIEDE2000 colour difference (ΔE): most cross-brand matches are
-        similar rather than identical, so compare the swatches and keep a spool card at hand. Runs on this device, also offline.
-      </p>
+      <p className="lead">Find the closest thread in another brand.</p>
       {converter.isPending && (
         <p role="status" className="muted">
           Loading the thread catalogue…
@@ -87,7 +84,12 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
     if (onlyOwned && !ownedThreads.data) return null;
     try {
       const candidates = onlyOwned ? ownedThreads.data?.map(({ line, code }) => ({ line, code })) : undefined;
-      return { conversion: converter.convert({ from: source, to: targets, matches: MATCHES, ...(candidates ? { candidates } : {}) }) };
+      return {
+        conversion: converter.convert({ from: source, to: targets, matches: MATCHES, ...(candidates ? { candidates } : {}) }),
+        // Among the threads we own, the closest of the whole catalogue too: what to buy when
+        // nothing owned is close.
+        catalogue: candidates ? converter.convert({ from: source, to: targets, matches: 1 }) : undefined,
+      };
     } catch (error) {
       return { error: error instanceof Error ? error.message : String(error) };
     }
@@ -158,28 +160,21 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
                 <span>
                   {resolved.thread ? (
                     <>
-                      <strong>
-                        {resolved.thread.line_name} {resolved.thread.code}
-                      </strong>{' '}
-                      {resolved.thread.name}
+                      <strong className="match__name">{resolved.thread.name || resolved.thread.code}</strong> {resolved.thread.line_name}{' '}
+                      {resolved.thread.name && resolved.thread.code}
                     </>
                   ) : (
-                    <strong>{resolved.hex}</strong>
+                    <strong className="match__name">{resolved.hex}</strong>
                   )}
                 </span>
               </p>
             )}
-            {outcome && 'conversion' in outcome && <MatchResults conversion={outcome.conversion} owned={owned} />}
-            <dl className="legend" aria-label="What the labels mean">
-              {Object.entries(MATCH_LABELS).map(([key, label]) => (
-                <div key={key}>
-                  <dt>{label.text}</dt>
-                  <dd>{label.range}</dd>
-                </div>
-              ))}
-            </dl>
+            {outcome && 'conversion' in outcome && (
+              <MatchResults conversion={outcome.conversion} owned={owned} catalogue={outcome.catalogue} />
+            )}
           </div>
-          {/* After the results, so on a phone the matches come right below the colour chosen. */}
+          {/* After the results, so on a phone the matches come first. */}
+          <MatchGuide />
           <TargetLines lines={lines} selected={targets} onChange={chooseTargets} />
         </div>
       </section>
@@ -188,5 +183,31 @@ function ConverterTool({ converter, teamId }: { converter: Converter; teamId: st
         <BulkConvert converter={converter} lines={lines} defaultTo={targets[0] ?? DEFAULT_BULK_TARGET} />
       </section>
     </>
+  );
+}
+
+/** How to read a match: what ΔE and the labels mean, and how blacks, whites and greys are matched
+ * (docs/behaviour.md, "Catalogue and converter"). */
+function MatchGuide() {
+  return (
+    <section className="converter__guide" aria-labelledby="match-guide">
+      <h3 id="match-guide">Reading the matches</h3>
+      <p>
+        Each match shows its CIEDE2000 colour difference (ΔE): most cross-brand matches are similar rather than identical, so compare the
+        swatches and keep a spool card at hand. Runs on this device, also offline.
+      </p>
+      <p>
+        Charts give blacks, whites and greys least reliably, so a black is matched to a black (a white to a white, a grey to a grey) unless
+        a colourful thread is much closer, and between two of them a difference in lightness counts half.
+      </p>
+      <dl className="legend" aria-label="What the labels mean">
+        {Object.entries(MATCH_LABELS).map(([key, label]) => (
+          <div key={key}>
+            <dt>{label.text}</dt>
+            <dd>{label.range}</dd>
+          </div>
+        ))}
+      </dl>
+    </section>
   );
 }

@@ -108,8 +108,9 @@ impl Catalogue {
                     let pool = self
                         .threads_of(target)
                         .filter(|(index, _)| Some(*index) != source_thread)
-                        .map(|(index, thread)| (index, thread.lab));
-                    let matches = self.line_matches(target, super::nearest(source.lab, pool, k)).matches;
+                        .map(|(index, thread)| (index, thread.lab, thread.name));
+                    let matches =
+                        self.line_matches(target, super::rank(source.neutrality(), pool, k)).matches;
                     return BulkRow {
                         row,
                         input: (*cell).to_owned(),

@@ -142,6 +142,34 @@ async fn convert_ranks_matches_per_line_with_distance_and_label() {
     }
 }
 
+/// docs/behaviour.md, "Blacks, whites and greys": the server converts by the same rule as the
+/// browser, one colour or a list.
+#[tokio::test]
+async fn a_black_converts_to_the_target_line_s_black_one_colour_or_a_list() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let request = json!({
+        "from": { "thread": { "line": "madeira-polyneon", "code": "1800" } },
+        "to": ["sulky-rayon", "isacord-polyester"],
+        "matches": 2
+    });
+    let body: Value = post(&app, "/api/v2/convert", &request).await.json().await.unwrap();
+    let best: Vec<(&str, &str)> = body["lines"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|line| {
+            let thread = &line["matches"][0]["thread"];
+            (thread["code"].as_str().unwrap(), thread["name"].as_str().unwrap())
+        })
+        .collect();
+    assert_eq!(best, [("1005", "Black"), ("0020", "Black")], "not Deep Teal or Blackberry");
+
+    let request =
+        json!({ "from": "madeira-polyneon", "to": "sulky-rayon", "input": "1800", "alternatives": 0 });
+    let body: Value = post(&app, "/api/v2/convert/bulk", &request).await.json().await.unwrap();
+    assert_eq!(body["rows"][0]["matches"][0]["thread"]["code"], "1005");
+}
+
 #[tokio::test]
 async fn convert_accepts_a_candidate_set_of_owned_threads() {
     let app = spawn_app(Backend::Sqlite).await;

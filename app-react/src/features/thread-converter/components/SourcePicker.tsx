@@ -20,8 +20,10 @@ interface Props {
  * type or pick a colour. */
 export function SourcePicker({ converter, lines, source, resolved, onChange }: Props) {
   const ids = { query: useId(), line: useId(), hex: useId(), picker: useId() };
-  const [query, setQuery] = useState('');
-  const [line, setLine] = useState('');
+  // A shared link's thread fills in the search, so the person sees what they convert from.
+  const shared = source && 'thread' in source ? source.thread : null;
+  const [query, setQuery] = useState(shared?.code ?? '');
+  const [line, setLine] = useState(shared && lines.some((l) => l.id === shared.line) ? shared.line : '');
   const [hexText, setHexText] = useState(source && 'hex' in source ? source.hex : '');
   const results = query.trim() ? converter.search(query, line ? [line] : [], RESULTS) : [];
   const hexError = hexText.trim() && !HEX.test(hexText.trim());
