@@ -41,7 +41,8 @@ const boundaries = [
 ];
 
 export default defineConfig(
-  globalIgnores(['**/dist/', 'crates/', 'target/', 'end2end/test-results/', 'end2end/.tmp/']),
+  // Build output, tests' output and the tools `make` installs (.tools/: the API fuzzer's Python packages).
+  globalIgnores(['**/dist/', 'crates/', 'target/', 'end2end/test-results/', 'end2end/.tmp/', '.tools/']),
   {
     // The build and benchmark scripts, and this file.
     files: ['**/*.{js,mjs}'],
