@@ -81,13 +81,13 @@ test('a CSV import shows the bad row first, and imports once the file is fixed',
     await file.setInputFiles(csv(['isacord-polyester;0105;3', 'isacord-polyester;99999;1']));
     const preview = page.getByRole('region', { name: 'Import preview' });
     await expect(preview.getByRole('row')).toHaveCount(3);
-    await expect(page.getByText('2 row(s): 1 with problems.', { exact: false })).toBeVisible();
+    await expect(page.getByText('2 rows: 1 with problems.', { exact: false })).toBeVisible();
     await expect(page.getByRole('button', { name: 'Import', exact: true })).toHaveCount(0);
   });
 
   await test.step('the fixed file imports, all rows at once', async () => {
     await file.setInputFiles(csv(['isacord-polyester;0105;3', 'isacord-polyester;0108;1.5']));
-    await expect(page.getByText('2 row(s): all valid.')).toBeVisible();
+    await expect(page.getByText('2 rows: all valid.')).toBeVisible();
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(page.getByText('Imported: 2 added, 0 updated.')).toBeVisible();
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('0108');

@@ -1,4 +1,4 @@
-import { sentence, wholeNumber } from './text';
+import { counted, sentence, wholeNumber } from './text';
 
 describe('sentence', () => {
   it('ends a sentence with one full stop, after a name that already ends with one', () => {
@@ -20,5 +20,14 @@ describe('wholeNumber', () => {
     for (const typed of ['', '1.5', '12,50', '1,250.000', '-3', '1e6', 'abc', '1,2345']) {
       expect(wholeNumber(typed)).toBeNull();
     }
+  });
+});
+
+describe('counted', () => {
+  it('says one thread, two threads: never thread(s)', () => {
+    expect(counted(1, 'thread')).toBe('1 thread');
+    expect(counted(2, 'thread')).toBe('2 threads');
+    expect(counted(0, 'row')).toBe('0 rows');
+    expect(counted(1250, 'spool')).toBe('1,250 spools');
   });
 });

@@ -17,3 +17,9 @@ export function wholeNumber(text: string): number | null {
   if (GROUPED_WHOLE.test(trimmed)) return Number(trimmed.replace(/\D/g, ''));
   return null;
 }
+
+/** "1 thread", "3 threads": a count with its noun, never "thread(s)". `plural` defaults to the
+ * noun with an s. */
+export function counted(count: number, noun: string, plural = `${noun}s`): string {
+  return `${count.toLocaleString('en')} ${count === 1 ? noun : plural}`;
+}

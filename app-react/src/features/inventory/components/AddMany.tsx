@@ -2,6 +2,7 @@ import { useId } from 'react';
 
 import { FormAlert, FormStatus } from '@/components/form';
 import { ApiError } from '@/lib/api-client';
+import { counted } from '@/lib/text';
 
 import { useBulkAddThreads } from '../api/bulk-add-threads';
 import { useCatalogueLines } from '../api/get-catalogue-lines';
@@ -39,7 +40,7 @@ export function AddMany({ teamId }: { teamId: string }) {
     try {
       const result = await bulk.mutateAsync({ line, codes: [codes], quantity: count });
       const owned = result.already_owned.length ? ` Already in the inventory: ${result.already_owned.join(', ')}.` : '';
-      setDone(`Added ${result.added.length} thread(s).${owned}`);
+      setDone(`Added ${counted(result.added.length, 'thread')}.${owned}`);
       setValue('codes', '');
     } catch (error) {
       // Unknown codes come as codes[0], codes[1]...: shown with the codes box.

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 
 import { FormAlert, FormStatus } from '@/components/form';
+import { counted } from '@/lib/text';
 
 import { useImportThreads } from '../api/import-threads';
 import { problemsOf } from '../errors';
@@ -73,7 +74,8 @@ export function ImportCsv({ teamId }: { teamId: string }) {
       {preview ? (
         <>
           <p role="status">
-            {preview.rows.length} row(s): {bad === 0 ? 'all valid.' : `${bad} with problems. Fix them in the file and choose it again.`}
+            {counted(preview.rows.length, 'row')}:{' '}
+            {bad === 0 ? 'all valid.' : `${bad} with problems. Fix them in the file and choose it again.`}
             {preview.ignored_columns.length > 0 ? ` Ignored columns: ${preview.ignored_columns.join(', ')}.` : ''}
           </p>
           <div className="table-scroll" role="region" aria-label="Import preview" tabIndex={0}>
