@@ -6,6 +6,7 @@ import { Link, useParams } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
 import { useTeamStore } from '@/features/teams/store';
+import { preferredThreadLine } from '@/features/teams/types';
 import { MachinePage } from '@/features/inventory/machine-page';
 import { MachinesPage } from '@/features/inventory/machines-page';
 import { ThreadPage } from '@/features/inventory/thread-page';
@@ -38,7 +39,9 @@ function WithTeam({ title, page }: { title: string; page: (access: InventoryAcce
 }
 
 export function ThreadsRoute() {
-  return <WithTeam title="Thread Inventory" page={(access) => <ThreadsPage {...access} />} />;
+  // The team's preferred line is where the catalogue search and Add many start.
+  const preferredLine = useTeamStore((state) => preferredThreadLine(state.settings));
+  return <WithTeam title="Thread Inventory" page={(access) => <ThreadsPage {...access} preferredLine={preferredLine} />} />;
 }
 
 export function ThreadRoute() {

@@ -37,8 +37,9 @@ export function pageRange(page: number, perPage: number, shown: number, total: n
  * `/inventory/threads`: the team's threads, searched, filtered, sorted and paged; quantities
  * changed in one tap; threads added one at a time, many at once or from a CSV file; the list or
  * the shopping list exported. Viewers see it all without the controls that change it.
+ * `preferredLine`: the team's preferred line ('' for none), where adding starts.
  */
-export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
+export function ThreadsPage({ teamId, canWrite, preferredLine = '' }: InventoryAccess & { preferredLine?: string }) {
   const id = useId();
   const { filters, change } = useThreadFilters();
   const lines = useCatalogueLines();
@@ -191,8 +192,8 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
       ) : null}
       {canWrite ? (
         <>
-          <AddThread teamId={teamId} />
-          <AddMany teamId={teamId} />
+          <AddThread teamId={teamId} preferredLine={preferredLine} />
+          <AddMany teamId={teamId} preferredLine={preferredLine} />
           <ImportCsv teamId={teamId} />
         </>
       ) : (

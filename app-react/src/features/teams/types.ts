@@ -32,6 +32,12 @@ export const settingKeys = {
   preferredThreadLine: 'preferred_thread_line',
 } as const;
 
+/** The team's preferred thread line, a catalogue line's id; '' when none is set. */
+export function preferredThreadLine(settings: Settings): string {
+  const line = settings[settingKeys.preferredThreadLine];
+  return typeof line === 'string' ? line : '';
+}
+
 /**
  * What a role may do (docs/behaviour.md, "Roles"): admins and owners manage members, invites
  * and team settings; only owners delete the team and grant or take away the owner role. The

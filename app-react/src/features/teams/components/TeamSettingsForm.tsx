@@ -49,9 +49,15 @@ export function TeamSettingsForm({ team }: { team: Team }) {
   const update = useUpdateSettings();
   // The catalogue's lines, for the thread line choice (the catalogue loads with the page's core).
   const converter = useQuery(converterQueryOptions);
+  // The saved values go into the form only once the line choice has its options (or the
+  // catalogue failed, when the saved line shows by its id): a select given a value it has no
+  // option for shows its first one, "No preference", and saving would then clear the line.
+  const ready = settings.data !== undefined && !converter.isPending;
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<SettingsFields>({ values: fieldsOf(settings.data) });
+  const { register, handleSubmit, formState } = useForm<SettingsFields>({
+    ...(ready ? { values: fieldsOf(settings.data) } : {}),
+  });
   const { errors } = formState;
 
   const submit = handleSubmit(async (fields) => {
@@ -77,7 +83,7 @@ export function TeamSettingsForm({ team }: { team: Team }) {
         </p>
       )}
       <form onSubmit={submit} noValidate>
-        <fieldset disabled={!manage || settings.isPending} aria-describedby={manage ? undefined : `${id}-why`}>
+        <fieldset disabled={!manage || !ready} aria-describedby={manage ? undefined : `${id}-why`}>
           <legend className="visually-hidden">Defaults for the tools</legend>
           <div className="field-row">
             <div className="field">
