@@ -110,7 +110,7 @@ describe('team settings whose thread lines load after the saved values', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: 'EUR', default_stitch_rate: 2, preferred_thread_line: 'madeira-polyneon-40' },
+        { currency: 'EUR', default_stitch_rate: 2, preferred_thread_line: 'madeira-polyneon-40', default_reorder_point: null },
       ]),
     );
   });
@@ -170,7 +170,27 @@ describe('the team page as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: null, default_stitch_rate: 2.25, preferred_thread_line: 'madeira-polyneon-40' },
+        { currency: null, default_stitch_rate: 2.25, preferred_thread_line: 'madeira-polyneon-40', default_reorder_point: null },
+      ]),
+    );
+  });
+
+  it('sets the default reorder point, a whole number of spools', async () => {
+    await openAs('owner', { default_reorder_point: 2 });
+    const user = userEvent.setup();
+    const point = await screen.findByLabelText('Default reorder point');
+    await waitFor(() => expect((point as HTMLInputElement).value).toBe('2'));
+    await user.clear(point);
+    await user.type(point, '1.5');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Enter a whole number of spools, 0 or more.')).toBeTruthy();
+    expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([]);
+    await user.clear(point);
+    await user.type(point, '3');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
+        { currency: null, default_stitch_rate: null, preferred_thread_line: null, default_reorder_point: 3 },
       ]),
     );
   });
