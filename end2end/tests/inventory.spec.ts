@@ -378,3 +378,92 @@ test.describe('a stale edit', () => {
     });
   });
 });
+
+test.describe('low stock and the shopping list', () => {
+  // A team of its own: its default reorder point would change what is low in the worker's team.
+  test.use({ signedIn: false });
+
+  test('none left is low without set-up; the team default adds more; the list says what to buy and prints', async ({ page }, testInfo) => {
+    const owner = await newAccount(testInfo, 'shopper');
+    await logIn(page, owner);
+    const team = await firstTeam(page);
+    await addCustomThread(page, team, { name: 'Empty red', colour: '#C8102E', quantity: 0, location: 'Drawer 1' });
+    await addCustomThread(page, team, { name: 'Few blue', colour: '#1F2A44', quantity: 2 });
+    await addCustomThread(page, team, { name: 'Plenty green', colour: '#2E8B57', quantity: 9, reorder_point: 1 });
+    const added = await page.request.post(`/api/v2/teams/${team}/threads`, {
+      data: { line: 'isacord-polyester', code: '1800', quantity: 1 },
+      headers: asTheApp(),
+    });
+    expect(added.status(), await added.text()).toBe(201);
+    /** Each row of the shopping list, as its cells read. */
+    const rows = () =>
+      page
+        .getByRole('table')
+        .evaluate((table) =>
+          [...table.querySelectorAll('tbody tr')].map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent.trim())),
+        );
+
+    await test.step('with no reorder point anywhere, the dashboard counts the empty spool, and leads to the list', async () => {
+      await page.goto('/dashboard');
+      const low = page.getByRole('region', { name: 'Low stock' });
+      await expect(low).toContainText('1 thread is low on stock.');
+      await low.getByRole('link', { name: 'See what to buy' }).click();
+      await expect(page).toHaveTitle('Bobbin - Shopping List');
+      await expect(page.getByText('1 thread to buy, 1 spool in all.')).toBeVisible();
+      expect(await rows()).toEqual([['Custom threads'], ['Empty redDrawer 1', '0', '—', '1']]);
+    });
+
+    await test.step('the owner sets a default reorder point and a preferred line, which a reload shows as saved', async () => {
+      await page.goto('/team');
+      await page.getByLabel('Default reorder point').fill('3');
+      await page.getByLabel('Preferred thread line').selectOption({ label: 'Isacord Polyester' });
+      await page.getByRole('button', { name: 'Save settings' }).click();
+      await expect(page.getByText('The team settings are saved.')).toBeVisible();
+      await page.reload();
+      await expect(page.getByLabel('Default reorder point')).toHaveValue('3');
+      await expect(page.getByLabel('Preferred thread line')).toHaveValue('isacord-polyester');
+    });
+
+    await test.step('the thread inventory searches the preferred line, and leads to the shopping list', async () => {
+      await page.goto('/inventory/threads');
+      await expect(page.getByRole('region', { name: 'Add thread' }).getByLabel('Search in')).toHaveValue('isacord-polyester');
+      await expect(page.getByRole('region', { name: 'Add many' }).getByLabel('Line')).toHaveValue('isacord-polyester');
+      await page.getByRole('link', { name: 'Shopping list' }).click();
+      await expect(page).toHaveTitle('Bobbin - Shopping List');
+      await expect(page.getByText('3 threads to buy, 9 spools in all.')).toBeVisible();
+      expect(await rows()).toEqual([
+        ['Isacord Polyester'],
+        ['1800 Wildfire', '1', '3', '3'],
+        ['Custom threads'],
+        ['Empty redDrawer 1', '0', '3', '4'],
+        ['Few blue', '2', '3', '2'],
+      ]);
+    });
+
+    await test.step('on paper: the list without the header, the navigation and the buttons', async () => {
+      await page.emulateMedia({ media: 'print' });
+      await expect(page.getByRole('button', { name: 'Print' })).toBeHidden();
+      await expect(page.getByRole('navigation', { name: 'Account' })).toBeHidden();
+      await expect(page.getByRole('link', { name: '← Thread Inventory' })).toBeHidden();
+      await expect(page.getByRole('table')).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath('shopping-list-print.png'), fullPage: true });
+      await page.emulateMedia({ media: 'screen' });
+      await expect(page.getByRole('button', { name: 'Print' })).toBeVisible();
+    });
+
+    await test.step('at 375 px nothing is wider than the screen', async () => {
+      await page.setViewportSize({ width: 375, height: 740 });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.screenshot({ path: testInfo.outputPath('shopping-list-375.png'), fullPage: true });
+      await page.goto('/dashboard');
+      await expect(page.getByRole('region', { name: 'Low stock' })).toContainText('3 threads are low on stock.');
+      await page.screenshot({ path: testInfo.outputPath('dashboard-375.png'), fullPage: true });
+      await page.goto('/team');
+      await expect(page.getByLabel('Default reorder point')).toHaveValue('3');
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+      await page.getByRole('region', { name: 'Team settings' }).screenshot({ path: testInfo.outputPath('team-settings-375.png') });
+      await page.goto('/inventory/threads');
+      await page.getByRole('region', { name: 'Add thread' }).screenshot({ path: testInfo.outputPath('add-thread-375.png') });
+    });
+  });
+});

@@ -105,6 +105,10 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
             lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).ThreadRoute })),
           },
           {
+            path: paths.inventoryShoppingList,
+            lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).ShoppingListRoute })),
+          },
+          {
             path: paths.inventoryMachines,
             lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).MachinesRoute })),
           },

@@ -21,6 +21,7 @@ export const paths = {
   inventory: '/inventory',
   inventoryThreads: '/inventory/threads',
   inventoryThread: '/inventory/threads/:threadId',
+  inventoryShoppingList: '/inventory/shopping-list',
   inventoryMachines: '/inventory/machines',
   inventoryMachine: '/inventory/machines/:machineId',
   calculators: '/calculators',

@@ -931,7 +931,10 @@ export interface components {
             line: string | null;
             line_name: string | null;
             location: string;
-            /** @description At or below the reorder point. */
+            /**
+             * @description None left, or at or below the reorder point that applies: its own, else the team's
+             *     `default_reorder_point` setting.
+             */
             low: boolean;
             name: string;
             notes: string;
@@ -944,6 +947,12 @@ export interface components {
             reorder_point: number | null;
             /** Format: int32 */
             spool_length_m: number | null;
+            /**
+             * Format: int64
+             * @description Whole spools to buy so that it is no longer low: the reorder point that applies (0 when
+             *     none does) minus the quantity, rounded down, plus one; 0 when it is not low.
+             */
+            to_buy: number;
             /** Format: date-time */
             updated_at: string;
             updated_by_email: string | null;
@@ -4583,7 +4592,7 @@ export interface operations {
                 fibre?: string;
                 /** @description Part of the storage location, whatever its case. */
                 location?: string;
-                /** @description Only entries at or below their reorder point: the shopping list. */
+                /** @description Only low entries (see `low` of a thread): the shopping list. */
                 low?: boolean;
                 /** @description code (default), name, quantity, location or updated. */
                 sort?: string;
@@ -4884,7 +4893,7 @@ export interface operations {
                 fibre?: string;
                 /** @description Part of the storage location, whatever its case. */
                 location?: string;
-                /** @description Only entries at or below their reorder point: the shopping list. */
+                /** @description Only low entries (see `low` of a thread): the shopping list. */
                 low?: boolean;
                 /** @description code (default), name, quantity, location or updated. */
                 sort?: string;

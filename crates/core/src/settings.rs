@@ -8,6 +8,7 @@
 //! | `currency` | ISO 4217 code, e.g. `"EUR"` | pricing calculator, inventory costs |
 //! | `default_stitch_rate` | number >= 0: price per 1,000 stitches in that currency | pricing calculator |
 //! | `preferred_thread_line` | a catalogue line id, e.g. `"madeira-polyneon"` | converter, inventory |
+//! | `default_reorder_point` | a whole number of spools, 0 to 100,000,000: the reorder point of every thread without its own | inventory (low stock) |
 //! | `pricing` | the rest of the price list: [`Rates`] without `price_per_thousand`, any fields left out take their defaults | pricing calculator |
 //!
 //! The price per 1,000 stitches is `default_stitch_rate` alone, so the team settings form and the
@@ -21,6 +22,7 @@ use std::fmt;
 use serde::Deserialize as _;
 use serde_json::Value;
 
+use crate::inventory::amount::{Hundredths, MAX_HUNDREDTHS};
 use crate::pricing::{Rates, is_currency_code};
 
 /// The longest key, in bytes (keys are ASCII).
@@ -29,6 +31,19 @@ pub const KEY_MAX_LEN: usize = 64;
 pub const VALUE_MAX_BYTES: usize = 4 * 1024;
 /// The most keys one map (a team's, or one member's in one team) may hold.
 pub const MAX_KEYS: usize = 100;
+
+/// The team setting holding the reorder point of every thread without its own.
+pub const DEFAULT_REORDER_POINT: &str = "default_reorder_point";
+
+/// The largest default reorder point: the largest amount, in whole spools.
+const MAX_REORDER_POINT: u64 = MAX_HUNDREDTHS.unsigned_abs() / 100;
+
+/// The team's default reorder point held by a `default_reorder_point` value; `None` for a value
+/// that is not one (a key not set reads as `null`).
+pub fn default_reorder_point(value: &Value) -> Option<Hundredths> {
+    let spools = value.as_u64().filter(|&spools| spools <= MAX_REORDER_POINT)?;
+    Hundredths::from_hundredths(i64::try_from(spools * 100).ok()?).ok()
+}
 
 /// A setting's name: a lower-case letter, then lower-case letters, digits, `_`, `.` or `-`; at
 /// most 64 characters.
@@ -120,6 +135,9 @@ pub fn check_value(
         "preferred_thread_line" => (!value.as_str().is_some_and(&is_thread_line)).then_some(
             "`preferred_thread_line` must be the id of a thread line in the catalogue.".to_owned(),
         ),
+        DEFAULT_REORDER_POINT => default_reorder_point(value)
+            .is_none()
+            .then(|| format!("`{DEFAULT_REORDER_POINT}` is a whole number of spools from 0 to 100,000,000.")),
         "pricing" => pricing_problem(value),
         _ => None,
     };
@@ -189,6 +207,25 @@ mod tests {
         let known = |line: &str| line == "madeira-polyneon";
         assert!(check_value(&key("preferred_thread_line"), &json!("madeira-polyneon"), known).is_ok());
         assert!(check_value(&key("preferred_thread_line"), &json!("no-such-line"), known).is_err());
+    }
+
+    #[test]
+    fn the_default_reorder_point_is_a_whole_number_of_spools() {
+        let point = key(DEFAULT_REORDER_POINT);
+        for good in [json!(0), json!(3), json!(100_000_000)] {
+            assert!(check_value(&point, &good, |_| false).is_ok(), "{good}");
+        }
+        for bad in [json!(-1), json!(1.5), json!("3"), json!(100_000_001), json!(true)] {
+            assert_eq!(
+                check_value(&point, &bad, |_| false),
+                Err(SettingError::InvalidValue(
+                    "`default_reorder_point` is a whole number of spools from 0 to 100,000,000.".to_owned()
+                )),
+                "{bad}"
+            );
+        }
+        assert_eq!(default_reorder_point(&json!(3)), Some(Hundredths::parse("3").unwrap()));
+        assert_eq!(default_reorder_point(&Value::Null), None);
     }
 
     #[test]

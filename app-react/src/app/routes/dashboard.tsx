@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
+import { LowStock } from '@/features/inventory/components/LowStock';
 import { CreateTeamForm } from '@/features/teams/components/CreateTeamForm';
 import { useTeamStore } from '@/features/teams/store';
 import { roleLabels } from '@/features/teams/types';
@@ -8,6 +9,7 @@ import { roleLabels } from '@/features/teams/types';
 /** `/dashboard`: the current team at a glance, and the way to the tools. */
 export function DashboardPage() {
   const team = useTeamStore((state) => state.currentTeam);
+  const teamId = useTeamStore((state) => state.currentTeamPublicId);
   const loading = useTeamStore((state) => state.loading);
 
   return (
@@ -33,6 +35,12 @@ export function DashboardPage() {
           <p>No team is selected. Choose one with the team switcher at the top of the page.</p>
         )}
       </section>
+      {team && teamId ? (
+        <section className="card profile-section" aria-labelledby="dashboard-low">
+          <h2 id="dashboard-low">Low stock</h2>
+          <LowStock teamId={teamId} />
+        </section>
+      ) : null}
       <section className="card profile-section" aria-labelledby="dashboard-tools">
         <h2 id="dashboard-tools">Tools</h2>
         <ul className="link-list">

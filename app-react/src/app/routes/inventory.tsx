@@ -6,8 +6,10 @@ import { Link, useParams } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
 import { useTeamStore } from '@/features/teams/store';
+import { defaultReorderPoint, preferredThreadLine } from '@/features/teams/types';
 import { MachinePage } from '@/features/inventory/machine-page';
 import { MachinesPage } from '@/features/inventory/machines-page';
+import { ShoppingListPage } from '@/features/inventory/shopping-list-page';
 import { ThreadPage } from '@/features/inventory/thread-page';
 import { ThreadsPage } from '@/features/inventory/threads-page';
 import type { InventoryAccess } from '@/features/inventory/types';
@@ -38,12 +40,19 @@ function WithTeam({ title, page }: { title: string; page: (access: InventoryAcce
 }
 
 export function ThreadsRoute() {
-  return <WithTeam title="Thread Inventory" page={(access) => <ThreadsPage {...access} />} />;
+  // The team's preferred line is where the catalogue search and Add many start.
+  const preferredLine = useTeamStore((state) => preferredThreadLine(state.settings));
+  return <WithTeam title="Thread Inventory" page={(access) => <ThreadsPage {...access} preferredLine={preferredLine} />} />;
 }
 
 export function ThreadRoute() {
   const { threadId = '' } = useParams();
   return <WithTeam title="Thread Details" page={(access) => <ThreadPage {...access} threadId={threadId} />} />;
+}
+
+export function ShoppingListRoute() {
+  const reorderPoint = useTeamStore((state) => defaultReorderPoint(state.settings));
+  return <WithTeam title="Shopping List" page={({ teamId }) => <ShoppingListPage teamId={teamId} defaultReorderPoint={reorderPoint} />} />;
 }
 
 export function MachinesRoute() {

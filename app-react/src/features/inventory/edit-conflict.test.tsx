@@ -29,6 +29,7 @@ function aThread(extra: Partial<ThreadView> = {}): ThreadView {
     cost_per_spool: 4.5,
     notes: '',
     low: false,
+    to_buy: 0,
     version: 1,
     updated_by_email: 'me@example.com',
     updated_at: '2026-11-23T10:00:00Z',

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
 import { renderPage } from '@/test/render';
 
+import { AddMany } from './components/AddMany';
 import { AddThread } from './components/AddThread';
 import { MachinePage } from './machine-page';
 import { MachinesPage } from './machines-page';
@@ -120,6 +121,66 @@ describe('adding one thread', () => {
     expect(screen.getByLabelText('Quantity').getAttribute('aria-invalid')).toBeNull();
     expect(screen.getByRole('alert').textContent).toBe('Some fields need a change: see the messages next to them.');
     expect(server.callsTo('POST /teams/tm_shop/threads')).toEqual([{ name: 'Mine', colour: '#000000', quantity: 1, location: '' }]);
+  });
+});
+
+describe("the team's preferred line", () => {
+  const lines = [
+    { id: 'isacord-polyester', display_name: 'Isacord Polyester' },
+    { id: 'madeira-polyneon', display_name: 'Madeira Polyneon' },
+  ];
+  /** The catalogue's lines, answered only once `release` is called (they may come late). */
+  function catalogueServer() {
+    let release = () => {};
+    const arrived = new Promise<void>((resolve) => (release = resolve));
+    server = fakeApi({
+      'GET /catalog/lines': async () => {
+        await arrived;
+        return Response.json({ lines });
+      },
+      'GET /catalog/threads?q=1800&limit=20&lines=isacord-polyester': () => Response.json({ threads: [wildfire] }),
+      'GET /catalog/threads?q=1800&limit=20': () => Response.json({ threads: [{ ...wildfire, line: 'madeira-polyneon', name: 'Black' }] }),
+      'POST /teams/tm_shop/threads/bulk': () => Response.json({ added: [], already_owned: [] }, { status: 201 }),
+    });
+    return release;
+  }
+
+  it('is where the catalogue search looks until every line is chosen', async () => {
+    catalogueServer()();
+    renderPage(<AddThread teamId="tm_shop" preferredLine="isacord-polyester" />, '/inventory/threads');
+    const user = userEvent.setup();
+    await screen.findByRole('option', { name: 'Madeira Polyneon' });
+    expect(valueOf('Search in')).toBe('isacord-polyester');
+    await user.type(screen.getByLabelText('Search the catalogue'), '1800');
+    expect(await screen.findByRole('button', { name: '1800 Wildfire Isacord Polyester' })).toBeTruthy();
+    await user.selectOptions(screen.getByLabelText('Search in'), '');
+    await waitFor(() => expect(server.callsTo('GET /catalog/threads?q=1800&limit=20')).toHaveLength(1));
+  });
+
+  it('is the line Add many starts at, also when the lines load after it', async () => {
+    const release = catalogueServer();
+    renderPage(<AddMany teamId="tm_shop" preferredLine="isacord-polyester" />, '/inventory/threads');
+    const user = userEvent.setup();
+    release();
+    await screen.findByRole('option', { name: 'Madeira Polyneon' });
+    expect(screen.getByRole('option', { name: 'Isacord Polyester', selected: true })).toBeTruthy();
+    await user.type(screen.getByLabelText('Codes'), '1800');
+    await user.click(screen.getByRole('button', { name: 'Add all' }));
+    await waitFor(() =>
+      expect(server.callsTo('POST /teams/tm_shop/threads/bulk')).toEqual([{ line: 'isacord-polyester', codes: ['1800'], quantity: 1 }]),
+    );
+  });
+
+  it('gives way to the line chosen in Add many', async () => {
+    catalogueServer()();
+    renderPage(<AddMany teamId="tm_shop" preferredLine="isacord-polyester" />, '/inventory/threads');
+    const user = userEvent.setup();
+    await user.selectOptions(await screen.findByLabelText('Line'), await screen.findByRole('option', { name: 'Madeira Polyneon' }));
+    await user.type(screen.getByLabelText('Codes'), '1800');
+    await user.click(screen.getByRole('button', { name: 'Add all' }));
+    await waitFor(() =>
+      expect(server.callsTo('POST /teams/tm_shop/threads/bulk')).toEqual([{ line: 'madeira-polyneon', codes: ['1800'], quantity: 1 }]),
+    );
   });
 });
 

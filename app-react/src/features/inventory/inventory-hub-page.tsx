@@ -14,6 +14,9 @@ export function InventoryHubPage() {
           <Link to={paths.inventoryThreads}>Thread Inventory</Link> — spools and cones, low stock and the shopping list.
         </li>
         <li>
+          <Link to={paths.inventoryShoppingList}>Shopping List</Link> — the threads that are low, and how many to buy, to print.
+        </li>
+        <li>
           <Link to={paths.inventoryMachines}>Machines</Link> — machines, hoops and maintenance due.
         </li>
         <li>

@@ -7,6 +7,7 @@ import { renderPage } from '@/test/render';
 import { draftOf } from './components/MachineForm';
 import { problemsOf } from './errors';
 import { MachinePage, today } from './machine-page';
+import { ShoppingListPage } from './shopping-list-page';
 import { inputOf, valuesOf, ThreadPage } from './thread-page';
 import { defaultFilters, hexOf, readFilters, writeFilters } from './thread-filters';
 import { ThreadsPage, pageRange } from './threads-page';
@@ -31,6 +32,7 @@ function aThread(id: string, extra: Partial<ThreadView> = {}): ThreadView {
     cost_per_spool: 4.5,
     notes: '',
     low: false,
+    to_buy: 0,
     version: 1,
     updated_by_email: 'me@example.com',
     updated_at: '2026-11-23T10:00:00Z',
@@ -93,7 +95,7 @@ describe('the thread list', () => {
     expect(screen.queryByRole('region', { name: 'Add thread' })).toBeNull();
     expect(screen.queryByLabelText('CSV file')).toBeNull();
     expect(screen.getByRole('link', { name: 'Export CSV' }).getAttribute('href')).toBe('/api/v2/teams/tm_shop/threads/export.csv');
-    expect(screen.getByRole('link', { name: 'Shopping list' }).getAttribute('href')).toContain('low=true');
+    expect(screen.getByRole('link', { name: 'Shopping list' }).getAttribute('href')).toBe('/inventory/shopping-list');
   });
 
   it('previews an import with its problems, and offers Import only once every row is valid', async () => {
@@ -334,6 +336,58 @@ describe('the fibre and colour filters', () => {
   });
 });
 
+describe('the shopping list', () => {
+  const page = (n: number) => `GET /teams/tm_shop/threads?low=true&sort=code&page=${n}&per_page=200`;
+
+  it('lists every low thread by line with how many to buy, and prints', async () => {
+    const low = [
+      aThread('th_1', { code: '1800', name: 'Navy', quantity: 0, reorder_point: null, low: true, to_buy: 3 }),
+      aThread('th_2', { code: '1801', name: 'Sky', quantity: 0.5, reorder_point: 1, low: true, to_buy: 1, location: '' }),
+      aThread('th_3', { line: null, line_name: null, code: null, name: 'Fair gold', quantity: 1, reorder_point: 4, low: true, to_buy: 4 }),
+    ];
+    server = fakeApi({ [page(1)]: () => Response.json({ threads: low, total: 3, page: 1, per_page: 200 }) });
+    const print = vi.fn();
+    vi.stubGlobal('print', print);
+    renderPage(<ShoppingListPage teamId="tm_shop" defaultReorderPoint={2} />, '/inventory/shopping-list');
+    const table = await screen.findByRole('table');
+    const rows = within(table)
+      .getAllByRole('row')
+      .slice(1)
+      .map((row) => [...row.querySelectorAll('th, td')].map((cell) => cell.textContent.trim()));
+    expect(rows).toEqual([
+      ['Madeira Polyneon 40'],
+      ['1800 NavyShelf A', '0', '2', '3'],
+      ['1801 Sky', '0.5', '1', '1'],
+      ['Custom threads'],
+      ['Fair goldShelf A', '1', '4', '4'],
+    ]);
+    expect(screen.getByRole('status').textContent).toBe('3 threads to buy, 8 spools in all.');
+    expect(screen.getByText(/at 2 spools or fewer \(the team's default\)/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'Download CSV' }).getAttribute('href')).toBe(
+      '/api/v2/teams/tm_shop/threads/export.csv?low=true',
+    );
+    await userEvent.setup().click(screen.getByRole('button', { name: 'Print' }));
+    expect(print).toHaveBeenCalledOnce();
+  });
+
+  it('reads every page of a long list', async () => {
+    const many = Array.from({ length: 201 }, (_, i) => aThread(`th_${i}`, { code: String(1000 + i), low: true, to_buy: 1 }));
+    server = fakeApi({
+      [page(1)]: () => Response.json({ threads: many.slice(0, 200), total: 201, page: 1, per_page: 200 }),
+      [page(2)]: () => Response.json({ threads: many.slice(200), total: 201, page: 2, per_page: 200 }),
+    });
+    renderPage(<ShoppingListPage teamId="tm_shop" defaultReorderPoint={null} />, '/inventory/shopping-list');
+    expect(await screen.findByText('201 threads to buy, 201 spools in all.', {}, { timeout: 3000 })).toBeTruthy();
+  });
+
+  it('says when nothing is low', async () => {
+    server = fakeApi({ [page(1)]: () => Response.json({ threads: [], total: 0, page: 1, per_page: 200 }) });
+    renderPage(<ShoppingListPage teamId="tm_shop" defaultReorderPoint={null} />, '/inventory/shopping-list');
+    expect(await screen.findByText('Nothing to buy: no thread is low.')).toBeTruthy();
+    expect(screen.getByText(/a thread without a reorder point of its own is low only then/)).toBeTruthy();
+  });
+});
+
 describe('the thread details', () => {
   // A clash with someone's change: edit-conflict.test.tsx.
   it('saves from the version read, and shows who changed it last', async () => {
@@ -380,7 +434,14 @@ describe('the thread details', () => {
     await user.click(await screen.findByRole('button', { name: 'Save' }));
     const reorder = screen.getByLabelText('Reorder point');
     await waitFor(() => expect(reorder.getAttribute('aria-invalid')).toBe('true'));
-    expect(document.getElementById(reorder.getAttribute('aria-describedby') ?? '')?.textContent).toBe('Too many decimals.');
+    // Described by its hint, then its message.
+    const [hint, message] = (reorder.getAttribute('aria-describedby') ?? '')
+      .split(' ')
+      .map((id) => document.getElementById(id)?.textContent);
+    expect([hint, message]).toEqual([
+      "Low at or below this. Empty: the team's default reorder point, if it has one.",
+      'Too many decimals.',
+    ]);
   });
 
   it('removes the thread only once the dialog is confirmed, then goes back to the list', async () => {

@@ -224,7 +224,10 @@ function ThreadForm({
       {field('quantity', 'Quantity', { inputMode: 'decimal' })}
       {field('spool_length_m', 'Spool length (m)', { inputMode: 'numeric' })}
       {field('location', 'Location')}
-      {field('reorder_point', 'Reorder point', { inputMode: 'decimal' })}
+      {field('reorder_point', 'Reorder point', {
+        inputMode: 'decimal',
+        hint: "Low at or below this. Empty: the team's default reorder point, if it has one.",
+      })}
       {field('cost_per_spool', 'Cost per spool', { inputMode: 'decimal' })}
       <TextAreaField id={`${id}-notes`} label="Notes" rows={3} error={errors.notes?.message} readOnly={!canWrite} {...register('notes')} />
       {edit.conflict ? (

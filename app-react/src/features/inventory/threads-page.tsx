@@ -1,7 +1,8 @@
 import { useDeferredValue, useId, useState } from 'react';
+import { Link } from 'react-router';
 
 import { FormAlert } from '@/components/form';
-import { pageTitle } from '@/config/paths';
+import { pageTitle, paths } from '@/config/paths';
 
 import { exportCsvUrl } from './api/export-threads';
 import { fibresOf, useCatalogueLines } from './api/get-catalogue-lines';
@@ -35,10 +36,11 @@ export function pageRange(page: number, perPage: number, shown: number, total: n
 
 /**
  * `/inventory/threads`: the team's threads, searched, filtered, sorted and paged; quantities
- * changed in one tap; threads added one at a time, many at once or from a CSV file; the list or
- * the shopping list exported. Viewers see it all without the controls that change it.
+ * changed in one tap; threads added one at a time, many at once or from a CSV file; the list
+ * exported, and a way to the shopping list. Viewers see it all without the controls that change it.
+ * `preferredLine`: the team's preferred line ('' for none), where adding starts.
  */
-export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
+export function ThreadsPage({ teamId, canWrite, preferredLine = '' }: InventoryAccess & { preferredLine?: string }) {
   const id = useId();
   const { filters, change } = useThreadFilters();
   const lines = useCatalogueLines();
@@ -82,9 +84,9 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
         <a className="button" href={exportCsvUrl(teamId)} download>
           Export CSV
         </a>
-        <a className="button" href={exportCsvUrl(teamId, { low: true })} download>
+        <Link className="button" to={paths.inventoryShoppingList}>
           Shopping list
-        </a>
+        </Link>
       </div>
       <div role="search">
         <form
@@ -191,8 +193,8 @@ export function ThreadsPage({ teamId, canWrite }: InventoryAccess) {
       ) : null}
       {canWrite ? (
         <>
-          <AddThread teamId={teamId} />
-          <AddMany teamId={teamId} />
+          <AddThread teamId={teamId} preferredLine={preferredLine} />
+          <AddMany teamId={teamId} preferredLine={preferredLine} />
           <ImportCsv teamId={teamId} />
         </>
       ) : (

@@ -13,16 +13,29 @@ import type { Role } from './types';
 
 vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
 // The thread catalogue runs in the browser tests (end2end); here it is a stand-in.
+// A test may hold the catalogue back (`catalogue.held`) to load it after the settings.
+const catalogue = vi.hoisted(() => ({ held: null as Promise<void> | null }));
 vi.mock('@/lib/core', async () => {
   const { queryOptions } = await import('@tanstack/react-query');
-  const lines = [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' }];
-  return { converterQueryOptions: queryOptions({ queryKey: ['core', 'converter'], queryFn: async () => ({ lines: () => lines }) }) };
+  const lines = [
+    { id: 'isacord-40', display_name: 'Isacord 40' },
+    { id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' },
+  ];
+  return {
+    converterQueryOptions: queryOptions({
+      queryKey: ['core', 'converter'],
+      queryFn: async () => {
+        await catalogue.held;
+        return { lines: () => lines };
+      },
+    }),
+  };
 });
 
 let server: FakeApi;
 
-/** The team page for someone whose role in team 'tm_shop' is `role`. */
-async function openAs(role: Role) {
+/** The team page for someone whose role in team 'tm_shop' is `role`, the team's settings being `settings`. */
+async function openAs(role: Role, settings: Record<string, unknown> = { currency: 'EUR', default_stitch_rate: 1.5 }) {
   resetFakeAuth();
   signIn(fakeSession({ id: 'me' }));
   const { currentSession } = await import('@/lib/auth');
@@ -39,7 +52,7 @@ async function openAs(role: Role) {
       }),
     'GET /teams/tm_shop/invites': () =>
       Response.json({ invites: [anInvite('inv_1', { email: 'cy@example.com', team_public_id: 'tm_shop' })] }),
-    'GET /teams/tm_shop/settings': () => Response.json({ settings: { currency: 'EUR', default_stitch_rate: 1.5 } }),
+    'GET /teams/tm_shop/settings': () => Response.json({ settings }),
     'POST /teams/tm_shop/invites': (body) => Response.json({ invite: anInvite('inv_2', body as object) }, { status: 201 }),
     'POST /teams/tm_shop/members': (body) => Response.json({ member: { ...aMember('u2', 'member'), ...(body as object) } }),
     'POST /invites/inv_1/revoke': () => Response.json({ invite: anInvite('inv_1', { status: 'revoked', team_public_id: 'tm_shop' }) }),
@@ -59,6 +72,50 @@ async function openAs(role: Role) {
 
 afterEach(() => {
   vi.unstubAllGlobals();
+  catalogue.held = null;
+});
+
+/** Holds the thread catalogue back until the returned function is called. */
+function holdCatalogue(): () => void {
+  let release = () => {};
+  catalogue.held = new Promise((resolve) => (release = resolve));
+  return release;
+}
+
+describe('team settings whose thread lines load after the saved values', () => {
+  const saved = { currency: 'EUR', default_stitch_rate: 1.5, preferred_thread_line: 'madeira-polyneon-40' };
+
+  it.each<Role>(['member', 'owner'])('show the preferred line to a %s once the lines arrive', async (role) => {
+    const release = holdCatalogue();
+    const { queryClient } = await openAs(role, saved);
+    await waitFor(() => expect(queryClient.getQueryData(['teams', 'settings', 'tm_shop'])).toEqual(saved));
+    release();
+    await screen.findByRole('option', { name: 'Isacord 40' });
+    const line = screen.getByLabelText('Preferred thread line');
+    expect((line as HTMLSelectElement).value).toBe('madeira-polyneon-40');
+    expect(screen.getByRole('option', { name: 'Madeira Polyneon 40', selected: true })).toBeTruthy();
+  });
+
+  it('keep the preferred line when an admin saves another field', async () => {
+    const release = holdCatalogue();
+    const { queryClient } = await openAs('admin', saved);
+    const user = userEvent.setup();
+    await waitFor(() => expect(queryClient.getQueryData(['teams', 'settings', 'tm_shop'])).toEqual(saved));
+    release();
+    await screen.findByRole('option', { name: 'Isacord 40' });
+    const rate = screen.getByLabelText('Default price per 1,000 stitches');
+    await waitFor(() => expect((rate as HTMLInputElement).value).toBe('1.5'));
+    await user.clear(rate);
+    await user.type(rate, '2');
+    // Passing through the line's field (its blur reads what the field shows) on the way to Save.
+    await user.click(screen.getByLabelText('Preferred thread line'));
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
+        { currency: 'EUR', default_stitch_rate: 2, preferred_thread_line: 'madeira-polyneon-40', default_reorder_point: null },
+      ]),
+    );
+  });
 });
 
 describe('the team page as an owner', () => {
@@ -132,7 +189,27 @@ describe('the team page as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: null, default_stitch_rate: 2.25, preferred_thread_line: 'madeira-polyneon-40' },
+        { currency: null, default_stitch_rate: 2.25, preferred_thread_line: 'madeira-polyneon-40', default_reorder_point: null },
+      ]),
+    );
+  });
+
+  it('sets the default reorder point, a whole number of spools', async () => {
+    await openAs('owner', { default_reorder_point: 2 });
+    const user = userEvent.setup();
+    const point = await screen.findByLabelText('Default reorder point');
+    await waitFor(() => expect((point as HTMLInputElement).value).toBe('2'));
+    await user.clear(point);
+    await user.type(point, '1.5');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Enter a whole number of spools, 0 or more.')).toBeTruthy();
+    expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([]);
+    await user.clear(point);
+    await user.type(point, '3');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
+        { currency: null, default_stitch_rate: null, preferred_thread_line: null, default_reorder_point: 3 },
       ]),
     );
   });

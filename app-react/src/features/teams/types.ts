@@ -33,12 +33,25 @@ export type Accepted = Schemas['AcceptedBody'];
 /** A team's or a member's settings: key to any JSON value. */
 export type Settings = Record<string, unknown>;
 
-/** The setting keys the tools read (README, "Settings"). */
+/** The setting keys the tools read (docs/behaviour.md, "Settings"). */
 export const settingKeys = {
   currency: 'currency',
   defaultStitchRate: 'default_stitch_rate',
   preferredThreadLine: 'preferred_thread_line',
+  defaultReorderPoint: 'default_reorder_point',
 } as const;
+
+/** The team's preferred thread line, a catalogue line's id; '' when none is set. */
+export function preferredThreadLine(settings: Settings): string {
+  const line = settings[settingKeys.preferredThreadLine];
+  return typeof line === 'string' ? line : '';
+}
+
+/** The team's default reorder point in spools, for threads without their own; null when none is set. */
+export function defaultReorderPoint(settings: Settings): number | null {
+  const point = settings[settingKeys.defaultReorderPoint];
+  return typeof point === 'number' ? point : null;
+}
 
 /**
  * What a role may do (docs/behaviour.md, "Roles"): admins and owners manage members, invites

@@ -13,6 +13,7 @@ import { Swatch } from './components/Swatch';
 import { TargetLines } from './components/TargetLines';
 import { MATCH_LABELS } from './labels';
 
+/** The lines searched until others are chosen: the team's preferred line, else these. */
 const DEFAULT_TARGETS = ['madeira-polyneon', 'isacord-polyester', 'sulky-rayon'];
 const DEFAULT_BULK_TARGET = 'madeira-polyneon';
 const MATCHES = 3;
@@ -38,9 +39,10 @@ function writeSource(params: URLSearchParams, source: Source) {
 
 /**
  * `/tools/thread-converter`. `teamId`: the current team, whose inventory "only threads we own"
- * reads ('' without one: the option is not offered).
+ * reads ('' without one: the option is not offered); `preferredLine`: its preferred line, the
+ * default target ('' for none).
  */
-export function ThreadConverterPage({ teamId = '' }: { teamId?: string }) {
+export function ThreadConverterPage({ teamId = '', preferredLine = '' }: { teamId?: string; preferredLine?: string }) {
   const converter = useQuery(converterQueryOptions);
   return (
     <>
@@ -57,20 +59,24 @@ export function ThreadConverterPage({ teamId = '' }: { teamId?: string }) {
           The thread catalogue could not be loaded: {converter.error.message} Reload the page to try again.
         </p>
       )}
-      {converter.data && <ConverterTool converter={converter.data} teamId={teamId} />}
+      {converter.data && <ConverterTool converter={converter.data} teamId={teamId} preferredLine={preferredLine} />}
     </>
   );
 }
 
-function ConverterTool({ converter, teamId }: { converter: Converter; teamId: string }) {
+function ConverterTool({ converter, teamId, preferredLine }: { converter: Converter; teamId: string; preferredLine: string }) {
   const [params, setParams] = useSearchParams();
   const lines = useMemo(() => converter.lines(), [converter]);
   // Read once per address (`params` changes with it), so the conversion below reruns only when
   // the request does.
   const source = useMemo(() => readSource(params), [params]);
   // Held in state as well as the URL: the URL updates in a transition, and the checkboxes must
-  // show a change at once.
-  const [targets, setTargets] = useState(() => params.get('to')?.split(',').filter(Boolean) ?? DEFAULT_TARGETS);
+  // show a change at once. null until chosen (here or in the address): then the default.
+  const [chosenTargets, setTargets] = useState(() => params.get('to')?.split(',').filter(Boolean) ?? null);
+  const targets = useMemo(
+    () => chosenTargets ?? (lines.some((line) => line.id === preferredLine && line.kind === 'thread') ? [preferredLine] : DEFAULT_TARGETS),
+    [chosenTargets, lines, preferredLine],
+  );
 
   // In state as well as the URL, like the targets: the checkbox must show a change at once.
   const [ownedWanted, setOwnedWanted] = useState(() => params.get('owned') === '1');

@@ -7,6 +7,7 @@
 use crate::catalogue::{Catalogue, Fibre, code_key};
 use crate::colour::{Rgb8, delta_e_2000};
 
+use super::amount::Hundredths;
 use super::thread::{ThreadEntry, ThreadSource};
 
 /// The most entries one page may hold.
@@ -34,7 +35,10 @@ pub struct Query {
     pub fibre: Option<Fibre>,
     /// Entries whose location holds this text, whatever its case ("drawer" finds "Drawer A").
     pub location: Option<String>,
+    /// Only low entries ([`ThreadEntry::is_low`]), with `default_reorder_point` as the team's.
     pub low_only: bool,
+    /// The team's default reorder point, for entries without their own.
+    pub default_reorder_point: Option<Hundredths>,
     pub sort: SortKey,
     pub descending: bool,
     /// From 1.
@@ -101,7 +105,7 @@ pub fn search(catalogue: &Catalogue, stock: &[Stock<'_>], query: &Query) -> Page
         .enumerate()
         .filter_map(|(index, item)| {
             let entry = item.entry;
-            if query.low_only && !entry.is_low() {
+            if query.low_only && !entry.is_low(query.default_reorder_point) {
                 return None;
             }
             let line = match &entry.source {
@@ -270,6 +274,12 @@ mod tests {
     fn filters_narrow_and_sorting_orders() {
         let entries = inventory();
         assert_eq!(run(&entries, Query { low_only: true, ..Query::default() }), [1]);
+        let team_default = Some(Hundredths::parse("10").unwrap());
+        assert_eq!(
+            run(&entries, Query { low_only: true, default_reorder_point: team_default, ..Query::default() }),
+            [2, 1, 3],
+            "the team's default where an entry has no point of its own; 1800's own point is 1"
+        );
         assert_eq!(run(&entries, Query { location: Some("shelf a".into()), ..Query::default() }), [2, 0]);
         // Part of a location is enough: the field is typed, not picked from a list.
         assert_eq!(run(&entries, Query { location: Some("SHELF".into()), ..Query::default() }).len(), 3);

@@ -57,10 +57,31 @@ pub struct ThreadEntry {
     pub notes: String,
 }
 
+/// Low stock (docs/behaviour.md, "Low stock"): `team_default` is the team's default reorder
+/// point (its `default_reorder_point` setting), which applies to every entry without its own.
 impl ThreadEntry {
-    /// Whether it is time to buy more: at or below the reorder point.
-    pub fn is_low(&self) -> bool {
-        self.reorder_point.is_some_and(|point| self.quantity <= point)
+    /// The reorder point that applies: the entry's own, else the team's default.
+    pub fn reorder_point_or(&self, team_default: Option<Hundredths>) -> Option<Hundredths> {
+        self.reorder_point.or(team_default)
+    }
+
+    /// Whether it is time to buy more: none left, or at or below the reorder point that applies.
+    pub fn is_low(&self, team_default: Option<Hundredths>) -> bool {
+        self.quantity == Hundredths::ZERO
+            || self.reorder_point_or(team_default).is_some_and(|point| self.quantity <= point)
+    }
+
+    /// How many whole spools to buy: the fewest that take the quantity above the reorder point
+    /// that applies (0 when there is none), so the entry is no longer low; the reorder point
+    /// minus the quantity, rounded down, plus one. 0 when it is not low.
+    pub fn to_buy(&self, team_default: Option<Hundredths>) -> u64 {
+        if !self.is_low(team_default) {
+            return 0;
+        }
+        let point = self.reorder_point_or(team_default).unwrap_or(Hundredths::ZERO);
+        // Low, so the quantity is at most the point (or 0): the shortfall is never negative.
+        let short = point.hundredths().saturating_sub(self.quantity.hundredths()).max(0);
+        u64::try_from(short / 100 + 1).unwrap_or(1)
     }
 }
 
@@ -354,17 +375,64 @@ mod tests {
         assert_eq!(nothing.parse(catalogue).unwrap_err()[0].field, "line");
     }
 
+    /// An entry of `quantity` spools with its own reorder point `own` ("" for none).
+    fn stock(quantity: &str, own: &str) -> ThreadEntry {
+        ThreadDraft { reorder_point: own.into(), ..draft("madeira-polyneon", "1800", quantity) }
+            .parse(Catalogue::builtin())
+            .unwrap()
+    }
+
+    fn spools(text: &str) -> Hundredths {
+        Hundredths::parse(text).unwrap()
+    }
+
     #[test]
     fn an_entry_is_low_at_or_below_its_reorder_point() {
-        let catalogue = Catalogue::builtin();
-        let mut entry = ThreadDraft { reorder_point: "2".into(), ..draft("madeira-polyneon", "1800", "2") }
-            .parse(catalogue)
-            .unwrap();
-        assert!(entry.is_low());
-        entry.quantity = Hundredths::parse("2.01").unwrap();
-        assert!(!entry.is_low());
-        entry.reorder_point = None;
-        assert!(!entry.is_low(), "no reorder point, never low");
+        assert!(stock("2", "2").is_low(None));
+        assert!(!stock("2.01", "2").is_low(None));
+        assert!(!stock("2", "").is_low(None), "no reorder point anywhere: low only at 0");
+    }
+
+    #[test]
+    fn none_left_is_always_low() {
+        assert!(stock("0", "").is_low(None), "without any reorder point");
+        assert!(stock("0", "0").is_low(None));
+        assert!(stock("0", "").is_low(Some(spools("0"))));
+        assert!(!stock("0.01", "").is_low(None), "a part-used spool is still some");
+    }
+
+    #[test]
+    fn the_team_default_applies_where_an_entry_has_no_reorder_point_of_its_own() {
+        let team = Some(spools("3"));
+        assert!(stock("3", "").is_low(team));
+        assert!(!stock("3.5", "").is_low(team));
+        assert_eq!(stock("3", "").reorder_point_or(team), team);
+        // The entry's own point wins, lower or higher.
+        assert!(!stock("2", "1").is_low(team));
+        assert!(stock("4", "5").is_low(team));
+        assert_eq!(stock("2", "1").reorder_point_or(team), Some(spools("1")));
+    }
+
+    #[test]
+    fn what_to_buy_takes_the_quantity_above_the_reorder_point_in_whole_spools() {
+        assert_eq!(stock("0", "").to_buy(None), 1, "none left, no point: one spool");
+        assert_eq!(stock("2", "2").to_buy(None), 1, "at the point: one more takes it above");
+        assert_eq!(stock("0", "3").to_buy(None), 4);
+        assert_eq!(stock("0.5", "1").to_buy(None), 1, "1.5 is above 1");
+        assert_eq!(stock("0.5", "2").to_buy(None), 2, "2.5 is above 2");
+        assert_eq!(stock("1", "2.5").to_buy(None), 2, "3 is above 2.5");
+        assert_eq!(stock("1", "").to_buy(Some(spools("4"))), 4, "the team default's point");
+        assert_eq!(stock("5", "").to_buy(Some(spools("4"))), 0, "not low: nothing to buy");
+        for (quantity, own, team) in
+            [("0", "", None), ("1.25", "3", None), ("0", "", Some(spools("7"))), ("2", "", Some(spools("2")))]
+        {
+            let mut entry = stock(quantity, own);
+            let bought = i64::try_from(entry.to_buy(team)).unwrap();
+            entry.quantity = Hundredths::from_hundredths(entry.quantity.hundredths() + bought * 100).unwrap();
+            assert!(!entry.is_low(team), "{quantity} {own} {team:?}: no longer low after buying");
+            entry.quantity = Hundredths::from_hundredths(entry.quantity.hundredths() - 100).unwrap();
+            assert!(entry.is_low(team), "{quantity} {own} {team:?}: one spool fewer would not do");
+        }
     }
 
     #[test]

@@ -3,7 +3,10 @@
 
 use std::collections::BTreeMap;
 
-use bobbin_core::settings::{MAX_KEYS, SettingKey};
+use bobbin_core::{
+    inventory::Hundredths,
+    settings::{self, MAX_KEYS, SettingKey},
+};
 use sea_orm::{
     ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _,
     PaginatorTrait as _, QueryFilter as _, sea_query::OnConflict,
@@ -68,6 +71,25 @@ pub async fn one(db: &impl ConnectionTrait, scope: Scope, key: &SettingKey) -> R
         }
     };
     json.map_or(Ok(Value::Null), |json| stored_value(&json))
+}
+
+/// The team's default reorder point, its `default_reorder_point` setting (docs/behaviour.md,
+/// "Low stock"); `None` when it is not set.
+///
+/// # Errors
+///
+/// The database's, or the stored value's when it is not JSON.
+pub async fn default_reorder_point(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+) -> Result<Option<Hundredths>, AppError> {
+    let row = team_setting::Entity::find_by_id((team_id, settings::DEFAULT_REORDER_POINT.to_owned()))
+        .one(db)
+        .await?;
+    Ok(match row {
+        Some(row) => settings::default_reorder_point(&stored_value(&row.value)?),
+        None => None,
+    })
 }
 
 /// Why [`write`] changed nothing: `scope` would end up with more than [`MAX_KEYS`] keys.

@@ -485,3 +485,108 @@ async fn every_change_shows_in_the_next_list_on_every_server(
     other.api_delete(&owner, &format!("{threads}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
     both(&[("1610", 1.0), ("1801", 7.0)]).await;
 }
+
+/// Codes of the low threads with how many to buy of each, from the shopping list
+/// (`low=true`); custom threads as "custom".
+async fn shopping(app: &TestApp, who: &Person, threads: &str) -> Vec<(String, Value)> {
+    let low = app.api_get(who, &format!("{threads}?low=true")).await;
+    let low = low.assert_status(StatusCode::OK);
+    low["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            assert_eq!(t["low"], true, "{t}");
+            (t["code"].as_str().unwrap_or("custom").to_owned(), t["to_buy"].clone())
+        })
+        .collect()
+}
+
+/// docs/behaviour.md, "Low stock": "Low: none left, or at or below the reorder point: the
+/// thread's own, else the team's default (`default_reorder_point`)", and "how many to buy: the
+/// fewest whole spools that take it above that reorder point".
+#[rstest]
+#[tokio::test]
+async fn low_stock_needs_no_set_up_and_follows_the_team_default(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let member = app.person("member").await;
+    app.join(&owner, &team, &member, "member").await;
+    let threads = format!("/teams/{team}/threads");
+    let settings = format!("/teams/{team}/settings");
+    for thread in [
+        json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 0 }),
+        json!({ "line": "madeira-polyneon", "code": "1801", "quantity": 2 }),
+        json!({ "line": "madeira-polyneon", "code": "1610", "quantity": 5, "reorder_point": 1 }),
+        json!({ "name": "Fair gold", "colour": "#C9A227", "quantity": 4, "reorder_point": 6 }),
+    ] {
+        app.api_post(&member, &threads, thread).await.assert_status(StatusCode::CREATED);
+    }
+
+    // Without any set-up, none left is low.
+    assert_eq!(
+        shopping(&app, &member, &threads).await,
+        [("1800".into(), json!(1)), ("custom".into(), json!(3))]
+    );
+
+    // The default reorder point: a whole number of spools, set by admins and owners.
+    app.api_patch(&member, &settings, json!({ "default_reorder_point": 3 }))
+        .await
+        .assert_api_error(StatusCode::FORBIDDEN, "forbidden");
+    for bad in [json!(-1), json!(1.5), json!("3")] {
+        let refused = app.api_patch(&owner, &settings, json!({ "default_reorder_point": bad })).await;
+        refused.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(refused.body["fields"][0]["field"], "default_reorder_point", "{bad}");
+    }
+    let set =
+        app.api_patch(&owner, &format!("{settings}/default_reorder_point"), json!({ "value": 3 })).await;
+    assert_eq!(set.assert_status(StatusCode::OK)["value"], 3);
+
+    // It applies to every thread without a reorder point of its own: in the list's filter, in
+    // each thread's `low`, and in the shopping list's CSV.
+    assert_eq!(
+        shopping(&app, &member, &threads).await,
+        [("1800".into(), json!(4)), ("1801".into(), json!(2)), ("custom".into(), json!(3))]
+    );
+    let all = app.api_get(&member, &threads).await;
+    let listed: Vec<(Value, Value, Value)> = all.assert_status(StatusCode::OK)["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| (t["code"].clone(), t["low"].clone(), t["to_buy"].clone()))
+        .collect();
+    assert_eq!(listed[0], (json!("1610"), json!(false), json!(0)), "its own point, 1, wins");
+    let id = all.body["threads"][2]["id"].as_str().unwrap().to_owned();
+    assert_eq!(all.body["threads"][2]["code"], "1801");
+    let one = app.api_get(&member, &format!("{threads}/{id}")).await;
+    assert_eq!(one.assert_status(StatusCode::OK)["thread"]["low"], true);
+    let adjusted = app.api_post(&member, &format!("{threads}/{id}/adjust"), json!({ "delta": 2 })).await;
+    let adjusted = &adjusted.assert_status(StatusCode::OK)["thread"];
+    assert_eq!(
+        (adjusted["low"].clone(), adjusted["to_buy"].clone()),
+        (json!(false), json!(0)),
+        "4 is above 3"
+    );
+    let csv = app
+        .client
+        .get(app.url(&format!("/api/v2{threads}/export.csv?low=true")))
+        .bearer_auth(&member.token)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert_eq!(csv.lines().count(), 3, "the header, 1800 and the custom thread: {csv}");
+
+    // Removed, the default no longer applies; none left is still low.
+    app.api_patch(&owner, &settings, json!({ "default_reorder_point": null }))
+        .await
+        .assert_status(StatusCode::OK);
+    assert_eq!(
+        shopping(&app, &member, &threads).await,
+        [("1800".into(), json!(1)), ("custom".into(), json!(3))]
+    );
+}

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { useWatch } from 'react-hook-form';
 
 import { FormAlert, FormStatus } from '@/components/form';
 import { ApiError } from '@/lib/api-client';
@@ -16,18 +17,24 @@ interface AddManyFields {
   quantity: string;
 }
 
-/** Adds many codes of one line at once, e.g. pasted from a pattern's colour list. */
-export function AddMany({ teamId }: { teamId: string }) {
+/**
+ * Adds many codes of one line at once, e.g. pasted from a pattern's colour list. The line starts
+ * at the team's preferred one (`preferredLine`, '' for none) until another is chosen.
+ */
+export function AddMany({ teamId, preferredLine = '' }: { teamId: string; preferredLine?: string }) {
   const id = useId();
   const lines = useCatalogueLines();
   const bulk = useBulkAddThreads(teamId);
   const { form, alert, done, setDone, show, onSubmit } = useInventoryForm<AddManyFields>({
     defaultValues: { line: '', codes: '', quantity: '1' },
   });
-  const { register, formState, setValue } = form;
+  const { register, control, formState, setValue } = form;
   const { errors } = formState;
+  // '' until a line is chosen: then the preferred one. A controlled select, so it shows the line
+  // even when the lines arrive after it is set.
+  const line = useWatch({ control, name: 'line' }) || preferredLine;
 
-  const submit = onSubmit(async ({ line, codes, quantity }) => {
+  const submit = onSubmit(async ({ codes, quantity }) => {
     const count = numberOf(quantity);
     const fields: Record<string, string> = {};
     if (!line) fields.line = 'Choose the line the codes belong to.';
@@ -60,7 +67,13 @@ export function AddMany({ teamId }: { teamId: string }) {
     <section className="card profile-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Add many</h2>
       <form onSubmit={submit} noValidate>
-        <SelectField id={`${id}-line`} label="Line" error={errors.line?.message} {...register('line')}>
+        <SelectField
+          id={`${id}-line`}
+          label="Line"
+          error={errors.line?.message}
+          value={line}
+          onChange={(event) => setValue('line', event.target.value)}
+        >
           <option value="">Choose a line</option>
           {(lines.data ?? []).map((entry) => (
             <option key={entry.id} value={entry.id}>

@@ -1,15 +1,16 @@
-import { useDeferredValue, useId } from 'react';
+import { useDeferredValue, useId, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 
 import { FormAlert, FormStatus } from '@/components/form';
 import { sentence } from '@/lib/text';
 
 import { useCreateThread } from '../api/create-thread';
+import { useCatalogueLines } from '../api/get-catalogue-lines';
 import { useCatalogueSearch } from '../api/search-catalogue';
 import { NOT_A_NUMBER, type FormProblems, numberOf, problemsOf } from '../errors';
 import { useInventoryForm } from '../form';
 import type { CatalogueThread, ThreadInput } from '../types';
-import { Swatch, TextField } from './Field';
+import { SelectField, Swatch, TextField } from './Field';
 
 interface AddThreadFields {
   custom: boolean;
@@ -31,10 +32,15 @@ function onSearch({ fields: { line, code, ...fields }, alert }: FormProblems): F
 
 /**
  * Adds one thread: found in the catalogue by code or name (each with its swatch), or a custom
- * one with a name and a colour; then how many.
+ * one with a name and a colour; then how many. The search looks in the team's preferred line
+ * (`preferredLine`, '' for none) until another line, or all, is chosen.
  */
-export function AddThread({ teamId }: { teamId: string }) {
+export function AddThread({ teamId, preferredLine = '' }: { teamId: string; preferredLine?: string }) {
   const id = useId();
+  const lines = useCatalogueLines();
+  // null until the person chooses: then the preferred line ('' is every line).
+  const [chosenLine, setChosenLine] = useState<string | null>(null);
+  const searchLine = chosenLine ?? preferredLine;
   const create = useCreateThread(teamId);
   const { form, alert, done, setDone, show, onSubmit } = useInventoryForm<AddThreadFields>({
     defaultValues: { custom: false, search: '', chosen: null, name: '', colour: '#000000', quantity: '1', location: '' },
@@ -43,7 +49,7 @@ export function AddThread({ teamId }: { teamId: string }) {
   const { errors } = formState;
   const [custom, search, chosen] = useWatch({ control, name: ['custom', 'search', 'chosen'] });
   const deferred = useDeferredValue(search.trim());
-  const found = useCatalogueSearch(custom ? '' : deferred);
+  const found = useCatalogueSearch(custom ? '' : deferred, searchLine);
 
   const submit = onSubmit(async (values) => {
     const count = numberOf(values.quantity);
@@ -93,6 +99,14 @@ export function AddThread({ teamId }: { teamId: string }) {
           </>
         ) : (
           <>
+            <SelectField id={`${id}-in`} label="Search in" value={searchLine} onChange={(event) => setChosenLine(event.target.value)}>
+              <option value="">All lines</option>
+              {(lines.data ?? []).map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.display_name}
+                </option>
+              ))}
+            </SelectField>
             <TextField
               id={`${id}-search`}
               label="Search the catalogue"

@@ -5,7 +5,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 
-import type { Settings } from '../types';
+import { type Settings, settingKeys } from '../types';
 import { type SettingsScope, putSettings, settingsPath } from './get-settings';
 
 export interface SettingsChange {
@@ -23,6 +23,14 @@ export function useUpdateSettings() {
   return useMutation({
     mutationFn: updateSettings,
     // The answer is the whole new map: it replaces the cached one, no refetch needed.
-    onSuccess: (settings, { scope, publicId }) => putSettings(queryClient, scope, publicId, settings),
+    onSuccess: (settings, { scope, publicId, changes }) => {
+      putSettings(queryClient, scope, publicId, settings);
+      // Which threads are low follows the default reorder point (docs/behaviour.md, "Low
+      // stock"): the team's thread reads, whose keys start ['inventory', team, 'threads'], are
+      // read again.
+      if (scope === 'team' && settingKeys.defaultReorderPoint in changes) {
+        void queryClient.invalidateQueries({ queryKey: ['inventory', publicId, 'threads'] });
+      }
+    },
   });
 }

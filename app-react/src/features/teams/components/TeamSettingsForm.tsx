@@ -14,6 +14,7 @@ interface SettingsFields {
   currency: string;
   rate: string;
   threadLine: string;
+  reorderPoint: string;
 }
 
 const currencies = Intl.supportedValuesOf('currency');
@@ -21,26 +22,34 @@ const currencies = Intl.supportedValuesOf('currency');
 function fieldsOf(settings: Settings | undefined): SettingsFields {
   const value = (key: string) => settings?.[key];
   const text = (key: string) => (typeof value(key) === 'string' ? (value(key) as string) : '');
-  const rate = value(settingKeys.defaultStitchRate);
+  const number = (key: string) => (typeof value(key) === 'number' ? String(value(key)) : '');
   return {
     currency: text(settingKeys.currency),
-    rate: typeof rate === 'number' ? String(rate) : '',
+    rate: number(settingKeys.defaultStitchRate),
     threadLine: text(settingKeys.preferredThreadLine),
+    reorderPoint: number(settingKeys.defaultReorderPoint),
   };
 }
 
 /** The form's values as the PATCH map: an emptied field removes its key (null). */
-export function settingsChanges({ currency, rate, threadLine }: SettingsFields): Settings {
+export function settingsChanges({ currency, rate, threadLine, reorderPoint }: SettingsFields): Settings {
   return {
     [settingKeys.currency]: currency || null,
     [settingKeys.defaultStitchRate]: rate.trim() === '' ? null : Number(rate),
     [settingKeys.preferredThreadLine]: threadLine || null,
+    [settingKeys.defaultReorderPoint]: reorderPoint.trim() === '' ? null : Number(reorderPoint),
   };
+}
+
+/** A default reorder point as typed: empty, or a whole number of spools from 0 to 100,000,000. */
+function checkReorderPoint(value: string): true | string {
+  const text = value.trim();
+  return text === '' || (/^\d+$/.test(text) && Number(text) <= 100_000_000) || 'Enter a whole number of spools, 0 or more.';
 }
 
 /**
  * The team settings the tools start from: currency, price per 1,000 stitches, preferred thread
- * line. Everyone sees them; admins and owners change them.
+ * line, default reorder point. Everyone sees them; admins and owners change them.
  */
 export function TeamSettingsForm({ team }: { team: Team }) {
   const id = useId();
@@ -49,9 +58,15 @@ export function TeamSettingsForm({ team }: { team: Team }) {
   const update = useUpdateSettings();
   // The catalogue's lines, for the thread line choice (the catalogue loads with the page's core).
   const converter = useQuery(converterQueryOptions);
+  // The saved values go into the form only once the line choice has its options (or the
+  // catalogue failed, when the saved line shows by its id): a select given a value it has no
+  // option for shows its first one, "No preference", and saving would then clear the line.
+  const ready = settings.data !== undefined && !converter.isPending;
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const { register, handleSubmit, formState } = useForm<SettingsFields>({ values: fieldsOf(settings.data) });
+  const { register, handleSubmit, formState } = useForm<SettingsFields>({
+    ...(ready ? { values: fieldsOf(settings.data) } : {}),
+  });
   const { errors } = formState;
 
   const submit = handleSubmit(async (fields) => {
@@ -77,7 +92,7 @@ export function TeamSettingsForm({ team }: { team: Team }) {
         </p>
       )}
       <form onSubmit={submit} noValidate>
-        <fieldset disabled={!manage || settings.isPending} aria-describedby={manage ? undefined : `${id}-why`}>
+        <fieldset disabled={!manage || !ready} aria-describedby={manage ? undefined : `${id}-why`}>
           <legend className="visually-hidden">Defaults for the tools</legend>
           <div className="field-row">
             <div className="field">
@@ -125,6 +140,22 @@ export function TeamSettingsForm({ team }: { team: Team }) {
                 </option>
               ))}
             </select>
+          </div>
+          <div className="field">
+            <label htmlFor={`${id}-reorder`}>Default reorder point</label>
+            <input
+              id={`${id}-reorder`}
+              type="number"
+              inputMode="numeric"
+              min="0"
+              step="1"
+              {...fieldProps(`${id}-reorder`, errors.reorderPoint, `${id}-reorder-hint`)}
+              {...register('reorderPoint', { validate: checkReorderPoint })}
+            />
+            <p id={`${id}-reorder-hint`} className="muted">
+              Spools. A thread without a reorder point of its own is low at or below this; with none left it is always low.
+            </p>
+            <FieldError id={`${id}-reorder`} error={errors.reorderPoint} />
           </div>
           {manage ? (
             <button type="submit" className="button button--primary" disabled={formState.isSubmitting}>

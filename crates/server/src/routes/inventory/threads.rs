@@ -36,7 +36,10 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
-    repo::threads::{self, MAX_THREADS, Thread},
+    repo::{
+        settings,
+        threads::{self, MAX_THREADS, Thread},
+    },
     state::AppState,
 };
 
@@ -66,8 +69,12 @@ pub struct ThreadView {
     /// In the team's currency (its `currency` setting).
     pub cost_per_spool: Option<f64>,
     pub notes: String,
-    /// At or below the reorder point.
+    /// None left, or at or below the reorder point that applies: its own, else the team's
+    /// `default_reorder_point` setting.
     pub low: bool,
+    /// Whole spools to buy so that it is no longer low: the reorder point that applies (0 when
+    /// none does) minus the quantity, rounded down, plus one; 0 when it is not low.
+    pub to_buy: u64,
     /// Send it back with a full edit.
     pub version: i32,
     pub updated_by_email: Option<String>,
@@ -131,7 +138,7 @@ pub struct ListParams {
     pub fibre: Option<String>,
     /// Part of the storage location, whatever its case.
     pub location: Option<String>,
-    /// Only entries at or below their reorder point: the shopping list.
+    /// Only low entries (see `low` of a thread): the shopping list.
     pub low: Option<bool>,
     /// code (default), name, quantity, location or updated.
     pub sort: Option<String>,
@@ -160,7 +167,8 @@ pub async fn create(
 ) -> Result<Response, AppError> {
     let entry = parse_input(&input)?;
     let thread = threads::create(&state.db, member.team.id, member.user.id, &entry).await?;
-    Ok((StatusCode::CREATED, Json(ThreadBody { thread: view(&thread, None) })).into_response())
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok((StatusCode::CREATED, Json(ThreadBody { thread: view(&thread, None, team_default) })).into_response())
 }
 
 /// Lists the team's threads: search, filters, sorting and pages (every member).
@@ -177,7 +185,8 @@ pub async fn list(
     member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<ThreadPage>, AppError> {
-    let query = search_query(&params)?;
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let query = search_query(&params, team_default)?;
     // The search runs over the team's entries as this server keeps them (thread_cache); whole
     // rows are read for the page's hits only.
     let team = state.threads.threads(&state.db, &member.team).await?;
@@ -194,7 +203,7 @@ pub async fn list(
         .hits
         .iter()
         .filter_map(|&(index, distance)| {
-            full.get(&team.threads[index].id).map(|thread| view(thread, distance))
+            full.get(&team.threads[index].id).map(|thread| view(thread, distance, team_default))
         })
         .collect();
     Ok(Json(ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page }))
@@ -248,7 +257,8 @@ pub async fn get(
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let thread = threads::get(&state.db, member.team.id, &thread_id).await?;
-    Ok(Json(ThreadBody { thread: view(&thread, None) }))
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
 /// A full edit, made from `version` (members, admins and owners).
@@ -281,7 +291,8 @@ pub async fn update(
     // Only the version the edit was made from is overwritten; anything newer stays.
     let thread =
         threads::edit(&state.db, member.team.id, member.user.id, &thread_id, version, &entry).await?;
-    Ok(Json(ThreadBody { thread: view(&thread, None) }))
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
 /// A change of quantity by `delta` (e.g. -1 for a spool used up, 0.5 for a cone put back).
@@ -314,7 +325,8 @@ pub async fn adjust(
     })?;
     let delta = if input.delta < 0.0 { -magnitude.hundredths() } else { magnitude.hundredths() };
     let thread = threads::adjust(&state.db, member.team.id, member.user.id, &thread_id, delta).await?;
-    Ok(Json(ThreadBody { thread: view(&thread, None) }))
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
 /// Removes an entry (members, admins and owners).
@@ -413,7 +425,8 @@ pub async fn bulk(
         return Err(AppError::Validation(problems));
     }
     let (added, already) = threads::add_missing(&state.db, member.team.id, member.user.id, entries).await?;
-    let added = added.iter().map(|thread| view(thread, None)).collect();
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let added = added.iter().map(|thread| view(thread, None, team_default)).collect();
     let already_owned = already
         .into_iter()
         .filter_map(|entry| match entry.source {
@@ -438,7 +451,8 @@ pub async fn export(
     member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
-    let mut query = search_query(&params)?;
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let mut query = search_query(&params, team_default)?;
     query.page = 1;
     query.per_page = usize::MAX;
     let entries = threads::all(&state.db, member.team.id).await?;
@@ -619,7 +633,8 @@ fn parse_input(input: &ThreadInput) -> Result<ThreadEntry, AppError> {
         .map_err(|problems| AppError::Validation(problems.iter().map(field_error).collect()))
 }
 
-fn search_query(params: &ListParams) -> Result<search::Query, AppError> {
+/// The search `params` ask for; `team_default`: the team's default reorder point.
+fn search_query(params: &ListParams, team_default: Option<Hundredths>) -> Result<search::Query, AppError> {
     let mut errors = Vec::new();
     let closest = match params.closest.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
         None => None,
@@ -674,6 +689,7 @@ fn search_query(params: &ListParams) -> Result<search::Query, AppError> {
         fibre,
         location: params.location.clone().filter(|l| !l.is_empty()),
         low_only: params.low.unwrap_or(false),
+        default_reorder_point: team_default,
         sort,
         descending,
         // No inventory has a page past its largest size, even in pages of one; bounded as the
@@ -683,7 +699,8 @@ fn search_query(params: &ListParams) -> Result<search::Query, AppError> {
     })
 }
 
-fn view(thread: &Thread, distance: Option<f64>) -> ThreadView {
+/// The entry as the app shows it; `team_default`: the team's default reorder point.
+fn view(thread: &Thread, distance: Option<f64>, team_default: Option<Hundredths>) -> ThreadView {
     let catalogue = Catalogue::builtin();
     let entry = &thread.entry;
     let draft = entry.to_draft(catalogue);
@@ -706,7 +723,8 @@ fn view(thread: &Thread, distance: Option<f64>) -> ThreadView {
         reorder_point: entry.reorder_point.map(Hundredths::as_f64),
         cost_per_spool: entry.cost_per_spool.map(Hundredths::as_f64),
         notes: entry.notes.clone(),
-        low: entry.is_low(),
+        low: entry.is_low(team_default),
+        to_buy: entry.to_buy(team_default),
         version: thread.version,
         updated_by_email: thread.updated_by_email.clone(),
         updated_at: thread.updated_at,
