@@ -159,7 +159,7 @@ test('the inventory is reached from the header and from the dashboard', async ({
   await page.goto('/dashboard');
   await page.getByRole('link', { name: 'Machines', exact: true }).click();
   await expect(page).toHaveTitle('Bobbin - Machines');
-  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Inventory', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory', exact: true }).click();
   await expect(page).toHaveURL(/\/inventory$/);
   await expect(page).toHaveTitle('Bobbin - Calculators');
 });
