@@ -63,7 +63,7 @@ test('registering, then the confirmation link, logs the person in; logging out e
     await accountButton(page).click();
     await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Profile' }).click();
     await expect(page).toHaveTitle('Bobbin - Profile');
-    await expect(page.getByText(email, { exact: true })).toBeVisible();
+    await expect(page.getByRole('main').getByText(email, { exact: true })).toBeVisible();
   });
 
   await test.step('log out: the cookie is gone and pages that need a login say so', async () => {

@@ -74,11 +74,10 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
         </svg>
       </button>
       <div id={panelId} className="account-menu__panel" hidden={!open}>
-        {address ? (
-          <p className="account-menu__who">
-            Signed in as <strong>{address}</strong>
-          </p>
-        ) : null}
+        <p className="account-menu__who">
+          Signed in as <strong>{name}</strong>
+          {address && address !== name ? <span>{address}</span> : null}
+        </p>
         <ul className="account-menu__list">
           <li>
             <Link to={paths.profile}>Profile</Link>
