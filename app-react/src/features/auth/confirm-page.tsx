@@ -6,7 +6,7 @@ import { notify } from '@/lib/toast';
 
 import { AuthCard } from './AuthCard';
 
-export const EMAIL_CONFIRMED = 'Your e-mail address is confirmed.';
+const EMAIL_CONFIRMED = 'Your e-mail address is confirmed.';
 
 /**
  * `/auth/confirm`: where a sign-up's confirmation (the e-mailed link, through `/auth/callback`,
