@@ -8,8 +8,8 @@ import { expect, test } from '../fixtures/test';
 // read here through /dev/mailbox.json as a person would read their inbox. Each test makes its
 // own accounts: they sign out, which would end a session other tests share.
 
-/** The account's corner of the header, once someone is logged in. */
-const accountLink = (page: Page) => page.getByRole('link', { name: /^Profile:/ });
+/** The account menu's button in the header, once someone is logged in. */
+const accountButton = (page: Page) => page.getByRole('button', { name: /^Account: / });
 
 /** Signs out of this device from the profile page's security tab; the app goes home. */
 async function signOutHere(page: Page) {
@@ -47,23 +47,23 @@ test('registering, then the confirmation link, logs the person in; logging out e
     await expect(page.getByRole('status')).toContainText(email);
   });
 
-  await test.step('the link goes through /auth/callback, which exchanges the code this browser holds', async () => {
+  await test.step('the link goes through /auth/callback, which exchanges the code this browser holds, to the dashboard', async () => {
     await page.goto(await mailedLink(page.request, email));
-    await expect(page).toHaveURL(/\/auth\/confirm$/);
-    await expect(page.getByRole('heading', { name: 'E-mail confirmed' })).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByText('Your e-mail address is confirmed.')).toBeVisible();
     const cookies = await context.cookies();
     expect(cookies.some((cookie) => cookie.name.startsWith('sb-bobbin-auth-token'))).toBe(true);
   });
 
   await test.step('logged in: the header and the product API know the person', async () => {
-    await page.getByRole('link', { name: 'Continue' }).click();
-    await expect(accountLink(page)).toContainText('Ada Lovelace');
+    await expect(accountButton(page)).toContainText('Ada Lovelace');
     const profile = await page.request.get('/api/v2/users/me');
     expect(profile.status()).toBe(200);
     expect(await profile.json()).toMatchObject({ email, full_name: 'Ada Lovelace' });
-    await accountLink(page).click();
+    await accountButton(page).click();
+    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Profile' }).click();
     await expect(page).toHaveTitle('Bobbin - Profile');
-    await expect(page.getByText(email, { exact: true })).toBeVisible();
+    await expect(page.getByRole('main').getByText(email, { exact: true })).toBeVisible();
   });
 
   await test.step('log out: the cookie is gone and pages that need a login say so', async () => {
@@ -121,7 +121,7 @@ test('another tab logging in or out is followed: the profile appears, or the app
   await fillLogin(other, account);
   await expect(other).toHaveURL(/\/profile$/);
   // The first tab never loaded the auth client, and still hears of the sign-in.
-  await expect(accountLink(page)).toBeVisible();
+  await expect(accountButton(page)).toBeVisible();
 
   await page.goto('/profile?tab=notifications');
   await expect(page.getByRole('tab', { name: 'Notifications', selected: true })).toBeVisible();
@@ -145,7 +145,7 @@ test('a redirect to another site after login is ignored', async ({ page }) => {
 
   await page.goto('/login?redirect=%2F%2Fevil.example%2F');
   await fillLogin(page, account);
-  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/dashboard$/);
 });
 
 test('an authenticator app set up on the security tab is asked for at the next login', async ({ page }) => {
@@ -180,8 +180,8 @@ test('an authenticator app set up on the security tab is asked for at the next l
     // A code is accepted once: the next period's code (the server allows one step either way).
     await page.getByLabel('Code').fill(totp?.generate({ timestamp: Date.now() + 30_000 }) ?? '');
     await page.getByRole('button', { name: 'Verify' }).click();
-    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    await expect(accountLink(page)).toBeVisible();
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/dashboard$/);
+    await expect(accountButton(page)).toBeVisible();
   });
 
   await test.step('at aal2, the app can be removed', async () => {
@@ -226,7 +226,7 @@ test('forgot password: the e-mailed link leads to a new password, which then log
     expect(old.status()).toBe(400);
     await page.goto('/login');
     await fillLogin(page, { email: account.email, password: newPassword });
-    await expect(accountLink(page)).toBeVisible();
-    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
+    await expect(accountButton(page)).toBeVisible();
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/dashboard$/);
   });
 });

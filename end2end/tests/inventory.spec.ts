@@ -50,8 +50,11 @@ test('threads are added from the catalogue, changed in one tap and exported', as
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Wildfire');
     const quantity = page.getByLabel('Quantity of 1800 Wildfire');
     await expect(quantity).toHaveText('2');
+    // Shown at once; reloaded only once the server has it (a reload cancels a request on its way).
+    const saved = page.waitForResponse((response) => response.url().endsWith('/adjust') && response.ok());
     await page.getByRole('button', { name: 'One more of 1800 Wildfire' }).click();
     await expect(quantity).toHaveText('3');
+    await saved;
     await page.reload();
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Wildfire');
     await expect(page.getByLabel('Quantity of 1800 Wildfire')).toHaveText('3');
@@ -159,7 +162,7 @@ test('the inventory is reached from the header and from the dashboard', async ({
   await page.goto('/dashboard');
   await page.getByRole('link', { name: 'Machines', exact: true }).click();
   await expect(page).toHaveTitle('Bobbin - Machines');
-  await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Inventory', exact: true }).click();
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory', exact: true }).click();
   await expect(page).toHaveURL(/\/inventory$/);
   await expect(page).toHaveTitle('Bobbin - Calculators');
 });
@@ -189,8 +192,10 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
       expect(box?.width).toBeGreaterThanOrEqual(44);
       expect(box?.height).toBeGreaterThanOrEqual(44);
     }
+    const saved = page.waitForResponse((response) => response.url().endsWith('/adjust') && response.ok());
     await more.click();
     await expect(quantity).toHaveText('3');
+    await saved;
     await page.reload();
     await expect(page.getByLabel(`Quantity of ${name}`)).toHaveText('3');
   });

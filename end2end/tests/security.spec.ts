@@ -8,7 +8,8 @@ import { expect, test } from '../fixtures/test';
 // Account security in the browser: nothing of one person is left for the next at the same tab, and
 // an authenticator app added elsewhere is asked for before the API answers.
 
-const accountLink = (page: Page) => page.getByRole('link', { name: /^Profile:/ });
+const accountButton = (page: Page) => page.getByRole('button', { name: /^Account: / });
+const accountMenu = (page: Page) => page.getByRole('navigation', { name: 'Account' });
 const switcher = (page: Page) => page.getByRole('combobox', { name: 'Team', exact: true });
 
 /** A session of `account` through the auth API, as another device would hold it. */
@@ -47,7 +48,8 @@ test('the next person at the same tab sees nothing of the last one', async ({ pa
   });
 
   await test.step('Alice signs out from her profile, in the app', async () => {
-    await accountLink(page).click();
+    await accountButton(page).click();
+    await accountMenu(page).getByRole('link', { name: 'Profile' }).click();
     await page.getByRole('tab', { name: 'Security' }).click();
     const section = page.getByRole('region', { name: 'Sign out' });
     await section.getByRole('button', { name: 'Sign out' }).click();
@@ -55,15 +57,16 @@ test('the next person at the same tab sees nothing of the last one', async ({ pa
   });
 
   await test.step("Bob logs in on the same tab: not sent to Alice's invite, none of her teams", async () => {
-    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Log in' }).click();
+    await accountMenu(page).getByRole('link', { name: 'Log in' }).click();
     await fillLogin(page, bob);
-    await expect(accountLink(page)).toContainText(bob.email);
-    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/$/);
-    await page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Inventory' }).click();
+    await expect(accountButton(page)).toContainText(bob.email);
+    await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/dashboard$/);
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory' }).click();
     await expect(switcher(page).locator('option:checked')).toHaveText(`${bob.email}'s Team`);
     await expect(switcher(page).locator('option')).toHaveText([`${bob.email}'s Team`]);
-    await accountLink(page).click();
-    await page.getByRole('tab', { name: 'My Invites' }).click();
+    await accountButton(page).click();
+    await accountMenu(page).getByRole('link', { name: 'My Invites' }).click();
+    await expect(page.getByRole('tab', { name: 'My Invites', selected: true })).toBeVisible();
     await expect(page.getByText('You have no pending invites.')).toBeVisible();
     await expect(page.getByText("Carol's Atelier")).toHaveCount(0);
   });
@@ -84,7 +87,7 @@ test.describe(() => {
     const account = await newAccount(testInfo, 'late-second-factor');
     await page.goto('/login');
     await fillLogin(page, account);
-    await expect(accountLink(page)).toBeVisible();
+    await expect(accountButton(page)).toBeVisible();
 
     let totp: TOTP | undefined;
     await test.step('on another device, the person adds an authenticator app', async () => {

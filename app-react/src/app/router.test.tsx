@@ -108,8 +108,8 @@ describe('routes', () => {
     renderAt('/no/such/page');
     expect(await screen.findByText('Page not found: /no/such/page')).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
-    // Non-fatal: the layout (header with the home link, footer) is still there.
-    expect(screen.getByRole('link', { name: 'Bobbin home' })).toBeTruthy();
+    // Non-fatal: the layout (header with the brand, footer) is still there.
+    expect(screen.getByRole('link', { name: 'Bobbin dashboard' })).toBeTruthy();
     expect(screen.getByRole('contentinfo')).toBeTruthy();
   });
 
@@ -149,23 +149,46 @@ describe('the login guard', () => {
   it('lets a signed-in person in, and the header names them', async () => {
     signIn();
     const router = renderAt('/profile');
-    expect(await screen.findByRole('link', { name: /^Profile: ?Ada Lovelace$/ })).toBeTruthy();
+    expect(await screen.findByRole('button', { name: 'Account: Ada Lovelace' })).toBeTruthy();
     expect(where(router)).toBe('/profile');
   });
 
-  it('leads a signed-in person to the inventory from the header, and a visitor not', async () => {
+  it("leads a signed-in person to the app's places from the header", async () => {
     signIn();
     const router = renderAt('/profile');
-    const nav = await screen.findByRole('navigation', { name: 'Account' });
-    await within(nav).findByRole('link', { name: /^Profile:/ });
+    const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Inventory', 'Profile: Ada Lovelace']);
+    ).toEqual(['Dashboard', 'Inventory', 'Tools', 'Team']);
     await userEvent.setup().click(within(nav).getByRole('link', { name: 'Inventory' }));
     await waitFor(() => expect(where(router)).toBe('/inventory'));
     expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
+    expect(within(nav).getByRole('link', { name: 'Inventory' }).getAttribute('aria-current')).toBe('page');
+  });
+
+  it('opens the account menu with its button, counts pending invites, and closes it on Escape', async () => {
+    myInvites = [anInvite('inv_1')];
+    signIn();
+    renderAt('/dashboard');
+    const user = userEvent.setup();
+    const button = await screen.findByRole('button', { name: 'Account: Ada Lovelace, 1 pending invite' });
+    const menu = screen.getByRole('navigation', { name: 'Account' });
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(within(menu).queryByRole('link', { name: 'Profile' })).toBeNull();
+
+    await user.click(button);
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    expect(within(menu).getByRole('link', { name: 'Profile' }).getAttribute('href')).toBe('/profile');
+    expect(within(menu).getByRole('link', { name: 'My Invites (1 pending)' }).getAttribute('href')).toBe('/profile?tab=invites');
+    expect(within(menu).getByRole('button', { name: 'Sign out' })).toBeTruthy();
+
+    await user.tab();
+    expect(document.activeElement).toBe(within(menu).getByRole('link', { name: 'Profile' }));
+    await user.keyboard('{Escape}');
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    expect(document.activeElement).toBe(button);
   });
 
   it('does not count a session still waiting for its second-factor code', async () => {

@@ -34,11 +34,11 @@ export const createRoutes = (queryClient: QueryClient): RouteObject[] => [
       // The sign-in screens have no layout (docs/behaviour.md, "Screens and routes").
       {
         path: paths.login,
-        lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/login-page')).LoginPage })),
+        lazy: lazyRoute(async () => ({ Component: (await import('./routes/sign-in')).LoginRoute })),
       },
       {
         path: paths.register,
-        lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/register-page')).RegisterPage })),
+        lazy: lazyRoute(async () => ({ Component: (await import('./routes/sign-in')).RegisterRoute })),
       },
       {
         path: paths.authCallback,

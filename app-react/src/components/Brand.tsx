@@ -2,9 +2,13 @@ import { Link } from 'react-router';
 
 import { paths } from '@/config/paths';
 
-export function Brand() {
+/**
+ * The logo, a link: to the home page, or (`toDashboard`, for someone signed in) to the dashboard,
+ * where the app starts.
+ */
+export function Brand({ toDashboard = false }: { toDashboard?: boolean }) {
   return (
-    <Link to={paths.home} className="brand" aria-label="Bobbin home">
+    <Link to={toDashboard ? paths.dashboard : paths.home} className="brand" aria-label={toDashboard ? 'Bobbin dashboard' : 'Bobbin home'}>
       <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
         <rect x="8" y="3" width="16" height="4" rx="1" />
         <rect x="8" y="25" width="16" height="4" rx="1" />

@@ -139,6 +139,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/invites/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the link of a pending invite leads to, for a person who is not signed in yet: the team's
+         *     name and the inviter's name. Needs no session, only the token; counted per client network
+         *     like the auth service's token endpoints.
+         */
+        post: operations["preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/invites/{invite_id}/accept": {
         parameters: {
             query?: never;
@@ -981,6 +1002,18 @@ export interface components {
         };
         InviteBody: {
             invite: components["schemas"]["Invite"];
+        };
+        /**
+         * @description What the e-mailed link tells whoever opens it before they sign in: the team and who invites
+         *     them, nothing more (not the addresses, the role or the dates).
+         */
+        InvitePreview: {
+            /**
+             * @description The inviter's full name; `null` when they gave none or their account is gone. Their
+             *     address is never shown here.
+             */
+            invited_by: string | null;
+            team_name: string;
         };
         /**
          * @description Where an invite stands.
@@ -1873,6 +1906,110 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitePreview"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No invite has that token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_accepted` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_revoked` or `invite_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many lookups from this network in 5 minutes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

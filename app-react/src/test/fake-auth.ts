@@ -72,6 +72,9 @@ function createAuth(state: FakeState) {
     updateUser: vi.fn(async (_attributes: unknown): Promise<Answer> => ok({ user: state.session?.user ?? null })),
     resetPasswordForEmail: vi.fn(async (_email: string, _options?: unknown): Promise<Answer> => ok({})),
     exchangeCodeForSession: vi.fn(async (_code: string): Promise<Answer> => ok({ session: state.session })),
+    verifyOtp: vi.fn(async (_params: { email: string; token: string; type: string }): Promise<Answer> =>
+      ok({ session: state.session, user: state.session?.user ?? null }),
+    ),
     mfa: {
       getAuthenticatorAssuranceLevel: vi.fn(async () => ok({ ...state.aal, currentAuthenticationMethods: [] })),
       listFactors: vi.fn(async () => {

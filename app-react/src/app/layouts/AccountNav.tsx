@@ -1,17 +1,29 @@
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 
-import { paths } from '@/config/paths';
+import { useDisclosure } from '@/components/use-disclosure';
+import { paths, profileTabPath } from '@/config/paths';
 import { useProfile } from '@/features/profile/api/get-profile';
-import { useAuthState } from '@/lib/auth';
+import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
+import { authErrorMessage, getAuthClient, useAuthState } from '@/lib/auth';
+import { notify } from '@/lib/toast';
+
+interface AccountNavProps {
+  /**
+   * Fetch the person's pending invites for the count. Only where a page needs a login (the
+   * default layout), whose guard has seen the session through its second factor; elsewhere the
+   * count comes from what the app has already fetched.
+   */
+  countInvites?: boolean;
+}
 
 /**
- * The header's account corner: for someone signed in, the way to the team's inventory and who
- * they are (a link to the profile page); otherwise the way in.
- * While a session cookie is being checked it keeps its room empty, so nothing shifts.
+ * The header's account corner: for someone signed in, a menu (Profile, My Invites with how many
+ * are pending, Sign out) behind a button with their name; otherwise the way in. While a session
+ * cookie is being checked it keeps its room empty, so nothing shifts.
  */
-export function AccountNav() {
+export function AccountNav({ countInvites = false }: AccountNavProps) {
   const auth = useAuthState();
-  const profile = useProfile();
 
   if (auth.status === 'unknown') return <div className="account-nav" aria-hidden="true" />;
   if (auth.status === 'signed-out') {
@@ -24,14 +36,65 @@ export function AccountNav() {
       </nav>
     );
   }
-  const name = profile?.full_name || profile?.email || auth.user.email || 'Your account';
+  return <AccountMenu email={auth.user.email} countInvites={countInvites} />;
+}
+
+function AccountMenu({ email, countInvites }: { email: string | undefined; countInvites: boolean }) {
+  const profile = useProfile();
+  const invites = useQuery({ ...myInvitesQueryOptions(), enabled: countInvites });
+  const { open, close, container, buttonProps, panelId } = useDisclosure<HTMLElement>();
+  const pending = invites.data?.filter((invite) => invite.status === 'pending').length ?? 0;
+  const name = profile?.full_name || profile?.email || email || 'Your account';
+  const address = profile?.email || email;
+  const waiting = pending > 0 ? `, ${pending} pending ${pending === 1 ? 'invite' : 'invites'}` : '';
+
+  // Ends this device's session; the client's SIGNED_OUT then logs the app out and leaves a page
+  // that needs a login for the home page (app/root.tsx, docs/behaviour.md, "Logout").
+  const signOut = async () => {
+    close();
+    try {
+      const { auth } = await getAuthClient();
+      const { error } = await auth.signOut({ scope: 'local' });
+      if (error) notify.error(authErrorMessage(error, 'Sign out failed'));
+    } catch (error) {
+      notify.error(authErrorMessage(error, 'Sign out failed'));
+    }
+  };
+
   return (
-    <nav className="account-nav" aria-label="Account">
-      <Link to={paths.inventory}>Inventory</Link>
-      <Link className="account-nav__me" to={paths.profile}>
-        <span className="visually-hidden">Profile: </span>
-        <span className="account-nav__name">{name}</span>
-      </Link>
+    <nav ref={container} className="account-nav" aria-label="Account">
+      <button className="account-menu__button" aria-label={`Account: ${name}${waiting}`} {...buttonProps}>
+        <span className="account-menu__avatar" aria-hidden="true">
+          {name.charAt(0).toUpperCase()}
+        </span>
+        <span className="account-menu__name">{name}</span>
+        {pending > 0 ? <span className="count-badge">{pending}</span> : null}
+        <svg className="icon account-menu__caret" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+          <path d="M5 8l5 5 5-5" />
+        </svg>
+      </button>
+      <div id={panelId} className="account-menu__panel" hidden={!open}>
+        <p className="account-menu__who">
+          Signed in as <strong>{name}</strong>
+          {address && address !== name ? <span>{address}</span> : null}
+        </p>
+        <ul className="account-menu__list">
+          <li>
+            <Link to={paths.profile}>Profile</Link>
+          </li>
+          <li>
+            <Link to={profileTabPath('invites')} aria-label={pending > 0 ? `My Invites (${pending} pending)` : undefined}>
+              My Invites
+              {pending > 0 ? <span className="count-badge">{pending}</span> : null}
+            </Link>
+          </li>
+          <li>
+            <button type="button" onClick={() => void signOut()}>
+              Sign out
+            </button>
+          </li>
+        </ul>
+      </div>
     </nav>
   );
 }

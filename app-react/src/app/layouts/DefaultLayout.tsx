@@ -4,11 +4,13 @@ import { Brand } from '@/components/Brand';
 import { SiteFooter } from '@/components/SiteFooter';
 
 import { AccountNav } from './AccountNav';
+import { MainNav } from './MainNav';
 import { TeamSwitcher } from './TeamSwitcher';
 
 /**
- * The default layout (docs/behaviour.md, "Layouts, loading and banners"): header with the team
- * switcher, a readable content column, footer.
+ * The default layout (docs/behaviour.md, "Layouts, loading and banners"): a header with the
+ * brand (to the dashboard), the app's places, the team switcher and the account menu; a
+ * readable content column; the footer. Its pages need a login, so the brand leads into the app.
  */
 export function DefaultLayout() {
   return (
@@ -17,9 +19,10 @@ export function DefaultLayout() {
         Skip to content
       </a>
       <header className="site-header">
-        <Brand />
+        <Brand toDashboard />
+        <MainNav />
         <TeamSwitcher />
-        <AccountNav />
+        <AccountNav countInvites />
       </header>
       <main id="main" className="layout__main layout__main--column">
         <Outlet />

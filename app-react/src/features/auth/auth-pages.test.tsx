@@ -77,11 +77,11 @@ describe('/login', () => {
     expect(fakeAuth.auth.signInWithPassword).toHaveBeenCalledWith({ email: 'ada@example.com', password: 'Stitch-Count-4812' });
   });
 
-  it('ignores a redirect to another site', async () => {
+  it('ignores a redirect to another site, and goes to the dashboard instead', async () => {
     fakeAuth.session = fakeSession();
     const page = renderPage(<LoginPage />, '/login?redirect=%2F%2Fevil.example');
     await fillLogin();
-    await waitFor(() => expect(page.location()).toBe('/'));
+    await waitFor(() => expect(page.location()).toBe('/dashboard'));
   });
 
   it('asks for the authenticator code when the account has one, then goes on', async () => {
@@ -152,6 +152,33 @@ describe('/register', () => {
         emailRedirectTo: `${window.location.origin}/auth/callback?next=%2Fauth%2Fconfirm`,
       },
     });
+  });
+
+  it('takes the six-digit code from the e-mail instead of the link, then goes on to the confirmation', async () => {
+    const page = renderPage(<RegisterPage />, '/register');
+    await fillRegister();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Code'), '204815');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(page.location()).toBe('/auth/confirm'));
+    expect(fakeAuth.auth.verifyOtp).toHaveBeenCalledWith({ email: 'ada@example.com', token: '204815', type: 'signup' });
+  });
+
+  it('a wrong code says so, and a code from an invite link goes back to the invite', async () => {
+    fakeAuth.auth.verifyOtp.mockResolvedValueOnce({
+      data: { user: null, session: null },
+      error: authError('Token has expired or is invalid'),
+    });
+    const page = renderPage(<RegisterPage />, '/register?redirect=%2Fprofile%2Finvites%2Faccept%3Ftoken%3Dabc');
+    await fillRegister();
+    const user = userEvent.setup();
+    await user.type(await screen.findByLabelText('Code'), '111111');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    expect((await screen.findByRole('alert')).textContent).toBe('Token has expired or is invalid');
+    await user.clear(screen.getByLabelText('Code'));
+    await user.type(screen.getByLabelText('Code'), '204815');
+    await user.click(screen.getByRole('button', { name: 'Confirm' }));
+    await waitFor(() => expect(page.location()).toBe('/profile/invites/accept?token=abc'));
   });
 
   it("shows a weak password's reasons", async () => {
@@ -256,7 +283,7 @@ describe('/auth/callback', () => {
       return { data: { session: fakeAuth.session }, error: null };
     });
     const page = renderPage(<CallbackPage />, '/auth/callback?next=https%3A%2F%2Fevil.example&code=def');
-    await waitFor(() => expect(page.location()).toBe('/'));
+    await waitFor(() => expect(page.location()).toBe('/dashboard'));
   });
 
   it("shows the service's error_description", async () => {

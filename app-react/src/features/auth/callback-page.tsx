@@ -27,7 +27,7 @@ function exchangeOnce(auth: SupabaseClient['auth'], code: string): Promise<AuthE
  * `/auth/callback`: where e-mailed links and OAuth sign-ins come back, with `?code=` to exchange
  * (with the PKCE verifier this browser kept) for a session, or with `error_description` when
  * the service refused. Then on to `next`: the confirm or reset page, or where the person was
- * going (a path on this site only).
+ * going (a path on this site only), else the dashboard.
  */
 export function CallbackPage() {
   const [params] = useSearchParams();
@@ -37,7 +37,7 @@ export function CallbackPage() {
     params.has('error') || params.has('error_description') ? params.get('error_description') || 'OAuth failed' : null,
   );
   const [code] = useState(() => params.get('code'));
-  const [next] = useState(() => safeRedirect(params.get('next')));
+  const [next] = useState(() => safeRedirect(params.get('next'), paths.dashboard));
   const [error, setError] = useState<string | null>(refused);
 
   useEffect(() => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
@@ -26,12 +26,14 @@ async function pendingFactor(): Promise<string | null> {
 /**
  * `/login`: e-mail and password (or a provider the server offers), then, when the account has a
  * verified authenticator app, its six-digit code (the session must reach `aal2`). Afterwards on
- * to `?redirect=`, the page the login guard sent the person away from.
+ * to `?redirect=`, the page the login guard sent the person away from, else to the dashboard
+ * (docs/behaviour.md, "Navigation guards"). `notice` (what the app shell knows of where the
+ * person is going: an invite) shows above the form.
  */
-export function LoginPage() {
+export function LoginPage({ notice }: { notice?: ReactNode }) {
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const redirectTo = safeRedirect(params.get('redirect'));
+  const redirectTo = safeRedirect(params.get('redirect'), paths.dashboard);
   const [error, setError] = useState<string | null>(null);
   const [factorId, setFactorId] = useState<string | null>(null);
   const { register, handleSubmit, formState } = useForm<Credentials>();
@@ -72,6 +74,7 @@ export function LoginPage() {
   }
   return (
     <AuthCard title="Login">
+      {notice}
       <form onSubmit={signIn} noValidate>
         <div className="field">
           <label htmlFor="login-email">E-mail</label>

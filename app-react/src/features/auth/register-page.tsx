@@ -1,10 +1,11 @@
-import { useState } from 'react';
+import { type ReactNode, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 
 import { FieldError, FormAlert, fieldProps } from '@/components/form';
+import { OneTimeCodeForm } from '@/components/OneTimeCodeForm';
 import { paths } from '@/config/paths';
-import { callbackUrl, getAuthClient, passwordErrorMessage, safeRedirect } from '@/lib/auth';
+import { authErrorMessage, callbackUrl, getAuthClient, passwordErrorMessage, safeRedirect } from '@/lib/auth';
 
 import { AuthCard } from './AuthCard';
 
@@ -15,11 +16,13 @@ interface Registration {
 }
 
 /**
- * `/register`: e-mail, password and an optional full name; the e-mail then confirms it. With a
- * `?redirect=` (someone sent to log in from a page, an invite link say, who has no account yet)
- * the confirmation link leads back to that page rather than to the confirmation page.
+ * `/register`: e-mail, password and an optional full name; the e-mail then confirms it, by its
+ * link or by the six-digit code typed here. With a `?redirect=` (someone sent to log in from a
+ * page, an invite link say, who has no account yet) either leads back to that page rather than
+ * to the confirmation page (which goes on to the dashboard). `notice` (what the app shell knows of
+ * where the person is going: an invite) shows above the form.
  */
-export function RegisterPage() {
+export function RegisterPage({ notice }: { notice?: ReactNode }) {
   const navigate = useNavigate();
   const [params] = useSearchParams();
   const redirect = params.get('redirect');
@@ -42,12 +45,26 @@ export function RegisterPage() {
       });
       if (failure) setError(passwordErrorMessage(failure, 'Registration failed'));
       // With auto-confirmation (development) the account is ready at once.
-      else if (data.session) await navigate(next ?? paths.home, { replace: true });
+      else if (data.session) await navigate(next ?? paths.dashboard, { replace: true });
       else setSentTo(email);
     } catch (failure) {
       setError(passwordErrorMessage(failure, 'Registration failed'));
     }
   });
+
+  // The code of the confirmation e-mail, typed in: it proves the address as the link does.
+  const confirmWithCode = async (code: string) => {
+    if (!sentTo) return null;
+    try {
+      const { auth } = await getAuthClient();
+      const { error: failure } = await auth.verifyOtp({ email: sentTo, token: code, type: 'signup' });
+      if (failure) return authErrorMessage(failure, 'Verification failed');
+      await navigate(next ?? paths.authConfirm, { replace: true });
+      return null;
+    } catch (failure) {
+      return authErrorMessage(failure, 'Verification failed');
+    }
+  };
 
   if (sentTo) {
     return (
@@ -55,6 +72,12 @@ export function RegisterPage() {
         <p role="status">
           Check your e-mail: we sent a link to <strong>{sentTo}</strong>. Open it to confirm your address and sign in.
         </p>
+        <OneTimeCodeForm
+          className="auth__code"
+          hint="Or type the six-digit code from the e-mail here."
+          submitLabel="Confirm"
+          onCode={confirmWithCode}
+        />
         <p className="auth__links">
           <Link to={loginLink}>Back to login</Link>
         </p>
@@ -63,6 +86,7 @@ export function RegisterPage() {
   }
   return (
     <AuthCard title="Register">
+      {notice}
       <form onSubmit={signUp} noValidate>
         <div className="field">
           <label htmlFor="register-name">Full name (optional)</label>

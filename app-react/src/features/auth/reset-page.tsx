@@ -32,7 +32,7 @@ export function ResetPage() {
         <>
           <FormStatus message="Your new password is saved, and you are signed in." />
           <p className="auth__links">
-            <Link className="button button--primary auth__submit" to={paths.home}>
+            <Link className="button button--primary auth__submit" to={paths.dashboard}>
               Continue
             </Link>
           </p>

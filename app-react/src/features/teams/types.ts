@@ -27,6 +27,8 @@ export type Team = Schemas['Team'];
 export type Member = Schemas['Member'];
 export type InviteStatus = Schemas['InviteStatus'];
 export type Invite = Schemas['Invite'];
+/** What an invite's link shows before a sign-in: the team's name and the inviter's. */
+export type InvitePreview = Schemas['InvitePreview'];
 /** An invite accepted, and the team it led into. */
 export type Accepted = Schemas['AcceptedBody'];
 

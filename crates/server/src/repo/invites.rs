@@ -51,13 +51,21 @@ pub struct Invite {
 impl Invite {
     /// Whether the invite is pending, accepted, revoked or expired, now.
     pub fn status_now(&self) -> InviteStatus {
-        InviteStatus::of(
-            self.accepted_at.map(OffsetDateTime::unix_timestamp),
-            self.revoked_at.map(OffsetDateTime::unix_timestamp),
-            self.expires_at.unix_timestamp(),
-            OffsetDateTime::now_utc().unix_timestamp(),
-        )
+        status_now(self.accepted_at, self.revoked_at, self.expires_at)
     }
+}
+
+fn status_now(
+    accepted_at: Option<OffsetDateTime>,
+    revoked_at: Option<OffsetDateTime>,
+    expires_at: OffsetDateTime,
+) -> InviteStatus {
+    InviteStatus::of(
+        accepted_at.map(OffsetDateTime::unix_timestamp),
+        revoked_at.map(OffsetDateTime::unix_timestamp),
+        expires_at.unix_timestamp(),
+        OffsetDateTime::now_utc().unix_timestamp(),
+    )
 }
 
 /// Which invite: the one whose token hashes to this, or the one with this public id.
@@ -340,6 +348,32 @@ pub async fn accept(
     let member_count = members::count(&txn, team.id).await?;
     txn.commit().await?;
     Ok(Ok(Accepted { invite, team, member_count }))
+}
+
+/// What an invite's link shows before anyone signs in: the team's name, who sent it (`None`
+/// once their account is gone) and whether it is still pending.
+#[derive(Debug)]
+pub struct Preview {
+    pub team_name: String,
+    pub inviter: Option<user::Model>,
+    pub status: InviteStatus,
+}
+
+/// The invite whose token hashes to `token_hash`, as its link shows it before a sign-in.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn preview(db: &impl ConnectionTrait, token_hash: &str) -> Result<Option<Preview>, AppError> {
+    let Some((row, team)) = find(db, Key::TokenHash(token_hash)).await? else {
+        return Ok(None);
+    };
+    let inviter = match row.invited_by {
+        Some(id) => user::Entity::find_by_id(id).one(db).await?,
+        None => None,
+    };
+    let status = status_now(row.accepted_at, row.revoked_at, row.expires_at);
+    Ok(Some(Preview { team_name: team.name, inviter, status }))
 }
 
 async fn find(

@@ -265,6 +265,7 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(teams::invites::mine))
         .routes(routes!(teams::invites::revoke))
         .routes(routes!(teams::invites::accept_by_token))
+        .routes(routes!(teams::invites::preview))
         .routes(routes!(teams::invites::accept_by_public_id))
         .routes(routes!(teams::settings::team_all, teams::settings::team_patch))
         .routes(routes!(teams::settings::team_one, teams::settings::team_set))

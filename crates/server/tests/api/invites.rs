@@ -6,7 +6,10 @@ use rstest::rstest;
 use sea_orm::{ConnectionTrait as _, Statement};
 use serde_json::json;
 
-use crate::helpers::{Backend, TestApp, spawn_app};
+use crate::{
+    auth_helpers::send,
+    helpers::{Backend, TestApp, spawn_app, spawn_app_with},
+};
 
 /// Every stored invite row, as the database holds it.
 async fn stored_invites(app: &TestApp) -> Vec<bobbin_server::entity::team_invite::Model> {
@@ -84,6 +87,90 @@ async fn an_invite_is_emailed_and_its_link_joins_the_team_once(
     app.api_post(&owner, &format!("/invites/{}/revoke", invite["public_id"].as_str().unwrap()), json!({}))
         .await
         .assert_api_error(StatusCode::CONFLICT, "invite_accepted");
+}
+
+/// `POST /api/v2/invites/preview` without a session, as a signed-out invitee's browser sends it.
+async fn preview(app: &TestApp, token: &str) -> crate::auth_helpers::Answer {
+    send(app.client.post(app.url("/api/v2/invites/preview")).json(&json!({ "token": token }))).await
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_invite_link_shows_its_team_and_inviter_before_any_sign_in(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    app.auth_put_as(&owner.token, "/user", &json!({ "data": { "full_name": "Olive Owner" } }))
+        .await
+        .assert_status(StatusCode::OK);
+    let team = app.team(&owner, "Stitch & Co").await;
+    let invite = app.invite(&owner, &team, "sam@example.com", "admin").await;
+    let token = app.invite_token_to("sam@example.com").await;
+
+    // The team's name and the inviter's, nothing more: no address, role, id or date.
+    let shown = preview(&app, &token).await;
+    assert_eq!(
+        shown.assert_status(StatusCode::OK),
+        &json!({ "team_name": "Stitch & Co", "invited_by": "Olive Owner" })
+    );
+    assert_eq!(preview(&app, &format!("  {token} ")).await.status, StatusCode::OK, "pasted with spaces");
+
+    // A wrong token, or none, finds nothing.
+    preview(&app, "made-up").await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    preview(&app, &token[1..]).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    preview(&app, "").await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    send(app.client.post(app.url("/api/v2/invites/preview")).json(&json!({})))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+
+    // An inviter who gave no name is not named, by address or otherwise.
+    let plain = app.person("plain").await;
+    let other = app.team(&plain, "Plain Patches").await;
+    app.invite(&plain, &other, "sam@example.com", "member").await;
+    let plain_token = app.invite_token_to("sam@example.com").await;
+    assert_eq!(
+        preview(&app, &plain_token).await.assert_status(StatusCode::OK),
+        &json!({ "team_name": "Plain Patches", "invited_by": null })
+    );
+
+    // Once answered, the link says so instead.
+    let sam = app.person("sam").await;
+    app.api_post(&sam, "/invites/accept", json!({ "token": plain_token }))
+        .await
+        .assert_status(StatusCode::OK);
+    preview(&app, &plain_token).await.assert_api_error(StatusCode::CONFLICT, "invite_accepted");
+    app.api_post(&owner, &format!("/invites/{invite}/revoke"), json!({})).await.assert_status(StatusCode::OK);
+    preview(&app, &token).await.assert_api_error(StatusCode::GONE, "invite_revoked");
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_expired_invite_link_shows_nothing_of_its_team(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    app.invite(&owner, &team, "sam@example.com", "member").await;
+    let token = app.invite_token_to("sam@example.com").await;
+    crate::auth_helpers::age(&app, "team_invites", "expires_at", 8 * 24 * 3600).await;
+
+    let answer = preview(&app, &token).await;
+    answer.assert_api_error(StatusCode::GONE, "invite_expired");
+    assert!(!answer.body.to_string().contains("Stitch"), "{answer:?}");
+}
+
+#[rstest]
+#[tokio::test]
+async fn invite_previews_are_rate_limited_per_network(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app_with(backend, |args| args.auth.rate_limit = 3).await;
+    for _ in 0..3 {
+        preview(&app, "guess").await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+    preview(&app, "guess").await.assert_api_error(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
 }
 
 #[rstest]

@@ -1,8 +1,9 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, QueryObserver } from '@tanstack/react-query';
 
 import { apiError, fakeApi } from '@/test/fake-api';
 
-import { aTeam } from '../test-data';
+import { aTeam, anInvite } from '../test-data';
+import { refresh } from './cache';
 import { myInvitesQueryOptions } from './get-my-invites';
 import { membersQueryOptions } from './get-members';
 import { settingsQueryOptions } from './get-settings';
@@ -48,5 +49,33 @@ describe('a failed read', () => {
     expect(state?.status).toBe('error');
     expect(state?.data).toEqual([aTeam('tm_a')]);
     expect(server.callsTo('GET /teams')).toHaveLength(2);
+  });
+});
+
+describe('a write', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('is not undone by a read that was on its way when it landed', async () => {
+    let answerEarlyRead = () => {};
+    const server = fakeApi({
+      'GET /users/me/invites': () =>
+        new Promise<Response>((resolve) => {
+          answerEarlyRead = () => resolve(Response.json({ invites: [anInvite('inv_1')] }));
+        }),
+    });
+    const queryClient = new QueryClient();
+    // A screen (the header's count) starts reading the invites...
+    const stop = new QueryObserver(queryClient, myInvitesQueryOptions()).subscribe(() => {});
+    await vi.waitFor(() => expect(server.callsTo('GET /users/me/invites')).toHaveLength(1));
+    // ...the invite is accepted meanwhile, and that read's answer, from before, arrives after.
+    server.handlers['GET /users/me/invites'] = () => Response.json({ invites: [] });
+    const refreshed = refresh(queryClient, myInvitesQueryOptions().queryKey);
+    answerEarlyRead();
+    await refreshed;
+
+    expect(await queryClient.query(myInvitesQueryOptions())).toEqual([]);
+    stop();
   });
 });

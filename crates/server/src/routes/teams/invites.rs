@@ -21,6 +21,7 @@ use utoipa::ToSchema;
 use super::{Team, membership_error, team_view};
 use crate::{
     auth::{
+        extract::Client,
         rate_limit,
         secret::{random_token, sha256_hex},
         user::full_name,
@@ -86,6 +87,16 @@ pub struct CreateInviteBody {
 pub struct AcceptBody {
     /// The token from the e-mailed link.
     pub token: String,
+}
+
+/// What the e-mailed link tells whoever opens it before they sign in: the team and who invites
+/// them, nothing more (not the addresses, the role or the dates).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct InvitePreview {
+    pub team_name: String,
+    /// The inviter's full name; `null` when they gave none or their account is gone. Their
+    /// address is never shown here.
+    pub invited_by: Option<String>,
 }
 
 /// The team's invites, newest first (admins and owners).
@@ -242,6 +253,50 @@ pub async fn accept_by_token(
     accept(&state, Key::TokenHash(&hash), &current.user, |_| true).await
 }
 
+/// What the link of a pending invite leads to, for a person who is not signed in yet: the team's
+/// name and the inviter's name. Needs no session, only the token; counted per client network
+/// like the auth service's token endpoints.
+#[utoipa::path(
+    post, path = "/invites/preview", tag = "invites", request_body = AcceptBody,
+    responses(
+        (status = 200, body = InvitePreview),
+        (status = 404, description = "No invite has that token", body = ErrorBody),
+        (status = 409, description = "`invite_accepted`", body = ErrorBody),
+        (status = 410, description = "`invite_revoked` or `invite_expired`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many lookups from this network in 5 minutes", body = ErrorBody),
+        (status = 503, description = "`database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` and `database_read_only`", body = ErrorBody),
+    ),
+)]
+pub async fn preview(
+    State(state): State<AppState>,
+    client: Client,
+    ApiJson(body): ApiJson<AcceptBody>,
+) -> Result<Json<InvitePreview>, AppError> {
+    rate_limit::per_client(&state.db, "invite_preview", &client, state.auth.config.rate_limit).await.map_err(
+        |error| match error.outage {
+            Some(outage) => AppError::Outage(outage),
+            None if error.status == StatusCode::TOO_MANY_REQUESTS => AppError::RateLimited(
+                "Too many invite links were opened from your network in the last few minutes. Please wait a few minutes and try again."
+                    .to_owned(),
+            ),
+            None => AppError::Internal(anyhow::anyhow!("counting an invite preview failed: {}", error.message)),
+        },
+    )?;
+    let found = repo::invites::preview(&state.db, &sha256_hex(body.token.trim()))
+        .await?
+        .ok_or_else(|| AppError::NotFound(INVITE_NOT_FOUND.to_owned()))?;
+    match found.status {
+        InviteStatus::Pending => {}
+        InviteStatus::Accepted => return Err(already_accepted()),
+        InviteStatus::Revoked => return Err(withdrawn()),
+        InviteStatus::Expired => return Err(expired()),
+    }
+    Ok(Json(InvitePreview {
+        team_name: without_bidi_controls(&found.team_name),
+        invited_by: found.inviter.as_ref().and_then(full_name),
+    }))
+}
+
 /// Accepts an invite in the app by its public id; only its addressee may, once they have
 /// confirmed that address.
 #[utoipa::path(
@@ -274,23 +329,33 @@ async fn accept(
         .await?
         .map_err(|refusal| match refusal {
             AcceptRefusal::NotFound => AppError::NotFound(INVITE_NOT_FOUND.to_owned()),
-            AcceptRefusal::Accepted => {
-                AppError::conflict("invite_accepted", "This invite has already been accepted.")
-            }
-            AcceptRefusal::Revoked => AppError::gone(
-                "invite_revoked",
-                "This invite was withdrawn. Ask the team's admin for a new one if you still want to join.",
-            ),
-            AcceptRefusal::Expired => AppError::gone(
-                "invite_expired",
-                "This invite has expired (invites last 7 days). Ask the team's admin to send a new one.",
-            ),
+            AcceptRefusal::Accepted => already_accepted(),
+            AcceptRefusal::Revoked => withdrawn(),
+            AcceptRefusal::Expired => expired(),
             AcceptRefusal::AlreadyMember { team_name } => {
                 AppError::conflict("already_member", format!("You are already a member of {team_name}."))
             }
         })?;
     let role = invite.role;
     Ok(Json(AcceptedBody { invite: invite_view(invite, &team), team: team_view(team, role, member_count) }))
+}
+
+fn already_accepted() -> AppError {
+    AppError::conflict("invite_accepted", "This invite has already been accepted.")
+}
+
+fn withdrawn() -> AppError {
+    AppError::gone(
+        "invite_revoked",
+        "This invite was withdrawn. Ask the team's admin for a new one if you still want to join.",
+    )
+}
+
+fn expired() -> AppError {
+    AppError::gone(
+        "invite_expired",
+        "This invite has expired (invites last 7 days). Ask the team's admin to send a new one.",
+    )
 }
 
 /// The caller is who the invite was sent to: the same address, and confirmed.
