@@ -38,7 +38,7 @@ async function fillLogin(email = 'ada@example.com', password = 'Stitch-Count-481
   const user = userEvent.setup();
   await user.type(await screen.findByLabelText('E-mail'), email);
   await user.type(screen.getByLabelText('Password'), password);
-  await user.click(screen.getByRole('button', { name: 'Sign in' }));
+  await user.click(screen.getByRole('button', { name: 'Log in' }));
   return user;
 }
 
@@ -63,7 +63,7 @@ describe('/login', () => {
   it('says what is missing before asking the service', async () => {
     renderPage(<LoginPage />, '/login');
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'Sign in' }));
+    await user.click(await screen.findByRole('button', { name: 'Log in' }));
     expect(await screen.findByText('Enter your e-mail address.')).toBeTruthy();
     expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
     expect(fakeAuth.auth.signInWithPassword).not.toHaveBeenCalled();
@@ -123,9 +123,16 @@ describe('/login', () => {
     expect((await screen.findByRole('alert')).textContent).toBe('OAuth failed');
   });
 
+  it('is headed Login, and its button says Log in', async () => {
+    renderPage(<LoginPage />, '/login');
+    expect((await screen.findByRole('heading', { level: 1 })).textContent).toBe('Login');
+    expect(screen.getByRole('button', { name: 'Log in' })).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Sign in' })).toBeNull();
+  });
+
   it('has no provider buttons when the server offers none', async () => {
     renderPage(<LoginPage />, '/login');
-    await screen.findByRole('button', { name: 'Sign in' });
+    await screen.findByRole('button', { name: 'Log in' });
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(screen.queryByRole('button', { name: /Sign in with/ })).toBeNull();
   });

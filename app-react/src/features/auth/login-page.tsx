@@ -100,7 +100,8 @@ export function LoginPage({ notice }: { notice?: ReactNode }) {
         </div>
         <FormAlert message={error} />
         <button className="button button--primary auth__submit" type="submit" disabled={formState.isSubmitting}>
-          {formState.isSubmitting ? 'Signing in…' : 'Sign in'}
+          {/* The page's heading is "Login": the button says the same. */}
+          {formState.isSubmitting ? 'Logging in…' : 'Log in'}
         </button>
       </form>
       <OAuthButtons redirectTo={callbackUrl(redirectTo)} />
