@@ -80,11 +80,18 @@ fn thread(cursor: &mut Cursor<'_>, block_start: usize) -> Result<BlockThread, De
     let description = string(cursor)?;
     let brand = string(cursor)?;
     // Some writers put the colour's hex code where the name goes: that names nothing.
-    let name = [brand, number, description]
-        .into_iter()
-        .filter(|part| !part.is_empty() && !(part.starts_with('#') && Rgb8::parse_hex(part).is_ok()))
-        .collect::<Vec<_>>();
+    let name =
+        [brand, number, description].into_iter().filter(|part| names_something(part)).collect::<Vec<_>>();
     Ok(BlockThread { colour: Rgb8::new(r, g, b), name: (!name.is_empty()).then(|| name.join(" ")) })
+}
+
+/// Whether a part of a thread's name names something: not empty, and not a `#RRGGBB` code.
+fn names_something(part: &str) -> bool {
+    if part.is_empty() {
+        return false;
+    }
+    let colour_code = part.starts_with('#') && Rgb8::parse_hex(part).is_ok();
+    !colour_code
 }
 
 /// The longest part of a thread's name kept; files are untrusted, and names are short.
