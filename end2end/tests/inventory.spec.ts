@@ -178,6 +178,19 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
   await expect(page.getByRole('link', { name })).toBeVisible();
   await expect(page.getByText('Low stock', { exact: true })).toBeVisible();
 
+  await test.step('the first thread shows on the first screen: the filters wait behind one button', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const card = await page.getByRole('link', { name }).boundingBox();
+    expect(card?.y).toBeLessThan(740);
+    const filters = page.getByRole('button', { name: 'Filters' });
+    await expect(page.getByRole('search').getByRole('combobox', { name: 'Line' })).toBeHidden();
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('search').getByRole('combobox', { name: 'Line' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('threads-375.png') });
+    await filters.click();
+  });
+
   await test.step('nothing is wider than the screen, the list included', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const list = page.getByRole('region', { name: 'Threads' });

@@ -64,6 +64,25 @@ describe('the thread list', () => {
     expect(screen.getByText('1–2 of 2')).toBeTruthy();
   });
 
+  it('keeps the filters beyond the search behind one button that counts those in use (shown on a phone)', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads?line=madeira-polyneon-40&low=true&sort=code&order=asc&page=1&per_page=50': () =>
+        Response.json({ threads: [aThread('th_1')], total: 1, page: 1, per_page: 50 }),
+      'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' }] }),
+    });
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?line=madeira-polyneon-40&low=true');
+    const toggle = await screen.findByRole('button', { name: 'Filters (2)' });
+    const more = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(more?.hasAttribute('data-open')).toBe(false);
+    expect(more?.contains(within(screen.getByRole('search')).getByLabelText('Line'))).toBe(true);
+    expect(more?.contains(within(screen.getByRole('search')).getByLabelText('Search'))).toBe(false);
+
+    await userEvent.setup().click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(more?.hasAttribute('data-open')).toBe(true);
+  });
+
   it('adds one in a tap and shows it before the server answers', async () => {
     threadsServer([aThread('th_1')]);
     let answer: (response: Response) => void = () => {};
