@@ -590,3 +590,71 @@ async fn low_stock_needs_no_set_up_and_follows_the_team_default(
         [("1800".into(), json!(1)), ("custom".into(), json!(3))]
     );
 }
+
+/// docs/behaviour.md, "Thread inventory": a file with some bad rows can still bring in the good
+/// ones, each bad one listed with why; a row naming a catalogue thread otherwise than the
+/// catalogue is imported as the catalogue has it, with a warning.
+#[rstest]
+#[tokio::test]
+async fn an_import_can_skip_its_bad_rows_and_warns_of_names_the_catalogue_gives_otherwise(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let import = format!("/teams/{team}/threads/import");
+    let file = "line,code,name,quantity\nmadeira-polyneon,1801,White,1\nmadeira-polyneon,99999,,1\nmadeira-polyneon,1800,,lots\nmadeira-polyneon,1610,,2\n";
+
+    let preview = app.api_post(&owner, &import, json!({ "csv": file })).await;
+    let rows = preview.assert_status(StatusCode::OK)["rows"].clone();
+    assert_eq!(rows[0]["warnings"][0]["code"], "name_differs", "{rows}");
+    assert!(rows[0]["warnings"][0]["message"].as_str().unwrap().contains("\"White\""));
+    assert_eq!(rows[3]["warnings"], json!([]));
+
+    let committed =
+        app.api_post(&owner, &import, json!({ "csv": file, "commit": true, "skip_invalid": true })).await;
+    let body = committed.assert_status(StatusCode::OK);
+    assert_eq!(
+        (body["committed"].clone(), body["added"].clone(), body["skipped"].clone()),
+        (json!(true), json!(2), json!(2))
+    );
+    let listed = app.api_get(&owner, &format!("/teams/{team}/threads")).await;
+    let names: Vec<&str> =
+        listed.body["threads"].as_array().unwrap().iter().map(|t| t["code"].as_str().unwrap()).collect();
+    assert_eq!(names, ["1610", "1801"]);
+    assert_ne!(listed.body["threads"][1]["name"], "White", "the catalogue's name is imported");
+
+    let nothing_good = "line,code,quantity\nmadeira-polyneon,99999,1\n";
+    app.api_post(&owner, &import, json!({ "csv": nothing_good, "commit": true, "skip_invalid": true }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "import_invalid");
+}
+
+#[rstest]
+#[tokio::test]
+async fn add_many_can_leave_out_the_codes_a_line_does_not_have(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let bulk = format!("/teams/{team}/threads/bulk");
+
+    let added = app
+        .api_post(
+            &owner,
+            &bulk,
+            json!({ "line": "madeira-polyneon", "codes": ["1801 nope 1610 nada"], "skip_unknown": true }),
+        )
+        .await;
+
+    let body = added.assert_status(StatusCode::CREATED);
+    assert_eq!(body["added"].as_array().unwrap().len(), 2);
+    assert_eq!(body["unknown"], json!(["nope", "nada"]));
+    let none = app
+        .api_post(
+            &owner,
+            &bulk,
+            json!({ "line": "madeira-polyneon", "codes": ["nope"], "skip_unknown": true }),
+        )
+        .await;
+    none.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+}

@@ -360,6 +360,10 @@ pub struct BulkInput {
     /// Spools of each; 1 when not given.
     #[serde(default)]
     pub quantity: Option<f64>,
+    /// true: add the codes the line has and list the others in `unknown`, rather than refuse
+    /// them all for one unknown code (false, the default).
+    #[serde(default)]
+    pub skip_unknown: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -367,16 +371,19 @@ pub struct BulkResult {
     pub added: Vec<ThreadView>,
     /// Codes already in the inventory, left as they were.
     pub already_owned: Vec<String>,
+    /// With `skip_unknown`: the codes the line does not have, left out.
+    pub unknown: Vec<String>,
 }
 
 /// Adds many catalogue threads of one line; codes already owned are left alone. Unknown codes
-/// refuse the whole request, naming each (members, admins and owners).
+/// refuse the whole request, naming each, unless `skip_unknown` asks to add the rest (members,
+/// admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/bulk", tag = "inventory", request_body = BulkInput,
     responses(
         (status = 201, body = BulkResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 422, description = "`validation_failed`: `codes[i]` for each unknown code", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: `codes[i]` for each unknown code (with `skip_unknown`, only when no code is known)", body = ErrorBody),
     ),
 )]
 pub async fn bulk(
@@ -402,6 +409,8 @@ pub async fn bulk(
     let quantity = input.quantity.unwrap_or(1.0);
     let mut entries: Vec<ThreadEntry> = Vec::new();
     let mut problems = Vec::new();
+    let mut unknown = Vec::new();
+    let skip_unknown = input.skip_unknown;
     for (index, code) in codes.iter().enumerate() {
         let input = ThreadInput {
             line: Some(input.line.clone()),
@@ -414,11 +423,21 @@ pub async fn bulk(
                 entries.push(entry);
             }
             Ok(_) => {}
+            Err(found) if skip_unknown && found.iter().all(|p| p.field == "code") => {
+                unknown.push(code.clone())
+            }
             Err(found) => problems.extend(found.into_iter().map(|p| {
                 let field = if p.field == "code" { format!("codes[{index}]") } else { p.field.to_owned() };
                 FieldError::new(field, p.code, p.message)
             })),
         }
+    }
+    if entries.is_empty() && !unknown.is_empty() {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "codes",
+            "not_found",
+            format!("None of these codes is in the line: {}.", unknown.join(", ")),
+        )]));
     }
     if !problems.is_empty() {
         problems.dedup_by(|a, b| a.field == b.field && a.code == b.code);
@@ -434,7 +453,7 @@ pub async fn bulk(
             ThreadSource::Custom { .. } => None,
         })
         .collect();
-    Ok((StatusCode::CREATED, Json(BulkResult { added, already_owned })).into_response())
+    Ok((StatusCode::CREATED, Json(BulkResult { added, already_owned, unknown })).into_response())
 }
 
 /// The inventory, or with the list's filters a part of it (`low=true`: the shopping list), as
@@ -484,7 +503,8 @@ pub async fn export(
         .into_response())
 }
 
-/// A CSV file to import: previewed, or (`commit`) written, all rows or none.
+/// A CSV file to import: previewed, or (`commit`) written: all rows or none, or with
+/// `skip_invalid` the rows without problems.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportInput {
@@ -494,6 +514,10 @@ pub struct ImportInput {
     /// false (default): only check and preview; true: write, if every row is valid.
     #[serde(default)]
     pub commit: bool,
+    /// With `commit`: write the rows without problems and skip the others (listed with their
+    /// problems), rather than refuse the file.
+    #[serde(default)]
+    pub skip_invalid: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -507,6 +531,9 @@ pub struct ImportRowView {
     /// add (new to the inventory) or update (replaces the entry for that thread).
     pub action: Option<String>,
     pub problems: Vec<FieldError>,
+    /// What the row says that the catalogue says otherwise (`name_differs`, `colour_differs`):
+    /// the catalogue's name and colour are imported.
+    pub warnings: Vec<FieldError>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -520,6 +547,8 @@ pub struct ImportResult {
     pub committed: bool,
     pub added: usize,
     pub updated: usize,
+    /// Rows with problems, left out of a `skip_invalid` import.
+    pub skipped: usize,
 }
 
 /// Checks a CSV file and shows what it would do; with `commit`, writes it in one transaction,
@@ -530,7 +559,7 @@ pub struct ImportResult {
     responses(
         (status = 200, description = "The preview (and, with `commit`, the result)", body = ImportResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 422, description = "`import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems", body = ErrorBody),
+        (status = 422, description = "`import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems (with `skip_invalid`, only when no row is valid)", body = ErrorBody),
         (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
 )]
@@ -551,16 +580,30 @@ pub async fn import(
         let existing = threads::identities(&state.db, member.team.id).await?;
         return Ok(Json(import_result(&preview, &existing)));
     }
-    let Some(entries) = preview.entries() else {
-        let bad = preview.rows.iter().filter(|row| !row.problems.is_empty()).count();
-        return Err(AppError::rejected(
-            "import_invalid",
-            format!("{bad} row(s) have problems, so nothing was imported. Fix them and import again."),
-        ));
+    let bad = preview.rows.iter().filter(|row| !row.problems.is_empty()).count();
+    let entries = match preview.entries() {
+        Some(entries) => entries,
+        None if input.skip_invalid && bad < preview.rows.len() => preview.valid_entries(),
+        None if input.skip_invalid => {
+            return Err(AppError::rejected(
+                "import_invalid",
+                "Every row has problems, so nothing was imported. Fix them and import again.",
+            ));
+        }
+        None => {
+            let rows = if bad == 1 { "1 row has".to_owned() } else { format!("{bad} rows have") };
+            return Err(AppError::rejected(
+                "import_invalid",
+                format!(
+                    "{rows} problems, so nothing was imported. Fix them, or import the other rows alone."
+                ),
+            ));
+        }
     };
     let existing = threads::import(&state.db, member.team.id, member.user.id, &entries).await?;
     let mut result = import_result(&preview, &existing);
     result.committed = true;
+    result.skipped = bad;
     Ok(Json(result))
 }
 
@@ -590,6 +633,7 @@ fn import_result(preview: &ImportPreview, existing: &HashSet<String>) -> ImportR
                 quantity: row.draft.quantity.clone(),
                 action: action.map(str::to_owned),
                 problems: row.problems.iter().map(field_error).collect(),
+                warnings: row.warnings.iter().map(field_error).collect(),
             }
         })
         .collect();
@@ -600,6 +644,7 @@ fn import_result(preview: &ImportPreview, existing: &HashSet<String>) -> ImportR
         committed: false,
         added,
         updated,
+        skipped: 0,
     }
 }
 
