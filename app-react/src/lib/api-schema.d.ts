@@ -551,7 +551,8 @@ export interface paths {
         put?: never;
         /**
          * Adds many catalogue threads of one line; codes already owned are left alone. Unknown codes
-         *     refuse the whole request, naming each (members, admins and owners).
+         *     refuse the whole request, naming each, unless `skip_unknown` asks to add the rest (members,
+         *     admins and owners).
          */
         post: operations["bulk"];
         delete?: never;
@@ -772,6 +773,11 @@ export interface components {
              * @description Spools of each; 1 when not given.
              */
             quantity?: number | null;
+            /**
+             * @description true: add the codes the line has and list the others in `unknown`, rather than refuse
+             *     them all for one unknown code (false, the default).
+             */
+            skip_unknown?: boolean;
         };
         BulkRequest: {
             /** @description How many next-best matches to give besides the best one. */
@@ -787,6 +793,8 @@ export interface components {
             added: components["schemas"]["InventoryThread"][];
             /** @description Codes already in the inventory, left as they were. */
             already_owned: string[];
+            /** @description With `skip_unknown`: the codes the line does not have, left out. */
+            unknown: string[];
         };
         /** @description One row of the list and what it converted to. */
         BulkRow: {
@@ -898,7 +906,10 @@ export interface components {
             /** Format: int32 */
             width_mm: number;
         };
-        /** @description A CSV file to import: previewed, or (`commit`) written, all rows or none. */
+        /**
+         * @description A CSV file to import: previewed, or (`commit`) written: all rows or none, or with
+         *     `skip_invalid` the rows without problems.
+         */
         ImportInput: {
             /** @description false (default): only check and preview; true: write, if every row is valid. */
             commit?: boolean;
@@ -908,6 +919,11 @@ export interface components {
              *     madeira-polyneon,1805,2
              */
             csv: string;
+            /**
+             * @description With `commit`: write the rows without problems and skip the others (listed with their
+             *     problems), rather than refuse the file.
+             */
+            skip_invalid?: boolean;
         };
         ImportResult: {
             added: number;
@@ -916,6 +932,8 @@ export interface components {
             /** @description Header cells matching no column; their values are not imported. */
             ignored_columns: string[];
             rows: components["schemas"]["ImportRowView"][];
+            /** @description Rows with problems, left out of a `skip_invalid` import. */
+            skipped: number;
             updated: number;
             /** @description Every row is valid: the import can be written. */
             valid: boolean;
@@ -930,6 +948,11 @@ export interface components {
             problems: components["schemas"]["FieldError"][];
             quantity: string;
             thread_line: string;
+            /**
+             * @description What the row says that the catalogue says otherwise (`name_differs`, `colour_differs`):
+             *     the catalogue's name and colour are imported.
+             */
+            warnings: components["schemas"]["FieldError"][];
         };
         /** @description An inventory entry as the app shows it. */
         InventoryThread: {
@@ -4989,7 +5012,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`: `codes[i]` for each unknown code */
+            /** @description `validation_failed`: `codes[i]` for each unknown code (with `skip_unknown`, only when no code is known) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5176,7 +5199,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            /** @description `import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems (with `skip_invalid`, only when no row is valid); or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
             422: {
                 headers: {
                     [name: string]: unknown;
