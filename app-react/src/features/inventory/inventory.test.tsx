@@ -129,6 +129,7 @@ describe('the thread list', () => {
           quantity: '1',
           action: null,
           problems: [{ field: 'code', code: 'unknown_code', message: 'No thread 9999 in this line.' }],
+          warnings: [],
         },
       ],
       ignored_columns: [],
@@ -136,6 +137,7 @@ describe('the thread list', () => {
       committed: false,
       added: 0,
       updated: 0,
+      skipped: 0,
     };
     const good: ImportResult = { ...bad, rows: [{ ...bad.rows[0]!, code: '1800', action: 'add', problems: [] }], valid: true };
     server.handlers['POST /teams/tm_shop/threads/import'] = (body) => {
@@ -157,6 +159,51 @@ describe('the thread list', () => {
       false,
       true,
     ]);
+  });
+
+  it('imports the good rows of a file with bad ones when asked, and lists the skipped rows and the warnings', async () => {
+    threadsServer([]);
+    const row = (line: number, code: string, extra: Partial<ImportResult['rows'][number]> = {}) => ({
+      line,
+      thread_line: 'madeira-polyneon',
+      code,
+      name: '',
+      quantity: '1',
+      action: 'add',
+      problems: [],
+      warnings: [],
+      ...extra,
+    });
+    const rows = [
+      row(2, '1801', {
+        name: 'White',
+        warnings: [
+          {
+            field: 'name',
+            code: 'name_differs',
+            message: 'The file calls Madeira Polyneon 1801 "White"; the catalogue calls it "Barely Blue".',
+          },
+        ],
+      }),
+      row(3, '9999', { action: null, problems: [{ field: 'code', code: 'unknown_code', message: 'No thread 9999 in this line.' }] }),
+      row(4, '1610'),
+    ];
+    const preview: ImportResult = { rows, ignored_columns: [], valid: false, committed: false, added: 0, updated: 0, skipped: 0 };
+    server.handlers['POST /teams/tm_shop/threads/import'] = (body) => {
+      const { commit } = body as { commit: boolean };
+      return Response.json(commit ? { ...preview, committed: true, added: 2, skipped: 1 } : preview);
+    };
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText('CSV file'), new File(['a file'], 'threads.csv', { type: 'text/csv' }));
+    expect(await screen.findByText(/the catalogue calls it "Barely Blue"/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Import the 2 good rows, skip 1' }));
+
+    expect(await screen.findByText('Imported: 2 added, 0 updated. Skipped row 3: see below.')).toBeTruthy();
+    expect(screen.getByText('No thread 9999 in this line.')).toBeTruthy();
+    expect(server.callsTo('POST /teams/tm_shop/threads/import').at(-1)).toEqual({ csv: 'a file', commit: true, skip_invalid: true });
   });
 
   it('counts pages as people read them', () => {
