@@ -184,6 +184,49 @@ pub async fn adjust(
     get(db, team_id, public_id).await
 }
 
+/// Sets the quantity to `quantity` if it is still `expected`, the count the person
+/// saw: a count typed into the list replaces what they saw, never a teammate's change made since
+/// (docs/behaviour.md, "Thread inventory").
+///
+/// # Errors
+///
+/// 404; 409 `quantity_changed`, naming the count now, the one seen and the one typed; a database
+/// error.
+pub async fn set_quantity(
+    db: &DatabaseConnection,
+    team_id: TeamId,
+    user_id: UserId,
+    public_id: &str,
+    expected: Hundredths,
+    quantity: Hundredths,
+) -> Result<Thread, AppError> {
+    let current = find(db, team_id, public_id).await?;
+    let set = committed(db, async |txn| {
+        let result = change(current.id, user_id)
+            .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
+            .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()))
+            .exec(txn)
+            .await?;
+        if result.rows_affected == 1 {
+            touch(txn, team_id).await?;
+        }
+        Ok::<_, AppError>(result.rows_affected == 1)
+    })
+    .await?;
+    let thread = get(db, team_id, public_id).await?;
+    if !set {
+        return Err(AppError::conflict(
+            "quantity_changed",
+            format!(
+                "Someone changed this count to {} after you saw {expected}, so your {quantity} was not saved. \
+                 Enter it again if yours is right.",
+                thread.entry.quantity,
+            ),
+        ));
+    }
+    Ok(thread)
+}
+
 /// Removes an entry.
 ///
 /// # Errors

@@ -274,6 +274,7 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(inventory::threads::list, inventory::threads::create))
         .routes(routes!(inventory::threads::get, inventory::threads::update, inventory::threads::delete))
         .routes(routes!(inventory::threads::adjust))
+        .routes(routes!(inventory::threads::set_quantity))
         .routes(routes!(inventory::threads::bulk))
         .routes(routes!(inventory::threads::owned))
         .routes(routes!(inventory::threads::export))

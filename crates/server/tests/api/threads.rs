@@ -658,3 +658,37 @@ async fn add_many_can_leave_out_the_codes_a_line_does_not_have(
         .await;
     none.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
 }
+
+/// A count typed into the list replaces the count the person saw, and never a teammate's change
+/// made since: then it is refused, naming both (docs/behaviour.md, "Thread inventory").
+#[rstest]
+#[tokio::test]
+async fn a_typed_count_replaces_the_one_seen_and_never_a_change_made_since(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let created = app
+        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 3 }))
+        .await;
+    let id = created.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
+    let quantity = format!("{threads}/{id}/quantity");
+
+    let set = app.api_post(&owner, &quantity, json!({ "quantity": 5, "expected": 3 })).await;
+    assert_eq!(set.assert_status(StatusCode::OK)["thread"]["quantity"], 5.0);
+
+    // A teammate's +1 since: 6 on the shelf; the count typed from the 5 seen is refused.
+    app.api_post(&owner, &format!("{threads}/{id}/adjust"), json!({ "delta": 1 }))
+        .await
+        .assert_status(StatusCode::OK);
+    let stale = app.api_post(&owner, &quantity, json!({ "quantity": 4, "expected": 5 })).await;
+    stale.assert_api_error(StatusCode::CONFLICT, "quantity_changed");
+    let message = stale.body["message"].as_str().unwrap();
+    assert!(message.contains("to 6 after you saw 5") && message.contains("your 4"), "{message}");
+    assert_eq!(app.api_get(&owner, &format!("{threads}/{id}")).await.body["thread"]["quantity"], 6.0);
+
+    let negative = app.api_post(&owner, &quantity, json!({ "quantity": -1, "expected": 6 })).await;
+    negative.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(negative.body["fields"][0]["field"], "quantity");
+}

@@ -329,6 +329,53 @@ pub async fn adjust(
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
+/// A count typed into the list: `quantity`, replacing `expected`, the count shown when it was typed.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetQuantityInput {
+    pub quantity: f64,
+    pub expected: f64,
+}
+
+/// Sets the quantity to a typed count if it is still the one shown: a teammate's change made
+/// since is never overwritten (members, admins and owners).
+#[utoipa::path(
+    post, path = "/teams/{team_id}/threads/{thread_id}/quantity", tag = "inventory", request_body = SetQuantityInput,
+    params(("thread_id" = String, Path)),
+    responses(
+        (status = 200, body = ThreadBody),
+        (status = 403, description = "Viewers only read", body = ErrorBody),
+        (status = 404, description = "No such thread in this team", body = ErrorBody),
+        (status = 409, description = "`quantity_changed`: the count is no longer `expected`; the message names both", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: `quantity` or `expected` is not an amount of 0 or more", body = ErrorBody),
+    ),
+)]
+pub async fn set_quantity(
+    State(state): State<AppState>,
+    member: TeamEditor,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
+    ApiJson(input): ApiJson<SetQuantityInput>,
+) -> Result<Json<ThreadBody>, AppError> {
+    let amount = |field: &str, value: f64| {
+        Hundredths::from_f64(value)
+            .map_err(|error| FieldError::new(field, "bad_number", format!("The count {error}.")))
+    };
+    let (quantity, expected) = match (amount("quantity", input.quantity), amount("expected", input.expected))
+    {
+        (Ok(quantity), Ok(expected)) => (quantity, expected),
+        (quantity, expected) => {
+            return Err(AppError::Validation(
+                [quantity.err(), expected.err()].into_iter().flatten().collect(),
+            ));
+        }
+    };
+    let thread =
+        threads::set_quantity(&state.db, member.team.id, member.user.id, &thread_id, expected, quantity)
+            .await?;
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
+}
+
 /// Removes an entry (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/threads/{thread_id}", operation_id = "delete_thread", tag = "inventory",
