@@ -60,7 +60,7 @@ describe('the thread list', () => {
     const table = await screen.findByRole('table');
     expect(within(table).getByRole('link', { name: 'Navy' })).toBeTruthy();
     expect(within(table).getByText('Low stock')).toBeTruthy();
-    expect(screen.getByLabelText('Quantity of 1801 Sky').textContent).toBe('0.5');
+    expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1801 Sky').value).toBe('0.5');
     expect(screen.getByText('1–2 of 2')).toBeTruthy();
   });
 
@@ -90,7 +90,7 @@ describe('the thread list', () => {
     renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'One more of 1800 Navy' }));
-    expect(screen.getByLabelText('Quantity of 1800 Navy').textContent).toBe('3');
+    expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1800 Navy').value).toBe('3');
     expect(server.callsTo('POST /teams/tm_shop/threads/th_1/adjust')).toEqual([{ delta: 1 }]);
     answer(Response.json({ thread: aThread('th_1', { quantity: 3 }) }));
   });
@@ -103,7 +103,31 @@ describe('the thread list', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'One fewer of 1800 Navy' }));
     expect((await screen.findByRole('alert')).textContent).toContain('fewer than zero');
-    await waitFor(() => expect(screen.getByLabelText('Quantity of 1800 Navy').textContent).toBe('1'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1800 Navy').value).toBe('1'));
+  });
+
+  it('takes a count typed into the list, as replacing the count seen, and names both when a teammate changed it since', async () => {
+    const threads = [aThread('th_1'), aThread('th_2', { code: '1801', name: 'Sky' })];
+    threadsServer(threads);
+    server.handlers['POST /teams/tm_shop/threads/th_1/quantity'] = () => {
+      threads[0] = aThread('th_1', { quantity: 12 });
+      return Response.json({ thread: threads[0] });
+    };
+    server.handlers['POST /teams/tm_shop/threads/th_2/quantity'] = () =>
+      apiError(409, 'quantity_changed', 'Someone changed this count to 3 after you saw 2, so your 7 was not saved.');
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    const navy = await screen.findByLabelText<HTMLInputElement>('Quantity of 1800 Navy');
+    await user.clear(navy);
+    await user.type(navy, '12{Enter}');
+    await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/threads/th_1/quantity')).toEqual([{ quantity: 12, expected: 2 }]));
+    expect(navy.value).toBe('12');
+
+    const sky = screen.getByLabelText<HTMLInputElement>('Quantity of 1801 Sky');
+    await user.clear(sky);
+    await user.type(sky, '7');
+    await user.tab();
+    expect((await screen.findByRole('alert')).textContent).toContain('to 3 after you saw 2, so your 7 was not saved');
   });
 
   it('shows viewers no controls that change the inventory', async () => {

@@ -5,6 +5,7 @@ import { FormAlert } from '@/components/form';
 import { inventoryThreadPath } from '@/config/paths';
 
 import { useAdjustThread } from '../api/adjust-thread';
+import { useSetQuantity } from '../api/set-quantity';
 import { problemsOf } from '../errors';
 import type { ThreadView } from '../types';
 import { Swatch } from './Field';
@@ -19,6 +20,7 @@ export const amount = (value: number) => String(Math.round(value * 100) / 100);
  */
 export function ThreadList({ teamId, threads, canWrite }: { teamId: string; threads: ThreadView[]; canWrite: boolean }) {
   const adjust = useAdjustThread(teamId);
+  const set = useSetQuantity(teamId);
   // Ordered by closeness to a colour: each thread says how far it is.
   const nearest = threads.some((thread) => thread.distance !== undefined);
   const [alert, setAlert] = useState<string | null>(null);
@@ -28,6 +30,14 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
     adjust.mutate(
       { threadId: thread.id, delta },
       { onError: (error) => setAlert(problemsOf(error, [], `The quantity of ${thread.name} could not be changed.`).alert) },
+    );
+  };
+
+  const type = (thread: ThreadView, quantity: number, expected: number) => {
+    setAlert(null);
+    set.mutate(
+      { threadId: thread.id, quantity, expected },
+      { onError: (error) => setAlert(problemsOf(error, [], `The count of ${thread.name} could not be saved.`).alert) },
     );
   };
 
@@ -88,7 +98,16 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
                           −1
                         </button>
                       ) : null}
-                      <output aria-label={`Quantity of ${label}`}>{amount(thread.quantity)}</output>
+                      {canWrite ? (
+                        <CountInput
+                          label={`Quantity of ${label}`}
+                          quantity={thread.quantity}
+                          onCount={(quantity, seen) => type(thread, quantity, seen)}
+                          onInvalid={() => setAlert(`Give the count of ${thread.name} as a number, such as 4 or 2.5.`)}
+                        />
+                      ) : (
+                        <output aria-label={`Quantity of ${label}`}>{amount(thread.quantity)}</output>
+                      )}
                       {canWrite ? (
                         <button type="button" className="button" aria-label={`One more of ${label}`} onClick={() => tap(thread, 1)}>
                           +1
@@ -106,6 +125,47 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
         </table>
       </div>
     </>
+  );
+}
+
+/**
+ * A quantity typed straight into the list, saved on Enter or on leaving the box, as a count that
+ * replaces the one shown when typing began (`seen`); Escape puts the shown one back.
+ */
+function CountInput({
+  label,
+  quantity,
+  onCount,
+  onInvalid,
+}: {
+  label: string;
+  quantity: number;
+  onCount: (quantity: number, seen: number) => void;
+  onInvalid: () => void;
+}) {
+  // While typing: the text and the count it replaces; otherwise the count as the list has it.
+  const [typing, setTyping] = useState<{ text: string; seen: number } | null>(null);
+  const save = () => {
+    if (!typing) return;
+    setTyping(null);
+    const text = typing.text.trim().replace(',', '.');
+    const value = Number(text);
+    if (text === '' || !Number.isFinite(value) || value < 0) onInvalid();
+    else if (value !== typing.seen) onCount(value, typing.seen);
+  };
+  return (
+    <input
+      className="inventory-quantity__count"
+      inputMode="decimal"
+      aria-label={label}
+      value={typing ? typing.text : amount(quantity)}
+      onChange={(event) => setTyping({ text: event.target.value, seen: typing?.seen ?? quantity })}
+      onBlur={save}
+      onKeyDown={(event) => {
+        if (event.key === 'Enter') save();
+        if (event.key === 'Escape') setTyping(null);
+      }}
+    />
   );
 }
 
