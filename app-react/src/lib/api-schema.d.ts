@@ -537,7 +537,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Sets the same location and/or reorder point on several entries at once, all or none
+         *     (members, admins and owners).
+         */
+        patch: operations["change_many"];
         trace?: never;
     };
     "/api/v2/teams/{team_id}/threads/bulk": {
@@ -1227,6 +1231,23 @@ export interface components {
         };
         /** @enum {string} */
         MaintenanceKind: "oiling" | "hook_cleaning" | "needle_change" | "service" | "other";
+        /**
+         * @description The same location and/or reorder point for several entries: a field left out stays as it is;
+         *     `reorder_point: null` removes the entries' own points (the team's default then applies).
+         */
+        ManyInput: {
+            /** @description The entries' ids, 1 to 500. */
+            ids: string[];
+            location?: string | null;
+            /**
+             * Format: double
+             * @description Left out: unchanged; `null`: removed; a number: set.
+             */
+            reorder_point?: number | null;
+        };
+        ManyResult: {
+            threads: components["schemas"]["InventoryThread"][];
+        };
         Match: {
             /**
              * Format: double
@@ -4933,6 +4954,113 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`, naming each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_many: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManyInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManyResult"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description One of the ids is no thread of this team: nothing changed; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `ids` (1 to 500), `location` (at most 100 characters), `reorder_point` (an amount of 0 or more, or null) */
             422: {
                 headers: {
                     [name: string]: unknown;

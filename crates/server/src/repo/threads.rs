@@ -227,6 +227,53 @@ pub async fn set_quantity(
     Ok(thread)
 }
 
+/// What a change of many entries at once sets: each field given, the others left as they are.
+#[derive(Debug, Clone, Default)]
+pub struct ManyChanges {
+    pub location: Option<String>,
+    /// `Some(None)` removes the entries' own reorder points (the team's default then applies).
+    pub reorder_point: Option<Option<Hundredths>>,
+}
+
+/// Sets the same location and/or reorder point on several entries, in one transaction: all of
+/// them or, when one is not in the team, none (404).
+///
+/// # Errors
+///
+/// 404; a database error.
+pub async fn change_many(
+    db: &DatabaseConnection,
+    team_id: TeamId,
+    user_id: UserId,
+    public_ids: &[String],
+    changes: &ManyChanges,
+) -> Result<Vec<Thread>, AppError> {
+    committed(db, async |txn| {
+        for public_id in public_ids {
+            let row = find(txn, team_id, public_id).await?;
+            let mut update = change(row.id, user_id);
+            if let Some(location) = &changes.location {
+                update = update.col_expr(inventory_thread::Column::Location, Expr::value(location.clone()));
+            }
+            if let Some(point) = changes.reorder_point {
+                update = update.col_expr(
+                    inventory_thread::Column::ReorderPoint,
+                    Expr::value(point.map(Hundredths::hundredths)),
+                );
+            }
+            update.exec(txn).await?;
+        }
+        touch(txn, team_id).await?;
+        Ok::<_, AppError>(())
+    })
+    .await?;
+    let mut threads = Vec::with_capacity(public_ids.len());
+    for public_id in public_ids {
+        threads.push(get(db, team_id, public_id).await?);
+    }
+    Ok(threads)
+}
+
 /// Removes an entry.
 ///
 /// # Errors

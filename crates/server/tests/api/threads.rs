@@ -692,3 +692,62 @@ async fn a_typed_count_replaces_the_one_seen_and_never_a_change_made_since(
     negative.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
     assert_eq!(negative.body["fields"][0]["field"], "quantity");
 }
+
+/// Several threads moved to one shelf, or given one reorder point, at once: all or none
+/// (docs/behaviour.md, "Thread inventory").
+#[rstest]
+#[tokio::test]
+async fn several_threads_get_one_location_or_reorder_point_at_once(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let mut ids = Vec::new();
+    for code in ["1800", "1801", "1610"] {
+        let created = app
+            .api_post(
+                &owner,
+                &threads,
+                json!({ "line": "madeira-polyneon", "code": code, "quantity": 1, "location": "Box" }),
+            )
+            .await;
+        ids.push(created.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned());
+    }
+
+    let moved = app
+        .api_patch(
+            &owner,
+            &threads,
+            json!({ "ids": [ids[0], ids[1]], "location": " Shelf 3 ", "reorder_point": 2 }),
+        )
+        .await;
+
+    let body = moved.assert_status(StatusCode::OK);
+    assert_eq!(body["threads"].as_array().unwrap().len(), 2);
+    for id in &ids[..2] {
+        let thread = app.api_get(&owner, &format!("{threads}/{id}")).await.body["thread"].clone();
+        assert_eq!(
+            (thread["location"].clone(), thread["reorder_point"].clone()),
+            (json!("Shelf 3"), json!(2.0))
+        );
+        assert_eq!(thread["version"], 2, "a change like any other: an edit made from before it is refused");
+    }
+    assert_eq!(app.api_get(&owner, &format!("{threads}/{}", ids[2])).await.body["thread"]["location"], "Box");
+
+    let cleared = app.api_patch(&owner, &threads, json!({ "ids": [ids[0]], "reorder_point": null })).await;
+    assert_eq!(cleared.assert_status(StatusCode::OK)["threads"][0]["reorder_point"], Value::Null);
+    assert_eq!(cleared.body["threads"][0]["location"], "Shelf 3", "left out, left alone");
+
+    let unknown =
+        app.api_patch(&owner, &threads, json!({ "ids": [ids[2], "th_nope"], "location": "Elsewhere" })).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.api_get(&owner, &format!("{threads}/{}", ids[2])).await.body["thread"]["location"],
+        "Box",
+        "all or none"
+    );
+    app.api_patch(&owner, &threads, json!({ "ids": [ids[2]] }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+}

@@ -27,6 +27,7 @@ use bobbin_core::{
         FieldProblem, Hundredths, ThreadDraft, ThreadEntry, ThreadSource,
         csv::{self, ImportPreview},
         search::{self, MAX_PER_PAGE, SortKey, Stock},
+        thread::LOCATION_MAX_CHARS,
     },
 };
 use serde::{Deserialize, Serialize};
@@ -374,6 +375,94 @@ pub async fn set_quantity(
             .await?;
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
+}
+
+/// The most entries one change of many sets at once.
+pub const MAX_CHANGED_AT_ONCE: usize = 500;
+
+/// The same location and/or reorder point for several entries: a field left out stays as it is;
+/// `reorder_point: null` removes the entries' own points (the team's default then applies).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManyInput {
+    /// The entries' ids, 1 to 500.
+    pub ids: Vec<String>,
+    #[serde(default)]
+    pub location: Option<String>,
+    /// Left out: unchanged; `null`: removed; a number: set.
+    #[serde(default, deserialize_with = "given")]
+    #[schema(value_type = Option<f64>)]
+    pub reorder_point: Option<serde_json::Value>,
+}
+
+/// A field that was given, `null` included (serde reads a `null` `Option` as not given).
+fn given<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde::Deserialize::deserialize(deserializer).map(Some)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ManyResult {
+    pub threads: Vec<ThreadView>,
+}
+
+/// Sets the same location and/or reorder point on several entries at once, all or none
+/// (members, admins and owners).
+#[utoipa::path(
+    patch, path = "/teams/{team_id}/threads", tag = "inventory", request_body = ManyInput,
+    responses(
+        (status = 200, body = ManyResult),
+        (status = 403, description = "Viewers only read", body = ErrorBody),
+        (status = 404, description = "One of the ids is no thread of this team: nothing changed", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: `ids` (1 to 500), `location` (at most 100 characters), `reorder_point` (an amount of 0 or more, or null)", body = ErrorBody),
+    ),
+)]
+pub async fn change_many(
+    State(state): State<AppState>,
+    member: TeamEditor,
+    ApiJson(input): ApiJson<ManyInput>,
+) -> Result<Json<ManyResult>, AppError> {
+    let mut problems = Vec::new();
+    if input.ids.is_empty() || input.ids.len() > MAX_CHANGED_AT_ONCE {
+        problems.push(FieldError::new(
+            "ids",
+            "bad_count",
+            format!("Choose 1 to {MAX_CHANGED_AT_ONCE} threads."),
+        ));
+    }
+    let location = input.location.map(|text| text.trim().to_owned());
+    if location.as_ref().is_some_and(|text| text.chars().count() > LOCATION_MAX_CHARS) {
+        problems.push(FieldError::new(
+            "location",
+            "too_long",
+            format!("Use at most {LOCATION_MAX_CHARS} characters."),
+        ));
+    }
+    let reorder_point = match input.reorder_point {
+        None => None,
+        Some(serde_json::Value::Null) => Some(None),
+        Some(value) => match value.as_f64().map(Hundredths::from_f64) {
+            Some(Ok(point)) => Some(Some(point)),
+            _ => {
+                problems.push(FieldError::new(
+                    "reorder_point",
+                    "bad_number",
+                    "Give the reorder point as a number of 0 or more.",
+                ));
+                None
+            }
+        },
+    };
+    if location.is_none() && reorder_point.is_none() && problems.is_empty() {
+        problems.push(FieldError::new("location", "required", "Give a location or a reorder point to set."));
+    }
+    if !problems.is_empty() {
+        return Err(AppError::Validation(problems));
+    }
+    let changes = threads::ManyChanges { location, reorder_point };
+    let changed =
+        threads::change_many(&state.db, member.team.id, member.user.id, &input.ids, &changes).await?;
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok(Json(ManyResult { threads: changed.iter().map(|thread| view(thread, None, team_default)).collect() }))
 }
 
 /// Removes an entry (members, admins and owners).
