@@ -130,6 +130,25 @@ describe('the thread list', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('to 3 after you saw 2, so your 7 was not saved');
   });
 
+  it('sets one location and reorder point for the threads chosen, in one request', async () => {
+    threadsServer([aThread('th_1'), aThread('th_2', { code: '1801', name: 'Sky' }), aThread('th_3', { code: '1610', name: 'Moss' })]);
+    server.handlers['PATCH /teams/tm_shop/threads'] = (body) =>
+      Response.json({ threads: (body as { ids: string[] }).ids.map((id) => aThread(id, { location: 'Shelf 3' })) });
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Choose 1800 Navy' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Choose 1610 Moss' }));
+    const form = screen.getByRole('form', { name: 'Change the chosen threads' });
+    expect(form.textContent).toContain('2 threads chosen');
+    await user.type(within(form).getByLabelText('Location'), 'Shelf 3');
+    await user.type(within(form).getByLabelText('Reorder point'), '2');
+    await user.click(within(form).getByRole('button', { name: 'Set for the chosen' }));
+
+    expect(await screen.findByText('Changed 2 threads.')).toBeTruthy();
+    expect(server.callsTo('PATCH /teams/tm_shop/threads')).toEqual([{ ids: ['th_1', 'th_3'], location: 'Shelf 3', reorder_point: 2 }]);
+    expect(screen.queryByRole('form', { name: 'Change the chosen threads' })).toBeNull();
+  });
+
   it('shows viewers no controls that change the inventory', async () => {
     threadsServer([aThread('th_1')]);
     renderPage(<ThreadsPage teamId="tm_shop" canWrite={false} />, '/inventory/threads');

@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { useId, useState } from 'react';
 import { Link } from 'react-router';
 
-import { FormAlert } from '@/components/form';
+import { FormAlert, FormStatus } from '@/components/form';
 import { inventoryThreadPath } from '@/config/paths';
+import { counted } from '@/lib/text';
 
 import { useAdjustThread } from '../api/adjust-thread';
+import { useChangeThreads } from '../api/change-threads';
 import { useSetQuantity } from '../api/set-quantity';
 import { problemsOf } from '../errors';
 import type { ThreadView } from '../types';
@@ -24,6 +26,16 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
   // Ordered by closeness to a colour: each thread says how far it is.
   const nearest = threads.some((thread) => thread.distance !== undefined);
   const [alert, setAlert] = useState<string | null>(null);
+  // The threads ticked for one change of location or reorder point.
+  const [chosen, setChosen] = useState<ReadonlySet<string>>(new Set());
+  const [changed, setChanged] = useState<string | null>(null);
+  const choose = (id: string, on: boolean) => {
+    setChanged(null);
+    const next = new Set(chosen);
+    if (on) next.add(id);
+    else next.delete(id);
+    setChosen(next);
+  };
 
   const tap = (thread: ThreadView, delta: number) => {
     setAlert(null);
@@ -44,10 +56,26 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
   return (
     <>
       <FormAlert message={alert} />
+      <FormStatus message={changed} />
+      {canWrite && chosen.size > 0 ? (
+        <ChangeChosen
+          teamId={teamId}
+          ids={[...chosen]}
+          onDone={(message) => {
+            setChosen(new Set());
+            setChanged(message);
+          }}
+        />
+      ) : null}
       <div className="table-scroll" role="region" aria-label="Threads" tabIndex={0}>
         <table className="bulk-table inventory-table">
           <thead>
             <tr>
+              {canWrite ? (
+                <th scope="col">
+                  <span className="visually-hidden">Choose</span>
+                </th>
+              ) : null}
               <th scope="col">Colour</th>
               {nearest ? (
                 <th scope="col">
@@ -66,6 +94,16 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
               const label = thread.code ? `${thread.code} ${thread.name}` : thread.name;
               return (
                 <tr key={thread.id}>
+                  {canWrite ? (
+                    <td className="inventory-table__choose">
+                      <input
+                        type="checkbox"
+                        aria-label={`Choose ${label}`}
+                        checked={chosen.has(thread.id)}
+                        onChange={(event) => choose(thread.id, event.target.checked)}
+                      />
+                    </td>
+                  ) : null}
                   <td className="inventory-table__colour">
                     <Swatch hex={thread.colour} /> <span className="muted inventory-table__hex">{thread.colour}</span>
                   </td>
@@ -125,6 +163,62 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
         </table>
       </div>
     </>
+  );
+}
+
+/** One location and/or reorder point for the chosen threads; a box left empty changes nothing. */
+function ChangeChosen({ teamId, ids, onDone }: { teamId: string; ids: string[]; onDone: (message: string) => void }) {
+  const formId = useId();
+  const change = useChangeThreads(teamId);
+  const [location, setLocation] = useState('');
+  const [point, setPoint] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const apply = async () => {
+    setProblem(null);
+    const pointText = point.trim().replace(',', '.');
+    const reorderPoint = Number(pointText);
+    if (pointText !== '' && (!Number.isFinite(reorderPoint) || reorderPoint < 0)) {
+      setProblem('Give the reorder point as a number, such as 2 or 0.5.');
+      return;
+    }
+    if (location.trim() === '' && pointText === '') {
+      setProblem('Give a location or a reorder point to set.');
+      return;
+    }
+    try {
+      const changed = await change.mutateAsync({
+        ids,
+        ...(location.trim() === '' ? {} : { location: location.trim() }),
+        ...(pointText === '' ? {} : { reorder_point: reorderPoint }),
+      });
+      onDone(`Changed ${counted(changed.length, 'thread')}.`);
+    } catch (error) {
+      setProblem(problemsOf(error, [], 'The threads could not be changed; none was.').alert);
+    }
+  };
+  return (
+    <form
+      className="inventory-chosen"
+      aria-label="Change the chosen threads"
+      onSubmit={(event) => {
+        event.preventDefault();
+        void apply();
+      }}
+    >
+      <p className="inventory-chosen__count">{counted(ids.length, 'thread')} chosen</p>
+      <div className="field">
+        <label htmlFor={`${formId}-location`}>Location</label>
+        <input id={`${formId}-location`} value={location} onChange={(event) => setLocation(event.target.value)} />
+      </div>
+      <div className="field">
+        <label htmlFor={`${formId}-point`}>Reorder point</label>
+        <input id={`${formId}-point`} inputMode="decimal" value={point} onChange={(event) => setPoint(event.target.value)} />
+      </div>
+      <button type="submit" className="button button--primary" disabled={change.isPending}>
+        Set for the chosen
+      </button>
+      <FormAlert message={problem} />
+    </form>
   );
 }
 
