@@ -49,15 +49,15 @@ test('threads are added from the catalogue, changed in one tap and exported', as
   await test.step('search the list and add a spool in one tap', async () => {
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Wildfire');
     const quantity = page.getByLabel('Quantity of 1800 Wildfire');
-    await expect(quantity).toHaveText('2');
+    await expect(quantity).toHaveValue('2');
     // Shown at once; reloaded only once the server has it (a reload cancels a request on its way).
     const saved = page.waitForResponse((response) => response.url().endsWith('/adjust') && response.ok());
     await page.getByRole('button', { name: 'One more of 1800 Wildfire' }).click();
-    await expect(quantity).toHaveText('3');
+    await expect(quantity).toHaveValue('3');
     await saved;
     await page.reload();
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('Wildfire');
-    await expect(page.getByLabel('Quantity of 1800 Wildfire')).toHaveText('3');
+    await expect(page.getByLabel('Quantity of 1800 Wildfire')).toHaveValue('3');
   });
 
   await test.step('export the inventory as CSV', async () => {
@@ -94,7 +94,7 @@ test('a CSV import shows the bad row first, and imports once the file is fixed',
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await expect(page.getByText('Imported: 2 added, 0 updated.')).toBeVisible();
     await page.getByRole('searchbox', { name: 'Search', exact: true }).fill('0108');
-    await expect(page.getByLabel('Quantity of 0108 Cobblestone')).toHaveText('1.5');
+    await expect(page.getByLabel('Quantity of 0108 Cobblestone')).toHaveValue('1.5');
   });
 });
 
@@ -174,9 +174,22 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
   await addCustomThread(page, await firstTeam(page), { name, colour: '#2E8B57', quantity: 2, location: 'Phone shelf', reorder_point: 3 });
   await page.getByRole('searchbox', { name: 'Search', exact: true }).fill(name);
   const quantity = page.getByLabel(`Quantity of ${name}`);
-  await expect(quantity).toHaveText('2');
+  await expect(quantity).toHaveValue('2');
   await expect(page.getByRole('link', { name })).toBeVisible();
   await expect(page.getByText('Low stock', { exact: true })).toBeVisible();
+
+  await test.step('the first thread shows on the first screen: the filters wait behind one button', async () => {
+    await page.evaluate(() => window.scrollTo(0, 0));
+    const card = await page.getByRole('link', { name }).boundingBox();
+    expect(card?.y).toBeLessThan(740);
+    const filters = page.getByRole('button', { name: 'Filters' });
+    await expect(page.getByRole('search').getByRole('combobox', { name: 'Line' })).toBeHidden();
+    await filters.click();
+    await expect(filters).toHaveAttribute('aria-expanded', 'true');
+    await expect(page.getByRole('search').getByRole('combobox', { name: 'Line' })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath('threads-375.png') });
+    await filters.click();
+  });
 
   await test.step('nothing is wider than the screen, the list included', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
@@ -194,10 +207,10 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
     }
     const saved = page.waitForResponse((response) => response.url().endsWith('/adjust') && response.ok());
     await more.click();
-    await expect(quantity).toHaveText('3');
+    await expect(quantity).toHaveValue('3');
     await saved;
     await page.reload();
-    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveText('3');
+    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('3');
   });
 });
 

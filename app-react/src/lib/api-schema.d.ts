@@ -537,7 +537,11 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Sets the same location and/or reorder point on several entries at once, all or none
+         *     (members, admins and owners).
+         */
+        patch: operations["change_many"];
         trace?: never;
     };
     "/api/v2/teams/{team_id}/threads/bulk": {
@@ -551,7 +555,8 @@ export interface paths {
         put?: never;
         /**
          * Adds many catalogue threads of one line; codes already owned are left alone. Unknown codes
-         *     refuse the whole request, naming each (members, admins and owners).
+         *     refuse the whole request, naming each, unless `skip_unknown` asks to add the rest (members,
+         *     admins and owners).
          */
         post: operations["bulk"];
         delete?: never;
@@ -654,6 +659,26 @@ export interface paths {
          *     (members, admins and owners).
          */
         post: operations["adjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/threads/{thread_id}/quantity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets the quantity to a typed count if it is still the one shown: a teammate's change made
+         *     since is never overwritten (members, admins and owners).
+         */
+        post: operations["set_quantity"];
         delete?: never;
         options?: never;
         head?: never;
@@ -772,6 +797,11 @@ export interface components {
              * @description Spools of each; 1 when not given.
              */
             quantity?: number | null;
+            /**
+             * @description true: add the codes the line has and list the others in `unknown`, rather than refuse
+             *     them all for one unknown code (false, the default).
+             */
+            skip_unknown?: boolean;
         };
         BulkRequest: {
             /** @description How many next-best matches to give besides the best one. */
@@ -787,6 +817,8 @@ export interface components {
             added: components["schemas"]["InventoryThread"][];
             /** @description Codes already in the inventory, left as they were. */
             already_owned: string[];
+            /** @description With `skip_unknown`: the codes the line does not have, left out. */
+            unknown: string[];
         };
         /** @description One row of the list and what it converted to. */
         BulkRow: {
@@ -898,7 +930,10 @@ export interface components {
             /** Format: int32 */
             width_mm: number;
         };
-        /** @description A CSV file to import: previewed, or (`commit`) written, all rows or none. */
+        /**
+         * @description A CSV file to import: previewed, or (`commit`) written: all rows or none, or with
+         *     `skip_invalid` the rows without problems.
+         */
         ImportInput: {
             /** @description false (default): only check and preview; true: write, if every row is valid. */
             commit?: boolean;
@@ -908,6 +943,11 @@ export interface components {
              *     madeira-polyneon,1805,2
              */
             csv: string;
+            /**
+             * @description With `commit`: write the rows without problems and skip the others (listed with their
+             *     problems), rather than refuse the file.
+             */
+            skip_invalid?: boolean;
         };
         ImportResult: {
             added: number;
@@ -916,6 +956,8 @@ export interface components {
             /** @description Header cells matching no column; their values are not imported. */
             ignored_columns: string[];
             rows: components["schemas"]["ImportRowView"][];
+            /** @description Rows with problems, left out of a `skip_invalid` import. */
+            skipped: number;
             updated: number;
             /** @description Every row is valid: the import can be written. */
             valid: boolean;
@@ -930,6 +972,11 @@ export interface components {
             problems: components["schemas"]["FieldError"][];
             quantity: string;
             thread_line: string;
+            /**
+             * @description What the row says that the catalogue says otherwise (`name_differs`, `colour_differs`):
+             *     the catalogue's name and colour are imported.
+             */
+            warnings: components["schemas"]["FieldError"][];
         };
         /** @description An inventory entry as the app shows it. */
         InventoryThread: {
@@ -1184,6 +1231,23 @@ export interface components {
         };
         /** @enum {string} */
         MaintenanceKind: "oiling" | "hook_cleaning" | "needle_change" | "service" | "other";
+        /**
+         * @description The same location and/or reorder point for several entries: a field left out stays as it is;
+         *     `reorder_point: null` removes the entries' own points (the team's default then applies).
+         */
+        ManyInput: {
+            /** @description The entries' ids, 1 to 500. */
+            ids: string[];
+            location?: string | null;
+            /**
+             * Format: double
+             * @description Left out: unchanged; `null`: removed; a number: set.
+             */
+            reorder_point?: number | null;
+        };
+        ManyResult: {
+            threads: components["schemas"]["InventoryThread"][];
+        };
         Match: {
             /**
              * Format: double
@@ -1323,6 +1387,13 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "admin" | "member" | "viewer";
+        /** @description A count typed into the list: `quantity`, replacing `expected`, the count shown when it was typed. */
+        SetQuantityInput: {
+            /** Format: double */
+            expected: number;
+            /** Format: double */
+            quantity: number;
+        };
         /** @description A whole settings map. */
         SettingsBody: {
             settings: Record<string, never>;
@@ -4911,6 +4982,113 @@ export interface operations {
             };
         };
     };
+    change_many: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManyInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManyResult"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description One of the ids is no thread of this team: nothing changed; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `ids` (1 to 500), `location` (at most 100 characters), `reorder_point` (an amount of 0 or more, or null) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     bulk: {
         parameters: {
             query?: never;
@@ -4989,7 +5167,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`: `codes[i]` for each unknown code */
+            /** @description `validation_failed`: `codes[i]` for each unknown code (with `skip_unknown`, only when no code is known) */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5176,7 +5354,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            /** @description `import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems (with `skip_invalid`, only when no row is valid); or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5595,6 +5773,123 @@ export interface operations {
                 };
             };
             /** @description `validation_failed` (delta), or `negative_quantity` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_quantity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetQuantityInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `quantity_changed`: the count is no longer `expected`; the message names both */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `quantity` or `expected` is not an amount of 0 or more */
             422: {
                 headers: {
                     [name: string]: unknown;

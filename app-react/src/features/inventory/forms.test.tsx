@@ -140,7 +140,7 @@ describe("the team's preferred line", () => {
       },
       'GET /catalog/threads?q=1800&limit=20&lines=isacord-polyester': () => Response.json({ threads: [wildfire] }),
       'GET /catalog/threads?q=1800&limit=20': () => Response.json({ threads: [{ ...wildfire, line: 'madeira-polyneon', name: 'Black' }] }),
-      'POST /teams/tm_shop/threads/bulk': () => Response.json({ added: [], already_owned: [] }, { status: 201 }),
+      'POST /teams/tm_shop/threads/bulk': () => Response.json({ added: [], already_owned: [], unknown: [] }, { status: 201 }),
     });
     return release;
   }
@@ -167,8 +167,32 @@ describe("the team's preferred line", () => {
     await user.type(screen.getByLabelText('Codes'), '1800');
     await user.click(screen.getByRole('button', { name: 'Add all' }));
     await waitFor(() =>
-      expect(server.callsTo('POST /teams/tm_shop/threads/bulk')).toEqual([{ line: 'isacord-polyester', codes: ['1800'], quantity: 1 }]),
+      expect(server.callsTo('POST /teams/tm_shop/threads/bulk')).toEqual([
+        { line: 'isacord-polyester', codes: ['1800'], quantity: 1, skip_unknown: false },
+      ]),
     );
+  });
+
+  it('offers to add the known codes when some are not in the line, and says which were left out', async () => {
+    catalogueServer()();
+    server.handlers['POST /teams/tm_shop/threads/bulk'] = (body) =>
+      (body as { skip_unknown: boolean }).skip_unknown
+        ? Response.json({ added: [{}, {}], already_owned: [], unknown: ['nope'] }, { status: 201 })
+        : apiError(422, 'validation_failed', 'Some codes are not in this line.', {
+            fields: [{ field: 'codes[1]', code: 'unknown_code', message: 'There is no thread nope in Isacord Polyester.' }],
+          });
+    renderPage(<AddMany teamId="tm_shop" preferredLine="isacord-polyester" />, '/inventory/threads');
+    const user = userEvent.setup();
+    await screen.findByRole('option', { name: 'Madeira Polyneon' });
+    await user.type(screen.getByLabelText('Codes'), '1800 nope 1801');
+    await user.click(screen.getByRole('button', { name: 'Add all' }));
+    expect(await screen.findByText('Some codes are not in this line; nothing was added.')).toBeTruthy();
+
+    await user.click(screen.getByRole('button', { name: 'Add the others, leave those out' }));
+
+    expect(await screen.findByText('Added 2 threads. Left out, not in this line: nope.')).toBeTruthy();
+    expect(server.callsTo('POST /teams/tm_shop/threads/bulk').at(-1)).toMatchObject({ codes: ['1800 nope 1801'], skip_unknown: true });
+    expect(screen.queryByRole('button', { name: 'Add the others, leave those out' })).toBeNull();
   });
 
   it('gives way to the line chosen in Add many', async () => {
@@ -179,7 +203,9 @@ describe("the team's preferred line", () => {
     await user.type(screen.getByLabelText('Codes'), '1800');
     await user.click(screen.getByRole('button', { name: 'Add all' }));
     await waitFor(() =>
-      expect(server.callsTo('POST /teams/tm_shop/threads/bulk')).toEqual([{ line: 'madeira-polyneon', codes: ['1800'], quantity: 1 }]),
+      expect(server.callsTo('POST /teams/tm_shop/threads/bulk')).toEqual([
+        { line: 'madeira-polyneon', codes: ['1800'], quantity: 1, skip_unknown: false },
+      ]),
     );
   });
 });

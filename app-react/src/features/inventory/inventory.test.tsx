@@ -60,8 +60,27 @@ describe('the thread list', () => {
     const table = await screen.findByRole('table');
     expect(within(table).getByRole('link', { name: 'Navy' })).toBeTruthy();
     expect(within(table).getByText('Low stock')).toBeTruthy();
-    expect(screen.getByLabelText('Quantity of 1801 Sky').textContent).toBe('0.5');
+    expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1801 Sky').value).toBe('0.5');
     expect(screen.getByText('1–2 of 2')).toBeTruthy();
+  });
+
+  it('keeps the filters beyond the search behind one button that counts those in use (shown on a phone)', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/threads?line=madeira-polyneon-40&low=true&sort=code&order=asc&page=1&per_page=50': () =>
+        Response.json({ threads: [aThread('th_1')], total: 1, page: 1, per_page: 50 }),
+      'GET /catalog/lines': () => Response.json({ lines: [{ id: 'madeira-polyneon-40', display_name: 'Madeira Polyneon 40' }] }),
+    });
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads?line=madeira-polyneon-40&low=true');
+    const toggle = await screen.findByRole('button', { name: 'Filters (2)' });
+    const more = document.getElementById(toggle.getAttribute('aria-controls') ?? '');
+    expect(toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(more?.hasAttribute('data-open')).toBe(false);
+    expect(more?.contains(within(screen.getByRole('search')).getByLabelText('Line'))).toBe(true);
+    expect(more?.contains(within(screen.getByRole('search')).getByLabelText('Search'))).toBe(false);
+
+    await userEvent.setup().click(toggle);
+    expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    expect(more?.hasAttribute('data-open')).toBe(true);
   });
 
   it('adds one in a tap and shows it before the server answers', async () => {
@@ -71,7 +90,7 @@ describe('the thread list', () => {
     renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'One more of 1800 Navy' }));
-    expect(screen.getByLabelText('Quantity of 1800 Navy').textContent).toBe('3');
+    expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1800 Navy').value).toBe('3');
     expect(server.callsTo('POST /teams/tm_shop/threads/th_1/adjust')).toEqual([{ delta: 1 }]);
     answer(Response.json({ thread: aThread('th_1', { quantity: 3 }) }));
   });
@@ -84,7 +103,50 @@ describe('the thread list', () => {
     const user = userEvent.setup();
     await user.click(await screen.findByRole('button', { name: 'One fewer of 1800 Navy' }));
     expect((await screen.findByRole('alert')).textContent).toContain('fewer than zero');
-    await waitFor(() => expect(screen.getByLabelText('Quantity of 1800 Navy').textContent).toBe('1'));
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1800 Navy').value).toBe('1'));
+  });
+
+  it('takes a count typed into the list, as replacing the count seen, and names both when a teammate changed it since', async () => {
+    const threads = [aThread('th_1'), aThread('th_2', { code: '1801', name: 'Sky' })];
+    threadsServer(threads);
+    server.handlers['POST /teams/tm_shop/threads/th_1/quantity'] = () => {
+      threads[0] = aThread('th_1', { quantity: 12 });
+      return Response.json({ thread: threads[0] });
+    };
+    server.handlers['POST /teams/tm_shop/threads/th_2/quantity'] = () =>
+      apiError(409, 'quantity_changed', 'Someone changed this count to 3 after you saw 2, so your 7 was not saved.');
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    const navy = await screen.findByLabelText<HTMLInputElement>('Quantity of 1800 Navy');
+    await user.clear(navy);
+    await user.type(navy, '12{Enter}');
+    await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/threads/th_1/quantity')).toEqual([{ quantity: 12, expected: 2 }]));
+    expect(navy.value).toBe('12');
+
+    const sky = screen.getByLabelText<HTMLInputElement>('Quantity of 1801 Sky');
+    await user.clear(sky);
+    await user.type(sky, '7');
+    await user.tab();
+    expect((await screen.findByRole('alert')).textContent).toContain('to 3 after you saw 2, so your 7 was not saved');
+  });
+
+  it('sets one location and reorder point for the threads chosen, in one request', async () => {
+    threadsServer([aThread('th_1'), aThread('th_2', { code: '1801', name: 'Sky' }), aThread('th_3', { code: '1610', name: 'Moss' })]);
+    server.handlers['PATCH /teams/tm_shop/threads'] = (body) =>
+      Response.json({ threads: (body as { ids: string[] }).ids.map((id) => aThread(id, { location: 'Shelf 3' })) });
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await user.click(await screen.findByRole('checkbox', { name: 'Choose 1800 Navy' }));
+    await user.click(screen.getByRole('checkbox', { name: 'Choose 1610 Moss' }));
+    const form = screen.getByRole('form', { name: 'Change the chosen threads' });
+    expect(form.textContent).toContain('2 threads chosen');
+    await user.type(within(form).getByLabelText('Location'), 'Shelf 3');
+    await user.type(within(form).getByLabelText('Reorder point'), '2');
+    await user.click(within(form).getByRole('button', { name: 'Set for the chosen' }));
+
+    expect(await screen.findByText('Changed 2 threads.')).toBeTruthy();
+    expect(server.callsTo('PATCH /teams/tm_shop/threads')).toEqual([{ ids: ['th_1', 'th_3'], location: 'Shelf 3', reorder_point: 2 }]);
+    expect(screen.queryByRole('form', { name: 'Change the chosen threads' })).toBeNull();
   });
 
   it('shows viewers no controls that change the inventory', async () => {
@@ -110,6 +172,7 @@ describe('the thread list', () => {
           quantity: '1',
           action: null,
           problems: [{ field: 'code', code: 'unknown_code', message: 'No thread 9999 in this line.' }],
+          warnings: [],
         },
       ],
       ignored_columns: [],
@@ -117,6 +180,7 @@ describe('the thread list', () => {
       committed: false,
       added: 0,
       updated: 0,
+      skipped: 0,
     };
     const good: ImportResult = { ...bad, rows: [{ ...bad.rows[0]!, code: '1800', action: 'add', problems: [] }], valid: true };
     server.handlers['POST /teams/tm_shop/threads/import'] = (body) => {
@@ -138,6 +202,51 @@ describe('the thread list', () => {
       false,
       true,
     ]);
+  });
+
+  it('imports the good rows of a file with bad ones when asked, and lists the skipped rows and the warnings', async () => {
+    threadsServer([]);
+    const row = (line: number, code: string, extra: Partial<ImportResult['rows'][number]> = {}) => ({
+      line,
+      thread_line: 'madeira-polyneon',
+      code,
+      name: '',
+      quantity: '1',
+      action: 'add',
+      problems: [],
+      warnings: [],
+      ...extra,
+    });
+    const rows = [
+      row(2, '1801', {
+        name: 'White',
+        warnings: [
+          {
+            field: 'name',
+            code: 'name_differs',
+            message: 'The file calls Madeira Polyneon 1801 "White"; the catalogue calls it "Barely Blue".',
+          },
+        ],
+      }),
+      row(3, '9999', { action: null, problems: [{ field: 'code', code: 'unknown_code', message: 'No thread 9999 in this line.' }] }),
+      row(4, '1610'),
+    ];
+    const preview: ImportResult = { rows, ignored_columns: [], valid: false, committed: false, added: 0, updated: 0, skipped: 0 };
+    server.handlers['POST /teams/tm_shop/threads/import'] = (body) => {
+      const { commit } = body as { commit: boolean };
+      return Response.json(commit ? { ...preview, committed: true, added: 2, skipped: 1 } : preview);
+    };
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const user = userEvent.setup();
+    await user.upload(await screen.findByLabelText('CSV file'), new File(['a file'], 'threads.csv', { type: 'text/csv' }));
+    expect(await screen.findByText(/the catalogue calls it "Barely Blue"/)).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Import' })).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Import the 2 good rows, skip 1' }));
+
+    expect(await screen.findByText('Imported: 2 added, 0 updated. Skipped row 3: see below.')).toBeTruthy();
+    expect(screen.getByText('No thread 9999 in this line.')).toBeTruthy();
+    expect(server.callsTo('POST /teams/tm_shop/threads/import').at(-1)).toEqual({ csv: 'a file', commit: true, skip_invalid: true });
   });
 
   it('counts pages as people read them', () => {

@@ -14,7 +14,7 @@ import { SelectField, TextField } from './components/Field';
 import { ImportCsv } from './components/ImportCsv';
 import { ThreadList } from './components/ThreadList';
 import { problemsOf } from './errors';
-import { hexOf, useThreadFilters } from './thread-filters';
+import { defaultFilters, hexOf, useThreadFilters } from './thread-filters';
 import { type InventoryAccess, type ThreadFilters, type ThreadSort, fibreLabel } from './types';
 
 export const PER_PAGE = 50;
@@ -74,6 +74,18 @@ export function ThreadsPage({ teamId, canWrite, preferredLine = '' }: InventoryA
   // A fibre from a shared link stays choosable before the lines have loaded.
   if (fibre !== '' && !fibres.includes(fibre)) fibres.push(fibre);
 
+  // The filters beyond the search in use, counted on the phone's Filters button.
+  const active = [
+    line,
+    fibre,
+    filters.location.trim(),
+    typedColour,
+    low,
+    sort !== defaultFilters.sort,
+    order !== defaultFilters.order,
+  ].filter(Boolean).length;
+  const [moreOpen, setMoreOpen] = useState(false);
+
   const data = threads.data;
   const lastPage = data ? Math.max(1, Math.ceil(data.total / data.per_page)) : 1;
   return (
@@ -105,65 +117,78 @@ export function ThreadsPage({ teamId, canWrite, preferredLine = '' }: InventoryA
             value={filters.q}
             onChange={(e) => change({ q: e.target.value })}
           />
-          <SelectField id={`${id}-line`} label="Line" value={line} onChange={(e) => change({ line: e.target.value })}>
-            <option value="">All lines</option>
-            {(lines.data ?? []).map((entry) => (
-              <option key={entry.id} value={entry.id}>
-                {entry.display_name}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField id={`${id}-fibre`} label="Fibre" value={fibre} onChange={(e) => change({ fibre: e.target.value })}>
-            <option value="">All fibres</option>
-            {fibres.map((entry) => (
-              <option key={entry} value={entry}>
-                {fibreLabel(entry)}
-              </option>
-            ))}
-          </SelectField>
-          <TextField
-            id={`${id}-location`}
-            label="Location"
-            value={filters.location}
-            onChange={(e) => change({ location: e.target.value })}
-          />
-          <ClosestColour
-            id={`${id}-closest`}
-            value={filters.closest}
-            error={colourError}
-            onChange={(value) => {
-              if (value === '' || hexOf(value)) setColourChecked(false);
-              change({ closest: value });
-            }}
-            onBlur={() => setColourChecked(true)}
-          />
-          <SelectField
-            id={`${id}-sort`}
-            label="Sort by"
-            value={sort}
-            disabled={nearest !== null}
-            {...(nearest !== null ? { hint: 'Nearest colour first.' } : {})}
-            onChange={(e) => change({ sort: e.target.value as ThreadSort })}
+          {/* On a phone the other filters wait behind one button, so the threads come first;
+              on a wider screen they are always shown and the button is not (style/components.css). */}
+          <button
+            type="button"
+            className="button inventory-filters__toggle"
+            aria-expanded={moreOpen}
+            aria-controls={`${id}-more`}
+            onClick={() => setMoreOpen(!moreOpen)}
           >
-            {Object.entries(sorts).map(([value, label]) => (
-              <option key={value} value={value}>
-                {label}
-              </option>
-            ))}
-          </SelectField>
-          <SelectField
-            id={`${id}-order`}
-            label="Order"
-            value={order}
-            disabled={nearest !== null}
-            onChange={(e) => change({ order: e.target.value as 'asc' | 'desc' })}
-          >
-            <option value="asc">Ascending</option>
-            <option value="desc">Descending</option>
-          </SelectField>
-          <label className="check">
-            <input type="checkbox" checked={low} onChange={(e) => change({ low: e.target.checked })} /> Low stock only
-          </label>
+            {active === 0 ? 'Filters' : `Filters (${active})`}
+          </button>
+          <div id={`${id}-more`} className="inventory-filters__more" data-open={moreOpen || undefined}>
+            <SelectField id={`${id}-line`} label="Line" value={line} onChange={(e) => change({ line: e.target.value })}>
+              <option value="">All lines</option>
+              {(lines.data ?? []).map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.display_name}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField id={`${id}-fibre`} label="Fibre" value={fibre} onChange={(e) => change({ fibre: e.target.value })}>
+              <option value="">All fibres</option>
+              {fibres.map((entry) => (
+                <option key={entry} value={entry}>
+                  {fibreLabel(entry)}
+                </option>
+              ))}
+            </SelectField>
+            <TextField
+              id={`${id}-location`}
+              label="Location"
+              value={filters.location}
+              onChange={(e) => change({ location: e.target.value })}
+            />
+            <ClosestColour
+              id={`${id}-closest`}
+              value={filters.closest}
+              error={colourError}
+              onChange={(value) => {
+                if (value === '' || hexOf(value)) setColourChecked(false);
+                change({ closest: value });
+              }}
+              onBlur={() => setColourChecked(true)}
+            />
+            <SelectField
+              id={`${id}-sort`}
+              label="Sort by"
+              value={sort}
+              disabled={nearest !== null}
+              {...(nearest !== null ? { hint: 'Nearest colour first.' } : {})}
+              onChange={(e) => change({ sort: e.target.value as ThreadSort })}
+            >
+              {Object.entries(sorts).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </SelectField>
+            <SelectField
+              id={`${id}-order`}
+              label="Order"
+              value={order}
+              disabled={nearest !== null}
+              onChange={(e) => change({ order: e.target.value as 'asc' | 'desc' })}
+            >
+              <option value="asc">Ascending</option>
+              <option value="desc">Descending</option>
+            </SelectField>
+            <label className="check">
+              <input type="checkbox" checked={low} onChange={(e) => change({ low: e.target.checked })} /> Low stock only
+            </label>
+          </div>
         </form>
       </div>
       {threads.isError ? <FormAlert message={problemsOf(threads.error, [], 'The threads could not be loaded.').alert} /> : null}

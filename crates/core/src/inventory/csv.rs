@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use crate::catalogue::Catalogue;
 use crate::sheet::{from_spreadsheet_safe, read_records, spreadsheet_safe};
 
-use super::thread::{FieldProblem, ThreadDraft, ThreadEntry};
+use super::thread::{FieldProblem, ThreadDraft, ThreadEntry, ThreadSource};
+use crate::colour::Rgb8;
 
 /// The most rows one file may hold: a large shop's whole stock several times over.
 pub const MAX_ROWS: usize = 10_000;
@@ -83,6 +84,10 @@ pub struct ImportRow {
     /// The entry, when the row has no problems.
     pub entry: Option<ThreadEntry>,
     pub problems: Vec<FieldProblem>,
+    /// What the row says that the catalogue says otherwise: a catalogue thread is imported with
+    /// the catalogue's name and colour, so the person is told when the file's differ
+    /// (`name_differs`, `colour_differs`). They do not stop the row.
+    pub warnings: Vec<FieldProblem>,
 }
 
 /// Everything an import would write, and what stops it.
@@ -101,7 +106,12 @@ impl ImportPreview {
 
     /// The entries, when every row is valid.
     pub fn entries(&self) -> Option<Vec<ThreadEntry>> {
-        self.is_valid().then(|| self.rows.iter().filter_map(|row| row.entry.clone()).collect())
+        self.is_valid().then(|| self.valid_entries())
+    }
+
+    /// The entries of the rows without problems, the others skipped.
+    pub fn valid_entries(&self) -> Vec<ThreadEntry> {
+        self.rows.iter().filter_map(|row| row.entry.clone()).collect()
     }
 }
 
@@ -154,10 +164,51 @@ pub fn read(text: &str, catalogue: &Catalogue) -> Result<ImportPreview, CsvError
                 }
             }
             let entry = entry.filter(|_| problems.is_empty());
-            ImportRow { line, draft, entry, problems }
+            let warnings =
+                entry.as_ref().map(|entry| differences(&draft, entry, catalogue)).unwrap_or_default();
+            ImportRow { line, draft, entry, problems, warnings }
         })
         .collect();
     Ok(ImportPreview { rows, ignored_columns })
+}
+
+/// Where a row's name or colour differs from the catalogue's for the thread its line and code
+/// name ("1801 White" where the catalogue's 1801 is "Barely Blue"). Custom threads and cells left
+/// empty differ from nothing.
+fn differences(draft: &ThreadDraft, entry: &ThreadEntry, catalogue: &Catalogue) -> Vec<FieldProblem> {
+    if !matches!(entry.source, ThreadSource::Catalogue { .. }) {
+        return Vec::new();
+    }
+    let known = entry.to_draft(catalogue);
+    let line = catalogue
+        .line_by_id(&known.line)
+        .map_or_else(|_| known.line.clone(), |index| catalogue.line(index).display_name());
+    let thread = format!("{line} {}", known.code);
+    let mut warnings = Vec::new();
+    let name = draft.name.trim();
+    if !name.is_empty() && !name.eq_ignore_ascii_case(known.name.trim()) {
+        warnings.push(FieldProblem {
+            field: "name",
+            code: "name_differs",
+            message: format!(
+                "The file calls {thread} \"{name}\"; the catalogue calls it \"{}\", and that is what is imported.",
+                known.name
+            ),
+        });
+    }
+    let colour = draft.colour.trim();
+    let same_colour = Rgb8::parse_hex(colour).ok().map(|rgb| rgb.to_hex()) == Some(known.colour.clone());
+    if !colour.is_empty() && !same_colour {
+        warnings.push(FieldProblem {
+            field: "colour",
+            code: "colour_differs",
+            message: format!(
+                "The file gives {thread} the colour {colour}; the catalogue's is {}, and that is what is imported.",
+                known.colour
+            ),
+        });
+    }
+    warnings
 }
 
 /// Writes entries as CSV with the header [`COLUMNS`]; catalogue threads get their name and
@@ -221,6 +272,46 @@ mod tests {
 
     fn preview(text: &str) -> ImportPreview {
         read(text, Catalogue::builtin()).unwrap()
+    }
+
+    /// docs/behaviour.md, "Thread inventory": "1801 White" was once renamed to the catalogue's
+    /// "Barely Blue" without a word.
+    #[test]
+    fn a_row_whose_name_or_colour_differs_from_the_catalogue_is_imported_with_a_warning() {
+        let rows = preview(
+            "line,code,name,colour,quantity\n\
+             madeira-polyneon,1801,White,,1\n\
+             madeira-polyneon,1800,black,#2f3032,1\n\
+             madeira-polyneon,1805,,#FF0000,1\n\
+             ,,Fair gold,#C9A227,1\n",
+        )
+        .rows;
+        let codes = |row: &ImportRow| row.warnings.iter().map(|w| w.code).collect::<Vec<_>>();
+        assert_eq!(codes(&rows[0]), ["name_differs"]);
+        assert!(
+            rows[0].warnings[0].message.contains("Madeira Polyneon 1801 \"White\""),
+            "{:?}",
+            rows[0].warnings
+        );
+        assert!(rows[0].entry.is_some(), "a warning does not stop the row");
+        assert!(
+            codes(&rows[1]).is_empty(),
+            "the same name in other letters, the same colour: {:?}",
+            rows[1].warnings
+        );
+        assert_eq!(codes(&rows[2]), ["colour_differs"]);
+        assert!(codes(&rows[3]).is_empty(), "a custom thread is what the file says");
+    }
+
+    #[test]
+    fn the_rows_without_problems_can_be_imported_without_the_others() {
+        let preview = preview(
+            "line,code,quantity\nmadeira-polyneon,1800,1\nmadeira-polyneon,99999,1\nmadeira-polyneon,1801,2\n",
+        );
+        assert!(preview.entries().is_none(), "all or nothing refuses the file");
+        let entries = preview.valid_entries();
+        assert_eq!(entries.len(), 2);
+        assert!(preview.rows[1].entry.is_none() && !preview.rows[1].problems.is_empty());
     }
 
     #[test]

@@ -184,6 +184,96 @@ pub async fn adjust(
     get(db, team_id, public_id).await
 }
 
+/// Sets the quantity to `quantity` if it is still `expected`, the count the person
+/// saw: a count typed into the list replaces what they saw, never a teammate's change made since
+/// (docs/behaviour.md, "Thread inventory").
+///
+/// # Errors
+///
+/// 404; 409 `quantity_changed`, naming the count now, the one seen and the one typed; a database
+/// error.
+pub async fn set_quantity(
+    db: &DatabaseConnection,
+    team_id: TeamId,
+    user_id: UserId,
+    public_id: &str,
+    expected: Hundredths,
+    quantity: Hundredths,
+) -> Result<Thread, AppError> {
+    let current = find(db, team_id, public_id).await?;
+    let set = committed(db, async |txn| {
+        let result = change(current.id, user_id)
+            .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
+            .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()))
+            .exec(txn)
+            .await?;
+        if result.rows_affected == 1 {
+            touch(txn, team_id).await?;
+        }
+        Ok::<_, AppError>(result.rows_affected == 1)
+    })
+    .await?;
+    let thread = get(db, team_id, public_id).await?;
+    if !set {
+        return Err(AppError::conflict(
+            "quantity_changed",
+            format!(
+                "Someone changed this count to {} after you saw {expected}, so your {quantity} was not saved. \
+                 Enter it again if yours is right.",
+                thread.entry.quantity,
+            ),
+        ));
+    }
+    Ok(thread)
+}
+
+/// What a change of many entries at once sets: each field given, the others left as they are.
+#[derive(Debug, Clone, Default)]
+pub struct ManyChanges {
+    pub location: Option<String>,
+    /// `Some(None)` removes the entries' own reorder points (the team's default then applies).
+    pub reorder_point: Option<Option<Hundredths>>,
+}
+
+/// Sets the same location and/or reorder point on several entries, in one transaction: all of
+/// them or, when one is not in the team, none (404).
+///
+/// # Errors
+///
+/// 404; a database error.
+pub async fn change_many(
+    db: &DatabaseConnection,
+    team_id: TeamId,
+    user_id: UserId,
+    public_ids: &[String],
+    changes: &ManyChanges,
+) -> Result<Vec<Thread>, AppError> {
+    committed(db, async |txn| {
+        for public_id in public_ids {
+            let row = find(txn, team_id, public_id).await?;
+            let mut update = change(row.id, user_id);
+            if let Some(location) = &changes.location {
+                update = update.col_expr(inventory_thread::Column::Location, Expr::value(location.clone()));
+            }
+            if let Some(point) = changes.reorder_point {
+                update = update.col_expr(
+                    inventory_thread::Column::ReorderPoint,
+                    Expr::value(point.map(Hundredths::hundredths)),
+                );
+            }
+            update.exec(txn).await?;
+        }
+        touch(txn, team_id).await?;
+        Ok::<_, AppError>(())
+    })
+    .await?;
+    let mut threads = Vec::with_capacity(public_ids.len());
+    for public_id in public_ids {
+        threads.push(get(db, team_id, public_id).await?);
+    }
+    Ok(threads)
+}
+
 /// Removes an entry.
 ///
 /// # Errors

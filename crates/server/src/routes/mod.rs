@@ -271,9 +271,14 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(teams::settings::team_one, teams::settings::team_set))
         .routes(routes!(teams::settings::member_all, teams::settings::member_patch))
         .routes(routes!(teams::settings::member_one, teams::settings::member_set))
-        .routes(routes!(inventory::threads::list, inventory::threads::create))
+        .routes(routes!(
+            inventory::threads::list,
+            inventory::threads::create,
+            inventory::threads::change_many
+        ))
         .routes(routes!(inventory::threads::get, inventory::threads::update, inventory::threads::delete))
         .routes(routes!(inventory::threads::adjust))
+        .routes(routes!(inventory::threads::set_quantity))
         .routes(routes!(inventory::threads::bulk))
         .routes(routes!(inventory::threads::owned))
         .routes(routes!(inventory::threads::export))

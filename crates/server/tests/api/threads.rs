@@ -590,3 +590,164 @@ async fn low_stock_needs_no_set_up_and_follows_the_team_default(
         [("1800".into(), json!(1)), ("custom".into(), json!(3))]
     );
 }
+
+/// docs/behaviour.md, "Thread inventory": a file with some bad rows can still bring in the good
+/// ones, each bad one listed with why; a row naming a catalogue thread otherwise than the
+/// catalogue is imported as the catalogue has it, with a warning.
+#[rstest]
+#[tokio::test]
+async fn an_import_can_skip_its_bad_rows_and_warns_of_names_the_catalogue_gives_otherwise(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let import = format!("/teams/{team}/threads/import");
+    let file = "line,code,name,quantity\nmadeira-polyneon,1801,White,1\nmadeira-polyneon,99999,,1\nmadeira-polyneon,1800,,lots\nmadeira-polyneon,1610,,2\n";
+
+    let preview = app.api_post(&owner, &import, json!({ "csv": file })).await;
+    let rows = preview.assert_status(StatusCode::OK)["rows"].clone();
+    assert_eq!(rows[0]["warnings"][0]["code"], "name_differs", "{rows}");
+    assert!(rows[0]["warnings"][0]["message"].as_str().unwrap().contains("\"White\""));
+    assert_eq!(rows[3]["warnings"], json!([]));
+
+    let committed =
+        app.api_post(&owner, &import, json!({ "csv": file, "commit": true, "skip_invalid": true })).await;
+    let body = committed.assert_status(StatusCode::OK);
+    assert_eq!(
+        (body["committed"].clone(), body["added"].clone(), body["skipped"].clone()),
+        (json!(true), json!(2), json!(2))
+    );
+    let listed = app.api_get(&owner, &format!("/teams/{team}/threads")).await;
+    let names: Vec<&str> =
+        listed.body["threads"].as_array().unwrap().iter().map(|t| t["code"].as_str().unwrap()).collect();
+    assert_eq!(names, ["1610", "1801"]);
+    assert_ne!(listed.body["threads"][1]["name"], "White", "the catalogue's name is imported");
+
+    let nothing_good = "line,code,quantity\nmadeira-polyneon,99999,1\n";
+    app.api_post(&owner, &import, json!({ "csv": nothing_good, "commit": true, "skip_invalid": true }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "import_invalid");
+}
+
+#[rstest]
+#[tokio::test]
+async fn add_many_can_leave_out_the_codes_a_line_does_not_have(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let bulk = format!("/teams/{team}/threads/bulk");
+
+    let added = app
+        .api_post(
+            &owner,
+            &bulk,
+            json!({ "line": "madeira-polyneon", "codes": ["1801 nope 1610 nada"], "skip_unknown": true }),
+        )
+        .await;
+
+    let body = added.assert_status(StatusCode::CREATED);
+    assert_eq!(body["added"].as_array().unwrap().len(), 2);
+    assert_eq!(body["unknown"], json!(["nope", "nada"]));
+    let none = app
+        .api_post(
+            &owner,
+            &bulk,
+            json!({ "line": "madeira-polyneon", "codes": ["nope"], "skip_unknown": true }),
+        )
+        .await;
+    none.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+}
+
+/// A count typed into the list replaces the count the person saw, and never a teammate's change
+/// made since: then it is refused, naming both (docs/behaviour.md, "Thread inventory").
+#[rstest]
+#[tokio::test]
+async fn a_typed_count_replaces_the_one_seen_and_never_a_change_made_since(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let created = app
+        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 3 }))
+        .await;
+    let id = created.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
+    let quantity = format!("{threads}/{id}/quantity");
+
+    let set = app.api_post(&owner, &quantity, json!({ "quantity": 5, "expected": 3 })).await;
+    assert_eq!(set.assert_status(StatusCode::OK)["thread"]["quantity"], 5.0);
+
+    // A teammate's +1 since: 6 on the shelf; the count typed from the 5 seen is refused.
+    app.api_post(&owner, &format!("{threads}/{id}/adjust"), json!({ "delta": 1 }))
+        .await
+        .assert_status(StatusCode::OK);
+    let stale = app.api_post(&owner, &quantity, json!({ "quantity": 4, "expected": 5 })).await;
+    stale.assert_api_error(StatusCode::CONFLICT, "quantity_changed");
+    let message = stale.body["message"].as_str().unwrap();
+    assert!(message.contains("to 6 after you saw 5") && message.contains("your 4"), "{message}");
+    assert_eq!(app.api_get(&owner, &format!("{threads}/{id}")).await.body["thread"]["quantity"], 6.0);
+
+    let negative = app.api_post(&owner, &quantity, json!({ "quantity": -1, "expected": 6 })).await;
+    negative.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    assert_eq!(negative.body["fields"][0]["field"], "quantity");
+}
+
+/// Several threads moved to one shelf, or given one reorder point, at once: all or none
+/// (docs/behaviour.md, "Thread inventory").
+#[rstest]
+#[tokio::test]
+async fn several_threads_get_one_location_or_reorder_point_at_once(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let mut ids = Vec::new();
+    for code in ["1800", "1801", "1610"] {
+        let created = app
+            .api_post(
+                &owner,
+                &threads,
+                json!({ "line": "madeira-polyneon", "code": code, "quantity": 1, "location": "Box" }),
+            )
+            .await;
+        ids.push(created.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned());
+    }
+
+    let moved = app
+        .api_patch(
+            &owner,
+            &threads,
+            json!({ "ids": [ids[0], ids[1]], "location": " Shelf 3 ", "reorder_point": 2 }),
+        )
+        .await;
+
+    let body = moved.assert_status(StatusCode::OK);
+    assert_eq!(body["threads"].as_array().unwrap().len(), 2);
+    for id in &ids[..2] {
+        let thread = app.api_get(&owner, &format!("{threads}/{id}")).await.body["thread"].clone();
+        assert_eq!(
+            (thread["location"].clone(), thread["reorder_point"].clone()),
+            (json!("Shelf 3"), json!(2.0))
+        );
+        assert_eq!(thread["version"], 2, "a change like any other: an edit made from before it is refused");
+    }
+    assert_eq!(app.api_get(&owner, &format!("{threads}/{}", ids[2])).await.body["thread"]["location"], "Box");
+
+    let cleared = app.api_patch(&owner, &threads, json!({ "ids": [ids[0]], "reorder_point": null })).await;
+    assert_eq!(cleared.assert_status(StatusCode::OK)["threads"][0]["reorder_point"], Value::Null);
+    assert_eq!(cleared.body["threads"][0]["location"], "Shelf 3", "left out, left alone");
+
+    let unknown =
+        app.api_patch(&owner, &threads, json!({ "ids": [ids[2], "th_nope"], "location": "Elsewhere" })).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+    assert_eq!(
+        app.api_get(&owner, &format!("{threads}/{}", ids[2])).await.body["thread"]["location"],
+        "Box",
+        "all or none"
+    );
+    app.api_patch(&owner, &threads, json!({ "ids": [ids[2]] }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+}

@@ -1,5 +1,6 @@
-// POST /api/v2/teams/{id}/threads/import {csv, commit}: a preview with each row's problems, or
-// (commit) the import itself, all rows or none.
+// POST /api/v2/teams/{id}/threads/import {csv, commit, skip_invalid}: a preview with each row's
+// problems and warnings, or (commit) the import itself: all rows or none, or (skip_invalid) the
+// rows without problems.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, teamPath } from '@/lib/api-client';
@@ -7,14 +8,24 @@ import { api, teamPath } from '@/lib/api-client';
 import type { ImportResult } from '../types';
 import { threadsKey } from './cache';
 
-export function importThreads({ teamId, csv, commit }: { teamId: string; csv: string; commit: boolean }) {
-  return api<ImportResult>(teamPath(teamId, 'threads/import'), { method: 'POST', body: { csv, commit } });
+interface ImportRequest {
+  csv: string;
+  commit: boolean;
+  /** With `commit`: write the rows without problems, skip the others. */
+  skipInvalid?: boolean;
+}
+
+export function importThreads({ teamId, csv, commit, skipInvalid = false }: ImportRequest & { teamId: string }) {
+  return api<ImportResult>(teamPath(teamId, 'threads/import'), {
+    method: 'POST',
+    body: { csv, commit, skip_invalid: skipInvalid },
+  });
 }
 
 export function useImportThreads(teamId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ csv, commit }: { csv: string; commit: boolean }) => importThreads({ teamId, csv, commit }),
+    mutationFn: (request: ImportRequest) => importThreads({ teamId, ...request }),
     onSuccess: async (result) => {
       if (result.committed) await queryClient.invalidateQueries({ queryKey: threadsKey(teamId) });
     },

@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useWatch } from 'react-hook-form';
 
 import { FormAlert, FormStatus } from '@/components/form';
@@ -33,8 +33,10 @@ export function AddMany({ teamId, preferredLine = '' }: { teamId: string; prefer
   // '' until a line is chosen: then the preferred one. A controlled select, so it shows the line
   // even when the lines arrive after it is set.
   const line = useWatch({ control, name: 'line' }) || preferredLine;
+  // After a refusal for unknown codes: the offer to add the others alone.
+  const [unknownCodes, setUnknownCodes] = useState(false);
 
-  const submit = onSubmit(async ({ codes, quantity }) => {
+  const add = async ({ codes, quantity }: AddManyFields, skipUnknown: boolean) => {
     const count = numberOf(quantity);
     const fields: Record<string, string> = {};
     if (!line) fields.line = 'Choose the line the codes belong to.';
@@ -44,10 +46,12 @@ export function AddMany({ teamId, preferredLine = '' }: { teamId: string; prefer
       show({ fields, alert: null });
       return;
     }
+    setUnknownCodes(false);
     try {
-      const result = await bulk.mutateAsync({ line, codes: [codes], quantity: count });
+      const result = await bulk.mutateAsync({ line, codes: [codes], quantity: count, skip_unknown: skipUnknown });
       const owned = result.already_owned.length ? ` Already in the inventory: ${result.already_owned.join(', ')}.` : '';
-      setDone(`Added ${counted(result.added.length, 'thread')}.${owned}`);
+      const left = result.unknown.length ? ` Left out, not in this line: ${result.unknown.join(', ')}.` : '';
+      setDone(`Added ${counted(result.added.length, 'thread')}.${owned}${left}`);
       setValue('codes', '');
     } catch (error) {
       // Unknown codes come as codes[0], codes[1]...: shown with the codes box.
@@ -55,13 +59,15 @@ export function AddMany({ teamId, preferredLine = '' }: { teamId: string; prefer
       const codeProblems = Object.entries(error instanceof ApiError ? (error.fields ?? {}) : {})
         .filter(([field]) => field.startsWith('codes['))
         .map(([, message]) => message);
+      setUnknownCodes(codeProblems.length > 0 && !skipUnknown);
       show(
         codeProblems.length > 0
           ? { fields: { ...found.fields, codes: codeProblems.join(' ') }, alert: 'Some codes are not in this line; nothing was added.' }
           : found,
       );
     }
-  });
+  };
+  const submit = onSubmit((values) => add(values, false));
 
   return (
     <section className="card profile-section" aria-labelledby={`${id}-title`}>
@@ -96,9 +102,16 @@ export function AddMany({ teamId, preferredLine = '' }: { teamId: string; prefer
           error={errors.quantity?.message}
           {...register('quantity')}
         />
-        <button type="submit" className="button button--primary" disabled={bulk.isPending}>
-          Add all
-        </button>
+        <div className="actions">
+          <button type="submit" className="button button--primary" disabled={bulk.isPending}>
+            Add all
+          </button>
+          {unknownCodes ? (
+            <button type="button" className="button" disabled={bulk.isPending} onClick={() => void add(form.getValues(), true)}>
+              Add the others, leave those out
+            </button>
+          ) : null}
+        </div>
         <FormAlert message={alert} />
         <FormStatus message={done} />
       </form>

@@ -8,8 +8,8 @@ import { problemsOf } from '../errors';
 import type { ImportResult } from '../types';
 
 /**
- * A CSV file checked first: its rows with their problems; the import itself (all rows or none)
- * is offered only when every row is valid.
+ * A CSV file checked first: its rows with their problems and warnings; then the import: every
+ * row, or, when some have problems, the others alone (the skipped ones stay listed with why).
  */
 export function ImportCsv({ teamId }: { teamId: string }) {
   const id = useId();
@@ -37,20 +37,26 @@ export function ImportCsv({ teamId }: { teamId: string }) {
     await check(text);
   };
 
-  const commit = async () => {
+  const commit = async (skipInvalid: boolean) => {
     if (csv === null) return;
     setAlert(null);
     try {
-      const result = await run.mutateAsync({ csv, commit: true });
-      setPreview(null);
+      const result = await run.mutateAsync({ csv, commit: true, skipInvalid });
       setCsv(null);
-      setDone(`Imported: ${result.added} added, ${result.updated} updated.`);
+      const skipped = result.rows.filter((row) => row.problems.length > 0).map((row) => row.line);
+      // The skipped rows stay listed, with their problems, to be fixed in the file.
+      setPreview(skipped.length > 0 ? { ...result, rows: result.rows.filter((row) => row.problems.length > 0) } : null);
+      setDone(
+        `Imported: ${result.added} added, ${result.updated} updated.` +
+          (skipped.length > 0 ? ` Skipped ${skipped.length === 1 ? 'row' : 'rows'} ${skipped.join(', ')}: see below.` : ''),
+      );
     } catch (error) {
       setAlert(problemsOf(error, [], 'The import failed; nothing was written.').alert);
     }
   };
 
   const bad = preview?.rows.filter((row) => row.problems.length > 0).length ?? 0;
+  const good = (preview?.rows.length ?? 0) - bad;
   return (
     <section className="card profile-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Import CSV</h2>
@@ -75,7 +81,9 @@ export function ImportCsv({ teamId }: { teamId: string }) {
         <>
           <p role="status">
             {counted(preview.rows.length, 'row')}:{' '}
-            {bad === 0 ? 'all valid.' : `${bad} with problems. Fix them in the file and choose it again.`}
+            {bad === 0
+              ? 'all valid.'
+              : `${bad} with problems: fix them in the file and choose it again${good > 0 && !preview.committed ? ', or import the others alone' : ''}.`}
             {preview.ignored_columns.length > 0 ? ` Ignored columns: ${preview.ignored_columns.join(', ')}.` : ''}
           </p>
           <div className="table-scroll" role="region" aria-label="Import preview" tabIndex={0}>
@@ -110,15 +118,26 @@ export function ImportCsv({ teamId }: { teamId: string }) {
                       ) : (
                         'Adds'
                       )}
+                      {row.warnings.length > 0 ? (
+                        <ul className="import-warnings">
+                          {row.warnings.map((warning) => (
+                            <li key={`${warning.field}-${warning.code}`}>{warning.message}</li>
+                          ))}
+                        </ul>
+                      ) : null}
                     </td>
                   </tr>
                 ))}
               </tbody>
             </table>
           </div>
-          {preview.valid ? (
-            <button type="button" className="button button--primary" disabled={run.isPending} onClick={() => void commit()}>
+          {preview.committed ? null : preview.valid ? (
+            <button type="button" className="button button--primary" disabled={run.isPending} onClick={() => void commit(false)}>
               Import
+            </button>
+          ) : good > 0 ? (
+            <button type="button" className="button button--primary" disabled={run.isPending} onClick={() => void commit(true)}>
+              Import the {counted(good, 'good row')}, skip {bad}
             </button>
           ) : null}
         </>

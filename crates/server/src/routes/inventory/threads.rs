@@ -27,6 +27,7 @@ use bobbin_core::{
         FieldProblem, Hundredths, ThreadDraft, ThreadEntry, ThreadSource,
         csv::{self, ImportPreview},
         search::{self, MAX_PER_PAGE, SortKey, Stock},
+        thread::LOCATION_MAX_CHARS,
     },
 };
 use serde::{Deserialize, Serialize};
@@ -329,6 +330,141 @@ pub async fn adjust(
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
+/// A count typed into the list: `quantity`, replacing `expected`, the count shown when it was typed.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SetQuantityInput {
+    pub quantity: f64,
+    pub expected: f64,
+}
+
+/// Sets the quantity to a typed count if it is still the one shown: a teammate's change made
+/// since is never overwritten (members, admins and owners).
+#[utoipa::path(
+    post, path = "/teams/{team_id}/threads/{thread_id}/quantity", tag = "inventory", request_body = SetQuantityInput,
+    params(("thread_id" = String, Path)),
+    responses(
+        (status = 200, body = ThreadBody),
+        (status = 403, description = "Viewers only read", body = ErrorBody),
+        (status = 404, description = "No such thread in this team", body = ErrorBody),
+        (status = 409, description = "`quantity_changed`: the count is no longer `expected`; the message names both", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: `quantity` or `expected` is not an amount of 0 or more", body = ErrorBody),
+    ),
+)]
+pub async fn set_quantity(
+    State(state): State<AppState>,
+    member: TeamEditor,
+    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
+    ApiJson(input): ApiJson<SetQuantityInput>,
+) -> Result<Json<ThreadBody>, AppError> {
+    let amount = |field: &str, value: f64| {
+        Hundredths::from_f64(value)
+            .map_err(|error| FieldError::new(field, "bad_number", format!("The count {error}.")))
+    };
+    let (quantity, expected) = match (amount("quantity", input.quantity), amount("expected", input.expected))
+    {
+        (Ok(quantity), Ok(expected)) => (quantity, expected),
+        (quantity, expected) => {
+            return Err(AppError::Validation(
+                [quantity.err(), expected.err()].into_iter().flatten().collect(),
+            ));
+        }
+    };
+    let thread =
+        threads::set_quantity(&state.db, member.team.id, member.user.id, &thread_id, expected, quantity)
+            .await?;
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
+}
+
+/// The most entries one change of many sets at once.
+pub const MAX_CHANGED_AT_ONCE: usize = 500;
+
+/// The same location and/or reorder point for several entries: a field left out stays as it is;
+/// `reorder_point: null` removes the entries' own points (the team's default then applies).
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManyInput {
+    /// The entries' ids, 1 to 500.
+    pub ids: Vec<String>,
+    #[serde(default)]
+    pub location: Option<String>,
+    /// Left out: unchanged; `null`: removed; a number: set.
+    #[serde(default, deserialize_with = "given")]
+    #[schema(value_type = Option<f64>)]
+    pub reorder_point: Option<serde_json::Value>,
+}
+
+/// A field that was given, `null` included (serde reads a `null` `Option` as not given).
+fn given<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<Option<serde_json::Value>, D::Error> {
+    serde::Deserialize::deserialize(deserializer).map(Some)
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ManyResult {
+    pub threads: Vec<ThreadView>,
+}
+
+/// Sets the same location and/or reorder point on several entries at once, all or none
+/// (members, admins and owners).
+#[utoipa::path(
+    patch, path = "/teams/{team_id}/threads", tag = "inventory", request_body = ManyInput,
+    responses(
+        (status = 200, body = ManyResult),
+        (status = 403, description = "Viewers only read", body = ErrorBody),
+        (status = 404, description = "One of the ids is no thread of this team: nothing changed", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: `ids` (1 to 500), `location` (at most 100 characters), `reorder_point` (an amount of 0 or more, or null)", body = ErrorBody),
+    ),
+)]
+pub async fn change_many(
+    State(state): State<AppState>,
+    member: TeamEditor,
+    ApiJson(input): ApiJson<ManyInput>,
+) -> Result<Json<ManyResult>, AppError> {
+    let mut problems = Vec::new();
+    if input.ids.is_empty() || input.ids.len() > MAX_CHANGED_AT_ONCE {
+        problems.push(FieldError::new(
+            "ids",
+            "bad_count",
+            format!("Choose 1 to {MAX_CHANGED_AT_ONCE} threads."),
+        ));
+    }
+    let location = input.location.map(|text| text.trim().to_owned());
+    if location.as_ref().is_some_and(|text| text.chars().count() > LOCATION_MAX_CHARS) {
+        problems.push(FieldError::new(
+            "location",
+            "too_long",
+            format!("Use at most {LOCATION_MAX_CHARS} characters."),
+        ));
+    }
+    let reorder_point = match input.reorder_point {
+        None => None,
+        Some(serde_json::Value::Null) => Some(None),
+        Some(value) => match value.as_f64().map(Hundredths::from_f64) {
+            Some(Ok(point)) => Some(Some(point)),
+            _ => {
+                problems.push(FieldError::new(
+                    "reorder_point",
+                    "bad_number",
+                    "Give the reorder point as a number of 0 or more.",
+                ));
+                None
+            }
+        },
+    };
+    if location.is_none() && reorder_point.is_none() && problems.is_empty() {
+        problems.push(FieldError::new("location", "required", "Give a location or a reorder point to set."));
+    }
+    if !problems.is_empty() {
+        return Err(AppError::Validation(problems));
+    }
+    let changes = threads::ManyChanges { location, reorder_point };
+    let changed =
+        threads::change_many(&state.db, member.team.id, member.user.id, &input.ids, &changes).await?;
+    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    Ok(Json(ManyResult { threads: changed.iter().map(|thread| view(thread, None, team_default)).collect() }))
+}
+
 /// Removes an entry (members, admins and owners).
 #[utoipa::path(
     delete, path = "/teams/{team_id}/threads/{thread_id}", operation_id = "delete_thread", tag = "inventory",
@@ -360,6 +496,10 @@ pub struct BulkInput {
     /// Spools of each; 1 when not given.
     #[serde(default)]
     pub quantity: Option<f64>,
+    /// true: add the codes the line has and list the others in `unknown`, rather than refuse
+    /// them all for one unknown code (false, the default).
+    #[serde(default)]
+    pub skip_unknown: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -367,16 +507,19 @@ pub struct BulkResult {
     pub added: Vec<ThreadView>,
     /// Codes already in the inventory, left as they were.
     pub already_owned: Vec<String>,
+    /// With `skip_unknown`: the codes the line does not have, left out.
+    pub unknown: Vec<String>,
 }
 
 /// Adds many catalogue threads of one line; codes already owned are left alone. Unknown codes
-/// refuse the whole request, naming each (members, admins and owners).
+/// refuse the whole request, naming each, unless `skip_unknown` asks to add the rest (members,
+/// admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/bulk", tag = "inventory", request_body = BulkInput,
     responses(
         (status = 201, body = BulkResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 422, description = "`validation_failed`: `codes[i]` for each unknown code", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: `codes[i]` for each unknown code (with `skip_unknown`, only when no code is known)", body = ErrorBody),
     ),
 )]
 pub async fn bulk(
@@ -402,6 +545,8 @@ pub async fn bulk(
     let quantity = input.quantity.unwrap_or(1.0);
     let mut entries: Vec<ThreadEntry> = Vec::new();
     let mut problems = Vec::new();
+    let mut unknown = Vec::new();
+    let skip_unknown = input.skip_unknown;
     for (index, code) in codes.iter().enumerate() {
         let input = ThreadInput {
             line: Some(input.line.clone()),
@@ -414,11 +559,21 @@ pub async fn bulk(
                 entries.push(entry);
             }
             Ok(_) => {}
+            Err(found) if skip_unknown && found.iter().all(|p| p.field == "code") => {
+                unknown.push(code.clone())
+            }
             Err(found) => problems.extend(found.into_iter().map(|p| {
                 let field = if p.field == "code" { format!("codes[{index}]") } else { p.field.to_owned() };
                 FieldError::new(field, p.code, p.message)
             })),
         }
+    }
+    if entries.is_empty() && !unknown.is_empty() {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "codes",
+            "not_found",
+            format!("None of these codes is in the line: {}.", unknown.join(", ")),
+        )]));
     }
     if !problems.is_empty() {
         problems.dedup_by(|a, b| a.field == b.field && a.code == b.code);
@@ -434,7 +589,7 @@ pub async fn bulk(
             ThreadSource::Custom { .. } => None,
         })
         .collect();
-    Ok((StatusCode::CREATED, Json(BulkResult { added, already_owned })).into_response())
+    Ok((StatusCode::CREATED, Json(BulkResult { added, already_owned, unknown })).into_response())
 }
 
 /// The inventory, or with the list's filters a part of it (`low=true`: the shopping list), as
@@ -484,7 +639,8 @@ pub async fn export(
         .into_response())
 }
 
-/// A CSV file to import: previewed, or (`commit`) written, all rows or none.
+/// A CSV file to import: previewed, or (`commit`) written: all rows or none, or with
+/// `skip_invalid` the rows without problems.
 #[derive(Debug, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ImportInput {
@@ -494,6 +650,10 @@ pub struct ImportInput {
     /// false (default): only check and preview; true: write, if every row is valid.
     #[serde(default)]
     pub commit: bool,
+    /// With `commit`: write the rows without problems and skip the others (listed with their
+    /// problems), rather than refuse the file.
+    #[serde(default)]
+    pub skip_invalid: bool,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -507,6 +667,9 @@ pub struct ImportRowView {
     /// add (new to the inventory) or update (replaces the entry for that thread).
     pub action: Option<String>,
     pub problems: Vec<FieldError>,
+    /// What the row says that the catalogue says otherwise (`name_differs`, `colour_differs`):
+    /// the catalogue's name and colour are imported.
+    pub warnings: Vec<FieldError>,
 }
 
 #[derive(Debug, Serialize, ToSchema)]
@@ -520,6 +683,8 @@ pub struct ImportResult {
     pub committed: bool,
     pub added: usize,
     pub updated: usize,
+    /// Rows with problems, left out of a `skip_invalid` import.
+    pub skipped: usize,
 }
 
 /// Checks a CSV file and shows what it would do; with `commit`, writes it in one transaction,
@@ -530,7 +695,7 @@ pub struct ImportResult {
     responses(
         (status = 200, description = "The preview (and, with `commit`, the result)", body = ImportResult),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 422, description = "`import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems", body = ErrorBody),
+        (status = 422, description = "`import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems (with `skip_invalid`, only when no row is valid)", body = ErrorBody),
         (status = 503, description = "`server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),
     ),
 )]
@@ -551,16 +716,30 @@ pub async fn import(
         let existing = threads::identities(&state.db, member.team.id).await?;
         return Ok(Json(import_result(&preview, &existing)));
     }
-    let Some(entries) = preview.entries() else {
-        let bad = preview.rows.iter().filter(|row| !row.problems.is_empty()).count();
-        return Err(AppError::rejected(
-            "import_invalid",
-            format!("{bad} row(s) have problems, so nothing was imported. Fix them and import again."),
-        ));
+    let bad = preview.rows.iter().filter(|row| !row.problems.is_empty()).count();
+    let entries = match preview.entries() {
+        Some(entries) => entries,
+        None if input.skip_invalid && bad < preview.rows.len() => preview.valid_entries(),
+        None if input.skip_invalid => {
+            return Err(AppError::rejected(
+                "import_invalid",
+                "Every row has problems, so nothing was imported. Fix them and import again.",
+            ));
+        }
+        None => {
+            let rows = if bad == 1 { "1 row has".to_owned() } else { format!("{bad} rows have") };
+            return Err(AppError::rejected(
+                "import_invalid",
+                format!(
+                    "{rows} problems, so nothing was imported. Fix them, or import the other rows alone."
+                ),
+            ));
+        }
     };
     let existing = threads::import(&state.db, member.team.id, member.user.id, &entries).await?;
     let mut result = import_result(&preview, &existing);
     result.committed = true;
+    result.skipped = bad;
     Ok(Json(result))
 }
 
@@ -590,6 +769,7 @@ fn import_result(preview: &ImportPreview, existing: &HashSet<String>) -> ImportR
                 quantity: row.draft.quantity.clone(),
                 action: action.map(str::to_owned),
                 problems: row.problems.iter().map(field_error).collect(),
+                warnings: row.warnings.iter().map(field_error).collect(),
             }
         })
         .collect();
@@ -600,6 +780,7 @@ fn import_result(preview: &ImportPreview, existing: &HashSet<String>) -> ImportR
         committed: false,
         added,
         updated,
+        skipped: 0,
     }
 }
 
