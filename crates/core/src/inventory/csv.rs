@@ -197,7 +197,7 @@ fn differences(draft: &ThreadDraft, entry: &ThreadEntry, catalogue: &Catalogue) 
         });
     }
     let colour = draft.colour.trim();
-    let same_colour = Rgb8::parse_hex(colour).ok().map(|rgb| rgb.to_hex()) == Some(known.colour.clone());
+    let same_colour = Rgb8::parse_hex(colour).ok().map(Rgb8::to_hex) == Some(known.colour.clone());
     if !colour.is_empty() && !same_colour {
         warnings.push(FieldProblem {
             field: "colour",

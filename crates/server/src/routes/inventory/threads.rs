@@ -440,9 +440,10 @@ pub async fn change_many(
     let reorder_point = match input.reorder_point {
         None => None,
         Some(serde_json::Value::Null) => Some(None),
-        Some(value) => match value.as_f64().map(Hundredths::from_f64) {
-            Some(Ok(point)) => Some(Some(point)),
-            _ => {
+        Some(value) => {
+            if let Some(Ok(point)) = value.as_f64().map(Hundredths::from_f64) {
+                Some(Some(point))
+            } else {
                 problems.push(FieldError::new(
                     "reorder_point",
                     "bad_number",
@@ -450,7 +451,7 @@ pub async fn change_many(
                 ));
                 None
             }
-        },
+        }
     };
     if location.is_none() && reorder_point.is_none() && problems.is_empty() {
         problems.push(FieldError::new("location", "required", "Give a location or a reorder point to set."));
@@ -459,10 +460,10 @@ pub async fn change_many(
         return Err(AppError::Validation(problems));
     }
     let changes = threads::ManyChanges { location, reorder_point };
-    let changed =
+    let threads =
         threads::change_many(&state.db, member.team.id, member.user.id, &input.ids, &changes).await?;
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
-    Ok(Json(ManyResult { threads: changed.iter().map(|thread| view(thread, None, team_default)).collect() }))
+    Ok(Json(ManyResult { threads: threads.iter().map(|thread| view(thread, None, team_default)).collect() }))
 }
 
 /// Removes an entry (members, admins and owners).
@@ -560,7 +561,7 @@ pub async fn bulk(
             }
             Ok(_) => {}
             Err(found) if skip_unknown && found.iter().all(|p| p.field == "code") => {
-                unknown.push(code.clone())
+                unknown.push(code.clone());
             }
             Err(found) => problems.extend(found.into_iter().map(|p| {
                 let field = if p.field == "code" { format!("codes[{index}]") } else { p.field.to_owned() };
