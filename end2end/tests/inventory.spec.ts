@@ -84,8 +84,12 @@ test('a CSV import shows the bad row first, and imports once the file is fixed',
     await file.setInputFiles(csv(['isacord-polyester;0105;3', 'isacord-polyester;99999;1']));
     const preview = page.getByRole('region', { name: 'Import preview' });
     await expect(preview.getByRole('row')).toHaveCount(3);
-    await expect(page.getByText('2 rows: 1 with problems.', { exact: false })).toBeVisible();
+    await expect(
+      page.getByText('2 rows: 1 with problems: fix them in the file and choose it again, or import the others alone.'),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: 'Import', exact: true })).toHaveCount(0);
+    // The good row alone is offered, not taken: this step imports nothing.
+    await expect(page.getByRole('button', { name: 'Import the 1 good row, skip 1' })).toBeVisible();
   });
 
   await test.step('the fixed file imports, all rows at once', async () => {
