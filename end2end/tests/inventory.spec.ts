@@ -195,6 +195,22 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
     await filters.click();
   });
 
+  await test.step('a count typed into the list is saved; threads chosen get one shelf', async () => {
+    const saved = page.waitForResponse((response) => response.url().endsWith('/quantity') && response.ok());
+    await quantity.fill('5');
+    await quantity.press('Enter');
+    await saved;
+    await page.getByRole('checkbox', { name: `Choose ${name}` }).check();
+    const chosen = page.getByRole('form', { name: 'Change the chosen threads' });
+    await chosen.getByLabel('Location').fill('Phone drawer');
+    await chosen.screenshot({ path: test.info().outputPath('chosen-375.png') });
+    await chosen.getByRole('button', { name: 'Set for the chosen' }).click();
+    await expect(page.getByText('Changed 1 thread.')).toBeVisible();
+    await page.reload();
+    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('5');
+    await expect(page.getByRole('region', { name: 'Threads' })).toContainText('Phone drawer');
+  });
+
   await test.step('nothing is wider than the screen, the list included', async () => {
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     const list = page.getByRole('region', { name: 'Threads' });
@@ -211,10 +227,10 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
     }
     const saved = page.waitForResponse((response) => response.url().endsWith('/adjust') && response.ok());
     await more.click();
-    await expect(quantity).toHaveValue('3');
+    await expect(quantity).toHaveValue('6');
     await saved;
     await page.reload();
-    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('3');
+    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('6');
   });
 });
 
