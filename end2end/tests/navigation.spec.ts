@@ -53,6 +53,9 @@ test.describe('where signing in leads', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
     await expect(page).toHaveTitle('Bobbin - Dashboard');
 
+    // Signed out as a fresh browser is: the app left first, so none of its own requests (the
+    // invites count, a refresh) meets the missing session while it is still open.
+    await page.goto('about:blank');
     await page.context().clearCookies();
     await page.goto('/inventory/machines');
     await expect(page).toHaveURL(/\/login\?redirect=%2Finventory%2Fmachines$/);
