@@ -11,7 +11,7 @@ import { useThread } from './api/get-thread';
 import { useUpdateThread } from './api/update-thread';
 import { EditConflict } from './components/EditConflict';
 import { RemoveButton } from './components/RemoveButton';
-import { SelectField, Swatch, TextAreaField, TextField } from './components/Field';
+import { LineOptions, SelectField, Swatch, TextAreaField, TextField } from './components/Field';
 import { NOT_A_NUMBER, numberOf, problemsOf } from './errors';
 import { useInventoryForm } from './form';
 import type { InventoryAccess, ThreadInput, ThreadView } from './types';
@@ -204,11 +204,7 @@ function ThreadForm({
         render={({ field: select }) => (
           <SelectField id={`${id}-line`} label="Line" error={errors.line?.message} {...select} disabled={!canWrite}>
             <option value="">Custom thread (no line)</option>
-            {(lines.data ?? []).map((entry) => (
-              <option key={entry.id} value={entry.id}>
-                {entry.display_name}
-              </option>
-            ))}
+            <LineOptions lines={lines.data} />
             {line && !lines.data?.some((entry) => entry.id === line) ? <option value={line}>{base.line_name ?? line}</option> : null}
           </SelectField>
         )}

@@ -10,7 +10,7 @@ import { useThreads } from './api/get-threads';
 import { AddMany } from './components/AddMany';
 import { AddThread } from './components/AddThread';
 import { ClosestColour } from './components/ClosestColour';
-import { SelectField, TextField } from './components/Field';
+import { LineOptions, SelectField, TextField } from './components/Field';
 import { ImportCsv } from './components/ImportCsv';
 import { ThreadList } from './components/ThreadList';
 import { problemsOf } from './errors';
@@ -131,11 +131,7 @@ export function ThreadsPage({ teamId, canWrite, preferredLine = '' }: InventoryA
           <div id={`${id}-more`} className="inventory-filters__more" data-open={moreOpen || undefined}>
             <SelectField id={`${id}-line`} label="Line" value={line} onChange={(e) => change({ line: e.target.value })}>
               <option value="">All lines</option>
-              {(lines.data ?? []).map((entry) => (
-                <option key={entry.id} value={entry.id}>
-                  {entry.display_name}
-                </option>
-              ))}
+              <LineOptions lines={lines.data} />
             </SelectField>
             <SelectField id={`${id}-fibre`} label="Fibre" value={fibre} onChange={(e) => change({ fibre: e.target.value })}>
               <option value="">All fibres</option>

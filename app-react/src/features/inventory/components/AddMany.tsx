@@ -9,7 +9,7 @@ import { useBulkAddThreads } from '../api/bulk-add-threads';
 import { useCatalogueLines } from '../api/get-catalogue-lines';
 import { NOT_A_NUMBER, numberOf, problemsOf } from '../errors';
 import { useInventoryForm } from '../form';
-import { SelectField, TextAreaField, TextField } from './Field';
+import { LineOptions, SelectField, TextAreaField, TextField } from './Field';
 
 interface AddManyFields {
   line: string;
@@ -81,11 +81,7 @@ export function AddMany({ teamId, preferredLine = '' }: { teamId: string; prefer
           onChange={(event) => setValue('line', event.target.value)}
         >
           <option value="">Choose a line</option>
-          {(lines.data ?? []).map((entry) => (
-            <option key={entry.id} value={entry.id}>
-              {entry.display_name}
-            </option>
-          ))}
+          <LineOptions lines={lines.data} />
         </SelectField>
         <TextAreaField
           id={`${id}-codes`}

@@ -10,7 +10,7 @@ import { useCatalogueSearch } from '../api/search-catalogue';
 import { NOT_A_NUMBER, type FormProblems, numberOf, problemsOf } from '../errors';
 import { useInventoryForm } from '../form';
 import type { CatalogueThread, ThreadInput } from '../types';
-import { SelectField, Swatch, TextField } from './Field';
+import { LineOptions, SelectField, Swatch, TextField } from './Field';
 
 interface AddThreadFields {
   custom: boolean;
@@ -101,11 +101,7 @@ export function AddThread({ teamId, preferredLine = '' }: { teamId: string; pref
           <>
             <SelectField id={`${id}-in`} label="Search in" value={searchLine} onChange={(event) => setChosenLine(event.target.value)}>
               <option value="">All lines</option>
-              {(lines.data ?? []).map((entry) => (
-                <option key={entry.id} value={entry.id}>
-                  {entry.display_name}
-                </option>
-              ))}
+              <LineOptions lines={lines.data} />
             </SelectField>
             <TextField
               id={`${id}-search`}

@@ -3,6 +3,8 @@
 // onto a field as it does onto an input.
 import type { ComponentProps, ReactNode } from 'react';
 
+import type { CatalogueLine } from '../types';
+
 interface FieldShell {
   id: string;
   label: string;
@@ -63,4 +65,13 @@ export function SelectField({ id, label, error, hint, children, ...select }: Fie
 /** A colour sample. Decorative: the code or hex is always written next to it. */
 export function Swatch({ hex }: { hex: string }) {
   return <span className="swatch swatch--md" style={{ backgroundColor: hex }} aria-hidden="true" />;
+}
+
+/** The catalogue's lines as a select's options, by display name (none until they have loaded). */
+export function LineOptions({ lines }: { lines: readonly CatalogueLine[] | undefined }) {
+  return (lines ?? []).map((entry) => (
+    <option key={entry.id} value={entry.id}>
+      {entry.display_name}
+    </option>
+  ));
 }
