@@ -16,6 +16,7 @@ mod m20261123_000005_quotes;
 mod m20261123_000006_threads_revision;
 mod m20261125_000007_security;
 mod m20261125_000008_write_probe;
+mod m20261125_000009_disabled_users;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -32,6 +33,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261123_000006_threads_revision::Migration),
             Box::new(m20261125_000007_security::Migration),
             Box::new(m20261125_000008_write_probe::Migration),
+            Box::new(m20261125_000009_disabled_users::Migration),
         ]
     }
 }

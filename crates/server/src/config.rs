@@ -26,6 +26,114 @@ pub enum Command {
     Migrate(MigrateArgs),
     /// Print the API's OpenAPI document (the one served at /api/v2/openapi.json) and exit.
     Openapi,
+    /// Copy the SQLite database into FILE while the server runs: a consistent snapshot, checked
+    /// before it is kept. (PostgreSQL: use pg_dump, see docs/deploy.md.)
+    Backup(BackupArgs),
+    /// Put a backup in place of the SQLite database, after checking it. Stop the server first;
+    /// the database it replaces is kept beside it.
+    Restore(RestoreArgs),
+    /// Help a person without e-mail: list and show accounts, confirm an address, set a new
+    /// password, disable or enable an account.
+    Users(UsersArgs),
+    /// List the teams, or show one with its members.
+    Teams(TeamsArgs),
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct BackupArgs {
+    /// The file to write; it must not exist yet.
+    pub file: PathBuf,
+
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct RestoreArgs {
+    /// A backup made by `bobbin backup` (or by the scheduled backups).
+    pub file: PathBuf,
+
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct UsersArgs {
+    #[command(subcommand)]
+    pub action: UsersAction,
+
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+/// An account is named by its e-mail address or its id.
+#[derive(Debug, Clone, Subcommand)]
+pub enum UsersAction {
+    /// Every account, oldest first.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One account: its state, teams, sessions and second factors.
+    Show {
+        /// E-mail address or id.
+        user: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Mark the address as confirmed, as its confirmation link would.
+    Confirm {
+        /// E-mail address or id.
+        user: String,
+    },
+    /// Give the account a new password and end its sessions. Prints a new random password,
+    /// or with --password-stdin reads the one to set from standard input.
+    ResetPassword {
+        /// E-mail address or id.
+        user: String,
+        /// Read the new password from the first line of standard input.
+        #[arg(long)]
+        password_stdin: bool,
+    },
+    /// Stop the person from signing in, and end their sessions now.
+    Disable {
+        /// E-mail address or id.
+        user: String,
+    },
+    /// Let a disabled person sign in again.
+    Enable {
+        /// E-mail address or id.
+        user: String,
+    },
+}
+
+#[derive(Debug, Clone, Args)]
+pub struct TeamsArgs {
+    #[command(subcommand)]
+    pub action: TeamsAction,
+
+    #[command(flatten)]
+    pub database: DatabaseArgs,
+}
+
+#[derive(Debug, Clone, Subcommand)]
+pub enum TeamsAction {
+    /// Every team, oldest first, with its owners and size.
+    List {
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+    },
+    /// One team: its members and roles, and how much it holds.
+    Show {
+        /// The team's public id (as in its address) or id.
+        team: String,
+        /// Print JSON instead of text.
+        #[arg(long)]
+        json: bool,
+    },
 }
 
 #[derive(Debug, Clone, Args)]
@@ -79,7 +187,28 @@ pub struct ServeArgs {
     pub database: DatabaseArgs,
 
     #[command(flatten)]
+    pub backups: BackupSchedule,
+
+    #[command(flatten)]
     pub auth: AuthArgs,
+}
+
+/// Backups the server makes by itself (SQLite only: PostgreSQL has pg_dump, see docs/deploy.md).
+#[derive(Debug, Clone, Args)]
+pub struct BackupSchedule {
+    /// Folder for scheduled backups of the SQLite database; setting it turns them on. Each is a
+    /// checked, consistent copy named `bobbin-<UTC time>.db`.
+    #[arg(long, env = "BOBBIN_BACKUP_DIR", value_name = "FOLDER")]
+    pub backup_dir: Option<PathBuf>,
+
+    /// Time between two scheduled backups, e.g. `1d` or `6h`; the first is made one interval
+    /// after the start.
+    #[arg(long, env = "BOBBIN_BACKUP_INTERVAL", default_value = "1d", value_parser = humantime::parse_duration)]
+    pub backup_interval: Duration,
+
+    /// How many scheduled backups to keep; older ones are deleted after each new one.
+    #[arg(long, env = "BOBBIN_BACKUP_KEEP", default_value_t = NonZeroU32::new(7).expect("7 is not zero"))]
+    pub backup_keep: NonZeroU32,
 }
 
 impl ServeArgs {
@@ -246,7 +375,9 @@ pub struct MigrateArgs {
 pub enum MigrateAction {
     /// Apply all pending migrations.
     Up,
-    /// List every migration and whether it is applied.
+    /// List every migration and whether it is applied, then say whether this binary and the
+    /// database agree. Exit status: 0 when they do, 1 when migrations are pending (the next
+    /// start applies them), 2 when the database was migrated by a newer Bobbin.
     Status,
     /// Roll back the most recent migrations.
     Down {

@@ -4,6 +4,7 @@
 //! Start at [`startup::Application`]; every route is listed in [`routes::router`].
 
 pub mod auth;
+pub mod backup;
 pub mod blocking;
 pub mod config;
 pub mod db;
@@ -13,9 +14,11 @@ pub mod extract;
 pub mod limits;
 pub mod listener;
 pub mod mail;
+pub mod operator;
 pub mod prune;
 pub mod repo;
 pub mod routes;
+pub mod schema;
 pub mod startup;
 pub mod state;
 pub mod telemetry;
@@ -44,7 +47,7 @@ pub fn run(cli: Cli) -> ExitCode {
         }
     };
     match runtime.block_on(dispatch(cli.command)) {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(code) => code,
         Err(error) => {
             tracing::error!(error = format!("{error:#}"), "bobbin stopped");
             ExitCode::FAILURE
@@ -52,23 +55,41 @@ pub fn run(cli: Cli) -> ExitCode {
     }
 }
 
-async fn dispatch(command: Command) -> anyhow::Result<()> {
+async fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
     match command {
         Command::Serve(args) => {
             let app = Box::pin(startup::Application::build(*args)).await?;
             let shutdown = startup::shutdown_signal()?;
-            app.run_until_stopped(shutdown).await
+            app.run_until_stopped(shutdown).await?;
         }
-        Command::Migrate(args) => migrate(args).await,
-        Command::Openapi => {
-            println!("{}", routes::openapi().to_pretty_json()?);
-            Ok(())
+        Command::Migrate(args) => return migrate(args).await,
+        Command::Openapi => println!("{}", routes::openapi().to_pretty_json()?),
+        Command::Backup(args) => {
+            let checked = backup::back_up(&backup::sqlite_file(&args.database)?, &args.file).await?;
+            println!("Backed up and checked {}", checked.summary(&args.file));
         }
+        Command::Restore(args) => {
+            let database = backup::sqlite_file(&args.database)?;
+            let (checked, kept) = backup::restore(&args.file, &database).await?;
+            println!("Restored {}", checked.summary(&args.file));
+            if let Some(kept) = kept {
+                println!("The database it replaced is kept as {}", kept.display());
+            }
+            if !checked.schema.pending.is_empty() {
+                println!("{}", checked.schema.summary());
+            }
+        }
+        Command::Users(args) => operator::users(args).await?,
+        Command::Teams(args) => operator::teams(args).await?,
     }
+    Ok(ExitCode::SUCCESS)
 }
 
-async fn migrate(args: MigrateArgs) -> anyhow::Result<()> {
+/// `bobbin migrate`. `status` exits with 1 when migrations are pending and 2 when the database
+/// is newer than this binary, so scripts (an upgrade, a readiness check) can tell.
+async fn migrate(args: MigrateArgs) -> anyhow::Result<ExitCode> {
     let db = db::connect(&args.database).await?;
+    let mut code = ExitCode::SUCCESS;
     match args.action {
         MigrateAction::Up => {
             Migrator::up(&db, None).await.context("applying migrations")?;
@@ -79,11 +100,24 @@ async fn migrate(args: MigrateArgs) -> anyhow::Result<()> {
             tracing::info!(steps, "rolled back");
         }
         MigrateAction::Status => {
-            for migration in Migrator::get_migration_with_status(&db).await? {
-                println!("{:<8} {}", migration.status().to_string().to_lowercase(), migration.name());
+            let state = schema::SchemaState::read(&db).await?;
+            for (status, names) in
+                [("applied", &state.applied), ("pending", &state.pending), ("unknown", &state.unknown)]
+            {
+                for name in names {
+                    println!("{status:<8} {name}");
+                }
             }
+            println!("{}", state.summary());
+            code = if !state.unknown.is_empty() {
+                ExitCode::from(2)
+            } else if !state.pending.is_empty() {
+                ExitCode::from(1)
+            } else {
+                ExitCode::SUCCESS
+            };
         }
     }
     db.close().await?;
-    Ok(())
+    Ok(code)
 }

@@ -20,6 +20,7 @@ use tower::Layer as _;
 pub use crate::repo::thread_cache::ThreadCache;
 use crate::{
     auth::AuthService,
+    backup::{self, ServerLock},
     blocking::HeavyWork,
     config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     db,
@@ -38,6 +39,8 @@ pub struct Application {
     db: DatabaseConnection,
     threads: ThreadCache,
     shutdown_grace: Duration,
+    /// Held while serving a SQLite database, so `bobbin restore` cannot replace it.
+    _lock: Option<ServerLock>,
 }
 
 impl Application {
@@ -52,9 +55,12 @@ impl Application {
                  sign up with someone else's address. Remove it, or set --env development."
             );
         }
+        let lock = ServerLock::serving(&args.database)?;
         let db = db::connect(&args.database).await?;
         // Boxed: the migrations make a large future.
-        let auth = Box::pin(one_server_at_a_time(&args.database, prepare(&db, args.auth.clone()))).await?;
+        let auth =
+            Box::pin(one_server_at_a_time(&args.database, prepare(&db, &args.database, args.auth.clone())))
+                .await?;
         let listener =
             TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
         if !auth.mailer.uses_smtp() {
@@ -78,9 +84,10 @@ impl Application {
             heavy_work: Arc::new(HeavyWork::new(args.heavy_work_concurrency())),
         };
         crate::prune::spawn(state.clone(), args.prune_interval);
+        backup::spawn_scheduled(db.clone(), &args.database, &args.backups)?;
         let threads = state.threads.clone();
         let router = routes::router(state, args.request_timeout());
-        Ok(Self { listener, router, db, threads, shutdown_grace: args.shutdown_grace() })
+        Ok(Self { listener, router, db, threads, shutdown_grace: args.shutdown_grace(), _lock: lock })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -130,9 +137,16 @@ impl Application {
     }
 }
 
-/// Applies pending migrations and starts the auth service, which creates the key that signs
-/// sessions on the first start.
-async fn prepare(db: &DatabaseConnection, auth: AuthArgs) -> anyhow::Result<Arc<AuthService>> {
+/// Applies pending migrations (keeping a copy of a SQLite database first) and starts the auth
+/// service, which creates the key that signs sessions on the first start.
+async fn prepare(
+    db: &DatabaseConnection,
+    database: &DatabaseArgs,
+    auth: AuthArgs,
+) -> anyhow::Result<Arc<AuthService>> {
+    if let Some(copy) = backup::keep_before_migrating(db, database).await? {
+        tracing::info!(copy = %copy.display(), "kept a copy of the database before migrating it");
+    }
     Migrator::up(db, None).await.context("applying database migrations")?;
     db::ensure_writable(db).await?;
     AuthService::new(db, auth).await.context("starting the auth service")

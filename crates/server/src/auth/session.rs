@@ -83,6 +83,7 @@ pub async fn start(
     method: Method,
     client: &ClientInfo,
 ) -> AuthResult<TokenResponse> {
+    refuse_disabled(user)?;
     let now = OffsetDateTime::now_utc();
     let amr = vec![AmrEntry { method: method.as_str().to_owned(), timestamp: now.unix_timestamp() }];
     let new = NewSession {
@@ -157,6 +158,19 @@ pub async fn end(db: &DatabaseConnection, user_id: UserId, session_id: Uuid, sco
     Ok(())
 }
 
+/// Refuses every grant to an account an operator disabled (`bobbin users disable`). Supabase
+/// Auth's code for it is `user_banned`. Disabling also ends the sessions, so tokens issued before
+/// stop working at once; this stops new ones, whichever way the person signs in.
+fn refuse_disabled(user: &user::Model) -> AuthResult<()> {
+    if user.disabled_at.is_some() {
+        return Err(AuthError::bad_request(
+            "user_banned",
+            "This account is disabled. Ask whoever runs this Bobbin to enable it again.",
+        ));
+    }
+    Ok(())
+}
+
 /// The access token for a session, and the whole grant answer.
 async fn respond(
     auth: &AuthService,
@@ -167,6 +181,7 @@ async fn respond(
     let user = users::by_id(db, session.user_id)
         .await?
         .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
+    refuse_disabled(&user)?;
     let now = OffsetDateTime::now_utc().unix_timestamp();
     // An access token never outlives its session.
     let session_end =

@@ -23,6 +23,8 @@ pub struct Model {
     pub email_change_sent_at: Option<OffsetDateTime>,
     /// The team the app opens first; only meaningful while the person is still its member.
     pub default_team_id: Option<TeamId>,
+    /// Set by an operator (`bobbin users disable`): the person cannot sign in while it is.
+    pub disabled_at: Option<OffsetDateTime>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

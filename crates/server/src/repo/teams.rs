@@ -3,7 +3,7 @@
 use bobbin_core::team::{Role, TeamName};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, QueryFilter as _, QuerySelect as _,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::{
     entity::{
         ids::{TeamId, UserId},
-        team, team_member,
+        inventory_thread, machine, quote, team, team_member,
     },
     error::AppError,
     repo::{members, new_public_id, users::adopt_as_default_if_none},
@@ -85,6 +85,60 @@ pub async fn membership(
         .await?;
     let Some((team, Some(member))) = found else { return Ok(None) };
     Ok(Some((team, member.role.0)))
+}
+
+/// Every team, oldest first (the operator's `bobbin teams list`).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<team::Model>, AppError> {
+    Ok(team::Entity::find()
+        .order_by_asc(team::Column::CreatedAt)
+        .order_by_asc(team::Column::Name)
+        .all(db)
+        .await?)
+}
+
+/// The team named by its `public_id` or its `id`, whoever asks (the operator's commands; requests
+/// go through [`membership`]).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn by_public_or_id(
+    db: &impl ConnectionTrait,
+    named: &str,
+) -> Result<Option<team::Model>, AppError> {
+    let named = match Uuid::parse_str(named) {
+        Ok(id) => team::Column::Id.eq(id),
+        Err(_) => team::Column::PublicId.eq(named),
+    };
+    Ok(team::Entity::find().filter(named).one(db).await?)
+}
+
+/// How much a team holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+pub struct Holdings {
+    pub threads: u64,
+    pub machines: u64,
+    pub quotes: u64,
+}
+
+/// How many threads, machines and quotes the team has.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn holdings(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Holdings, AppError> {
+    Ok(Holdings {
+        threads: inventory_thread::Entity::find()
+            .filter(inventory_thread::Column::TeamId.eq(team_id))
+            .count(db)
+            .await?,
+        machines: machine::Entity::find().filter(machine::Column::TeamId.eq(team_id)).count(db).await?,
+        quotes: quote::Entity::find().filter(quote::Column::TeamId.eq(team_id)).count(db).await?,
+    })
 }
 
 /// Why [`create`] made no team: its owner already owns [`MAX_OWNED_TEAMS`].

@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use bobbin_server::{
-    config::{AuthArgs, DatabaseArgs, Environment, OAuthArgs, ServeArgs},
+    config::{AuthArgs, BackupSchedule, DatabaseArgs, Environment, OAuthArgs, ServeArgs},
     startup::{Application, ThreadCache},
 };
 use sea_orm::DatabaseConnection;
@@ -93,6 +93,11 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         // test turns it on).
         prune_interval: Duration::ZERO,
         database: DatabaseArgs { database_url: database_url.into(), db_max_connections: 5 },
+        backups: BackupSchedule {
+            backup_dir: None,
+            backup_interval: Duration::from_hours(24),
+            backup_keep: std::num::NonZeroU32::new(7).unwrap(),
+        },
         auth: AuthArgs {
             site_url: format!("http://127.0.0.1:{port}/").parse().unwrap(),
             redirect_urls: vec!["https://allowed.example/*".to_owned()],

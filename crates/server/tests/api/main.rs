@@ -3,6 +3,7 @@
 
 mod auth;
 mod auth_helpers;
+mod backup;
 mod catalog;
 mod database;
 mod errors;
@@ -16,6 +17,7 @@ mod machines;
 mod oauth;
 mod oauth_provider;
 mod openapi;
+mod operator;
 mod overload;
 #[path = "../common/postgres.rs"]
 mod postgres;

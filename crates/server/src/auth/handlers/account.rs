@@ -26,6 +26,7 @@ use crate::{
     repo::auth::{
         flow_states,
         one_time_tokens::{self, TokenKind},
+        sessions::Ending,
         users::{self, NewUser},
     },
     state::AppState,
@@ -370,7 +371,7 @@ pub async fn update_user(
         }
         let hash = auth.hashing.hash(new_password).await?;
         // Other devices signed in with the old password are signed out.
-        user = users::change_password(&state.db, user, hash, current.session.id, now).await?;
+        user = users::change_password(&state.db, user, hash, Ending::AllBut(current.session.id), now).await?;
     }
 
     if let Some(raw) = body.email {

@@ -8,7 +8,7 @@
 
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, IntoActiveModel as _, QueryFilter as _,
+    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, QueryOrder as _,
 };
 use serde_json::Value;
 use time::{Duration, OffsetDateTime};
@@ -202,6 +202,19 @@ pub async fn end(db: &impl ConnectionTrait, user_id: UserId, which: Ending) -> R
     };
     delete.exec(db).await?;
     Ok(())
+}
+
+/// The sessions of `user_id`, newest first.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<session::Model>, DbErr> {
+    session::Entity::find()
+        .filter(session::Column::UserId.eq(user_id))
+        .order_by_desc(session::Column::CreatedAt)
+        .all(db)
+        .await
 }
 
 /// The session `id`.

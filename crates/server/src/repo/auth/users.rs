@@ -4,11 +4,10 @@
 
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, SqlErr,
+    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, QueryOrder as _, SqlErr,
 };
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
-use uuid::Uuid;
 
 use super::{
     flow_states::{self, NewFlowState},
@@ -90,6 +89,7 @@ async fn insert(db: &impl ConnectionTrait, new: NewUser<'_>) -> AuthResult<user:
         email_change: Set(None),
         email_change_sent_at: Set(None),
         default_team_id: Set(None),
+        disabled_at: Set(None),
         created_at: Set(now),
         updated_at: Set(now),
     }
@@ -196,8 +196,9 @@ pub async fn set_metadata(
     committed(db, async |txn| active.update(txn).await).await
 }
 
-/// Gives the user a new password (its hash), and ends every session of theirs but `kept` (the
-/// one that asked): other devices signed in with the old password are signed out.
+/// Gives the user a new password (its hash), and ends their sessions as `ending` says: a person
+/// changing their own keeps the session that asked, and other devices signed in with the old
+/// password are signed out; an operator's reset ends them all.
 ///
 /// # Errors
 ///
@@ -206,7 +207,7 @@ pub async fn change_password(
     db: &DatabaseConnection,
     user: user::Model,
     password_hash: String,
-    kept: Uuid,
+    ending: Ending,
     now: OffsetDateTime,
 ) -> Result<user::Model, DbErr> {
     let mut active = user.into_active_model();
@@ -214,9 +215,62 @@ pub async fn change_password(
     active.updated_at = Set(now);
     let txn = begin_write(db).await?;
     let user = active.update(&txn).await?;
-    sessions::end(&txn, user.id, Ending::AllBut(kept)).await?;
+    sessions::end(&txn, user.id, ending).await?;
     txn.commit().await?;
     Ok(user)
+}
+
+/// Every account, oldest first (the operator's `bobbin users list`).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<user::Model>, DbErr> {
+    user::Entity::find().order_by_asc(user::Column::CreatedAt).order_by_asc(user::Column::Email).all(db).await
+}
+
+/// Marks the address as confirmed now, unless it already is; answers the account as it is now.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn confirm(
+    db: &DatabaseConnection,
+    user: user::Model,
+    now: OffsetDateTime,
+) -> Result<user::Model, DbErr> {
+    if user.email_confirmed_at.is_some() {
+        return Ok(user);
+    }
+    let mut active = user.into_active_model();
+    active.email_confirmed_at = Set(Some(now));
+    active.updated_at = Set(now);
+    committed(db, async |txn| active.update(txn).await).await
+}
+
+/// Disables the account (`at` is when) and ends all its sessions in the same transaction, or
+/// with `None` enables it again.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn set_disabled(
+    db: &DatabaseConnection,
+    user: user::Model,
+    at: Option<OffsetDateTime>,
+    now: OffsetDateTime,
+) -> Result<user::Model, DbErr> {
+    let mut active = user.into_active_model();
+    active.disabled_at = Set(at);
+    active.updated_at = Set(now);
+    committed(db, async |txn| {
+        let user = active.update(txn).await?;
+        if at.is_some() {
+            sessions::end(txn, user.id, Ending::All).await?;
+        }
+        Ok::<_, DbErr>(user)
+    })
+    .await
 }
 
 /// Records a repeated sign-up of an unconfirmed account: its password becomes that sign-up's
