@@ -29,6 +29,7 @@ use crate::{
     listener::JsonErrorsListener,
     repo::thread_cache::CACHED_ENTRIES,
     routes,
+    schema::SchemaState,
     state::AppState,
 };
 
@@ -144,6 +145,12 @@ async fn prepare(
     database: &DatabaseArgs,
     auth: AuthArgs,
 ) -> anyhow::Result<Arc<AuthService>> {
+    let schema = SchemaState::read(db).await.context("reading which migrations the database has")?;
+    if !schema.unknown.is_empty() {
+        // An older binary put back without restoring the database it ran on: say what to do,
+        // rather than sea-orm's "Migration file of version … is missing".
+        anyhow::bail!("{} (docs/deploy.md, \"Rolling back\")", schema.summary());
+    }
     if let Some(copy) = backup::keep_before_migrating(db, database).await? {
         tracing::info!(copy = %copy.display(), "kept a copy of the database before migrating it");
     }

@@ -214,4 +214,9 @@ async fn migrate_status_says_whether_the_binary_and_the_database_agree(
     assert!(ahead.stdout.contains("newer Bobbin"), "{}", ahead.stdout);
     let refused = bobbin(&app, &["users", "list"]).await;
     assert_eq!(refused.code, Some(1), "operator commands refuse a database of another schema");
+    // Nor does an older server start on it (an upgrade rolled back without its database).
+    let stale =
+        bobbin_server::startup::Application::build(crate::helpers::serve_args(&app.database.url)).await;
+    let error = format!("{:#}", stale.expect_err("an older binary refuses a newer database"));
+    assert!(error.contains("newer Bobbin") && error.contains("Rolling back"), "{error}");
 }
