@@ -96,7 +96,7 @@ test-e2e: build
 # docs/deploy.md's files, tried: deploy/bobbin.service through systemd-analyze, and the release
 # binary behind Debian's Caddy (installed the first time) with deploy/Caddyfile and
 # deploy/bobbin.env.example on loopback: HTTPS, per-client sign-in limits, a Secure auth cookie
-# in Chromium (scripts/test-deploy.sh, about 30 s).
+# in Chromium (scripts/test-deploy.sh, about 15 s).
 test-deploy: build
 	timeout 240 scripts/test-deploy.sh
 
