@@ -1,10 +1,11 @@
 # Bobbin's two entry points (see README.md):
 #   make run    build everything and serve http://127.0.0.1:3000 with SQLite in ./data/
 #   make test   run every test: Rust (SQLite and PostgreSQL), an overload run, fuzzing of the
-#               design readers and of the API, front-end unit tests, Playwright
+#               design readers and of the API, front-end unit tests, Playwright, the deployment
+#               behind Caddy
 # Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL,
-# the SMTP server the tests send mail through (python3-aiosmtpd) and the API fuzzer (schemathesis,
-# with pip into .tools/).
+# the SMTP server the tests send mail through (python3-aiosmtpd), Caddy and the API fuzzer
+# (schemathesis, with pip into .tools/).
 # Targets are files, so a second run rebuilds only what changed.
 
 SHELL := bash
@@ -24,7 +25,7 @@ WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f
 APP_SOURCES := $(shell find app-react/src style -type f) \
 	app-react/index.html app-react/build.mjs app-react/tsconfig.json
 
-.PHONY: run build api-types test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e clean
+.PHONY: run build api-types test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e test-deploy clean
 
 run: build
 	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
@@ -47,7 +48,7 @@ $(DIST): $(WASM) $(NODE_MODULES) $(APP_SOURCES)
 api-types: build
 	scripts/api-types.sh
 
-test: build lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e
+test: build lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e test-deploy
 
 # The Rust lints, then the TypeScript ones: the type check, ESLint (eslint.config.js: type-aware
 # rules, React's hook rules, no imports across the app's features) and Prettier's check of the
@@ -91,6 +92,13 @@ test-web: $(NODE_MODULES) $(WASM)
 test-e2e: build
 	scripts/ensure-chromium.sh
 	$(NPM) test -w end2end
+
+# docs/deploy.md's files, tried: deploy/bobbin.service through systemd-analyze, and the release
+# binary behind Debian's Caddy (installed the first time) with deploy/Caddyfile and
+# deploy/bobbin.env.example on loopback: HTTPS, per-client sign-in limits, a Secure auth cookie
+# in Chromium (scripts/test-deploy.sh, about 15 s).
+test-deploy: build
+	timeout 240 scripts/test-deploy.sh
 
 clean:
 	rm -rf target app-react/dist crates/wasm/pkg node_modules end2end/.tmp

@@ -110,8 +110,11 @@ function createClient(ssr: typeof import('@supabase/ssr')): SupabaseClient {
   // The key is required by the client and holds no secret: the server has no gateway.
   const created = ssr.createBrowserClient(window.location.origin, 'bobbin', {
     // @supabase/ssr's defaults give the cookie docs/behaviour.md describes: 400 days, path /,
-    // SameSite lax, chunks of about 3180 characters.
-    cookieOptions: { name: AUTH_COOKIE },
+    // SameSite lax, chunks of about 3180 characters. Its default is not `Secure`, which would
+    // let the browser send the session over plain http to the same host; a page served over
+    // https marks it so (docs/deploy.md). Only there: over plain http (`make run`) a browser
+    // may refuse a Secure cookie the page sets.
+    cookieOptions: { name: AUTH_COOKIE, secure: window.location.protocol === 'https:' },
     auth: {
       flowType: 'pkce',
       // /auth/callback exchanges the `?code=` itself, so no other page's query is ever taken
