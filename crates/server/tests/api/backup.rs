@@ -220,14 +220,14 @@ async fn pg_dump_and_pg_restore_as_the_guide_gives_them() {
     let folder = tempfile::tempdir().unwrap();
     let dump = folder.path().join("bobbin.dump");
     let dumped = std::process::Command::new("pg_dump")
-        .args(["--format=custom", "--file", dump.to_str().unwrap(), &app.database.url])
+        .args(["--format=custom", &format!("--file={}", dump.display()), &app.database.url])
         .output()
         .expect("pg_dump runs");
     assert!(dumped.status.success(), "{}", String::from_utf8_lossy(&dumped.stderr));
 
     let fresh = PostgresDatabase::create().await;
     let restored = std::process::Command::new("pg_restore")
-        .args(["--no-owner", "--clean", "--if-exists", "--dbname", &fresh.url, dump.to_str().unwrap()])
+        .args(["--clean", "--if-exists", &format!("--dbname={}", fresh.url), dump.to_str().unwrap()])
         .output()
         .expect("pg_restore runs");
     assert!(restored.status.success(), "{}", String::from_utf8_lossy(&restored.stderr));
