@@ -170,7 +170,7 @@ pub async fn check(file: &Path) -> anyhow::Result<Checked> {
         let schema = SchemaState::compare(&schema::known(), &versions);
         let users = sqlx::query_scalar("SELECT count(*) FROM users").fetch_one(&mut connection).await?;
         let teams = sqlx::query_scalar("SELECT count(*) FROM teams").fetch_one(&mut connection).await?;
-        Ok(Checked { users, teams, schema, bytes })
+        Ok(Checked { schema, users, teams, bytes })
     }
     .await
     .with_context(|| format!("{} is not a usable backup", file.display()));

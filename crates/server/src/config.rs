@@ -27,7 +27,7 @@ pub enum Command {
     /// Print the API's OpenAPI document (the one served at /api/v2/openapi.json) and exit.
     Openapi,
     /// Copy the SQLite database into FILE while the server runs: a consistent snapshot, checked
-    /// before it is kept. (PostgreSQL: use pg_dump, see docs/deploy.md.)
+    /// before it is kept. (PostgreSQL: use `pg_dump`, see docs/deploy.md.)
     Backup(BackupArgs),
     /// Put a backup in place of the SQLite database, after checking it. Stop the server first;
     /// the database it replaces is kept beside it.
@@ -193,7 +193,7 @@ pub struct ServeArgs {
     pub auth: AuthArgs,
 }
 
-/// Backups the server makes by itself (SQLite only: PostgreSQL has pg_dump, see docs/deploy.md).
+/// Backups the server makes by itself (SQLite only: PostgreSQL has `pg_dump`, see docs/deploy.md).
 #[derive(Debug, Clone, Args)]
 pub struct BackupSchedule {
     /// Folder for scheduled backups of the SQLite database; setting it turns them on. Each is a

@@ -178,13 +178,12 @@ async fn open(database: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> {
 
 /// The account named by its e-mail address or its id.
 async fn find_user(db: &DatabaseConnection, named: &str) -> anyhow::Result<user::Model> {
-    let found = match Uuid::parse_str(named) {
-        Ok(id) => users::by_id(db, UserId(id)).await?,
-        Err(_) => {
-            let email = parse_email(named)
-                .map_err(|_| anyhow::anyhow!("`{named}` is neither an e-mail address nor an id"))?;
-            users::by_email(db, &email).await?
-        }
+    let found = if let Ok(id) = Uuid::parse_str(named) {
+        users::by_id(db, UserId(id)).await?
+    } else {
+        let email = parse_email(named)
+            .map_err(|_| anyhow::anyhow!("`{named}` is neither an e-mail address nor an id"))?;
+        users::by_email(db, &email).await?
     };
     found.with_context(|| format!("no account has the address or id `{named}` (see `bobbin users list`)"))
 }

@@ -3,6 +3,7 @@
 
 use reqwest::StatusCode;
 use rstest::rstest;
+use sea_orm::ConnectionTrait as _;
 use serde_json::{Value, json};
 
 use crate::{
@@ -203,7 +204,6 @@ async fn migrate_status_says_whether_the_binary_and_the_database_agree(
     assert!(behind.stdout.contains("1 migration pending"), "{}", behind.stdout);
     bobbin(&app, &["migrate", "up"]).await.ok();
 
-    use sea_orm::ConnectionTrait as _;
     app.db
         .execute_unprepared("INSERT INTO seaql_migrations (version, applied_at) VALUES ('m20991231_000001_from_the_future', 0)")
         .await
@@ -216,7 +216,8 @@ async fn migrate_status_says_whether_the_binary_and_the_database_agree(
     assert_eq!(refused.code, Some(1), "operator commands refuse a database of another schema");
     // Nor does an older server start on it (an upgrade rolled back without its database).
     let stale =
-        bobbin_server::startup::Application::build(crate::helpers::serve_args(&app.database.url)).await;
+        Box::pin(bobbin_server::startup::Application::build(crate::helpers::serve_args(&app.database.url)))
+            .await;
     let error = format!("{:#}", stale.expect_err("an older binary refuses a newer database"));
     assert!(error.contains("newer Bobbin") && error.contains("Rolling back"), "{error}");
 }
