@@ -170,8 +170,10 @@ async fn check_password(
         ));
     };
     let limit = state.auth.config.rate_limit;
-    rate_limit::per_client(&state.db, "token", client, limit).await.map_err(limited)?;
-    rate_limit::per_account(&state.db, "token", &current.user.email, limit).await.map_err(limited)?;
+    rate_limit::per_client(&state.db, "token", client, limit).await.map_err(|error| limited(&error))?;
+    rate_limit::per_account(&state.db, "token", &current.user.email, limit)
+        .await
+        .map_err(|error| limited(&error))?;
     let matches = state.auth.hashing.verify(password, Some(hash)).await.map_err(|_busy| AppError::Busy)?;
     if !matches {
         return Err(wrong("wrong_password", "That is not your password."));
@@ -180,7 +182,7 @@ async fn check_password(
 }
 
 /// The auth service's refusal in the product API's words.
-fn limited(error: AuthError) -> AppError {
+fn limited(error: &AuthError) -> AppError {
     if error.status == StatusCode::TOO_MANY_REQUESTS {
         return AppError::RateLimited(
             "Too many password tries. Wait a few minutes, then try again.".to_owned(),

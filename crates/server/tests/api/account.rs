@@ -14,6 +14,7 @@ use crate::{
     helpers::{Backend, TestApp, spawn_app},
     quotes::{polos, quote},
     team_helpers::Person,
+    threads::threads_without,
 };
 
 impl TestApp {
@@ -431,20 +432,7 @@ async fn a_team_archive_holds_its_data_and_its_threads_import_into_a_new_team(
         )
         .await;
     assert_eq!(imported.assert_status(StatusCode::OK)["added"], 3);
-    let strip = |page: Value| -> Vec<Value> {
-        page["threads"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|t| {
-                let mut t = t.clone();
-                for volatile in ["id", "updated_at", "version", "updated_by_email"] {
-                    t.as_object_mut().unwrap().remove(volatile);
-                }
-                t
-            })
-            .collect()
-    };
+    let strip = |page: Value| threads_without(&page, &["id", "updated_at", "version", "updated_by_email"]);
     let original = strip(app.api_get(&owner, &threads).await.body);
     let copied = strip(app.api_get(&admin, &format!("/teams/{copy}/threads")).await.body);
     assert_eq!(original.len(), 3);
