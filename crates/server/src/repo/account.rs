@@ -60,8 +60,8 @@ pub async fn deletion(db: &impl ConnectionTrait, user_id: UserId) -> Result<Dele
 /// `Err`, those teams by name). In one transaction:
 ///
 /// - the teams they are the only member of, with everything in them;
-/// - the pending invites they sent (an accepted or revoked one stays in its team's list, its
-///   sender shown as gone);
+/// - the invites they sent that were never answered, pending or expired (an accepted or
+///   revoked one stays in its team's list, its sender shown as gone);
 /// - the user row, and with it, through the foreign keys, their identities, sessions and
 ///   refresh tokens, factors and challenges, one-time tokens and sign-in flows, memberships and
 ///   their own settings in each team. What they wrote in teams that stay (threads, machines and
