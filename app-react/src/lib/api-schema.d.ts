@@ -257,6 +257,27 @@ export interface paths {
         patch: operations["rename"];
         trace?: never;
     };
+    "/api/v2/teams/{team_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's data (owners and admins) as one zip archive: `threads.csv` in the format the
+         *     thread import reads, and JSON files of the machines with their maintenance logs, the saved
+         *     quotes, the team's settings and its members, with `team.json` saying what each holds.
+         */
+        get: operations["export_team"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{team_id}/invites": {
         parameters: {
             query?: never;
@@ -699,7 +720,12 @@ export interface paths {
         get: operations["me"];
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Deletes the caller's account and everything personal with it; its sessions end at once and
+         *     a confirmation goes to its address. Teams only they were in go with it; a team they alone
+         *     own that has other members must be handed over or deleted first.
+         */
+        delete: operations["delete_account"];
         options?: never;
         head?: never;
         patch?: never;
@@ -720,6 +746,44 @@ export interface paths {
         head?: never;
         /** Makes one of the caller's teams their default; answers the profile. */
         patch: operations["set_default_team"];
+        trace?: never;
+    };
+    "/api/v2/users/me/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What deleting the account would do now. Sent with `Cache-Control: no-store`. */
+        get: operations["account_deletion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/users/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The person's own data as one JSON file (`bobbin-my-data.json`): their account, teams and
+         *     roles, own settings, authenticator apps and sessions (no secrets, no tokens), invites sent and
+         *     received. Nothing of anyone else's but the addresses they invited.
+         */
+        get: operations["export_my_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v2/users/me/invites": {
@@ -862,6 +926,34 @@ export interface components {
         DefaultTeamBody: {
             /** @description The team's `public_id`. */
             teamPublicId: string;
+        };
+        /** @description The proof that the person at the keyboard is the account's owner. */
+        DeleteAccountBody: {
+            /** @description The account's password; not needed (and not read) when the session is at `aal2`. */
+            password?: string | null;
+        };
+        /** @description What deleting the account would take, and what it asks for. */
+        DeletionView: {
+            /**
+             * @description Teams the person is the only owner of that have other members: hand each over (make
+             *     someone else an owner) or delete it first. By name.
+             */
+            blocking_teams: components["schemas"]["TeamRef"][];
+            /**
+             * @description Whether the account has a password. One that signs in only by e-mailed link or through a
+             *     provider has none: at `aal1` it chooses one first (Security), or adds an authenticator app.
+             */
+            has_password: boolean;
+            /**
+             * @description Whether deleting asks for the password: the session has not reached `aal2` (the code of
+             *     an authenticator app).
+             */
+            password_needed: boolean;
+            /**
+             * @description Teams the person is the only member of: deleted with the account, with everything in
+             *     them. By name.
+             */
+            teams_deleted: components["schemas"]["TeamRef"][];
         };
         /**
          * @description When maintenance of one kind is next due: by `date`, or once the stitch counter passes
@@ -1049,6 +1141,19 @@ export interface components {
         };
         InviteBody: {
             invite: components["schemas"]["Invite"];
+        };
+        /** @description An invite the person sent or was sent. Neither its token nor (for one received) who sent it. */
+        InviteExport: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            public_id: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["InviteStatus"];
+            /** @description Null once the team is gone. */
+            team_name: string | null;
         };
         /**
          * @description What the e-mailed link tells whoever opens it before they sign in: the team and who invites
@@ -1281,6 +1386,13 @@ export interface components {
         MembersBody: {
             members: components["schemas"]["Member"][];
         };
+        /** @description One of the person's teams, their role and their own settings in it. */
+        MembershipExport: {
+            role: components["schemas"]["Role"];
+            /** @description Their own settings in the team (not the team's). */
+            settings: Record<string, never>;
+            team: components["schemas"]["TeamRef"];
+        };
         Meta: {
             /** @description Version of the domain core the server runs (the browser runs the same core as WebAssembly). */
             core_version: string;
@@ -1302,6 +1414,25 @@ export interface components {
             line: string;
             /** Format: double */
             quantity: number;
+        };
+        /** @description Everything Bobbin keeps about the person, for them to take. */
+        PersonalExport: {
+            /**
+             * @description The account as the auth service shows it (`GET /auth/v1/user`): address, names, sign-in
+             *     times, identities, and authenticator apps without their secrets.
+             */
+            account: Record<string, never>;
+            /** @description The public id of the team the app opens first. */
+            default_team_pid: string | null;
+            /** Format: date-time */
+            exported_at: string;
+            /** @description Invites addressed to the person's address, newest first. */
+            invites_received: components["schemas"]["InviteExport"][];
+            /** @description Newest first. */
+            invites_sent: components["schemas"]["InviteExport"][];
+            memberships: components["schemas"]["MembershipExport"][];
+            /** @description Newest first. */
+            sessions: components["schemas"]["SessionExport"][];
         };
         /** @description The profile the app shows and builds on. */
         Profile: {
@@ -1387,6 +1518,21 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "admin" | "member" | "viewer";
+        /** @description A session, without its tokens. */
+        SessionExport: {
+            /** @description `aal1` or `aal2`. */
+            aal: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The session this download was asked from. */
+            current: boolean;
+            /** Format: uuid */
+            id: string;
+            ip: string | null;
+            /** Format: date-time */
+            refreshed_at: string | null;
+            user_agent: string | null;
+        };
         /** @description A count typed into the list: `quantity`, replacing `expected`, the count shown when it was typed. */
         SetQuantityInput: {
             /** Format: double */
@@ -1434,6 +1580,14 @@ export interface components {
          * @description A team.
          */
         TeamId: string;
+        /** @description A team named in an answer about the account. */
+        TeamRef: {
+            id: components["schemas"]["TeamId"];
+            /** Format: int64 */
+            member_count: number;
+            name: string;
+            public_id: string;
+        };
         TeamsBody: {
             teams: components["schemas"]["Team"][];
         };
@@ -2660,6 +2814,74 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_team: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": number[];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only admins and owners take the team's data */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5956,6 +6178,118 @@ export interface operations {
             };
         };
     };
+    delete_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountBody"];
+            };
+        };
+        responses: {
+            /** @description Deleted; the session has ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `sole_owner`: the message names the teams to hand over or delete first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `password` missing (`required`), wrong (`wrong_password`), or the account has none (`no_password`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many password tries */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: too many passwords checked at once; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     set_default_team: {
         parameters: {
             query?: never;
@@ -6052,6 +6386,82 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    account_deletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What deleting the account would take */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionView"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_my_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's data, as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalExport"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

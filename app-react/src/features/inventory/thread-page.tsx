@@ -193,8 +193,8 @@ function ThreadForm({
         {base.low ? <span className="chip inventory-low">Low stock</span> : null}
       </p>
       <p className="muted">
-        Last changed {new Date(base.updated_at).toLocaleString()}
-        {base.updated_by_email ? ` by ${base.updated_by_email}` : ''}.
+        {/* No one is named only once the person who changed it deleted their account. */}
+        Last changed {new Date(base.updated_at).toLocaleString()} by {base.updated_by_email ?? 'a former member'}.
       </p>
       {/* Controlled, unlike the other fields: its options change when the catalogue's lines
           arrive, and only React re-selects the value among new options. */}

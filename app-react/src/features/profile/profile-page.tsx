@@ -6,6 +6,8 @@ import { type ProfileTab, pageTitle, profileTabs } from '@/config/paths';
 
 import { AuthenticatorApps } from './components/AuthenticatorApps';
 import { ChangePassword } from './components/ChangePassword';
+import { DeleteAccount, type TeamLink } from './components/DeleteAccount';
+import { MyData } from './components/MyData';
 import { ProfileDetails } from './components/ProfileDetails';
 import { SignOut } from './components/SignOut';
 
@@ -23,9 +25,10 @@ export function profileCrumb(tab: string | null): string {
 
 /**
  * `/profile`: the person's details, security, notifications and invites, one tab each. The
- * invites are the teams feature's (the app passes them in as `invites`).
+ * invites are the teams feature's (the app passes them in as `invites`), and so is opening a team
+ * the account's deletion names (`teamLink`).
  */
-export function ProfilePage({ invites }: { invites?: ReactNode }) {
+export function ProfilePage({ invites, teamLink }: { invites?: ReactNode; teamLink?: TeamLink }) {
   const [params, setParams] = useSearchParams();
   const requested = params.get('tab');
   const active: ProfileTab = isProfileTab(requested) ? requested : 'profile';
@@ -61,6 +64,8 @@ export function ProfilePage({ invites }: { invites?: ReactNode }) {
         </Tabs.List>
         <Tabs.Content className="tabs__panel" value="profile">
           <ProfileDetails />
+          <MyData />
+          <DeleteAccount teamLink={teamLink} />
         </Tabs.Content>
         <Tabs.Content className="tabs__panel" value="security">
           <ChangePassword />

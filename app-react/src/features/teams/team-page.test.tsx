@@ -239,6 +239,13 @@ describe('the team page as an admin', () => {
     expect(screen.queryByRole('button', { name: 'Delete team' })).toBeNull();
     expect(screen.getByRole('region', { name: 'Invite someone' })).toBeTruthy();
   });
+
+  it("offers the team's data as one download", async () => {
+    await openAs('admin');
+    const download = await screen.findByRole('link', { name: "Download the team's data" });
+    expect(download.getAttribute('href')).toBe('/api/v2/teams/tm_shop/export');
+    expect(download.hasAttribute('download')).toBe(true);
+  });
 });
 
 describe('the team page as a viewer', () => {
@@ -255,6 +262,7 @@ describe('the team page as a viewer', () => {
     expect(screen.getByText('Only admins and owners can change the team settings.')).toBeTruthy();
     // A viewer may still leave.
     expect(screen.getByRole('button', { name: 'Leave team' })).toBeTruthy();
+    expect(screen.queryByRole('link', { name: "Download the team's data" })).toBeNull();
     expect(server.callsTo('GET /teams/tm_shop/invites')).toEqual([]);
   });
 });

@@ -8,6 +8,7 @@ import { InviteForm } from './components/InviteForm';
 import { MemberList } from './components/MemberList';
 import { PendingInvites } from './components/PendingInvites';
 import { RenameTeam } from './components/RenameTeam';
+import { TeamData } from './components/TeamData';
 import { TeamSettingsForm } from './components/TeamSettingsForm';
 import { useTeamStore } from './store';
 import { canManage, isOwner, roleLabels } from './types';
@@ -15,7 +16,8 @@ import { canManage, isOwner, roleLabels } from './types';
 /**
  * `/team`: the current team. Everyone sees its members and settings and may leave it; admins
  * and owners rename it, change roles, remove members, invite people and edit the settings; only
- * owners delete it. What a role may not do is not offered (the server refuses it regardless).
+ * owners delete it; admins and owners download its data. What a role may not do is not offered
+ * (the server refuses it regardless).
  */
 export function TeamPage() {
   const publicId = useTeamStore((state) => state.currentTeamPublicId);
@@ -60,6 +62,7 @@ export function TeamPage() {
         </>
       ) : null}
       <TeamSettingsForm team={team} />
+      {manage ? <TeamData team={team} /> : null}
       {isOwner(team.role) ? <DeleteTeam team={team} /> : null}
     </div>
   );

@@ -33,6 +33,17 @@ pub enum MailKind {
     /// nothing changed. (The asker is answered as for a free address, so the answer does not
     /// tell them the address has an account; its owner hears of it instead.)
     AddressTaken,
+    /// To the address of an account its person deleted: it is done, and what went with it
+    /// (docs/behaviour.md, "Deleting an account").
+    AccountDeleted,
+}
+
+impl MailKind {
+    /// Whether the e-mail carries a link that does something once (a notice only points at
+    /// Bobbin).
+    fn has_one_time_link(self) -> bool {
+        !matches!(self, Self::AddressTaken | Self::AccountDeleted)
+    }
 }
 
 /// What a team invite says: which team, who invites, and the role offered.
@@ -76,6 +87,7 @@ pub struct RenderedMail {
 /// What both templates see.
 struct View<'a> {
     kind: MailKind,
+    one_time_link: bool,
     subject: &'static str,
     site_url: &'a str,
     action_link: &'a str,
@@ -117,9 +129,11 @@ pub fn render(kind: MailKind, context: &MailContext<'_>) -> RenderedMail {
         MailKind::EmailChange => "Confirm your new e-mail address for Bobbin",
         MailKind::TeamInvite => "You are invited to a team on Bobbin",
         MailKind::AddressTaken => "Someone tried to use your e-mail address on Bobbin",
+        MailKind::AccountDeleted => "Your Bobbin account is deleted",
     };
     let view = View {
         kind,
+        one_time_link: kind.has_one_time_link(),
         subject,
         site_url: context.site_url.as_str(),
         action_link: context.action_link.as_str(),
@@ -361,6 +375,29 @@ mod tests {
         assert_eq!(mail.subject, "Someone tried to use your e-mail address on Bobbin");
         assert!(mail.text.contains("That is the address of your Bobbin account, so nothing has changed"));
         for body in [&mail.text, &mail.html] {
+            assert!(!body.contains("works once") && !body.contains("verify"), "{body}");
+        }
+    }
+
+    #[test]
+    fn the_notice_of_a_deleted_account_says_what_went_and_offers_no_one_time_link() {
+        let site = Url::parse("https://bobbin.example/").unwrap();
+        let mail = render(
+            MailKind::AccountDeleted,
+            &MailContext {
+                site_url: &site,
+                action_link: &site,
+                code: None,
+                email: "ada@example.com",
+                new_email: None,
+                valid_for: Duration::ZERO,
+                invite: None,
+            },
+        );
+        assert_eq!(mail.subject, "Your Bobbin account is deleted");
+        assert!(mail.text.contains("The Bobbin account for ada@example.com is deleted"), "{}", mail.text);
+        for body in [&mail.text, &mail.html] {
+            assert!(body.contains("former member"), "{body}");
             assert!(!body.contains("works once") && !body.contains("verify"), "{body}");
         }
     }

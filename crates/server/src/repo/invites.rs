@@ -55,7 +55,7 @@ impl Invite {
     }
 }
 
-fn status_now(
+pub(crate) fn status_now(
     accepted_at: Option<OffsetDateTime>,
     revoked_at: Option<OffsetDateTime>,
     expires_at: OffsetDateTime,

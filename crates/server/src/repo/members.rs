@@ -229,7 +229,7 @@ fn member(membership: &team_member::Model, person: user::Model) -> Member {
     Member { role: membership.role.0, joined_at: membership.created_at, user: person }
 }
 
-async fn owner_count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<usize, AppError> {
+pub(crate) async fn owner_count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<usize, AppError> {
     let owners = team_member::Entity::find()
         .filter(team_member::Column::TeamId.eq(team_id))
         .filter(team_member::Column::Role.eq(StoredRole(Role::Owner)))

@@ -9,6 +9,7 @@
 //!
 //! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
 
+pub mod account;
 pub mod auth;
 pub mod invites;
 pub mod machines;

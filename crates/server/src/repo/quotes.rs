@@ -96,6 +96,23 @@ pub async fn page(
     Ok((quotes, total))
 }
 
+/// Every quote of the team, newest first, each with everything needed to reopen it (the
+/// team's archive).
+///
+/// # Errors
+///
+/// A database error, or a stored quote that cannot be read.
+pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<QuoteView>, AppError> {
+    let rows = quote::Entity::find()
+        .filter(quote::Column::TeamId.eq(team_id))
+        .order_by_desc(quote::Column::CreatedAt)
+        .order_by_desc(quote::Column::Id)
+        .all(db)
+        .await?;
+    let people = people_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
+    rows.iter().map(|row| view(row, &people)).collect()
+}
+
 /// One quote of the team, by its public id.
 ///
 /// # Errors

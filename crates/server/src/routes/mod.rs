@@ -1,6 +1,7 @@
 //! Every route of the server, in one place. Each feature module exports its handlers; this file
 //! decides where they live and which layers wrap them.
 
+mod account;
 mod catalog;
 mod cross_site;
 pub(crate) mod health;
@@ -255,12 +256,15 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(catalog::search))
         .routes(routes!(catalog::convert))
         .routes(routes!(catalog::convert_bulk))
-        .routes(routes!(users::me))
+        .routes(routes!(users::me, account::delete))
+        .routes(routes!(account::deletion))
+        .routes(routes!(account::export))
         .routes(routes!(users::set_default_team))
         .routes(routes!(teams::list, teams::create))
         .routes(routes!(teams::get, teams::rename, teams::delete))
         .routes(routes!(teams::members, teams::put_member))
         .routes(routes!(teams::remove_member))
+        .routes(routes!(teams::export::export))
         .routes(routes!(teams::invites::list, teams::invites::create))
         .routes(routes!(teams::invites::mine))
         .routes(routes!(teams::invites::revoke))

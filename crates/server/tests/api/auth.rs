@@ -641,13 +641,13 @@ async fn sign_out_ends_this_other_or_all_sessions(
 
 // --- TOTP ------------------------------------------------------------------------------------
 
-fn totp_code(secret: &str, unix_time: u64) -> String {
+pub fn totp_code(secret: &str, unix_time: u64) -> String {
     let bytes = totp_rs::Secret::Encoded(secret.to_owned()).to_bytes().unwrap();
     totp_rs::TOTP::new_unchecked(totp_rs::Algorithm::SHA1, 6, 1, 30, bytes, None, String::new())
         .generate(unix_time)
 }
 
-fn now() -> u64 {
+pub fn now() -> u64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs()
 }
 

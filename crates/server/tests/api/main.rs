@@ -1,6 +1,7 @@
 //! API integration tests: each test starts the real server on port 0 against a fresh database,
 //! SQLite or PostgreSQL, and talks to it over HTTP.
 
+mod account;
 mod auth;
 mod auth_helpers;
 mod backup;

@@ -103,3 +103,35 @@ async fn mail_is_delivered_when_the_smtp_server_comes_back() {
     let mail = sink.next_message().await;
     assert_eq!(mail["to"], serde_json::json!(["later@example.com"]));
 }
+
+#[tokio::test]
+async fn the_notice_of_a_deleted_account_goes_out_over_smtp() {
+    let mut sink = SmtpSink::start(free_port()).await;
+    let port = sink.port;
+    let app = spawn_app_with(Backend::Sqlite, move |args| {
+        args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
+        args.auth.autoconfirm = true;
+    })
+    .await;
+    let token = app.signup("leaving@example.com").await.access_token();
+
+    let deleted = app
+        .client
+        .delete(app.url("/api/v2/users/me"))
+        .bearer_auth(&token)
+        .json(&serde_json::json!({ "password": PASSWORD }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(deleted.status(), StatusCode::NO_CONTENT);
+    let mail = loop {
+        let mail = sink.next_message().await;
+        if mail["subject"] != "Confirm your e-mail address for Bobbin" {
+            break mail;
+        }
+    };
+    assert_eq!(mail["to"], serde_json::json!(["leaving@example.com"]));
+    assert_eq!(mail["subject"], "Your Bobbin account is deleted");
+    let text = mail["text"].as_str().unwrap();
+    assert!(text.contains("The Bobbin account for leaving@example.com is deleted"), "{text}");
+}

@@ -301,7 +301,7 @@ fn entry_view(record: &LogRecord) -> LogEntry {
     }
 }
 
-fn view(stored: StoredMachine, with_log: bool) -> MachineView {
+pub(crate) fn view(stored: StoredMachine, with_log: bool) -> MachineView {
     let StoredMachine { public_id, machine, version, created_at, updated_at, log } = stored;
     let counter = log.iter().filter_map(|entry| entry.stitch_counter).max();
     let since = machine.purchase_date.unwrap_or(created_at.date());

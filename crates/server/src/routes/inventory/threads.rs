@@ -35,6 +35,7 @@ use time::OffsetDateTime;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{
+    entity::ids::TeamId,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
     repo::{
@@ -607,11 +608,31 @@ pub async fn export(
     member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
-    let mut query = search_query(&params, team_default)?;
+    let body = csv_of(&state, member.team.id, &params).await?;
+    let name = if params.low == Some(true) { "shopping-list" } else { "threads" };
+    Ok((
+        [
+            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
+            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}.csv\"")),
+            (header::CACHE_CONTROL, "no-store".to_owned()),
+        ],
+        body,
+    )
+        .into_response())
+}
+
+/// The team's threads the list's filters choose, every page in the list's order, as the CSV
+/// the import reads back (also the `threads.csv` of a team's archive).
+pub(crate) async fn csv_of(
+    state: &AppState,
+    team_id: TeamId,
+    params: &ListParams,
+) -> Result<String, AppError> {
+    let team_default = settings::default_reorder_point(&state.db, team_id).await?;
+    let mut query = search_query(params, team_default)?;
     query.page = 1;
     query.per_page = usize::MAX;
-    let entries = threads::all(&state.db, member.team.id).await?;
+    let entries = threads::all(&state.db, team_id).await?;
     let stock: Vec<Stock<'_>> =
         entries.iter().map(|(entry, updated_at)| Stock { entry, updated_at: *updated_at }).collect();
     let mut chosen = Vec::new();
@@ -627,17 +648,7 @@ pub async fn export(
         }
         chosen.extend(found.hits.into_iter().map(|(index, _)| entries[index].0.clone()));
     }
-    let body = csv::write(&chosen, Catalogue::builtin());
-    let name = if params.low == Some(true) { "shopping-list" } else { "threads" };
-    Ok((
-        [
-            (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
-            (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}.csv\"")),
-            (header::CACHE_CONTROL, "no-store".to_owned()),
-        ],
-        body,
-    )
-        .into_response())
+    Ok(csv::write(&chosen, Catalogue::builtin()))
 }
 
 /// A CSV file to import: previewed, or (`commit`) written: all rows or none, or with

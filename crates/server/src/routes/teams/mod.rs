@@ -5,6 +5,7 @@
 //! Changes that count owners lock the team row first (`repo::members`), so two owners demoting
 //! each other at the same moment cannot leave a team without one.
 
+pub mod export;
 pub mod invites;
 pub mod settings;
 
