@@ -126,9 +126,12 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     openapi
 }
 
-/// The documented routes: the health check and `v2` under `/api/v2`.
+/// The documented routes: the health and readiness checks, and `v2` under `/api/v2`.
 fn documented(v2: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi()).routes(routes!(health::healthz)).nest("/api/v2", v2)
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
+        .nest("/api/v2", v2)
 }
 
 /// The whole application.
