@@ -259,7 +259,9 @@ pub enum MigrateAction {
 #[derive(Debug, Clone, Args)]
 pub struct LogArgs {
     /// What to log, as a tracing filter: a level (`info`, `debug`) or per-module directives such
-    /// as `info,bobbin_server=debug,sqlx=warn`.
+    /// as `info,bobbin_server=debug,sqlx=warn`. The line each request writes has the target
+    /// `bobbin::request`, at `info`, `warn` for a 5xx answer and `error` for a 500:
+    /// `info,bobbin::request=warn` keeps only the failed ones.
     #[arg(long, env = "BOBBIN_LOG", default_value = "info,memory_serve=warn", global = true)]
     pub log: String,
 

@@ -294,3 +294,28 @@ fn ctrl_c_stops_the_server_gracefully() {
         assert!(server.wait_until_exited().success());
     }
 }
+
+/// `BOBBIN_LOG=info,bobbin::request=warn`: the request lines of answers that went well are
+/// dropped, those of 5xx answers kept.
+#[test]
+fn request_lines_turned_down_still_show_5xx_answers() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut server =
+        Server::start_with(Path::new(BOBBIN), folder.path(), &[("BOBBIN_LOG", "info,bobbin::request=warn")]);
+    assert_eq!(get(&format!("{}/healthz", server.address)).status(), 200);
+    assert_eq!(get(&format!("{}/readyz", server.address)).status(), 200);
+
+    // The newest migration rolled back under the running server: it is no longer ready.
+    let (ok, _, stderr) = output(
+        &["migrate", "down", "--steps", "1", "--database-url", "sqlite://data/bobbin.db"],
+        folder.path(),
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(get(&format!("{}/readyz", server.address)).status(), 503);
+
+    let logged = server.wait_for("finished processing request");
+    assert_eq!(logged["status"], 503, "the 200s wrote no line: {logged}");
+    assert_eq!(logged["level"], "WARN");
+    assert_eq!(logged["target"], "bobbin::request");
+    assert_eq!(logged["span"]["path"], "/readyz");
+}

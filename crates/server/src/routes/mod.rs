@@ -30,9 +30,8 @@ use tower_http::{
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     set_header::SetResponseHeaderLayer,
     timeout::TimeoutLayer,
-    trace::{DefaultOnResponse, TraceLayer},
+    trace::TraceLayer,
 };
-use tracing::Level;
 use utoipa::{
     Modify, OpenApi,
     openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme},
@@ -47,6 +46,7 @@ use crate::{
     limits::{self, BODY_LIMIT},
     mail,
     state::AppState,
+    telemetry::RequestLine,
 };
 
 /// Largest request body the auth service reads: credentials and a little metadata.
@@ -235,9 +235,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                     )
                 })
                 .on_request(())
-                .on_response(
-                    DefaultOnResponse::new().level(Level::INFO).latency_unit(tower_http::LatencyUnit::Millis),
-                )
+                .on_response(RequestLine)
                 // One line per request: failures are already in the response line (and 5xx
                 // causes are logged by `AppError`).
                 .on_failure(()),
