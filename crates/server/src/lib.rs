@@ -13,6 +13,7 @@ pub mod extract;
 pub mod limits;
 pub mod listener;
 pub mod mail;
+pub mod metrics;
 pub mod prune;
 pub mod repo;
 pub mod routes;

@@ -43,6 +43,8 @@ fn help_documents_every_option_and_its_environment_variable() {
         ("--log-format", "BOBBIN_LOG_FORMAT"),
         ("--session-lifetime", "BOBBIN_SESSION_LIFETIME"),
         ("--session-inactivity-timeout", "BOBBIN_SESSION_INACTIVITY_TIMEOUT"),
+        ("--metrics-bind", "BOBBIN_METRICS_BIND"),
+        ("--metrics-token", "BOBBIN_METRICS_TOKEN"),
     ] {
         assert!(serve.contains(flag), "{flag} missing from serve --help:\n{serve}");
         assert!(

@@ -6,6 +6,7 @@ mod cross_site;
 pub(crate) mod health;
 pub(crate) mod inventory;
 mod meta;
+mod metrics;
 mod openapi;
 mod quotes;
 mod teams;
@@ -126,12 +127,18 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     openapi
 }
 
-/// The documented routes: the health and readiness checks, and `v2` under `/api/v2`.
+/// The documented routes: the health and readiness checks, the metrics, and `v2` under `/api/v2`.
 fn documented(v2: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
     OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(health::healthz))
         .routes(routes!(health::readyz))
+        .routes(routes!(metrics::metrics))
         .nest("/api/v2", v2)
+}
+
+/// The router of `--metrics-bind`'s own address.
+pub fn metrics_router(metrics: std::sync::Arc<crate::metrics::Metrics>) -> Router {
+    metrics::separate_router(metrics)
 }
 
 /// The whole application.
@@ -243,6 +250,14 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         // Outside the request log, which would otherwise write the whole address.
         .layer(middleware::from_fn(refuse_long_uris))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        // Outermost, so that every answer counts, the 414 above included; the route is known
+        // here already (axum routes before it runs a router's layers).
+        .layer(tower::util::option_layer(
+            state
+                .metrics
+                .clone()
+                .map(|metrics| middleware::from_fn_with_state(metrics, crate::metrics::track)),
+        ))
         .with_state(state)
 }
 
