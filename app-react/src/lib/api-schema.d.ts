@@ -820,6 +820,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's metrics, to the bearer of the metrics token. */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this server should be sent traffic: its database answers and has exactly the
+         *     migrations this version knows. For load balancers and deployments, beside `/healthz`.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1502,6 +1539,31 @@ export interface components {
             job: Record<string, never>;
             rates: Record<string, never>;
             result: Record<string, never>;
+        };
+        Readiness: {
+            /**
+             * @description `ok`, or `unreachable` (no answer within 2 seconds; the lists below are then empty).
+             * @example ok
+             */
+            database: string;
+            /**
+             * @description Migrations this version needs that the database has not applied (they run when a server
+             *     of this version starts).
+             */
+            pending_migrations: string[];
+            /**
+             * @description `ready` when the server can take traffic; `not_ready` when its database does not answer
+             *     or its schema is not the one this version needs.
+             * @example ready
+             */
+            status: string;
+            /**
+             * @description Migrations the database has applied that this version does not know: a newer version
+             *     changed the schema.
+             */
+            unknown_migrations: string[];
+            /** @description Version of the server. */
+            version: string;
         };
         /** @description The colour converted from, as resolved. */
         ResolvedSource: {
@@ -6533,6 +6595,73 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every metric, in Prometheus's text format (version 0.0.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer` header with the metrics token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: metrics are not served on this address (no `--metrics-token`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database answers and its schema is the one this version needs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The database does not answer, or has migrations pending or unknown to this version */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
                 };
             };
         };

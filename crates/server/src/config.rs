@@ -184,6 +184,9 @@ pub struct ServeArgs {
     pub prune_interval: Duration,
 
     #[command(flatten)]
+    pub metrics: MetricsArgs,
+
+    #[command(flatten)]
     pub database: DatabaseArgs,
 
     #[command(flatten)]
@@ -227,6 +230,21 @@ impl ServeArgs {
             usize::from,
         )
     }
+}
+
+/// Prometheus metrics at `GET /metrics`: off unless one of these is set.
+#[derive(Debug, Clone, Default, Args)]
+pub struct MetricsArgs {
+    /// Serve `GET /metrics` on this address of its own, e.g. `127.0.0.1:9100`, to anyone who can
+    /// reach it: keep it on loopback or a private network.
+    #[arg(long, env = "BOBBIN_METRICS_BIND")]
+    pub metrics_bind: Option<SocketAddr>,
+
+    /// Serve `GET /metrics` on the main address (`--bind`) as well, to requests that send
+    /// `Authorization: Bearer <this token>` (others get 401). A long random string, e.g. from
+    /// `openssl rand -hex 32`.
+    #[arg(long, env = "BOBBIN_METRICS_TOKEN", hide_env_values = true)]
+    pub metrics_token: Option<Secret>,
 }
 
 #[derive(Debug, Clone, Args)]
@@ -390,7 +408,9 @@ pub enum MigrateAction {
 #[derive(Debug, Clone, Args)]
 pub struct LogArgs {
     /// What to log, as a tracing filter: a level (`info`, `debug`) or per-module directives such
-    /// as `info,bobbin_server=debug,sqlx=warn`.
+    /// as `info,bobbin_server=debug,sqlx=warn`. The line each request writes has the target
+    /// `bobbin::request`, at `info`, `warn` for a 5xx answer and `error` for a 500:
+    /// `info,bobbin::request=warn` keeps only the failed ones.
     #[arg(long, env = "BOBBIN_LOG", default_value = "info,memory_serve=warn", global = true)]
     pub log: String,
 
@@ -476,12 +496,19 @@ mod tests {
             "google-secret-4",
             "--encryption-key",
             "encryption-key-5",
+            "--metrics-token",
+            "metrics-token-6",
         ])
         .unwrap();
         let printed = format!("{cli:?} {cli:#?}");
-        for secret in
-            ["db-password-1", "smtp-password-2", "github-secret-3", "google-secret-4", "encryption-key-5"]
-        {
+        for secret in [
+            "db-password-1",
+            "smtp-password-2",
+            "github-secret-3",
+            "google-secret-4",
+            "encryption-key-5",
+            "metrics-token-6",
+        ] {
             assert!(!printed.contains(secret), "{secret} shows in {printed}");
         }
         assert!(printed.contains("[redacted]"));

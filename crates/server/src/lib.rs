@@ -14,6 +14,7 @@ pub mod extract;
 pub mod limits;
 pub mod listener;
 pub mod mail;
+pub mod metrics;
 pub mod operator;
 pub mod prune;
 pub mod repo;

@@ -2,10 +2,12 @@
 //! kept before a SQLite database is migrated, and the check of a backup before it is restored.
 
 use migration::{Migrator, MigratorTrait as _};
-use sea_orm::{ConnectionTrait, DbErr};
+use sea_orm::{DatabaseConnection, DbErr};
+
+use crate::repo;
 
 /// The migrations this binary knows, compared with those the database has applied.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct SchemaState {
     /// Known to the binary and applied, in order.
     pub applied: Vec<String>,
@@ -16,15 +18,13 @@ pub struct SchemaState {
 }
 
 impl SchemaState {
-    /// Reads the applied migrations (creating sea-orm's table of them when it is missing).
+    /// Reads the applied migrations; changes nothing.
     ///
     /// # Errors
     ///
     /// The database's.
-    pub async fn read(db: &impl ConnectionTrait) -> Result<Self, DbErr> {
-        let in_database: Vec<String> =
-            Migrator::get_migration_models(db).await?.into_iter().map(|model| model.version).collect();
-        Ok(Self::compare(&known(), &in_database))
+    pub async fn read(db: &DatabaseConnection) -> Result<Self, DbErr> {
+        Ok(Self::compare(&known(), &repo::migrations::applied(db).await?))
     }
 
     pub(crate) fn compare(known: &[String], in_database: &[String]) -> Self {

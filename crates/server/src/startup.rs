@@ -27,6 +27,7 @@ use crate::{
     db::StorageWatch,
     limits::{InFlight, PerClient},
     listener::JsonErrorsListener,
+    metrics::Metrics,
     repo::thread_cache::CACHED_ENTRIES,
     routes,
     schema::SchemaState,
@@ -39,6 +40,8 @@ pub struct Application {
     router: axum::Router,
     db: DatabaseConnection,
     threads: ThreadCache,
+    /// `--metrics-bind`'s listener and what it serves.
+    metrics: Option<(TcpListener, axum::Router)>,
     shutdown_grace: Duration,
     /// Held while serving a SQLite database, so `bobbin restore` cannot replace it.
     _lock: Option<ServerLock>,
@@ -64,6 +67,19 @@ impl Application {
                 .await?;
         let listener =
             TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
+        let metrics_listener = match args.metrics.metrics_bind {
+            Some(address) => Some(
+                TcpListener::bind(address)
+                    .await
+                    .with_context(|| format!("cannot listen on {address} for metrics (--metrics-bind)"))?,
+            ),
+            None => None,
+        };
+        if args.metrics.metrics_token.as_ref().is_some_and(|token| token.expose().trim().is_empty()) {
+            anyhow::bail!(
+                "--metrics-token (BOBBIN_METRICS_TOKEN) is empty: set a long random string, or unset it"
+            );
+        }
         if !auth.mailer.uses_smtp() {
             if args.environment == Environment::Production {
                 tracing::warn!(
@@ -73,22 +89,36 @@ impl Application {
                 tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
             }
         }
+        let threads = ThreadCache::new(CACHED_ENTRIES);
+        let metrics = (metrics_listener.is_some() || args.metrics.metrics_token.is_some())
+            .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));
         let state = AppState {
             db: db.clone(),
             environment: args.environment,
             auth,
             trust_forwarded_for: args.trust_forwarded_for,
-            threads: ThreadCache::new(CACHED_ENTRIES),
+            threads,
             convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
             storage: StorageWatch::default(),
             in_flight: Arc::new(InFlight::new(args.max_requests_in_flight)),
             heavy_work: Arc::new(HeavyWork::new(args.heavy_work_concurrency())),
+            metrics_token: args.metrics.metrics_token.clone(),
+            metrics: metrics.clone(),
         };
         crate::prune::spawn(state.clone(), args.prune_interval);
         backup::spawn_scheduled(db.clone(), &args.database, &args.backups)?;
         let threads = state.threads.clone();
         let router = routes::router(state, args.request_timeout());
-        Ok(Self { listener, router, db, threads, shutdown_grace: args.shutdown_grace(), _lock: lock })
+        let metrics = metrics_listener.zip(metrics.map(routes::metrics_router));
+        Ok(Self {
+            listener,
+            router,
+            db,
+            threads,
+            metrics,
+            shutdown_grace: args.shutdown_grace(),
+            _lock: lock,
+        })
     }
 
     pub fn local_addr(&self) -> SocketAddr {
@@ -97,6 +127,13 @@ impl Application {
 
     pub fn port(&self) -> u16 {
         self.local_addr().port()
+    }
+
+    /// The address of `--metrics-bind`'s listener, if there is one.
+    pub fn metrics_addr(&self) -> Option<SocketAddr> {
+        self.metrics
+            .as_ref()
+            .map(|(listener, _)| listener.local_addr().expect("a bound listener has an address"))
     }
 
     /// The server's own connection pool (tests inspect it: SQLite pragmas are per connection).
@@ -117,6 +154,9 @@ impl Application {
     ) -> anyhow::Result<()> {
         tracing::info!(address = %self.local_addr(), "listening");
         let (stopping_tx, mut stopping_rx) = watch::channel(false);
+        if let Some((listener, router)) = self.metrics {
+            serve_metrics(listener, router, stopping_rx.clone());
+        }
         let server = axum::serve(JsonErrorsListener(self.listener), with_peer_address(self.router))
             .with_graceful_shutdown(async move {
                 shutdown.await;
@@ -136,6 +176,22 @@ impl Application {
         tracing::info!("stopped");
         Ok(())
     }
+}
+
+/// Serves `--metrics-bind`'s address in a task of its own until the server stops. A plain
+/// listener: hyper's own answers to unreadable requests need no JSON shape there.
+fn serve_metrics(listener: TcpListener, router: axum::Router, mut stopping: watch::Receiver<bool>) {
+    if let Ok(address) = listener.local_addr() {
+        tracing::info!(%address, "serving metrics");
+    }
+    tokio::spawn(async move {
+        let stopped = async move {
+            let _ = stopping.wait_for(|stopping| *stopping).await;
+        };
+        if let Err(error) = axum::serve(listener, router).with_graceful_shutdown(stopped).await {
+            tracing::error!(error = %error, "serving metrics stopped");
+        }
+    });
 }
 
 /// Applies pending migrations (keeping a copy of a SQLite database first) and starts the auth

@@ -5,9 +5,10 @@ use sea_orm::DatabaseConnection;
 use crate::{
     auth::AuthService,
     blocking::HeavyWork,
-    config::Environment,
+    config::{Environment, Secret},
     db::StorageWatch,
     limits::{InFlight, PerClient},
+    metrics::Metrics,
     repo::thread_cache::ThreadCache,
 };
 
@@ -33,4 +34,9 @@ pub struct AppState {
     /// Turns for work that is CPU, not waiting (large conversions, CSV imports): off the async
     /// workers, a bounded number at once.
     pub heavy_work: Arc<HeavyWork>,
+    /// What `/metrics` shows; `None` when metrics are off (neither `--metrics-bind` nor
+    /// `--metrics-token`).
+    pub metrics: Option<Arc<Metrics>>,
+    /// The token `/metrics` on this address answers to; without it, that path answers 404.
+    pub metrics_token: Option<Secret>,
 }

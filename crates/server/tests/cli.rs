@@ -43,6 +43,8 @@ fn help_documents_every_option_and_its_environment_variable() {
         ("--log-format", "BOBBIN_LOG_FORMAT"),
         ("--session-lifetime", "BOBBIN_SESSION_LIFETIME"),
         ("--session-inactivity-timeout", "BOBBIN_SESSION_INACTIVITY_TIMEOUT"),
+        ("--metrics-bind", "BOBBIN_METRICS_BIND"),
+        ("--metrics-token", "BOBBIN_METRICS_TOKEN"),
     ] {
         assert!(serve.contains(flag), "{flag} missing from serve --help:\n{serve}");
         assert!(
@@ -59,12 +61,13 @@ fn migrate_reports_status_and_applies_pending_migrations() {
     let run = |action: &str| output(&["migrate", action, "--database-url", &url], folder.path());
 
     let (ok, before, _) = run("status");
-    assert!(ok);
+    assert!(!ok, "pending migrations: exit status 1");
     assert!(before.contains("pending  m20261122_000001_users_and_sessions"), "{before}");
 
     assert!(run("up").0);
 
-    let (_, after, _) = run("status");
+    let (ok, after, _) = run("status");
+    assert!(ok, "{after}");
     assert!(after.contains("applied  m20261122_000001_users_and_sessions"), "{after}");
 }
 
@@ -293,4 +296,29 @@ fn ctrl_c_stops_the_server_gracefully() {
         server.wait_for("stopped");
         assert!(server.wait_until_exited().success());
     }
+}
+
+/// `BOBBIN_LOG=info,bobbin::request=warn`: the request lines of answers that went well are
+/// dropped, those of 5xx answers kept.
+#[test]
+fn request_lines_turned_down_still_show_5xx_answers() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut server =
+        Server::start_with(Path::new(BOBBIN), folder.path(), &[("BOBBIN_LOG", "info,bobbin::request=warn")]);
+    assert_eq!(get(&format!("{}/healthz", server.address)).status(), 200);
+    assert_eq!(get(&format!("{}/readyz", server.address)).status(), 200);
+
+    // The newest migration rolled back under the running server: it is no longer ready.
+    let (ok, _, stderr) = output(
+        &["migrate", "down", "--steps", "1", "--database-url", "sqlite://data/bobbin.db"],
+        folder.path(),
+    );
+    assert!(ok, "{stderr}");
+    assert_eq!(get(&format!("{}/readyz", server.address)).status(), 503);
+
+    let logged = server.wait_for("finished processing request");
+    assert_eq!(logged["status"], 503, "the 200s wrote no line: {logged}");
+    assert_eq!(logged["level"], "WARN");
+    assert_eq!(logged["target"], "bobbin::request");
+    assert_eq!(logged["span"]["path"], "/readyz");
 }

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context as _;
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor, message::MultiPart};
+use prometheus_client::metrics::counter::Counter;
 use sea_orm::DatabaseConnection;
 
 use crate::{
@@ -25,6 +26,18 @@ const RETRY_PAUSES: [Duration; 4] =
 pub struct Mailer {
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
     from: lettre::message::Mailbox,
+    counters: MailCounters,
+}
+
+/// What became of the e-mails this server sent, for `/metrics`.
+#[derive(Debug, Clone, Default)]
+pub struct MailCounters {
+    /// Handed to the SMTP sender (which retries in the background), or stored in the outbox.
+    pub queued: Counter,
+    /// Accepted by the SMTP server.
+    pub sent: Counter,
+    /// Refused by the SMTP server, or given up on after every retry.
+    pub failed: Counter,
 }
 
 impl Mailer {
@@ -44,7 +57,12 @@ impl Mailer {
                     .context("BOBBIN_SMTP_URL is not a valid SMTP URL (smtp://, smtps:// or smtp://...?tls=required)")
             })
             .transpose()?;
-        Ok(Self { smtp, from })
+        Ok(Self { smtp, from, counters: MailCounters::default() })
+    }
+
+    /// The counts of e-mails queued, sent and failed since the server started.
+    pub fn counters(&self) -> &MailCounters {
+        &self.counters
     }
 
     pub fn uses_smtp(&self) -> bool {
@@ -60,6 +78,7 @@ impl Mailer {
             let stored =
                 NewMail { to: to.to_owned(), subject: mail.subject, text: mail.text, html: mail.html };
             outbox::store(db, stored).await.context("storing mail in the outbox")?;
+            self.counters.queued.inc();
             return Ok(());
         };
         let message = Message::builder()
@@ -68,12 +87,18 @@ impl Mailer {
             .subject(mail.subject)
             .multipart(MultiPart::alternative_plain_html(mail.text, mail.html))
             .context("building the message")?;
+        self.counters.queued.inc();
+        let counters = self.counters.clone();
         tokio::spawn(async move {
             for (attempt, pause) in RETRY_PAUSES.iter().enumerate() {
                 tokio::time::sleep(*pause).await;
                 match smtp.send(message.clone()).await {
-                    Ok(_) => return,
+                    Ok(_) => {
+                        counters.sent.inc();
+                        return;
+                    }
                     Err(error) if error.is_permanent() => {
+                        counters.failed.inc();
                         tracing::error!(error = %error, "the SMTP server refused an e-mail");
                         return;
                     }
@@ -82,6 +107,7 @@ impl Mailer {
                     }
                 }
             }
+            counters.failed.inc();
             tracing::error!("an e-mail could not be delivered to the SMTP server; giving up");
         });
         Ok(())

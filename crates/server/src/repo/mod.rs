@@ -14,6 +14,7 @@ pub mod auth;
 pub mod invites;
 pub mod machines;
 pub mod members;
+pub mod migrations;
 pub mod quotes;
 pub mod settings;
 pub mod teams;

@@ -26,13 +26,11 @@
 //! teams are dropped first (moka). The locks are bounded too ([`LOCKED_TEAMS`]); a lock dropped
 //! while held only lets a second read run beside the first.
 
-use std::sync::{
-    Arc,
-    atomic::{AtomicU64, Ordering},
-};
+use std::sync::Arc;
 
 use bobbin_core::inventory::ThreadEntry;
 use moka::sync::Cache;
+use prometheus_client::metrics::counter::Counter;
 use sea_orm::ConnectionTrait;
 use tokio::sync::Mutex;
 
@@ -72,9 +70,11 @@ pub struct ThreadCache {
     copies: Cache<TeamId, Arc<TeamThreads>>,
     /// Held by the one request reading a team's entries.
     locks: Cache<TeamId, Arc<Mutex<()>>>,
-    /// How many times a team's entries were read from the database (the tests of the coalescing
-    /// count them).
-    reads: Arc<AtomicU64>,
+    /// Requests served the copy in memory (`/metrics`).
+    hits: Counter,
+    /// How many times a team's entries were read from the database (`/metrics`; the tests of
+    /// the coalescing count them).
+    reads: Counter,
 }
 
 impl ThreadCache {
@@ -87,14 +87,21 @@ impl ThreadCache {
                 })
                 .build(),
             locks: Cache::new(LOCKED_TEAMS),
-            reads: Arc::new(AtomicU64::new(0)),
+            hits: Counter::default(),
+            reads: Counter::default(),
         }
     }
 
     /// How many times a team's entries have been read from the database since the server
     /// started.
     pub fn reads(&self) -> u64 {
-        self.reads.load(Ordering::Relaxed)
+        self.reads.get()
+    }
+
+    /// The counts of requests served the copy (hits) and of reads from the database (misses),
+    /// for `/metrics`.
+    pub(crate) fn counters(&self) -> (Counter, Counter) {
+        (self.hits.clone(), self.reads.clone())
     }
 
     /// The team's entries: the copy in memory when its revision is at least the one `team`
@@ -110,15 +117,17 @@ impl ThreadCache {
         team: &team::Model,
     ) -> Result<Arc<TeamThreads>, AppError> {
         if let Some(copy) = self.fresh(team) {
+            self.hits.inc();
             return Ok(copy);
         }
         let lock = self.locks.get_with(team.id, Arc::default);
         let _reading = lock.lock().await;
         // Read by the request this one waited for.
         if let Some(copy) = self.fresh(team) {
+            self.hits.inc();
             return Ok(copy);
         }
-        self.reads.fetch_add(1, Ordering::Relaxed);
+        self.reads.inc();
         let rows = SearchRow::of_team(db, team.id).await?;
         let threads = rows
             .iter()

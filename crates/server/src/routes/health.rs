@@ -10,7 +10,7 @@ use axum::{
 use serde::Serialize;
 use utoipa::ToSchema;
 
-use crate::{db::Outage, state::AppState};
+use crate::{db::Outage, schema::SchemaState, state::AppState};
 
 const PING_TIMEOUT: Duration = Duration::from_secs(2);
 
@@ -84,4 +84,60 @@ async fn database_condition(state: &AppState) -> &'static str {
         },
         Err(_elapsed) => "busy",
     }
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Readiness {
+    /// `ready` when the server can take traffic; `not_ready` when its database does not answer
+    /// or its schema is not the one this version needs.
+    #[schema(example = "ready")]
+    status: &'static str,
+    /// `ok`, or `unreachable` (no answer within 2 seconds; the lists below are then empty).
+    #[schema(example = "ok")]
+    database: &'static str,
+    /// Migrations this version needs that the database has not applied (they run when a server
+    /// of this version starts).
+    pending_migrations: Vec<String>,
+    /// Migrations the database has applied that this version does not know: a newer version
+    /// changed the schema.
+    unknown_migrations: Vec<String>,
+    /// Version of the server.
+    version: &'static str,
+}
+
+/// Whether this server should be sent traffic: its database answers and has exactly the
+/// migrations this version knows. For load balancers and deployments, beside `/healthz`.
+#[utoipa::path(
+    get,
+    path = "/readyz",
+    tag = "meta",
+    responses(
+        (status = 200, description = "The database answers and its schema is the one this version needs", body = Readiness),
+        (status = 503, description = "The database does not answer, or has migrations pending or unknown to this version", body = Readiness),
+    )
+)]
+pub async fn readyz(State(state): State<AppState>) -> impl IntoResponse {
+    let (database, migrations) = match tokio::time::timeout(PING_TIMEOUT, SchemaState::read(&state.db)).await
+    {
+        Ok(Ok(migrations)) => ("ok", migrations),
+        Ok(Err(error)) => {
+            tracing::warn!(error = %error, "reading the applied migrations failed");
+            ("unreachable", SchemaState::default())
+        }
+        Err(_elapsed) => {
+            tracing::warn!("reading the applied migrations timed out");
+            ("unreachable", SchemaState::default())
+        }
+    };
+    let ready = database == "ok" && migrations.agrees();
+    let (status, readiness_status) =
+        if ready { (StatusCode::OK, "ready") } else { (StatusCode::SERVICE_UNAVAILABLE, "not_ready") };
+    let readiness = Readiness {
+        status: readiness_status,
+        database,
+        pending_migrations: migrations.pending,
+        unknown_migrations: migrations.unknown,
+        version: crate::VERSION,
+    };
+    (status, [(header::CACHE_CONTROL, "no-store")], Json(readiness))
 }

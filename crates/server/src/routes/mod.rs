@@ -7,6 +7,7 @@ mod cross_site;
 pub(crate) mod health;
 pub(crate) mod inventory;
 mod meta;
+mod metrics;
 mod openapi;
 mod quotes;
 mod teams;
@@ -31,9 +32,8 @@ use tower_http::{
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     set_header::SetResponseHeaderLayer,
     timeout::TimeoutLayer,
-    trace::{DefaultOnResponse, TraceLayer},
+    trace::TraceLayer,
 };
-use tracing::Level;
 use utoipa::{
     Modify, OpenApi,
     openapi::security::{ApiKey, ApiKeyValue, HttpAuthScheme, HttpBuilder, SecurityScheme},
@@ -48,6 +48,7 @@ use crate::{
     limits::{self, BODY_LIMIT},
     mail,
     state::AppState,
+    telemetry::RequestLine,
 };
 
 /// Largest request body the auth service reads: credentials and a little metadata.
@@ -127,9 +128,18 @@ pub fn openapi() -> utoipa::openapi::OpenApi {
     openapi
 }
 
-/// The documented routes: the health check and `v2` under `/api/v2`.
+/// The documented routes: the health and readiness checks, the metrics, and `v2` under `/api/v2`.
 fn documented(v2: OpenApiRouter<AppState>) -> OpenApiRouter<AppState> {
-    OpenApiRouter::with_openapi(ApiDoc::openapi()).routes(routes!(health::healthz)).nest("/api/v2", v2)
+    OpenApiRouter::with_openapi(ApiDoc::openapi())
+        .routes(routes!(health::healthz))
+        .routes(routes!(health::readyz))
+        .routes(routes!(metrics::metrics))
+        .nest("/api/v2", v2)
+}
+
+/// The router of `--metrics-bind`'s own address.
+pub fn metrics_router(metrics: std::sync::Arc<crate::metrics::Metrics>) -> Router {
+    metrics::separate_router(metrics)
 }
 
 /// The whole application.
@@ -233,9 +243,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                     )
                 })
                 .on_request(())
-                .on_response(
-                    DefaultOnResponse::new().level(Level::INFO).latency_unit(tower_http::LatencyUnit::Millis),
-                )
+                .on_response(RequestLine)
                 // One line per request: failures are already in the response line (and 5xx
                 // causes are logged by `AppError`).
                 .on_failure(()),
@@ -243,6 +251,14 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         // Outside the request log, which would otherwise write the whole address.
         .layer(middleware::from_fn(refuse_long_uris))
         .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        // Outermost, so that every answer counts, the 414 above included; the route is known
+        // here already (axum routes before it runs a router's layers).
+        .layer(tower::util::option_layer(
+            state
+                .metrics
+                .clone()
+                .map(|metrics| middleware::from_fn_with_state(metrics, crate::metrics::track)),
+        ))
         .with_state(state)
 }
 

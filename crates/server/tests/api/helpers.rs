@@ -1,7 +1,7 @@
 use std::time::Duration;
 
 use bobbin_server::{
-    config::{AuthArgs, BackupSchedule, DatabaseArgs, Environment, OAuthArgs, ServeArgs},
+    config::{AuthArgs, BackupSchedule, DatabaseArgs, Environment, MetricsArgs, OAuthArgs, ServeArgs},
     startup::{Application, ThreadCache},
 };
 use sea_orm::DatabaseConnection;
@@ -54,6 +54,8 @@ impl TestDatabase {
 
 pub struct TestApp {
     pub address: String,
+    /// `--metrics-bind`'s address, when the test set one.
+    pub metrics_address: Option<String>,
     pub client: reqwest::Client,
     /// The server's own pool.
     pub db: DatabaseConnection,
@@ -92,6 +94,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         // Off: tests age rows on purpose and check what the server then answers (the pruning
         // test turns it on).
         prune_interval: Duration::ZERO,
+        metrics: MetricsArgs::default(),
         database: DatabaseArgs { database_url: database_url.into(), db_max_connections: 5 },
         backups: BackupSchedule {
             backup_dir: None,
@@ -160,6 +163,7 @@ async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -
     // Boxed: the start-up future is large, and every test awaits this one.
     let app = Box::pin(Application::build(args)).await.expect("the server starts");
     let address = format!("http://127.0.0.1:{}", app.port());
+    let metrics_address = app.metrics_addr().map(|address| format!("http://{address}"));
     let db = app.db().clone();
     let threads = app.thread_cache().clone();
     tokio::spawn(app.run_until_stopped(std::future::pending()));
@@ -168,5 +172,5 @@ async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    TestApp { address, client, db, threads, database }
+    TestApp { address, metrics_address, client, db, threads, database }
 }

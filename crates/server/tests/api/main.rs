@@ -15,6 +15,7 @@ mod helpers;
 mod inputs;
 mod invites;
 mod machines;
+mod metrics;
 mod oauth;
 mod oauth_provider;
 mod openapi;

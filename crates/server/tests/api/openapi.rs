@@ -15,6 +15,10 @@ async fn the_openapi_document_describes_the_api_and_its_error_shape() {
     assert_eq!(doc["info"]["title"], "Bobbin API");
     assert!(doc["paths"]["/api/v2/meta"]["get"].is_object(), "{doc}");
     assert!(doc["paths"]["/healthz"]["get"]["responses"]["503"].is_object(), "{doc}");
+    assert!(doc["paths"]["/readyz"]["get"]["responses"]["503"].is_object(), "{doc}");
+    for status in ["200", "401", "404"] {
+        assert!(doc["paths"]["/metrics"]["get"]["responses"][status].is_object(), "{doc}");
+    }
     let error = &doc["components"]["schemas"]["ErrorBody"];
     let required: Vec<&str> =
         error["required"].as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
