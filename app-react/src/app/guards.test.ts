@@ -1,5 +1,6 @@
 import { QueryClient } from '@tanstack/react-query';
 
+import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
 import { teamStore } from '@/features/teams/store';
 import { anInvite } from '@/features/teams/test-data';
 import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
@@ -84,6 +85,24 @@ describe('the pending-invites guard', () => {
   it('lets a person without invites through', async () => {
     server.handlers['GET /users/me/invites'] = () => Response.json({ invites: [] });
     expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBeNull();
+  });
+
+  // The spec: "On a failed read stale cached data is returned."
+  it('uses the invites cached earlier, or kept in the team store, when the read fails', async () => {
+    await queryClient.query(myInvitesQueryOptions());
+    await queryClient.invalidateQueries();
+    server.handlers['GET /users/me/invites'] = () => apiError(503, 'unavailable', 'Try later.');
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+    expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBe('/profile?tab=invites');
+    expect(server.callsTo('GET /users/me/invites')).toHaveLength(2);
+
+    // A new page load: nothing in the data cache, the team store's copy in localStorage.
+    queryClient.clear();
+    resetPendingInvitesGuard();
+    teamStore.getState().setMyInvites([anInvite('inv_2')]);
+    expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBe('/profile?tab=invites');
+    expect(teamStore.getState().myInvites).toEqual([anInvite('inv_2')]);
+    vi.mocked(console.warn).mockRestore();
   });
 
   it('ignores errors', async () => {

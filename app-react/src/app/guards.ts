@@ -1,14 +1,16 @@
-// The guards that run on every navigation (docs/behaviour.md, "Navigation guards"). Route
-// validation (guard 1) is each route's own loader; the login guard (2) and the pending-invites
-// guard (3) are the root's loader, in that order; build-manifest redirects (4) come with the
-// feature that needs them.
+// The guards that run on every navigation (docs/behaviour.md, "Navigation guards"), all in the
+// root's loader, in the spec's order: route validation (guard 1, each route's rule in its
+// `handle`), the login guard (2) and the pending-invites guard (3); build-manifest redirects (4)
+// come with the feature that needs them. One loader, not one per route: React Router runs the
+// loaders of a match at once, and a redirect among their answers would win over a refusal.
 import type { QueryClient } from '@tanstack/react-query';
-import { type LoaderFunctionArgs, redirect } from 'react-router';
+import { type LoaderFunctionArgs, type Params, type RouteObject, matchRoutes, redirect } from 'react-router';
 
 import { paths, profileTabPath, publicPaths } from '@/config/paths';
 import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
 import { teamStore } from '@/features/teams/store';
 import { currentSession, getAuthState, hasAuthCookie, needsSecondFactor } from '@/lib/auth';
+import { queryOrStale } from '@/lib/query-client';
 
 /**
  * Guard 2, as a pure rule: where a visitor must go instead of `url`, or null to let them
@@ -77,7 +79,10 @@ export async function pendingInvitesRedirect(queryClient: QueryClient, url: URL,
   if (!userId || invitesChecked.has(userId) || url.pathname.startsWith(paths.profileInvites)) return null;
   invitesChecked.add(userId);
   try {
-    const invites = await queryClient.query(myInvitesQueryOptions());
+    // A failed read uses the invites cached earlier, or the team store's (docs/behaviour.md, "Cache
+    // lifetimes").
+    const { myInvites } = teamStore.getState();
+    const invites = await queryOrStale(queryClient, myInvitesQueryOptions(), myInvites.length > 0 ? myInvites : undefined);
     if (invites.length === 0) return null;
     teamStore.getState().setMyInvites(invites);
     return profileTabPath('invites');
@@ -105,9 +110,39 @@ async function signedInUserId(): Promise<string | null> {
   return state.status === 'signed-in' ? state.user.id : null;
 }
 
-/** The root route's loader: the login guard, then the pending-invites guard. */
-export function rootLoader(queryClient: QueryClient) {
+// ---- Guard 1: route validation ------------------------------------------------------------
+
+/** What a route with parameters carries in its `handle`: whether its parameters are valid. */
+export interface RouteRules {
+  validate?: (params: Params) => boolean;
+}
+
+/** The public id of a record (a thread, a machine): 16 letters and digits, as the server makes them. */
+const PUBLIC_ID = /^[A-Za-z0-9]{16}$/;
+
+/** A rule: the route's parameter `name` is a record's public id. */
+export function publicIdParam(name: string): RouteRules {
+  return { validate: (params) => PUBLIC_ID.test(params[name] ?? '') };
+}
+
+/**
+ * Guard 1: the rules of the routes `url` matches in `routes`; a refusal is the fatal error
+ * page's 404 with the message `Page Not Found: {fullPath}`.
+ */
+export function validateRoute(routes: RouteObject[], url: URL): void {
+  for (const match of matchRoutes(routes, url.pathname) ?? []) {
+    const rules = match.route.handle as RouteRules | undefined;
+    if (rules?.validate && !rules.validate(match.params)) {
+      // A thrown Response is how a loader answers an error status; the error page reads its text.
+      throw new Response(`Page Not Found: ${url.pathname}${url.search}`, { status: 404, statusText: 'Not Found' });
+    }
+  }
+}
+
+/** The root route's loader, over the app's `routes`: the guards 1 to 3, in order. */
+export function rootLoader(queryClient: QueryClient, routes: () => RouteObject[]) {
   return async (args: LoaderFunctionArgs): Promise<null> => {
+    validateRoute(routes(), new URL(args.request.url));
     await loginGuard(args);
     const target = await pendingInvitesRedirect(queryClient, new URL(args.request.url), await signedInUserId());
     if (target) throw redirect(target);

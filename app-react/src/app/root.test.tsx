@@ -40,7 +40,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-/** AppRoot over two pages: a public one (/) and one that needs a login (/profile). */
+/** AppRoot over pages: public ones (/, /login, /forgot-password) and one that needs a login (/profile). */
 function renderAt(path: string) {
   const queryClient = new QueryClient();
   const router = createMemoryRouter(
@@ -51,6 +51,7 @@ function renderAt(path: string) {
           { index: true, element: <p>Home page</p> },
           { path: '/profile', element: <p>Profile page</p> },
           { path: '/login', element: <p>Login page</p> },
+          { path: '/forgot-password', element: <p>Forgot password page</p> },
         ],
       },
     ],
@@ -122,6 +123,27 @@ describe('the app root follows the session', () => {
     expect(teamStore.getState().currentTeamPublicId).toBe('');
     // Nothing the app kept of the person is left, in either storage.
     expect(localStorage.getItem('bobbin:chunk-reload-at')).toBeNull();
+  });
+
+  // The spec: "Logout ... navigates to /", from public pages too.
+  it('goes to the home page from a public page too, but not from the login page', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { router, profile } = renderAt('/forgot-password');
+    await waitFor(() => expect(profile('u1')).toBeTruthy());
+    setAuthCookie(false);
+    fakeAuth.emit('SIGNED_OUT', null);
+    expect(await screen.findByText('Home page')).toBeTruthy();
+    expect(router.state.location.pathname).toBe('/');
+
+    // "Use another account" on the code prompt ends a half-finished sign-in: the person stays.
+    await router.navigate('/login');
+    signIn(fakeSession({ id: 'u1' }));
+    fakeAuth.emit('SIGNED_IN');
+    await waitFor(() => expect(profile('u1')).toBeTruthy());
+    setAuthCookie(false);
+    fakeAuth.emit('SIGNED_OUT', null);
+    await waitFor(() => expect(profile('u1')).toBeUndefined());
+    expect(router.state.location.pathname).toBe('/login');
   });
 
   it('forgets every cached query and session flag on SIGNED_OUT (nothing left for the next person)', async () => {

@@ -27,8 +27,7 @@ const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
  * The root of every page: follows the session (docs/behaviour.md, "The session in the browser").
  * Auth events refresh the profile (a changed user, USER_UPDATED, forces it) and initialise the team
  * store from it; sign-out here or in another tab is a local logout: everything the app holds of the
- * person is forgotten (./forget-person.ts), and a page that needs a login is left for the home
- * page. It also gives the pages the team selection (which saves the default team).
+ * person is forgotten (./forget-person.ts), and the page is left for the home page. It also gives the pages the team selection (which saves the default team).
  */
 export function AppRoot() {
   const queryClient = useQueryClient();
@@ -49,8 +48,10 @@ export function AppRoot() {
   useEffect(() => {
     const localLogout = async () => {
       await forgetPerson(queryClient);
-      // On a public page (the sign-in screens, the home page) there is nothing to leave.
-      if (!publicPaths.has(pathnameRef.current)) await navigate(paths.home, { replace: true });
+      // Logout goes to / from every page, public ones included (docs/behaviour.md, "Logout"),
+      // but the login page: there a sign-out ends a half-finished sign-in ("Use another
+      // account"), and the person stays to sign in.
+      if (pathnameRef.current !== paths.login) await navigate(paths.home, { replace: true });
     };
     const follow = async (user: SignedInUser, force: boolean) => {
       // Someone else signed in on this browser (no sign-out between): the last person's data

@@ -132,6 +132,31 @@ describe('routes', () => {
   });
 });
 
+// The spec: "A route may carry a validation rule; on failure it gives a fatal error with status 404
+// and message 'Page Not Found: {fullPath}'", and route validation is the first guard.
+describe('route validation', () => {
+  it.each(['/inventory/threads/not-an-id', '/inventory/machines/x%27%3B--', '/inventory/threads/AbCdEfGh1234567?tab=log'])(
+    "refuses %s with the fatal 'Page Not Found: {fullPath}'",
+    async (path) => {
+      signIn();
+      renderAt(path);
+      expect(await screen.findByText(`Page Not Found: ${path}`)).toBeTruthy();
+      expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+      // Fatal: the error page stands in place of the whole page, without the layout.
+      expect(screen.queryByRole('contentinfo')).toBeNull();
+    },
+  );
+
+  it('runs before the login guard: a visitor gets the 404, and the login page for a valid id', async () => {
+    const refused = renderAt('/inventory/machines/nope');
+    expect(await screen.findByText('Page Not Found: /inventory/machines/nope')).toBeTruthy();
+    expect(where(refused)).toBe('/inventory/machines/nope');
+
+    const valid = renderAt('/inventory/machines/AbCdEfGh12345678');
+    await waitFor(() => expect(where(valid)).toBe('/login?redirect=%2Finventory%2Fmachines%2FAbCdEfGh12345678'));
+  });
+});
+
 describe('the login guard', () => {
   it('shows a logged-out visitor the landing page without loading the auth client', async () => {
     renderAt('/');

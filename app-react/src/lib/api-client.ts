@@ -4,6 +4,8 @@
 // statuses 400 to 599 as errors. Errors carry the server's `{ code, message, fields? }` (README,
 // "The API").
 
+import { createMemoryStore } from './store';
+
 export const API_BASE = '/api/v2';
 export const API_TIMEOUT_MS = 20_000;
 export const TIMEOUT_REASON = 'Request timeout';
@@ -68,8 +70,25 @@ export function whenSecondFactorNeeded(listener: () => void): () => void {
   };
 }
 
+/**
+ * How many product API calls are running now: the global loading indicator is on while any is
+ * (docs/behaviour.md, "Layouts, loading and banners"). Counted here, where every call passes,
+ * so a call made outside the data cache (creating the personal team, saving the default team)
+ * counts too, and fetches that are not API calls (the WebAssembly core, the catalogue) do not.
+ */
+export const apiActivity = createMemoryStore<{ running: number }>(() => ({ running: 0 }));
+
 /** Calls `path` under /api/v2 and answers its JSON body (undefined for 204). */
-export async function api<T>(path: string, { body, signal, headers, ...init }: ApiRequest = {}): Promise<T> {
+export async function api<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  apiActivity.setState((state) => ({ running: state.running + 1 }));
+  try {
+    return await call<T>(path, request);
+  } finally {
+    apiActivity.setState((state) => ({ running: state.running - 1 }));
+  }
+}
+
+async function call<T>(path: string, { body, signal, headers, ...init }: ApiRequest): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(TIMEOUT_REASON), API_TIMEOUT_MS);
   // A caller's signal (TanStack Query cancelling) aborts too. AbortSignal.any is newer than the

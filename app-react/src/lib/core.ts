@@ -20,6 +20,8 @@ import type {
   ThreadView,
 } from '@bobbin/core-wasm';
 
+import { FETCH_RETRIES } from './query-client';
+
 export type {
   Amount,
   BreakRate,
@@ -148,7 +150,7 @@ export const coreQueryOptions = queryOptions({
   queryFn: loadCore,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
-  retry: 1,
+  retry: FETCH_RETRIES,
 });
 
 export const converterQueryOptions = queryOptions({
@@ -156,7 +158,7 @@ export const converterQueryOptions = queryOptions({
   queryFn: loadConverter,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
-  retry: 1,
+  retry: FETCH_RETRIES,
 });
 
 export const pricingQueryOptions = queryOptions({
@@ -164,5 +166,5 @@ export const pricingQueryOptions = queryOptions({
   queryFn: loadPricing,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
-  retry: 1,
+  retry: FETCH_RETRIES,
 });

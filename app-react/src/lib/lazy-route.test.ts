@@ -1,4 +1,4 @@
-import { RELOAD_GUARD_MS, lazyRoute, reloadOnce } from './lazy-route';
+import { CHUNK_RETRY_DELAYS_MS, RELOAD_GUARD_MS, lazyRoute, reloadOnce } from './lazy-route';
 
 function fakeEnv(start = 1_000_000) {
   const store = new Map<string, string>();
@@ -12,6 +12,11 @@ function fakeEnv(start = 1_000_000) {
     now: () => env.time,
     reload: () => {
       env.reloads += 1;
+    },
+    waits: [] as number[],
+    wait: (ms: number) => {
+      env.waits.push(ms);
+      return Promise.resolve();
     },
   };
   return env;
@@ -46,10 +51,29 @@ describe('lazyRoute', () => {
     expect(env.reloads).toBe(0);
   });
 
-  it('reloads the page when a chunk fails to load', async () => {
+  // The spec: "Failed fetches are retried up to 3 times"; route code is such a fetch.
+  it('fetches a chunk that failed again, up to 3 times, before any reload', async () => {
     const env = fakeEnv();
-    const pending = lazyRoute(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')), env)();
+    let tries = 0;
+    const flaky = () => {
+      tries += 1;
+      return tries < 4 ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve('module');
+    };
+    await expect(lazyRoute(flaky, env)()).resolves.toBe('module');
+    expect(tries).toBe(4);
+    expect(env.waits).toEqual([...CHUNK_RETRY_DELAYS_MS]);
+    expect(env.reloads).toBe(0);
+  });
+
+  it('reloads the page when a chunk fails to load, and after 3 retries', async () => {
+    const env = fakeEnv();
+    let tries = 0;
+    const pending = lazyRoute(() => {
+      tries += 1;
+      return Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+    }, env)();
     await vi.waitFor(() => expect(env.reloads).toBe(1));
+    expect(tries).toBe(4);
     // The router is kept waiting while the page reloads.
     const settled = await Promise.race([pending.then(() => 'settled'), new Promise((r) => setTimeout(r, 20, 'waiting'))]);
     expect(settled).toBe('waiting');

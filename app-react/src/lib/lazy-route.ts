@@ -1,14 +1,20 @@
-// Route modules are separate chunks. After a deployment, an open tab may ask for a chunk that no
-// longer exists; the answer is one page reload (which fetches the new index.html), guarded by a
-// 10-second window so a chunk that really is broken cannot cause a reload loop.
+// Route modules are separate chunks. A chunk that fails to load is fetched again, up to 3 times
+// (a dropped connection, a server restarting); Chromium fetches a failed dynamic import anew
+// rather than remembering the failure. After a deployment, an open tab may ask for a chunk that
+// no longer exists; when the retries fail too, the answer is one page reload (which fetches the
+// new index.html), guarded by a 10-second window so a chunk that really is broken cannot cause a
+// reload loop.
 
 export const RELOAD_GUARD_MS = 10_000;
+/** The waits before each retry of a failed chunk: short, since a person is waiting for a page. */
+export const CHUNK_RETRY_DELAYS_MS = [250, 500, 1000] as const;
 const RELOAD_KEY = 'bobbin:chunk-reload-at';
 
 interface ReloadEnv {
   storage: Pick<Storage, 'getItem' | 'setItem'>;
   now: () => number;
   reload: () => void;
+  wait: (ms: number) => Promise<void>;
 }
 
 const browser: ReloadEnv = {
@@ -18,6 +24,10 @@ const browser: ReloadEnv = {
   },
   now: () => Date.now(),
   reload: () => window.location.reload(),
+  wait: (ms) =>
+    new Promise((resolve) => {
+      setTimeout(resolve, ms);
+    }),
 };
 
 /** Reloads the page unless it already did so within the guard window; says whether it did. */
@@ -35,15 +45,26 @@ export function reloadOnce(env: ReloadEnv = browser): boolean {
   return true;
 }
 
-/** Wraps a route module import for react-router's `lazy`, applying the reload rule. */
+/** Wraps a route module import for react-router's `lazy`: retried, then the reload rule. */
 export function lazyRoute<T>(load: () => Promise<T>, env: ReloadEnv = browser): () => Promise<T> {
   return async () => {
     try {
-      return await load();
+      return await withRetries(load, env);
     } catch (error) {
       // While the reload happens, keep the router waiting rather than flashing an error page.
       if (reloadOnce(env)) return new Promise<T>(() => {});
       throw error;
     }
   };
+}
+
+async function withRetries<T>(load: () => Promise<T>, env: ReloadEnv): Promise<T> {
+  for (const delay of CHUNK_RETRY_DELAYS_MS) {
+    try {
+      return await load();
+    } catch {
+      await env.wait(delay);
+    }
+  }
+  return load();
 }

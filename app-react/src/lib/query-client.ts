@@ -1,4 +1,11 @@
-import { QueryClient } from '@tanstack/react-query';
+import { QueryClient, type QueryExecuteOptions, type QueryKey } from '@tanstack/react-query';
+
+/**
+ * How often a failed fetch that is not a product API call (the WebAssembly core, the thread
+ * catalogue) is tried again: "Failed fetches are retried up to 3 times" (docs/behaviour.md,
+ * "Calling the product API"). Product API reads set `retry: false` (`productQuery`).
+ */
+export const FETCH_RETRIES = 3;
 
 // One cache for the whole app. Per-endpoint lifetimes (docs/behaviour.md, "Cache lifetimes") are
 // set in each endpoint's queryOptions(), next to its fetcher.
@@ -6,11 +13,33 @@ export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        // Failed fetches are retried up to 3 times; the product API's own reads set `retry: false`.
-        retry: 3,
+        retry: FETCH_RETRIES,
         refetchOnWindowFocus: false,
       },
       mutations: { retry: 0 },
     },
   });
+}
+
+/**
+ * `queryClient.query(options)` for code outside components (team start-up, a team switch, the
+ * pending-invites guard): the cached answer while it is fresh, else a fetch; and when that fetch
+ * fails, the answer the cache still has, however old ("on a failed read stale cached data is
+ * returned", docs/behaviour.md, "Cache lifetimes"), else `kept`, a copy kept elsewhere (the team
+ * store's, in localStorage). Only a read with neither fails.
+ * (Components get this from `useQuery`, which keeps its data through a failed refetch.)
+ */
+export async function queryOrStale<T, K extends QueryKey>(
+  queryClient: QueryClient,
+  options: QueryExecuteOptions<T, Error, T, T, K>,
+  kept?: T,
+): Promise<T> {
+  try {
+    return await queryClient.query(options);
+  } catch (error) {
+    const stale = queryClient.getQueryData<T>(options.queryKey) ?? kept;
+    if (stale === undefined) throw error;
+    console.warn('A read failed; using the copy kept from before:', error);
+    return stale;
+  }
 }

@@ -42,3 +42,14 @@ export function createPersistedStore<T>(create_: (set: SetState<T>, get: () => T
     use: (select) => hook(select),
   };
 }
+
+/** A store kept in memory only: it starts from `create_` at every page load. */
+export function createMemoryStore<T>(create_: (set: SetState<T>, get: () => T) => T): Store<T> {
+  const hook = create<T>()((set, get) => create_(set, get));
+  return {
+    getState: hook.getState,
+    setState: (partial) => hook.setState(partial),
+    subscribe: hook.subscribe,
+    use: (select) => hook(select),
+  };
+}

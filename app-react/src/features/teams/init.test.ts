@@ -116,6 +116,85 @@ describe('team initialisation', () => {
   });
 });
 
+// The spec: "On a failed read stale cached data is returned." A brief API failure must not fail
+// team start-up or a team switch.
+describe('a failed read during start-up or a switch', () => {
+  const failing = () => apiError(503, 'unavailable', 'Try later.');
+
+  beforeEach(() => {
+    vi.spyOn(console, 'warn').mockImplementation(() => {});
+  });
+
+  afterEach(() => {
+    vi.mocked(console.warn).mockRestore();
+  });
+
+  it('starts the teams from the list cached earlier', async () => {
+    const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    await queryClient.invalidateQueries();
+    server.handlers['GET /teams'] = failing;
+    state().reset();
+
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_b', createPersonalTeam: true });
+
+    expect(server.callsTo('GET /teams')).toHaveLength(2);
+    expect(state().teams.map((team) => team.public_id)).toEqual(['tm_a', 'tm_b']);
+    expect(state().currentTeamPublicId).toBe('tm_b');
+    expect(state().settings).toEqual({ currency: 'GBP' });
+  });
+
+  it("starts from the team store's list after a reload, and makes no personal team", async () => {
+    const server = serverWith([]);
+    server.handlers['GET /teams'] = failing;
+    state().setTeams([aTeam('tm_a'), aTeam('tm_b')]);
+
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_b', createPersonalTeam: true });
+
+    expect(server.callsTo('POST /teams')).toEqual([]);
+    expect(state().currentTeamPublicId).toBe('tm_b');
+  });
+
+  it('switches to a team whose details and members were cached, when reading them fails', async () => {
+    const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    await loadTeam(queryClient, 'tm_b');
+    await loadTeam(queryClient, 'tm_a');
+    await queryClient.invalidateQueries();
+    server.handlers['GET /teams/tm_b'] = failing;
+    server.handlers['GET /teams/tm_b/members'] = failing;
+
+    await loadTeam(queryClient, 'tm_b');
+
+    expect(server.callsTo('GET /teams/tm_b')).toHaveLength(2);
+    expect(state().currentTeam?.name).toBe('Team B, fresh');
+    expect(state().members).toEqual([aMember('u1', 'admin')]);
+  });
+
+  it('switches to a listed team with nothing cached, without its members', async () => {
+    const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    server.handlers['GET /teams/tm_b'] = failing;
+    server.handlers['GET /teams/tm_b/members'] = failing;
+
+    await loadTeam(queryClient, 'tm_b');
+
+    expect(state().currentTeamPublicId).toBe('tm_b');
+    expect(state().currentTeam?.name).toBe(aTeam('tm_b').name);
+    expect(state().members).toEqual([]);
+    expect(state().loading).toBe(false);
+  });
+
+  it('fails a switch to a team neither cached nor listed', async () => {
+    const server = serverWith([aTeam('tm_a')]);
+    await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    server.handlers['GET /teams/tm_b'] = failing;
+
+    await expect(loadTeam(queryClient, 'tm_b')).rejects.toMatchObject({ status: 503 });
+    expect(state().currentTeamPublicId).toBe('tm_a');
+  });
+});
+
 describe('selecting a team', () => {
   it('loads its details and members, then makes it current, and its settings follow', async () => {
     const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);

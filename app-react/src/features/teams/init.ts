@@ -1,6 +1,8 @@
 // Team initialisation and team selection (docs/behaviour.md, "Team start-up and selection").
 import type { QueryClient } from '@tanstack/react-query';
 
+import { queryOrStale } from '@/lib/query-client';
+
 import { createTeam } from './api/create-team';
 import { teamQueryOptions } from './api/get-team';
 import { membersQueryOptions } from './api/get-members';
@@ -45,8 +47,8 @@ export async function loadCurrentTeamSettings(queryClient: QueryClient, publicId
     // would store the answer, so the answers are stored here. The store drops them if the
     // person has switched again meanwhile.
     const [settings, memberSettings] = await Promise.all([
-      queryClient.query(settingsQueryOptions('team', publicId)),
-      queryClient.query(settingsQueryOptions('member', publicId)),
+      queryOrStale(queryClient, settingsQueryOptions('team', publicId)),
+      queryOrStale(queryClient, settingsQueryOptions('member', publicId)),
     ]);
     const store = teamStore.getState();
     store.setSettings(publicId, settings);
@@ -75,9 +77,13 @@ async function runInit(queryClient: QueryClient, { email, fullName, defaultTeamP
   const store = teamStore.getState();
   store.setLoading(true);
   try {
-    let teams = await queryClient.query(teamsQueryOptions());
+    // A failed read uses the list cached earlier, or the team store's (docs/behaviour.md, "Cache
+    // lifetimes"); an empty one is no answer: it would make a personal team for someone with teams.
+    const kept = store.teams.length > 0 ? store.teams : undefined;
+    let teams = await queryOrStale(queryClient, teamsQueryOptions(), kept);
     if (teams.length === 0 && email && createPersonalTeam) {
       await createTeam(personalTeamName(email, fullName));
+      // Not the cached list, which is known to be out of date now.
       teams = await queryClient.query({ ...teamsQueryOptions(), staleTime: 0 });
     }
     // Stored here as well as by the fetcher: `query` may have answered from the cache.
@@ -96,19 +102,30 @@ async function runInit(queryClient: QueryClient, { email, fullName, defaultTeamP
  * Selecting a team, first half: loads its details and members and makes it current; its settings
  * follow, without holding up the switch. Saving it as the default is the caller's second half
  * (app/teams.ts), since the default lives in the profile.
+ *
+ * A failed read uses what was cached earlier; with nothing cached, the team as the team list has
+ * it, and no members (the team page asks for them itself). Only a team that is neither cached nor
+ * listed fails the switch.
  */
 export async function loadTeam(queryClient: QueryClient, publicId: string): Promise<void> {
   const store = teamStore.getState();
   store.setLoading(true);
   try {
+    const listed = store.teams.find((team) => team.public_id === publicId);
     const [team, members] = await Promise.all([
-      queryClient.query(teamQueryOptions(publicId)),
-      queryClient.query(membersQueryOptions(publicId)),
+      queryOrStale(queryClient, teamQueryOptions(publicId)).catch((error: unknown) => {
+        if (listed) return listed;
+        throw error;
+      }),
+      queryOrStale(queryClient, membersQueryOptions(publicId)).catch((error: unknown) => {
+        console.warn("Could not load the team's members:", error);
+        return null;
+      }),
     ]);
     store.updateTeam(team);
     store.setCurrentTeam(publicId);
     // After setCurrentTeam: the store keeps the lists of the current team only.
-    store.setMembers(publicId, members);
+    if (members) store.setMembers(publicId, members);
     void loadCurrentTeamSettings(queryClient, publicId);
   } finally {
     store.setLoading(false);
