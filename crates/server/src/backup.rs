@@ -130,6 +130,9 @@ async fn write_checked(
     let partial = folder.join(format!(".{name}.partial"));
     remove_if_there(&partial)?;
     let made = async {
+        // Created empty first, readable by its owner only (a backup holds password hashes);
+        // `VACUUM INTO` writes into an existing empty file.
+        create_private(&partial)?;
         write(&partial).await.with_context(|| format!("copying the database to {}", partial.display()))?;
         File::open(&partial)?.sync_all()?;
         let checked = check(&partial).await?;
@@ -186,6 +189,18 @@ pub async fn check(file: &Path) -> anyhow::Result<Checked> {
 ///
 /// When the backup fails its check, is newer than this binary, or a server runs.
 pub async fn restore(backup: &Path, database: &Path) -> anyhow::Result<(Checked, Option<PathBuf>)> {
+    // A copy of a live database made with `cp` has its latest commits in a `-wal` file beside it,
+    // which the check (read-only, immutable) and the copy below would both leave out.
+    let name = backup.file_name().unwrap_or_default().to_string_lossy();
+    let wal = backup.with_file_name(format!("{name}-wal"));
+    if std::fs::metadata(&wal).is_ok_and(|wal| wal.len() > 0) {
+        bail!(
+            "{} has a write-ahead log beside it ({}): it is a copy of a live database, not a backup. \
+             Make one with `bobbin backup`.",
+            backup.display(),
+            wal.display()
+        );
+    }
     let checked = check(backup).await?;
     if !checked.schema.unknown.is_empty() {
         bail!("{} was made by a newer Bobbin: {}", backup.display(), checked.schema.summary());
@@ -362,6 +377,15 @@ fn folder_of(file: &Path) -> PathBuf {
         Some(folder) if !folder.as_os_str().is_empty() => folder.to_path_buf(),
         _ => PathBuf::from("."),
     }
+}
+
+fn create_private(file: &Path) -> anyhow::Result<()> {
+    let mut options = File::options();
+    options.write(true).create_new(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    options.open(file).with_context(|| format!("creating {}", file.display()))?;
+    Ok(())
 }
 
 fn remove_if_there(file: &Path) -> anyhow::Result<()> {

@@ -178,6 +178,11 @@ pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<Curr
     let user = users::by_id(&state.db, claims.sub)
         .await?
         .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
+    // Disabling ends the sessions too; this also covers a session that a sign-in racing the
+    // disable committed after its sessions were deleted.
+    if user.disabled_at.is_some() {
+        return Err(AuthError::forbidden("user_banned", "This account is disabled."));
+    }
     Ok(CurrentSession { claims, session, user })
 }
 

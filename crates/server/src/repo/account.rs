@@ -76,13 +76,22 @@ pub async fn deletion(db: &impl ConnectionTrait, user_id: UserId) -> Result<Dele
 /// The database's.
 pub async fn delete(db: &DatabaseConnection, user_id: UserId) -> Result<Result<(), Vec<Joined>>, AppError> {
     committed(db, async |txn| {
+        // The person's row first (PostgreSQL; SQLite's write transaction already is locked), as
+        // `teams::create` does: no team of theirs appears between this read and the deletion.
+        user::Entity::find_by_id(user_id).lock_exclusive().one(txn).await?;
         let owned: Vec<_> = teams::of_user(txn, user_id)
             .await?
             .into_iter()
             .filter(|joined| joined.role == Role::Owner)
             .map(|joined| joined.team.id)
             .collect();
-        team::Entity::find().filter(team::Column::Id.is_in(owned)).lock_exclusive().all(txn).await?;
+        // In one order, so two co-owners deleting their accounts at once cannot deadlock.
+        team::Entity::find()
+            .filter(team::Column::Id.is_in(owned))
+            .order_by_asc(team::Column::Id)
+            .lock_exclusive()
+            .all(txn)
+            .await?;
         let plan = deletion(txn, user_id).await?;
         if !plan.blocking.is_empty() {
             return Ok(Err(plan.blocking));

@@ -11,7 +11,7 @@ use uuid::Uuid;
 use crate::{
     entity::{
         ids::{TeamId, UserId},
-        inventory_thread, machine, quote, team, team_member,
+        inventory_thread, machine, quote, team, team_member, user,
     },
     error::AppError,
     repo::{members, new_public_id, users::adopt_as_default_if_none},
@@ -157,6 +157,9 @@ pub async fn create(
     name: TeamName,
 ) -> Result<Result<team::Model, TooManyTeams>, AppError> {
     let txn = crate::db::begin_write(db).await?;
+    // The owner's row, locked (PostgreSQL): two teams created at once are counted one after the
+    // other, and none appears while the owner's account is being deleted (`repo::account`).
+    user::Entity::find_by_id(owner).lock_exclusive().one(&txn).await?;
     if members::owned_by(&txn, owner).await? >= MAX_OWNED_TEAMS {
         return Ok(Err(TooManyTeams));
     }

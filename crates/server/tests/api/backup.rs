@@ -119,6 +119,13 @@ async fn restore_checks_the_backup_and_refuses_while_a_server_runs() {
     let copy = folder.path().join("copy.db");
     bobbin_on(&app.database.url, &["backup", copy.to_str().unwrap()], "").await.ok();
 
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = std::fs::metadata(&copy).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode, 0o600, "a backup holds password hashes: its owner's only");
+    }
+
     let running = bobbin_on(&app.database.url, &["restore", copy.to_str().unwrap()], "").await;
     assert_eq!(running.code, Some(1));
     assert!(running.stderr.contains("a Bobbin server is using"), "{}", running.stderr);
@@ -134,6 +141,14 @@ async fn restore_checks_the_backup_and_refuses_while_a_server_runs() {
         refused.stderr
     );
     assert!(!target.exists(), "nothing was put in place");
+
+    // A file copied from beside a live database, with its write-ahead log, is not a backup.
+    let copied = folder.path().join("copied.db");
+    std::fs::copy(&copy, &copied).unwrap();
+    std::fs::write(folder.path().join("copied.db-wal"), b"recent commits").unwrap();
+    let live_copy = bobbin_on(&sqlite_url(&target), &["restore", copied.to_str().unwrap()], "").await;
+    assert_eq!(live_copy.code, Some(1));
+    assert!(live_copy.stderr.contains("write-ahead log"), "{}", live_copy.stderr);
 
     // A database restored over another keeps the one it replaced.
     bobbin_on(&sqlite_url(&target), &["restore", copy.to_str().unwrap()], "").await.ok();

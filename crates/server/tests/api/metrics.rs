@@ -74,6 +74,17 @@ async fn metrics_on_the_main_address_answer_only_to_the_token() {
     assert_eq!(sample(&text, r#"bobbin_http_requests_total{method="GET",route="/metrics",status="401"}"#), 3);
 }
 
+#[tokio::test]
+async fn a_metrics_token_no_client_could_send_stops_the_start() {
+    for token in ["   ", " padded-token-for-the-tests "] {
+        let database = crate::helpers::TestDatabase::create(Backend::Sqlite).await;
+        let mut args = crate::helpers::serve_args(&database.url);
+        args.metrics.metrics_token = Some(token.into());
+        let error = Box::pin(bobbin_server::startup::Application::build(args)).await.expect_err(token);
+        assert!(format!("{error:#}").contains("BOBBIN_METRICS_TOKEN"), "{error:#}");
+    }
+}
+
 #[rstest]
 #[tokio::test]
 async fn requests_are_counted_by_route_template_and_status(
