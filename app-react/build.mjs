@@ -3,6 +3,8 @@
 // embeds and serves as immutable. Code is split per route (dynamic imports become chunks); the
 // WebAssembly core is a hashed asset of its own, fetched and compiled once by src/lib/core.ts.
 import * as esbuild from 'esbuild';
+import { createHash } from 'node:crypto';
+import { createRequire } from 'node:module';
 import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import zlib, { brotliCompressSync } from 'node:zlib';
@@ -45,7 +47,36 @@ const url = (file) => '/' + path.relative(dist, path.join(root, file)).split(pat
 const preloads = main.imports
   .filter((imported) => imported.kind === 'import-statement')
   .map((imported) => `<link rel="modulepreload" href="${url(imported.path)}" />`);
+// The build manifest (docs/behaviour.md, "New deployments"): `builds/latest.json` names the
+// newest build, `builds/meta/{id}.json` holds its page routes (the server answers other page
+// paths 404) and route rules (old paths and where they lead). The id is a hash of the output
+// names (each holds its content's hash) and of that metadata, so a build that changes nothing
+// keeps its id. Served by the server (routes/web.rs); the page carries its own id.
+async function importTs(file) {
+  const bundled = await esbuild.build({ absWorkingDir: root, entryPoints: [file], bundle: true, write: false, format: 'esm' });
+  return import(`data:text/javascript;base64,${Buffer.from(bundled.outputFiles[0].text).toString('base64')}`);
+}
+const { pageRoutes } = await importTs('src/config/paths.ts');
+const { routeRules } = await importTs('src/config/route-rules.ts');
+const buildHash = createHash('sha256');
+for (const file of Object.keys(result.metafile.outputs).sort()) buildHash.update(`${file}\n`);
+buildHash.update(JSON.stringify({ pageRoutes, routeRules }));
+const buildId = buildHash.digest('hex').slice(0, 16);
+const timestamp = Date.now();
+await mkdir(path.join(dist, 'builds/meta'), { recursive: true });
+await writeFile(path.join(dist, 'builds/latest.json'), JSON.stringify({ id: buildId, timestamp }));
+await writeFile(
+  path.join(dist, 'builds/meta', `${buildId}.json`),
+  JSON.stringify({ id: buildId, timestamp, routes: pageRoutes, routeRules }, null, 2),
+);
+
+// The icon set the server serves at /icons/lucide/{name}.svg (routes/icons.rs), in Iconify's
+// JSON format, from its npm package: embedded in the binary beside the app.
+await mkdir(path.join(dist, 'icons'), { recursive: true });
+await copyFile(createRequire(import.meta.url).resolve('@iconify-json/lucide/icons.json'), path.join(dist, 'icons/lucide.json'));
+
 const tags = [
+  `<meta name="bobbin-build" content="${buildId}" />`,
   main.cssBundle ? `<link rel="stylesheet" href="${url(main.cssBundle)}" />` : '',
   `<script type="module" src="${url(mainJs)}"></script>`,
   ...preloads,

@@ -13,5 +13,6 @@ cp "$here/../target/release/bobbin" "$folder/bobbin"
 cd "$folder"
 # Every test signs in from 127.0.0.1, so the per-address rate limit is raised here; the Rust
 # tests check the limit itself.
-BOBBIN_LOG=${BOBBIN_LOG:-warn} BOBBIN_AUTH_RATE_LIMIT=100000 exec env -u DATABASE_URL -u BOBBIN_SMTP_URL \
+# The contact page's messages go to an address of the tests (kept in the outbox: no SMTP here).
+BOBBIN_LOG=${BOBBIN_LOG:-warn} BOBBIN_AUTH_RATE_LIMIT=100000 BOBBIN_CONTACT_EMAIL=help@bobbin.test exec env -u DATABASE_URL -u BOBBIN_SMTP_URL \
   ./bobbin serve --bind "127.0.0.1:$port" --env "$environment" --site-url "http://127.0.0.1:$port"

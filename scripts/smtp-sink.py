@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """smtp-sink.py PORT : a real SMTP server (aiosmtpd, Debian's python3-aiosmtpd) on 127.0.0.1:PORT
 that accepts every message and prints it to stdout as one JSON line:
-{"from": ..., "to": [...], "subject": ..., "text": ..., "html": ...}, bodies decoded.
+{"from": ..., "to": [...], "reply_to": ..., "subject": ..., "text": ..., "html": ...}, bodies
+decoded (`reply_to` null without that header).
 
 The Rust tests start it to check that Bobbin's e-mail really goes out over SMTP. It stops when
 its standard input closes (the test process ended), so it never outlives the tests.
@@ -27,6 +28,7 @@ class Printer:
                 {
                     "from": envelope.mail_from,
                     "to": envelope.rcpt_tos,
+                    "reply_to": str(message["reply-to"]) if message["reply-to"] else None,
                     "subject": str(message["subject"]),
                     "text": parts["text/plain"],
                     "html": parts["text/html"],

@@ -3,8 +3,10 @@
 //!
 //! `dist/index.html` is copied to `OUT_DIR` and served by `routes::web` with the runtime config
 //! injected; `dist/assets/` (content-hashed file names) and `dist/widget/` (the embeddable
-//! converter, stable names) go through memory-serve, which brotli-compresses them at build time. When the front end has not been built (a plain
-//! `cargo check`, say) a placeholder page is embedded instead, with a build warning.
+//! converter, stable names) go through memory-serve, which brotli-compresses them at build time;
+//! `dist/builds/` (the build manifest) is copied to `OUT_DIR` for `routes::web` too. When the
+//! front end has not been built (a plain `cargo check`, say) a placeholder page is embedded
+//! instead, with a build warning.
 
 use std::{env, fs, path::PathBuf};
 
@@ -40,6 +42,35 @@ fn main() {
     };
 
     fs::copy(&index, out_dir.join("index.html")).expect("copy index.html");
+    // The build manifest (`dist/builds/`, app-react/build.mjs): the latest build's id, and its
+    // one `meta/{id}.json`. A placeholder build has one page, `/`, and no route rules.
+    let builds = dist.join("builds");
+    let meta = fs::read_dir(builds.join("meta"))
+        .ok()
+        .and_then(|files| files.filter_map(Result::ok).map(|file| file.path()).find(|path| path.is_file()));
+    // The icon set of `/icons/` (routes/icons.rs); an empty one in a placeholder build.
+    let icons = dist.join("icons/lucide.json");
+    if icons.is_file() {
+        fs::copy(&icons, out_dir.join("icons-lucide.json")).expect("copy the icon set");
+    } else {
+        fs::write(out_dir.join("icons-lucide.json"), r#"{"prefix":"lucide","icons":{},"width":24,"height":24}"#)
+            .expect("write the placeholder icon set");
+    }
+    match meta {
+        Some(meta) if builds.join("latest.json").is_file() && dist.join("index.html").is_file() => {
+            fs::copy(builds.join("latest.json"), out_dir.join("latest-build.json")).expect("copy latest.json");
+            fs::copy(meta, out_dir.join("build-meta.json")).expect("copy the build's meta");
+        }
+        _ => {
+            fs::write(out_dir.join("latest-build.json"), r#"{"id":"not-built","timestamp":0}"#)
+                .expect("write placeholder latest.json");
+            fs::write(
+                out_dir.join("build-meta.json"),
+                r#"{"id":"not-built","timestamp":0,"routes":["/"],"routeRules":{}}"#,
+            )
+            .expect("write placeholder meta");
+        }
+    }
     // Always embed, also in debug builds, so tests exercise exactly what production serves.
     memory_serve::load_names_directories([("assets", assets), ("widget", widget)], true);
 }

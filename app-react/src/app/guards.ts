@@ -1,15 +1,17 @@
 // The guards that run on every navigation (docs/behaviour.md, "Navigation guards"), all in the
 // root's loader, in the spec's order: route validation (guard 1, each route's rule in its
-// `handle`), the login guard (2) and the pending-invites guard (3); build-manifest redirects (4)
-// come with the feature that needs them. One loader, not one per route: React Router runs the
-// loaders of a match at once, and a redirect among their answers would win over a refusal.
+// `handle`), the login guard (2), the pending-invites guard (3) and the route rules of the build
+// manifest (4). One loader, not one per route: React Router runs the loaders of a match at once,
+// and a redirect among their answers would win over a refusal.
 import type { QueryClient } from '@tanstack/react-query';
 import { type LoaderFunctionArgs, type Params, type RouteObject, matchRoutes, redirect } from 'react-router';
 
 import { paths, profileTabPath, publicPaths } from '@/config/paths';
 import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
 import { teamStore } from '@/features/teams/store';
+import type { RouteRule } from '@/config/route-rules';
 import { currentSession, getAuthState, hasAuthCookie, needsSecondFactor } from '@/lib/auth';
+import { buildState, routeRules } from '@/lib/builds';
 import { queryOrStale } from '@/lib/query-client';
 
 /**
@@ -114,15 +116,20 @@ async function signedInUserId(): Promise<string | null> {
 
 /** What a route with parameters carries in its `handle`: whether its parameters are valid. */
 export interface RouteRules {
-  validate?: (params: Params) => boolean;
+  validate?: (params: Params, search: URLSearchParams) => boolean;
 }
 
-/** The public id of a record (a thread, a machine): 16 letters and digits, as the server makes them. */
+/** The public id of a record (a thread, a machine, a quote): 16 letters and digits, as the server makes them. */
 const PUBLIC_ID = /^[A-Za-z0-9]{16}$/;
 
 /** A rule: the route's parameter `name` is a record's public id. */
 export function publicIdParam(name: string): RouteRules {
   return { validate: (params) => PUBLIC_ID.test(params[name] ?? '') };
+}
+
+/** A rule: the query's `name`, where given, is a record's public id. */
+export function publicIdQuery(name: string): RouteRules {
+  return { validate: (_params, search) => !search.has(name) || PUBLIC_ID.test(search.get(name) ?? '') };
 }
 
 /**
@@ -132,20 +139,59 @@ export function publicIdParam(name: string): RouteRules {
 export function validateRoute(routes: RouteObject[], url: URL): void {
   for (const match of matchRoutes(routes, url.pathname) ?? []) {
     const rules = match.route.handle as RouteRules | undefined;
-    if (rules?.validate && !rules.validate(match.params)) {
+    if (rules?.validate && !rules.validate(match.params, url.searchParams)) {
       // A thrown Response is how a loader answers an error status; the error page reads its text.
       throw new Response(`Page Not Found: ${url.pathname}${url.search}`, { status: 404, statusText: 'Not Found' });
     }
   }
 }
 
-/** The root route's loader, over the app's `routes`: the guards 1 to 3, in order. */
+// ---- Guard 4: route rules from the build manifest ----------------------------------------
+
+/**
+ * Guard 4, as a pure rule: where `url` leads by the route `rules` (a path on this site with the
+ * query kept, or an address elsewhere), or null.
+ */
+export function ruleRedirect(rules: Readonly<Record<string, RouteRule>>, url: URL): string | null {
+  const rule = rules[normalise(url.pathname)];
+  if (!rule) return null;
+  const target = new URL(rule.redirect, url.origin);
+  if (target.origin !== url.origin) return target.href;
+  if (!target.search) target.search = url.search;
+  return target.pathname + target.search;
+}
+
+// ---- The root loader ------------------------------------------------------------------------
+
+/** How the guards load a page in full (an object, so tests can watch it: jsdom cannot navigate). */
+export const pageLoad = {
+  assign(href: string): void {
+    window.location.assign(href);
+  },
+};
+
+/** A full page load of `href`; the router is kept waiting meanwhile. */
+function leaveFor(href: string): Promise<never> {
+  pageLoad.assign(href);
+  return new Promise<never>(() => {});
+}
+
+/** The root route's loader, over the app's `routes`: the guards 1 to 4, in order. */
 export function rootLoader(queryClient: QueryClient, routes: () => RouteObject[]) {
   return async (args: LoaderFunctionArgs): Promise<null> => {
-    validateRoute(routes(), new URL(args.request.url));
+    const url = new URL(args.request.url);
+    // A new build is out (lib/builds.ts): this navigation is a full page load, which fetches it
+    // (and runs the new build's guards).
+    if (buildState.getState().newBuild) return leaveFor(url.href);
+    // Its manifest is fetched at once, beside the other guards' work.
+    const rules = routeRules(queryClient);
+    validateRoute(routes(), url);
     await loginGuard(args);
-    const target = await pendingInvitesRedirect(queryClient, new URL(args.request.url), await signedInUserId());
-    if (target) throw redirect(target);
+    const invites = await pendingInvitesRedirect(queryClient, url, await signedInUserId());
+    if (invites) throw redirect(invites);
+    const target = ruleRedirect(await rules, url);
+    if (target?.startsWith('/')) throw redirect(target);
+    if (target) return leaveFor(target);
     return null;
   };
 }

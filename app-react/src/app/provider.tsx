@@ -4,6 +4,7 @@ import { type ReactNode, useState } from 'react';
 import { BreakpointHelper } from '@/components/BreakpointHelper';
 import { EnvironmentBanner } from '@/components/EnvironmentBanner';
 import { LoadingBar } from '@/components/LoadingBar';
+import { NewBuildNotice } from '@/components/NewBuildNotice';
 import { AppConfigContext } from '@/config/app-config-context';
 import { type AppConfig, appConfig } from '@/config/env';
 import { createQueryClient } from '@/lib/query-client';
@@ -14,7 +15,10 @@ interface AppProviderProps {
   config?: AppConfig;
 }
 
-/** Everything the pages share: the data cache, its loading bar, toasts and the development aids. */
+/**
+ * Everything the pages share: the data cache, its loading bar, the new-build notice, toasts and the
+ * development aids.
+ */
 export function AppProvider({ children, config = appConfig() }: AppProviderProps) {
   const [queryClient] = useState(createQueryClient);
   return (
@@ -23,6 +27,7 @@ export function AppProvider({ children, config = appConfig() }: AppProviderProps
         <LoadingBar />
         <EnvironmentBanner environment={config.environment} />
         {children}
+        <NewBuildNotice />
         <Toaster />
         {config.environment === 'development' ? <BreakpointHelper /> : null}
       </QueryClientProvider>

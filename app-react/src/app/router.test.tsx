@@ -1,15 +1,18 @@
-import { useQueryClient } from '@tanstack/react-query';
+import { QueryClient, useQueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { type RouteObject, RouterProvider, createMemoryRouter } from 'react-router';
 
 import { fakeAuth, fakeSession, resetFakeAuth, signIn } from '@/test/fake-auth';
 
 import { teamStore } from '@/features/teams/store';
 import { anInvite } from '@/features/teams/test-data';
 
-import { resetPendingInvitesGuard } from './guards';
+import { pageRoutes } from '@/config/paths';
+import { buildState } from '@/lib/builds';
+
+import { pageLoad, resetPendingInvitesGuard } from './guards';
 import { AppProvider } from './provider';
 import { createRoutes } from './router';
 
@@ -41,6 +44,13 @@ const team = {
   created_at: '2026-11-01T10:00:00Z',
 };
 
+/** What the build manifest says in a test (the page names its build only where a test adds it). */
+let latestBuild = { id: 'build-1', timestamp: 0 };
+const routeRules = {
+  '/tools': { redirect: '/calculators' },
+  '/help': { redirect: 'https://help.example/bobbin' },
+};
+
 /** What GET /api/v2/users/me/invites answers in a test. */
 let myInvites: unknown[] = [];
 /** Holds GET /api/v2/teams back until it resolves, when a test sets it. */
@@ -65,6 +75,8 @@ beforeEach(() => {
       if (url.endsWith('/settings')) return Response.json({ settings: {} });
       if (url.endsWith('/members')) return Response.json({ members: [] });
       if (url === '/auth/v1/settings') return Response.json({ external: { email: true, github: false } });
+      if (url === '/builds/latest.json') return Response.json(latestBuild);
+      if (url === '/builds/meta/build-1.json') return Response.json({ id: 'build-1', timestamp: 0, routes: [], routeRules });
       throw new Error(`unexpected fetch ${url}`);
     }),
   );
@@ -97,6 +109,16 @@ function renderAt(path: string, environment: 'development' | 'staging' | 'produc
 const where = (router: MemoryRouter) => router.state.location.pathname + router.state.location.search;
 
 describe('routes', () => {
+  it('are the page routes the build hands the server (which answers other page paths 404)', () => {
+    const pathsOf = (routes: RouteObject[]): string[] =>
+      routes.flatMap((route) => [
+        ...(route.index ? ['/'] : route.path && route.path !== '*' ? [route.path] : []),
+        ...pathsOf(route.children ?? []),
+      ]);
+    const routed = pathsOf(createRoutes(new QueryClient()));
+    expect([...routed].sort()).toEqual([...pageRoutes].sort());
+  });
+
   it("titles the landing page 'Bobbin - Home'", async () => {
     renderAt('/');
     expect(await screen.findByRole('heading', { level: 1 })).toBeTruthy();
@@ -135,17 +157,21 @@ describe('routes', () => {
 // The spec: "A route may carry a validation rule; on failure it gives a fatal error with status 404
 // and message 'Page Not Found: {fullPath}'", and route validation is the first guard.
 describe('route validation', () => {
-  it.each(['/inventory/threads/not-an-id', '/inventory/machines/x%27%3B--', '/inventory/threads/AbCdEfGh1234567?tab=log'])(
-    "refuses %s with the fatal 'Page Not Found: {fullPath}'",
-    async (path) => {
-      signIn();
-      renderAt(path);
-      expect(await screen.findByText(`Page Not Found: ${path}`)).toBeTruthy();
-      expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
-      // Fatal: the error page stands in place of the whole page, without the layout.
-      expect(screen.queryByRole('contentinfo')).toBeNull();
-    },
-  );
+  it.each([
+    '/inventory/threads/not-an-id',
+    '/inventory/machines/x%27%3B--',
+    '/inventory/threads/AbCdEfGh1234567?tab=log',
+    '/calculators/pricing?quote=1',
+  ])("refuses %s with the fatal 'Page Not Found: {fullPath}'", async (path) => {
+    signIn();
+    renderAt(path);
+    // React Router loads the matched page's code (a big chunk the first time) before it shows
+    // the loader's refusal.
+    expect(await screen.findByText(`Page Not Found: ${path}`, {}, { timeout: 5000 })).toBeTruthy();
+    expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
+    // Fatal: the error page stands in place of the whole page, without the layout.
+    expect(screen.queryByRole('contentinfo')).toBeNull();
+  });
 
   it('runs before the login guard: a visitor gets the 404, and the login page for a valid id', async () => {
     const refused = renderAt('/inventory/machines/nope');
@@ -154,6 +180,60 @@ describe('route validation', () => {
 
     const valid = renderAt('/inventory/machines/AbCdEfGh12345678');
     await waitFor(() => expect(where(valid)).toBe('/login?redirect=%2Finventory%2Fmachines%2FAbCdEfGh12345678'));
+  });
+});
+
+// The spec: "4. Route-rule redirects from a build manifest; an external target causes a full page
+// load", after the other three guards; and "the application polls a latest-build manifest".
+describe('the build manifest', () => {
+  beforeEach(() => {
+    document.head.insertAdjacentHTML('beforeend', '<meta name="bobbin-build" content="build-1">');
+    latestBuild = { id: 'build-1', timestamp: 0 };
+    vi.spyOn(pageLoad, 'assign').mockImplementation(() => {});
+  });
+
+  afterEach(() => {
+    document.head.querySelector('meta[name="bobbin-build"]')?.remove();
+    buildState.setState({ newBuild: null });
+    vi.mocked(pageLoad.assign).mockRestore();
+  });
+
+  it("sends an old path to its rule's target, the query kept (guard 4)", async () => {
+    signIn();
+    const router = renderAt('/tools/?from=bookmark');
+    await waitFor(() => expect(where(router)).toBe('/calculators?from=bookmark'));
+    expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
+  });
+
+  it('applies the rules after the login guard: a visitor logs in first, to come back to the old path', async () => {
+    const router = renderAt('/tools');
+    await waitFor(() => expect(where(router)).toBe('/login?redirect=%2Ftools'));
+  });
+
+  it('applies the rules after the pending-invites guard', async () => {
+    signIn();
+    myInvites = [anInvite('inv_1')];
+    const router = renderAt('/tools');
+    await waitFor(() => expect(where(router)).toBe('/profile?tab=invites'));
+  });
+
+  it('loads a target on another site as a full page', async () => {
+    signIn();
+    renderAt('/help');
+    await waitFor(() => expect(pageLoad.assign).toHaveBeenCalledWith('https://help.example/bobbin'));
+  });
+
+  it('offers a reload once a newer build is out, and makes the next navigation a full page load', async () => {
+    signIn();
+    latestBuild = { id: 'build-2', timestamp: 1 };
+    const router = renderAt('/dashboard');
+    expect(await screen.findByText('A new version of Bobbin is out.')).toBeTruthy();
+    expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
+
+    // The navigation waits for the full page load, which jsdom does not do.
+    void router.navigate('/team');
+    await waitFor(() => expect(pageLoad.assign).toHaveBeenCalledWith(expect.stringMatching(/^http:\/\/[^/]+\/team$/)));
+    expect(where(router)).toBe('/dashboard');
   });
 });
 

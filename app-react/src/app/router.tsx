@@ -7,7 +7,7 @@ import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { paths } from '@/config/paths';
 import { lazyRoute } from '@/lib/lazy-route';
 
-import { alwaysRevalidate, publicIdParam, resetRedirect, rootLoader } from './guards';
+import { alwaysRevalidate, publicIdParam, publicIdQuery, resetRedirect, rootLoader } from './guards';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { LandingLayout } from './layouts/LandingLayout';
 import { AppRoot } from './root';
@@ -89,6 +89,14 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               })),
             },
             {
+              path: paths.testVector,
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/test-vector')).TestVectorPage })),
+            },
+            {
+              path: paths.contact,
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/contact')).ContactPage })),
+            },
+            {
               path: paths.threadConverter,
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/thread-converter')).ThreadConverterRoute })),
             },
@@ -126,6 +134,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             },
             {
               path: paths.pricingCalculator,
+              handle: publicIdQuery('quote'),
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/pricing')).PricingRoute })),
             },
             {

@@ -1,4 +1,7 @@
+import { Link } from 'react-router';
+
 import { useAppConfig } from '@/config/app-config-context';
+import { paths } from '@/config/paths';
 
 import { CoreVersion } from './CoreVersion';
 
@@ -7,6 +10,7 @@ export function SiteFooter() {
   return (
     <footer className="site-footer">
       <span>Bobbin{version ? ` ${version}` : ''}</span>
+      <Link to={paths.contact}>Contact</Link>
       <CoreVersion />
     </footer>
   );

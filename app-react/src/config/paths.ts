@@ -27,7 +27,42 @@ export const paths = {
   calculators: '/calculators',
   pricingCalculator: '/calculators/pricing',
   testInvites: '/test/invites',
+  testVector: '/test/vector',
+  contact: '/contact',
 } as const;
+
+/**
+ * Every page's route, as the router has them (a unit test keeps the two equal). The build writes
+ * them into its manifest, and the server answers these paths (and the route rules' old ones) with
+ * status 200 and any other page path with 404, the app's not-found page still shown
+ * (docs/behaviour.md, "Error pages").
+ */
+export const pageRoutes: readonly string[] = [
+  paths.home,
+  paths.login,
+  paths.register,
+  paths.forgotPassword,
+  paths.authCallback,
+  paths.authConfirm,
+  paths.authReset,
+  paths.reset,
+  paths.dashboard,
+  paths.profile,
+  paths.acceptInvite,
+  paths.team,
+  paths.testInvites,
+  paths.testVector,
+  paths.contact,
+  paths.threadConverter,
+  paths.inventory,
+  paths.inventoryThreads,
+  paths.inventoryThread,
+  paths.inventoryShoppingList,
+  paths.inventoryMachines,
+  paths.inventoryMachine,
+  paths.calculators,
+  paths.pricingCalculator,
+];
 
 /**
  * The pages a visitor who is not logged in may open (docs/behaviour.md, "Navigation guards"); every

@@ -166,6 +166,13 @@ pub struct ServeArgs {
     #[arg(long, env = "BOBBIN_CONVERT_RATE_LIMIT", default_value_t = NonZeroU32::new(60).expect("60 is not zero"))]
     pub convert_rate_limit: NonZeroU32,
 
+    /// A public icon API (Iconify's format, e.g. `https://api.iconify.design`) that `/icons/`
+    /// sends the browser to for an icon the embedded set lacks; its address is added to the
+    /// content security policy. Off by default (a neutral glyph instead), and keep it off where
+    /// people work offline or the policy must stay on this site alone.
+    #[arg(long, env = "BOBBIN_ICON_FALLBACK_URL")]
+    pub icon_fallback_url: Option<url::Url>,
+
     /// API requests (under /api/v2) served at once, counted apart for reads (GET, HEAD) and
     /// for changes, so readers never take a change's place. Past it a request is answered at once
     /// with 503 `server_busy` and `Retry-After`, so that a crowd of requests cannot take memory
@@ -311,6 +318,11 @@ pub struct AuthArgs {
     /// The sender of Bobbin's e-mail.
     #[arg(long, env = "BOBBIN_MAIL_FROM", default_value = "Bobbin <no-reply@bobbin.invalid>")]
     pub mail_from: String,
+
+    /// Where the contact page's messages go (the people who run this server), e.g.
+    /// `help@shop.example`. Without it the contact page says that messages cannot be sent here.
+    #[arg(long, env = "BOBBIN_CONTACT_EMAIL")]
+    pub contact_email: Option<String>,
 
     /// Requests per client address per 5 minutes to each of sign-in, sign-up, verify, recover
     /// and magic link (token refreshes get five times as many).

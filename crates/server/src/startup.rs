@@ -75,10 +75,18 @@ impl Application {
             ),
             None => None,
         };
-        if args.metrics.metrics_token.as_ref().is_some_and(|token| token.expose().trim().is_empty()) {
-            anyhow::bail!(
-                "--metrics-token (BOBBIN_METRICS_TOKEN) is empty: set a long random string, or unset it"
-            );
+        if let Some(token) = &args.metrics.metrics_token {
+            if token.expose().trim().is_empty() {
+                anyhow::bail!(
+                    "--metrics-token (BOBBIN_METRICS_TOKEN) is empty: set a long random string, or unset it"
+                );
+            }
+            // A client's bearer token is read trimmed, so one with spaces around it could never match.
+            if token.expose().trim() != token.expose() {
+                anyhow::bail!(
+                    "--metrics-token (BOBBIN_METRICS_TOKEN) starts or ends with a space: remove it"
+                );
+            }
         }
         if !auth.mailer.uses_smtp() {
             if args.environment == Environment::Production {
@@ -104,6 +112,7 @@ impl Application {
             heavy_work: Arc::new(HeavyWork::new(args.heavy_work_concurrency())),
             metrics_token: args.metrics.metrics_token.clone(),
             metrics: metrics.clone(),
+            icon_fallback: args.icon_fallback_url.clone(),
         };
         crate::prune::spawn(state.clone(), args.prune_interval);
         backup::spawn_scheduled(db.clone(), &args.database, &args.backups)?;

@@ -39,4 +39,6 @@ pub struct AppState {
     pub metrics: Option<Arc<Metrics>>,
     /// The token `/metrics` on this address answers to; without it, that path answers 404.
     pub metrics_token: Option<Secret>,
+    /// Where `/icons/` sends the browser for an icon the embedded set lacks (`--icon-fallback-url`).
+    pub icon_fallback: Option<url::Url>,
 }

@@ -45,6 +45,8 @@ fn help_documents_every_option_and_its_environment_variable() {
         ("--session-inactivity-timeout", "BOBBIN_SESSION_INACTIVITY_TIMEOUT"),
         ("--metrics-bind", "BOBBIN_METRICS_BIND"),
         ("--metrics-token", "BOBBIN_METRICS_TOKEN"),
+        ("--contact-email", "BOBBIN_CONTACT_EMAIL"),
+        ("--icon-fallback-url", "BOBBIN_ICON_FALLBACK_URL"),
     ] {
         assert!(serve.contains(flag), "{flag} missing from serve --help:\n{serve}");
         assert!(

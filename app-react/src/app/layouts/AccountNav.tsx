@@ -1,6 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 
+import { Icon } from '@/components/Icon';
 import { useDisclosure } from '@/components/use-disclosure';
 import { paths, profileTabPath } from '@/config/paths';
 import { useProfile } from '@/features/profile/api/get-profile';
@@ -69,9 +70,7 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
         </span>
         <span className="account-menu__name">{name}</span>
         {pending > 0 ? <span className="count-badge">{pending}</span> : null}
-        <svg className="icon account-menu__caret" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
-          <path d="M5 8l5 5 5-5" />
-        </svg>
+        <Icon name="chevron-down" className="account-menu__caret" />
       </button>
       <div id={panelId} className="account-menu__panel" hidden={!open}>
         <p className="account-menu__who">

@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'react-router';
 
+import { Icon } from '@/components/Icon';
 import { useDisclosure } from '@/components/use-disclosure';
 import { paths } from '@/config/paths';
 import { useAuthState } from '@/lib/auth';
@@ -29,9 +30,7 @@ export function MainNav() {
   return (
     <nav ref={container} className="main-nav" aria-label="Main">
       <button className="main-nav__toggle" {...buttonProps}>
-        <svg className="icon" viewBox="0 0 20 20" aria-hidden="true" focusable="false">
-          <path d="M3 5h14M3 10h14M3 15h14" />
-        </svg>
+        <Icon name="menu" />
         Menu
       </button>
       <ul id={panelId} className={open ? 'main-nav__list main-nav__list--open' : 'main-nav__list'}>

@@ -26,6 +26,8 @@ const RETRY_PAUSES: [Duration; 4] =
 pub struct Mailer {
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
     from: lettre::message::Mailbox,
+    /// Where the contact page's messages go (`BOBBIN_CONTACT_EMAIL`), checked at start.
+    contact: Option<String>,
     counters: MailCounters,
 }
 
@@ -57,7 +59,24 @@ impl Mailer {
                     .context("BOBBIN_SMTP_URL is not a valid SMTP URL (smtp://, smtps:// or smtp://...?tls=required)")
             })
             .transpose()?;
-        Ok(Self { smtp, from, counters: MailCounters::default() })
+        let contact = args
+            .contact_email
+            .as_deref()
+            .map(str::trim)
+            .filter(|address| !address.is_empty())
+            .map(|address| {
+                address
+                    .parse::<lettre::message::Mailbox>()
+                    .map(|_| address.to_owned())
+                    .with_context(|| format!("BOBBIN_CONTACT_EMAIL `{address}` is not an e-mail address"))
+            })
+            .transpose()?;
+        Ok(Self { smtp, from, contact, counters: MailCounters::default() })
+    }
+
+    /// Where the contact page's messages go; `None` when this server has no address for them.
+    pub fn contact(&self) -> Option<&str> {
+        self.contact.as_deref()
     }
 
     /// The counts of e-mails queued, sent and failed since the server started.
@@ -74,6 +93,19 @@ impl Mailer {
     /// an account); a failed delivery is logged. Without SMTP the mail is stored in the outbox
     /// before this returns.
     pub async fn send(&self, db: &DatabaseConnection, to: &str, mail: RenderedMail) -> anyhow::Result<()> {
+        self.send_answerable(db, to, None, mail).await
+    }
+
+    /// As [`Self::send`], with `reply_to` as the address an answer goes to (the contact page's
+    /// messages: the sender is Bobbin, the answer is for the person who wrote). The outbox keeps
+    /// no `Reply-To`: development mode only shows what was sent.
+    pub async fn send_answerable(
+        &self,
+        db: &DatabaseConnection,
+        to: &str,
+        reply_to: Option<&str>,
+        mail: RenderedMail,
+    ) -> anyhow::Result<()> {
         let Some(smtp) = self.smtp.clone() else {
             let stored =
                 NewMail { to: to.to_owned(), subject: mail.subject, text: mail.text, html: mail.html };
@@ -81,9 +113,11 @@ impl Mailer {
             self.counters.queued.inc();
             return Ok(());
         };
-        let message = Message::builder()
-            .from(self.from.clone())
-            .to(to.parse().context("recipient address")?)
+        let mut message = Message::builder().from(self.from.clone()).to(to.parse().context("recipient address")?);
+        if let Some(reply_to) = reply_to {
+            message = message.reply_to(reply_to.parse().context("reply-to address")?);
+        }
+        let message = message
             .subject(mail.subject)
             .multipart(MultiPart::alternative_plain_html(mail.text, mail.html))
             .context("building the message")?;

@@ -12,6 +12,7 @@
 use std::time::Duration;
 
 use askama::Template;
+use bobbin_core::contact::ContactMessage;
 use url::Url;
 
 /// Which e-mail to send. The names follow Supabase Auth's templates (`confirmation`,
@@ -147,6 +148,52 @@ pub fn render(kind: MailKind, context: &MailContext<'_>) -> RenderedMail {
         subject: subject.to_owned(),
         text: TextBody { mail: &view }.render().expect("the text template renders"),
         html: HtmlBody { mail: &view }.render().expect("the HTML template renders"),
+    }
+}
+
+/// What the contact e-mail's templates see.
+struct ContactView<'a> {
+    name: &'a str,
+    reply_to: &'a str,
+    /// The address of the account that sent it (which may differ from `reply_to`).
+    account: &'a str,
+    subject: &'a str,
+    message: &'a str,
+    site_url: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "mail/contact.txt")]
+struct ContactText<'a> {
+    contact: &'a ContactView<'a>,
+}
+
+#[derive(Template)]
+#[template(path = "mail/contact.html")]
+struct ContactHtml<'a> {
+    contact: &'a ContactView<'a>,
+}
+
+/// The e-mail a contact page message becomes, to the people who run the server, from the person
+/// signed in as `account`.
+///
+/// # Panics
+///
+/// Never in practice, as [`render`].
+#[must_use]
+pub fn render_contact(message: &ContactMessage, account: &str, site_url: &Url) -> RenderedMail {
+    let view = ContactView {
+        name: message.name(),
+        reply_to: message.reply_to().as_str(),
+        account,
+        subject: message.subject(),
+        message: message.message(),
+        site_url: site_url.as_str(),
+    };
+    RenderedMail {
+        subject: format!("[Bobbin contact] {}", message.subject()),
+        text: ContactText { contact: &view }.render().expect("the text template renders"),
+        html: ContactHtml { contact: &view }.render().expect("the HTML template renders"),
     }
 }
 

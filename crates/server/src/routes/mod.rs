@@ -3,8 +3,10 @@
 
 mod account;
 mod catalog;
+mod contact;
 mod cross_site;
 pub(crate) mod health;
+mod icons;
 pub(crate) mod inventory;
 mod meta;
 mod metrics;
@@ -62,10 +64,18 @@ const MAX_URI_BYTES: usize = 16 * 1024;
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Scripts only from our origin (plus WebAssembly compilation); inline styles are allowed because
-/// React components and the toast library set `style` attributes.
-const CONTENT_SECURITY_POLICY: &str = "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
-     style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; connect-src 'self'; \
-     object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'";
+/// React components and the toast library set `style` attributes. Images and fetches from our
+/// origin, and from the public icon API when `--icon-fallback-url` names one (`icons`: the app
+/// fetches its icons, and follows the redirect to the API for one the embedded set lacks).
+fn content_security_policy(icon_fallback: Option<&url::Url>) -> HeaderValue {
+    let icon_api = icon_fallback.map(|url| format!(" {}", url.origin().ascii_serialization())).unwrap_or_default();
+    let policy = format!(
+        "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
+         style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:{icon_api}; connect-src 'self'{icon_api}; \
+         object-src 'none'; base-uri 'self'; form-action 'self'; frame-ancestors 'none'"
+    );
+    HeaderValue::from_str(&policy).expect("an origin is a valid header value")
+}
 
 /// The browser features Bobbin never uses, turned off for its pages and anything they embed.
 const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), display-capture=(), \
@@ -182,6 +192,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
     let mut app = Router::new()
         .merge(api)
         .merge(auth)
+        .route("/icons/{prefix}/{file}", get(icons::icon))
         .layer(middleware::from_fn_with_state(state.clone(), health::watch_storage));
     // The outbox holds everyone's sign-in links and codes: development only.
     if state.environment == Environment::Development {
@@ -200,7 +211,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .layer(tower::util::option_layer(hsts))
         .layer(SetResponseHeaderLayer::if_not_present(
             header::CONTENT_SECURITY_POLICY,
-            HeaderValue::from_static(CONTENT_SECURITY_POLICY),
+            content_security_policy(state.icon_fallback.as_ref()),
         ))
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("permissions-policy"),
@@ -276,6 +287,7 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(account::deletion))
         .routes(routes!(account::export))
         .routes(routes!(users::set_default_team))
+        .routes(routes!(contact::info, contact::send))
         .routes(routes!(teams::list, teams::create))
         .routes(routes!(teams::get, teams::rename, teams::delete))
         .routes(routes!(teams::members, teams::put_member))

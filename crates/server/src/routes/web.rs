@@ -1,19 +1,27 @@
-//! The React app: `index.html` for every non-API path (client-side routing), and the hashed
-//! assets it loads, embedded in the binary at build time (see `build.rs`).
+//! The React app: `index.html` for every non-API path (client-side routing), the hashed assets it
+//! loads, and the build manifest (`/builds/`), embedded in the binary at build time (see
+//! `build.rs`). A path that is none of the app's pages gets the same `index.html`, which shows the
+//! not-found page, with status 404, so crawlers and monitors see the truth (docs/behaviour.md,
+//! "Error pages").
 
 use axum::{
     Router,
     body::Bytes,
-    http::{HeaderName, HeaderValue, Method, StatusCode, header},
+    http::{HeaderName, HeaderValue, Method, StatusCode, Uri, header},
     response::{IntoResponse, Response},
+    routing::get,
 };
 use memory_serve::CacheControl;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::Environment;
 
 const INDEX_TEMPLATE: &str = include_str!(concat!(env!("OUT_DIR"), "/index.html"));
+/// `builds/latest.json`: the id and time of this binary's front-end build.
+const LATEST_BUILD: &str = include_str!(concat!(env!("OUT_DIR"), "/latest-build.json"));
+/// `builds/meta/{id}.json`: that build's page routes and route rules.
+const BUILD_META: &str = include_str!(concat!(env!("OUT_DIR"), "/build-meta.json"));
 /// Where `app-react/index.html` wants the runtime configuration.
 const CONFIG_PLACEHOLDER: &str = "<!--bobbin:config-->";
 
@@ -36,8 +44,54 @@ pub fn render_index(environment: Environment) -> String {
     )
 }
 
+/// What the server reads of its build's `meta/{id}.json`.
+#[derive(Debug, Deserialize)]
+struct BuildMeta {
+    id: String,
+    /// The app's page routes, React Router's patterns (`/inventory/threads/:threadId`).
+    routes: Vec<String>,
+    /// Old paths the app redirects (guard 4): pages too, as far as the server is concerned.
+    #[serde(rename = "routeRules")]
+    route_rules: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The app's page paths: its routes and the route rules' old paths, in axum's own path matcher.
+#[derive(Debug)]
+struct PagePaths(matchit::Router<()>);
+
+impl PagePaths {
+    fn of(meta: &BuildMeta) -> Self {
+        let mut pages = matchit::Router::new();
+        for route in meta.routes.iter().chain(meta.route_rules.keys()) {
+            // `:threadId` is React Router's parameter; matchit spells it `{threadId}`.
+            let pattern = route
+                .split('/')
+                .map(|segment| segment.strip_prefix(':').map_or_else(|| segment.to_owned(), |name| format!("{{{name}}}")))
+                .collect::<Vec<_>>()
+                .join("/");
+            // A route listed twice (a rule's path that is also a page) is one page.
+            pages.insert(pattern, ()).ok();
+        }
+        Self(pages)
+    }
+
+    /// Whether `path` is one of the app's pages; a trailing `/` makes no difference, as in the
+    /// app's router.
+    fn contains(&self, path: &str) -> bool {
+        let trimmed = path.trim_end_matches('/');
+        self.0.at(if trimmed.is_empty() { "/" } else { trimmed }).is_ok()
+    }
+}
+
+fn build_meta() -> BuildMeta {
+    serde_json::from_str(BUILD_META).expect("the embedded build meta is the build's JSON")
+}
+
 pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Router<S> {
     let index = Bytes::from(render_index(environment));
+    let meta = build_meta();
+    let pages = std::sync::Arc::new(PagePaths::of(&meta));
+    let meta_path = format!("/builds/meta/{}.json", meta.id);
     let assets = embedded_assets()
         .index_file(None)
         // Every file under /assets has a content hash in its name: it never changes.
@@ -70,10 +124,25 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
             HeaderValue::from_static("accept-encoding"),
         ));
 
-    Router::new().nest("/assets", assets).nest("/widget", widget).fallback(move |method: Method| {
-        let index = index.clone();
-        async move { app_page(&method, index) }
-    })
+    Router::new()
+        .nest("/assets", assets)
+        .nest("/widget", widget)
+        // The app polls it for a new deployment: never cached.
+        .route(
+            "/builds/latest.json",
+            get(|| async { build_file(LATEST_BUILD, "no-store") }),
+        )
+        // This build's own, which never changes; another id's is not here (404).
+        .route(&meta_path, get(|| async { build_file(BUILD_META, "public, max-age=31536000, immutable") }))
+        .fallback(move |method: Method, uri: Uri| {
+            let index = index.clone();
+            let status = if pages.contains(uri.path()) { StatusCode::OK } else { StatusCode::NOT_FOUND };
+            async move { app_page(&method, status, index) }
+        })
+}
+
+fn build_file(json: &'static str, cache_control: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, cache_control)], json).into_response()
 }
 
 #[expect(unused_qualifications, reason = "memory-serve's generated asset table spells out its paths")]
@@ -86,11 +155,12 @@ fn embedded_widget() -> memory_serve::MemoryServe {
     memory_serve::load!("widget")
 }
 
-fn app_page(method: &Method, index: Bytes) -> Response {
+fn app_page(method: &Method, status: StatusCode, index: Bytes) -> Response {
     if method != Method::GET && method != Method::HEAD {
         return (StatusCode::METHOD_NOT_ALLOWED, [(header::ALLOW, "GET, HEAD")]).into_response();
     }
     (
+        status,
         [
             (header::CONTENT_TYPE, "text/html; charset=utf-8"),
             // Always revalidated, so a new deployment is picked up on the next load.
@@ -112,5 +182,21 @@ mod tests {
             html.contains(r#"<script id="bobbin-config" type="application/json">{"environment":"staging","#)
         );
         assert!(!html.contains(CONFIG_PLACEHOLDER));
+    }
+
+    #[test]
+    fn page_paths_take_parameters_and_a_trailing_slash_but_nothing_else() {
+        let meta: BuildMeta = serde_json::from_str(
+            r#"{"id":"b1","timestamp":0,"routes":["/","/login","/inventory/threads/:threadId"],
+                "routeRules":{"/tools":{"redirect":"/calculators"}}}"#,
+        )
+        .unwrap();
+        let pages = PagePaths::of(&meta);
+        for known in ["/", "/login", "/login/", "/inventory/threads/AbCd1234EfGh5678", "/tools"] {
+            assert!(pages.contains(known), "{known}");
+        }
+        for unknown in ["/nope", "/loginx", "/inventory/threads", "/inventory/threads/a/b", "/tools/more"] {
+            assert!(!pages.contains(unknown), "{unknown}");
+        }
     }
 }

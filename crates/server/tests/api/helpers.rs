@@ -89,6 +89,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         request_timeout: 30,
         trust_forwarded_for: false,
         convert_rate_limit: std::num::NonZeroU32::new(1000).unwrap(),
+        icon_fallback_url: None,
         max_requests_in_flight: std::num::NonZeroU32::new(64).unwrap(),
         heavy_work_concurrency: None,
         // Off: tests age rows on purpose and check what the server then answers (the pruning
@@ -110,6 +111,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
             session_inactivity_timeout: Duration::from_hours(7 * 24),
             smtp_url: None,
             mail_from: "Bobbin <no-reply@bobbin.test>".to_owned(),
+            contact_email: None,
             rate_limit: 1000,
             password_hash_concurrency: None,
             encryption_key: None,

@@ -1,5 +1,5 @@
-//! The embedded React app: index.html for every page path, hashed assets cached for good and
-//! sent compressed.
+//! The embedded React app: index.html for every page path (status 404 for a path that is none of
+//! its pages), hashed assets cached for good and sent compressed, and the build manifest.
 
 use std::path::PathBuf;
 
@@ -27,9 +27,20 @@ async fn get_with(app: &TestApp, path: &str, accept_encoding: &str) -> reqwest::
 async fn page_paths_get_the_app_with_its_config_and_no_caching() {
     let app = spawn_app(Backend::Sqlite).await;
 
-    for path in ["/", "/inventory/threads/abc", "/tools/thread-converter?from=x", "/no/such/page"] {
+    // A path that is none of the app's pages gets the app too (it shows its not-found page), with
+    // status 404: "the server answers unknown page paths with HTTP status 404".
+    for (path, status) in [
+        ("/", StatusCode::OK),
+        ("/inventory/threads/abc", StatusCode::OK),
+        ("/tools/thread-converter?from=x", StatusCode::OK),
+        ("/login/", StatusCode::OK),
+        ("/tools", StatusCode::OK),
+        ("/no/such/page", StatusCode::NOT_FOUND),
+        ("/loginx", StatusCode::NOT_FOUND),
+        ("/inventory/threads/a/b", StatusCode::NOT_FOUND),
+    ] {
         let response = app.get(path).await;
-        assert_eq!(response.status(), StatusCode::OK, "{path}");
+        assert_eq!(response.status(), status, "{path}");
         assert_eq!(response.headers()[header::CONTENT_TYPE], "text/html; charset=utf-8");
         assert_eq!(response.headers()[header::CACHE_CONTROL], "no-cache");
         let html = response.text().await.unwrap();
@@ -126,4 +137,37 @@ async fn posting_to_a_page_path_is_refused() {
     let response = app.client.post(app.url("/dashboard")).send().await.unwrap();
 
     assert_eq!(response.status(), StatusCode::METHOD_NOT_ALLOWED);
+}
+
+/// The front-end build's manifest, as `make build` wrote it (`app-react/build.mjs`).
+fn built_manifest() -> (String, serde_json::Value) {
+    let builds = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../app-react/dist/builds");
+    let latest: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(builds.join("latest.json")).unwrap()).unwrap();
+    let id = latest["id"].as_str().unwrap().to_owned();
+    let meta = std::fs::read_to_string(builds.join(format!("meta/{id}.json"))).unwrap();
+    (id, serde_json::from_str(&meta).unwrap())
+}
+
+#[tokio::test]
+async fn the_build_manifest_is_served_the_latest_never_cached() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let (id, meta) = built_manifest();
+
+    let latest = app.get("/builds/latest.json").await;
+    assert_eq!(latest.status(), StatusCode::OK);
+    assert_eq!(latest.headers()[header::CACHE_CONTROL], "no-store");
+    assert_eq!(latest.json::<serde_json::Value>().await.unwrap()["id"], id);
+
+    let own = app.get(&format!("/builds/meta/{id}.json")).await;
+    assert_eq!(own.status(), StatusCode::OK);
+    assert!(own.headers()[header::CACHE_CONTROL].to_str().unwrap().contains("immutable"));
+    let served: serde_json::Value = own.json().await.unwrap();
+    assert_eq!(served, meta);
+    assert!(served["routes"].as_array().unwrap().iter().any(|route| route == "/inventory/threads/:threadId"));
+    assert_eq!(served["routeRules"]["/tools"]["redirect"], "/calculators");
+
+    // The page names its build, which the app compares with the latest.
+    assert!(app.get("/").await.text().await.unwrap().contains(&format!(r#"<meta name="bobbin-build" content="{id}""#)));
+    assert_eq!(app.get("/builds/meta/0000000000000000.json").await.status(), StatusCode::NOT_FOUND);
 }
