@@ -1,5 +1,5 @@
 import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { type RouteObject, createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 
@@ -10,6 +10,7 @@ import { lazyRoute } from '@/lib/lazy-route';
 import { alwaysRevalidate, publicIdParam, publicIdQuery, resetRedirect, rootLoader } from './guards';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { LandingLayout } from './layouts/LandingLayout';
+import { startPrefetch } from './prefetch';
 import { AppRoot } from './root';
 import { RouteErrorPage } from './routes/error-page';
 import { LandingPage } from './routes/landing';
@@ -153,5 +154,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
 export function AppRouter() {
   const queryClient = useQueryClient();
   const [router] = useState(() => createBrowserRouter(createRoutes(queryClient)));
+  // The code of the pages each page links to is loaded a second after it settles (./prefetch.ts).
+  useEffect(() => startPrefetch(router), [router]);
   return <RouterProvider router={router} />;
 }

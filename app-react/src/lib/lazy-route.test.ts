@@ -1,4 +1,4 @@
-import { CHUNK_RETRY_DELAYS_MS, RELOAD_GUARD_MS, lazyRoute, reloadOnce } from './lazy-route';
+import { CHUNK_RETRY_DELAYS_MS, RELOAD_GUARD_MS, lazyRoute, preloadRoute, reloadOnce } from './lazy-route';
 
 function fakeEnv(start = 1_000_000) {
   const store = new Map<string, string>();
@@ -85,5 +85,39 @@ describe('lazyRoute', () => {
     const failing = lazyRoute(() => Promise.reject(new TypeError('Failed to fetch')), env);
     await expect(failing()).rejects.toThrow('Failed to fetch');
     expect(env.reloads).toBe(1);
+  });
+});
+
+// The payload prefetch (app/prefetch.ts) loads route code ahead through preloadRoute.
+describe('preloadRoute', () => {
+  it("loads a route's module once, shared with the router's later call", async () => {
+    const env = fakeEnv();
+    const load = vi.fn(async () => 'module');
+    const lazy = lazyRoute(load, env);
+    preloadRoute(lazy);
+    preloadRoute(lazy);
+    await expect(lazy()).resolves.toBe('module');
+    await expect(lazy()).resolves.toBe('module');
+    expect(load).toHaveBeenCalledTimes(1);
+  });
+
+  it('never reloads the page for a chunk that fails ahead of a visit; the visit fetches it again', async () => {
+    const env = fakeEnv();
+    const load = vi.fn((): Promise<string> => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    const lazy = lazyRoute(load, env);
+    preloadRoute(lazy);
+    await vi.waitFor(() => expect(load).toHaveBeenCalledTimes(4));
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(env.reloads).toBe(0);
+
+    // The failure is not kept: the visit tries again, and only then may the page reload.
+    load.mockImplementation(() => Promise.resolve('module'));
+    await expect(lazy()).resolves.toBe('module');
+    expect(load).toHaveBeenCalledTimes(5);
+  });
+
+  it('leaves alone what lazyRoute did not make', () => {
+    expect(() => preloadRoute(undefined)).not.toThrow();
+    expect(() => preloadRoute(async () => ({}))).not.toThrow();
   });
 });

@@ -45,17 +45,40 @@ export function reloadOnce(env: ReloadEnv = browser): boolean {
   return true;
 }
 
+/** What preloadRoute() calls for each route lazyRoute() made: the load alone, without the reload rule. */
+const preloads = new WeakMap<object, () => Promise<unknown>>();
+
 /** Wraps a route module import for react-router's `lazy`: retried, then the reload rule. */
 export function lazyRoute<T>(load: () => Promise<T>, env: ReloadEnv = browser): () => Promise<T> {
-  return async () => {
+  // One load, shared by the prefetch (preloadRoute) and the router: React Router caches only the
+  // loads it starts itself. A failed load is forgotten, so the next call fetches it again.
+  let loading: Promise<T> | undefined;
+  const shared = () =>
+    (loading ??= withRetries(load, env).catch((error: unknown) => {
+      loading = undefined;
+      throw error;
+    }));
+  const lazy = async () => {
     try {
-      return await withRetries(load, env);
+      return await shared();
     } catch (error) {
       // While the reload happens, keep the router waiting rather than flashing an error page.
       if (reloadOnce(env)) return new Promise<T>(() => {});
       throw error;
     }
   };
+  preloads.set(lazy, shared);
+  return lazy;
+}
+
+/**
+ * Loads the module of a route's `lazy` ahead of a visit (app/prefetch.ts), if lazyRoute() made
+ * it. Only the module: no loader runs. A failure is left to the visit, which fetches the chunk
+ * again and may reload: the page never reloads for code nobody has asked for yet.
+ */
+export function preloadRoute(lazy: unknown): void {
+  const preload = typeof lazy === 'function' ? preloads.get(lazy) : undefined;
+  preload?.().catch(() => {});
 }
 
 async function withRetries<T>(load: () => Promise<T>, env: ReloadEnv): Promise<T> {
