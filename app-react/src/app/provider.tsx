@@ -9,23 +9,30 @@ import { type AppConfig, appConfig } from '@/config/env';
 import { createQueryClient } from '@/lib/query-client';
 import { Toaster } from '@/lib/toast';
 
+import { FatalErrorBoundary } from './fatal-error';
+
 interface AppProviderProps {
   children: ReactNode;
   config?: AppConfig;
 }
 
-/** Everything the pages share: the data cache, its loading bar, toasts and the development aids. */
+/**
+ * Everything the pages share: the data cache, its loading bar, toasts and the development aids;
+ * around them all, the fatal error page for errors nothing else handled (./fatal-error.tsx).
+ */
 export function AppProvider({ children, config = appConfig() }: AppProviderProps) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <AppConfigContext value={config}>
-      <QueryClientProvider client={queryClient}>
-        <LoadingBar />
-        <EnvironmentBanner environment={config.environment} />
-        {children}
-        <Toaster />
-        {config.environment === 'development' ? <BreakpointHelper /> : null}
-      </QueryClientProvider>
-    </AppConfigContext>
+    <FatalErrorBoundary>
+      <AppConfigContext value={config}>
+        <QueryClientProvider client={queryClient}>
+          <LoadingBar />
+          <EnvironmentBanner environment={config.environment} />
+          {children}
+          <Toaster />
+          {config.environment === 'development' ? <BreakpointHelper /> : null}
+        </QueryClientProvider>
+      </AppConfigContext>
+    </FatalErrorBoundary>
   );
 }
