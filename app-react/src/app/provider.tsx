@@ -10,6 +10,8 @@ import { type AppConfig, appConfig } from '@/config/env';
 import { createQueryClient } from '@/lib/query-client';
 import { Toaster } from '@/lib/toast';
 
+import { FatalErrorBoundary } from './fatal-error';
+
 interface AppProviderProps {
   children: ReactNode;
   config?: AppConfig;
@@ -17,20 +19,23 @@ interface AppProviderProps {
 
 /**
  * Everything the pages share: the data cache, its loading bar, the new-build notice, toasts and the
- * development aids.
+ * development aids; around them all, the fatal error page for errors nothing else handled
+ * (./fatal-error.tsx).
  */
 export function AppProvider({ children, config = appConfig() }: AppProviderProps) {
   const [queryClient] = useState(createQueryClient);
   return (
-    <AppConfigContext value={config}>
-      <QueryClientProvider client={queryClient}>
-        <LoadingBar />
-        <EnvironmentBanner environment={config.environment} />
-        {children}
-        <NewBuildNotice />
-        <Toaster />
-        {config.environment === 'development' ? <BreakpointHelper /> : null}
-      </QueryClientProvider>
-    </AppConfigContext>
+    <FatalErrorBoundary>
+      <AppConfigContext value={config}>
+        <QueryClientProvider client={queryClient}>
+          <LoadingBar />
+          <EnvironmentBanner environment={config.environment} />
+          {children}
+          <NewBuildNotice />
+          <Toaster />
+          {config.environment === 'development' ? <BreakpointHelper /> : null}
+        </QueryClientProvider>
+      </AppConfigContext>
+    </FatalErrorBoundary>
   );
 }

@@ -5,9 +5,10 @@ import type { TeamRef } from '@/features/profile/api/account';
 import { ProfilePage } from '@/features/profile/profile-page';
 import { MyInvites } from '@/features/teams/components/MyInvites';
 import { useSelectTeam } from '@/features/teams/select-team';
+import { notify } from '@/lib/toast';
 
 /** A team named on the profile page: opening it selects it and shows the team page. */
-function TeamLink({ team }: { team: TeamRef }) {
+export function TeamLink({ team }: { team: TeamRef }) {
   const select = useSelectTeam();
   const navigate = useNavigate();
   return (
@@ -15,7 +16,11 @@ function TeamLink({ team }: { team: TeamRef }) {
       to={paths.team}
       onClick={(event) => {
         event.preventDefault();
-        void select(team.public_id).then(() => navigate(paths.team));
+        // A switch that fails says so, as the team switcher's does: left unhandled, the
+        // rejection would be taken for a crash and show the error page.
+        void select(team.public_id)
+          .then(() => navigate(paths.team))
+          .catch((error: unknown) => notify.error(`Could not switch teams: ${error instanceof Error ? error.message : String(error)}`));
       }}
     >
       {team.name}
