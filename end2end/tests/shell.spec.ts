@@ -48,7 +48,10 @@ test('/test/vector shows every icon, served by Bobbin, and the missing glyph onl
   const missing = await page.request.get('/icons/lucide/not-an-icon-of-bobbin.svg');
   expect(missing.status()).toBe(200);
   expect(await missing.text()).toContain('stroke-dasharray');
-  expect(icons.every((icon) => icon.status === 200 && icon.type === 'image/svg+xml'), JSON.stringify(icons)).toBe(true);
+  expect(
+    icons.every((icon) => icon.status === 200 && icon.type === 'image/svg+xml'),
+    JSON.stringify(icons),
+  ).toBe(true);
   await page.screenshot({ path: test.info().outputPath('test-vector-375.png'), fullPage: true });
 });
 

@@ -165,7 +165,7 @@ export function ruleRedirect(rules: Readonly<Record<string, RouteRule>>, url: UR
 
 /** How the guards load a page in full (an object, so tests can watch it: jsdom cannot navigate). */
 export const pageLoad = {
-  assign(href: string): void {
+  assign: (href: string): void => {
     window.location.assign(href);
   },
 };

@@ -78,6 +78,24 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether messages can be sent from the contact page. */
+        get: operations["info"];
+        put?: never;
+        /** Sends a message to the people who run this server, answerable to the address given. */
+        post: operations["send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/convert": {
         parameters: {
             query?: never;
@@ -939,6 +957,26 @@ export interface components {
             kind: components["schemas"]["IssueKind"];
             /** @description The line numbers in the line's data file where the code appears. */
             rows: number[];
+        };
+        /** @description A message from the contact page. */
+        ContactBody: {
+            /** @description Where the answer goes (the account's address, unless the person gives another). */
+            email: string;
+            /** @description At most 5,000 characters. */
+            message: string;
+            /** @description Who writes. */
+            name: string;
+            /** @description One line, at most 150 characters. */
+            subject: string;
+        };
+        /** @description Whether this server takes contact messages. */
+        ContactInfo: {
+            /** @description False when the server has no address for them (`BOBBIN_CONTACT_EMAIL` unset). */
+            available: boolean;
+        };
+        /** @description Sent, for the page's confirmation. */
+        ContactSent: {
+            sent: boolean;
         };
         Conversion: {
             lines: components["schemas"]["LineMatches"][];
@@ -1915,6 +1953,148 @@ export interface operations {
             };
             /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
             503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactInfo"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactBody"];
+            };
+        };
+        responses: {
+            /** @description Handed to the mail server */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactSent"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, each field's problem in `fields`; or `contact_unavailable`: this server has no contact address */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: a message was sent in the last 2 minutes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
                 headers: {
                     [name: string]: unknown;
                 };
