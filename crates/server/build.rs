@@ -53,12 +53,16 @@ fn main() {
     if icons.is_file() {
         fs::copy(&icons, out_dir.join("icons-lucide.json")).expect("copy the icon set");
     } else {
-        fs::write(out_dir.join("icons-lucide.json"), r#"{"prefix":"lucide","icons":{},"width":24,"height":24}"#)
-            .expect("write the placeholder icon set");
+        fs::write(
+            out_dir.join("icons-lucide.json"),
+            r#"{"prefix":"lucide","icons":{},"width":24,"height":24}"#,
+        )
+        .expect("write the placeholder icon set");
     }
     match meta {
         Some(meta) if builds.join("latest.json").is_file() && dist.join("index.html").is_file() => {
-            fs::copy(builds.join("latest.json"), out_dir.join("latest-build.json")).expect("copy latest.json");
+            fs::copy(builds.join("latest.json"), out_dir.join("latest-build.json"))
+                .expect("copy latest.json");
             fs::copy(meta, out_dir.join("build-meta.json")).expect("copy the build's meta");
         }
         _ => {

@@ -128,8 +128,11 @@ impl ContactMessage {
 
 /// `raw` on one line, cleaned as a name is, unless longer than `max` characters.
 fn display_name_of_length(raw: &str, max: usize) -> Result<Option<String>, ()> {
-    let one_line: String =
-        raw.chars().filter(|c| !crate::text::is_bidi_control(*c)).map(|c| if c.is_control() { ' ' } else { c }).collect();
+    let one_line: String = raw
+        .chars()
+        .filter(|c| !crate::text::is_bidi_control(*c))
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
     let line = one_line.split_whitespace().collect::<Vec<_>>().join(" ");
     if line.chars().count() > max {
         return Err(());
@@ -167,7 +170,12 @@ mod tests {
         let fields: Vec<_> = errors.iter().map(|(field, error)| (*field, error.code())).collect();
         assert_eq!(
             fields,
-            [("name", "required"), ("email", "invalid_email"), ("subject", "required"), ("message", "required")]
+            [
+                ("name", "required"),
+                ("email", "invalid_email"),
+                ("subject", "required"),
+                ("message", "required")
+            ]
         );
     }
 

@@ -69,7 +69,7 @@ export function TestVectorPage() {
           <tr>
             <th scope="row">The logo</th>
             {BRAND_SIZES.map((size) => (
-              <td key={size} className="brand">
+              <td key={size}>
                 <BrandMark className={`brand__mark test-vector__size-${size}`} />
               </td>
             ))}

@@ -113,7 +113,8 @@ impl Mailer {
             self.counters.queued.inc();
             return Ok(());
         };
-        let mut message = Message::builder().from(self.from.clone()).to(to.parse().context("recipient address")?);
+        let mut message =
+            Message::builder().from(self.from.clone()).to(to.parse().context("recipient address")?);
         if let Some(reply_to) = reply_to {
             message = message.reply_to(reply_to.parse().context("reply-to address")?);
         }

@@ -89,20 +89,23 @@ pub async fn send(
     })
     .map_err(|errors| {
         AppError::Validation(
-            errors.into_iter().map(|(field, error)| FieldError::new(field, error.code(), error.to_string())).collect(),
+            errors
+                .into_iter()
+                .map(|(field, error)| FieldError::new(field, error.code(), error.to_string()))
+                .collect(),
         )
     })?;
     // Counted once the message is whole, so a form sent back with a mistake costs nothing.
-    let allowed = rate_limit::allow_every(
-        &state.db,
-        &format!("contact:{}", current.user.id),
-        CONTACT_INTERVAL_SECONDS,
-    )
-    .await
-    .map_err(|error| match error.outage {
-        Some(outage) => AppError::Outage(outage),
-        None => AppError::Internal(anyhow::anyhow!("counting a contact message failed: {}", error.message)),
-    })?;
+    let allowed =
+        rate_limit::allow_every(&state.db, &format!("contact:{}", current.user.id), CONTACT_INTERVAL_SECONDS)
+            .await
+            .map_err(|error| match error.outage {
+                Some(outage) => AppError::Outage(outage),
+                None => AppError::Internal(anyhow::anyhow!(
+                    "counting a contact message failed: {}",
+                    error.message
+                )),
+            })?;
     if !allowed {
         return Err(AppError::RateLimited(
             "You sent a message a moment ago. Please wait two minutes before sending another.".to_owned(),

@@ -88,8 +88,10 @@ pub async fn icon(State(state): State<AppState>, Path((prefix, file)): Path<(Str
     }
     tracing::warn!(icon = %name, "an icon the embedded set does not have");
     match &state.icon_fallback {
-        Some(api) => Redirect::temporary(&format!("{}/{prefix}/{name}.svg", api.as_str().trim_end_matches('/')))
-            .into_response(),
+        Some(api) => {
+            Redirect::temporary(&format!("{}/{prefix}/{name}.svg", api.as_str().trim_end_matches('/')))
+                .into_response()
+        }
         None => svg_response(MISSING.to_owned()),
     }
 }

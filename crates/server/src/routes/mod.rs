@@ -68,7 +68,8 @@ const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 /// origin, and from the public icon API when `--icon-fallback-url` names one (`icons`: the app
 /// fetches its icons, and follows the redirect to the API for one the embedded set lacks).
 fn content_security_policy(icon_fallback: Option<&url::Url>) -> HeaderValue {
-    let icon_api = icon_fallback.map(|url| format!(" {}", url.origin().ascii_serialization())).unwrap_or_default();
+    let icon_api =
+        icon_fallback.map(|url| format!(" {}", url.origin().ascii_serialization())).unwrap_or_default();
     let policy = format!(
         "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; \
          style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:{icon_api}; connect-src 'self'{icon_api}; \

@@ -66,7 +66,9 @@ impl PagePaths {
             // `:threadId` is React Router's parameter; matchit spells it `{threadId}`.
             let pattern = route
                 .split('/')
-                .map(|segment| segment.strip_prefix(':').map_or_else(|| segment.to_owned(), |name| format!("{{{name}}}")))
+                .map(|segment| {
+                    segment.strip_prefix(':').map_or_else(|| segment.to_owned(), |name| format!("{{{name}}}"))
+                })
                 .collect::<Vec<_>>()
                 .join("/");
             // A route listed twice (a rule's path that is also a page) is one page.
@@ -128,10 +130,7 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
         .nest("/assets", assets)
         .nest("/widget", widget)
         // The app polls it for a new deployment: never cached.
-        .route(
-            "/builds/latest.json",
-            get(|| async { build_file(LATEST_BUILD, "no-store") }),
-        )
+        .route("/builds/latest.json", get(|| async { build_file(LATEST_BUILD, "no-store") }))
         // This build's own, which never changes; another id's is not here (404).
         .route(&meta_path, get(|| async { build_file(BUILD_META, "public, max-age=31536000, immutable") }))
         .fallback(move |method: Method, uri: Uri| {
@@ -142,7 +141,8 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
 }
 
 fn build_file(json: &'static str, cache_control: &'static str) -> Response {
-    ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, cache_control)], json).into_response()
+    ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, cache_control)], json)
+        .into_response()
 }
 
 #[expect(unused_qualifications, reason = "memory-serve's generated asset table spells out its paths")]

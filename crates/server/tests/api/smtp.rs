@@ -180,12 +180,16 @@ async fn a_contact_message_goes_to_the_operator_answerable_to_the_person() {
     assert_eq!(mail["reply_to"], "ada.answers@example.com");
     // The line break could not start a header of its own.
     assert_eq!(mail["subject"], "[Bobbin contact] Pricing Bcc: everyone@example.com");
-    let text = mail["text"].as_str().unwrap();
+    // Lines end in CRLF on the wire.
+    let text = mail["text"].as_str().unwrap().replace("\r\n", "\n");
     assert!(text.contains("Ada Lovelace <ada.answers@example.com> wrote"), "{text}");
     assert!(text.contains("Their account: ada@example.com."), "{text}");
     assert!(text.contains("Hello,\nhow do I price a cap?"), "{text}");
     let html = mail["html"].as_str().unwrap();
-    assert!(html.contains("&#60;b&#62;not bold&#60;/b&#62;") || html.contains("&lt;b&gt;not bold&lt;/b&gt;"), "{html}");
+    assert!(
+        html.contains("&#60;b&#62;not bold&#60;/b&#62;") || html.contains("&lt;b&gt;not bold&lt;/b&gt;"),
+        "{html}"
+    );
 
     // One message per two minutes.
     let again = send_contact(&app, &token, a_message("Again")).await;
@@ -219,7 +223,8 @@ async fn a_contact_message_needs_a_session_every_field_and_an_address_to_go_to()
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
     let body: serde_json::Value = refused.json().await.unwrap();
     assert_eq!(body["code"], "validation_failed");
-    let fields: Vec<_> = body["fields"].as_array().unwrap().iter().map(|field| field["field"].as_str().unwrap()).collect();
+    let fields: Vec<_> =
+        body["fields"].as_array().unwrap().iter().map(|field| field["field"].as_str().unwrap()).collect();
     assert_eq!(fields, ["name", "email", "subject", "message"]);
     // A refused form is not counted: the corrected one goes out at once (to the outbox here).
     assert_eq!(send_contact(&app, &token, a_message("Hi")).await.status(), StatusCode::ACCEPTED);

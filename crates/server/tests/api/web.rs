@@ -168,6 +168,13 @@ async fn the_build_manifest_is_served_the_latest_never_cached() {
     assert_eq!(served["routeRules"]["/tools"]["redirect"], "/calculators");
 
     // The page names its build, which the app compares with the latest.
-    assert!(app.get("/").await.text().await.unwrap().contains(&format!(r#"<meta name="bobbin-build" content="{id}""#)));
+    assert!(
+        app.get("/")
+            .await
+            .text()
+            .await
+            .unwrap()
+            .contains(&format!(r#"<meta name="bobbin-build" content="{id}""#))
+    );
     assert_eq!(app.get("/builds/meta/0000000000000000.json").await.status(), StatusCode::NOT_FOUND);
 }
