@@ -19,16 +19,7 @@ export function TestVectorPage() {
       <p className="lead">Every icon and drawing of the app, at the sizes it uses. A dashed square is an icon that is missing.</p>
       <table className="test-vector__table">
         <caption>Icons (served at /icons/lucide/…)</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            {iconSizes.map((size) => (
-              <th scope="col" key={size}>
-                {size} px
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <SizesHead sizes={iconSizes} />
         <tbody>
           {iconNames.map((name) => (
             <tr key={name}>
@@ -55,16 +46,7 @@ export function TestVectorPage() {
       </table>
       <table className="test-vector__table">
         <caption>Drawings</caption>
-        <thead>
-          <tr>
-            <th scope="col">Name</th>
-            {BRAND_SIZES.map((size) => (
-              <th scope="col" key={size}>
-                {size} px
-              </th>
-            ))}
-          </tr>
-        </thead>
+        <SizesHead sizes={BRAND_SIZES} />
         <tbody>
           <tr>
             <th scope="row">The logo</th>
@@ -83,5 +65,21 @@ export function TestVectorPage() {
         </tbody>
       </table>
     </div>
+  );
+}
+
+/** A table's head: the name, then a column for each size. */
+function SizesHead({ sizes }: { sizes: readonly number[] }) {
+  return (
+    <thead>
+      <tr>
+        <th scope="col">Name</th>
+        {sizes.map((size) => (
+          <th scope="col" key={size}>
+            {size} px
+          </th>
+        ))}
+      </tr>
+    </thead>
   );
 }

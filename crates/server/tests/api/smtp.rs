@@ -137,11 +137,11 @@ async fn the_notice_of_a_deleted_account_goes_out_over_smtp() {
 }
 
 /// A signed-in person's contact message, as the contact page sends it.
-async fn send_contact(app: &TestApp, token: &str, body: serde_json::Value) -> reqwest::Response {
+async fn send_contact(app: &TestApp, token: &str, body: Value) -> reqwest::Response {
     app.client.post(app.url("/api/v2/contact")).bearer_auth(token).json(&body).send().await.unwrap()
 }
 
-fn a_message(subject: &str) -> serde_json::Value {
+fn a_message(subject: &str) -> Value {
     serde_json::json!({
         "name": "Ada Lovelace",
         "email": "Ada.Answers@Example.com",
@@ -164,11 +164,11 @@ async fn a_contact_message_goes_to_the_operator_answerable_to_the_person() {
     .await;
     let token = app.signup("ada@example.com").await.access_token();
     let info = app.client.get(app.url("/api/v2/contact")).bearer_auth(&token).send().await.unwrap();
-    assert_eq!(info.json::<serde_json::Value>().await.unwrap(), serde_json::json!({ "available": true }));
+    assert_eq!(info.json::<Value>().await.unwrap(), serde_json::json!({ "available": true }));
 
     let sent = send_contact(&app, &token, a_message("Pricing\r\nBcc: everyone@example.com")).await;
     assert_eq!(sent.status(), StatusCode::ACCEPTED);
-    assert_eq!(sent.json::<serde_json::Value>().await.unwrap(), serde_json::json!({ "sent": true }));
+    assert_eq!(sent.json::<Value>().await.unwrap(), serde_json::json!({ "sent": true }));
 
     let mail = loop {
         let mail = sink.next_message().await;
@@ -194,7 +194,7 @@ async fn a_contact_message_goes_to_the_operator_answerable_to_the_person() {
     // One message per two minutes.
     let again = send_contact(&app, &token, a_message("Again")).await;
     assert_eq!(again.status(), StatusCode::TOO_MANY_REQUESTS);
-    let body: serde_json::Value = again.json().await.unwrap();
+    let body: Value = again.json().await.unwrap();
     assert_eq!(body["code"], "rate_limited");
     assert!(body["message"].as_str().unwrap().contains("wait two minutes"), "{body}");
 }
@@ -207,10 +207,10 @@ async fn a_contact_message_needs_a_session_every_field_and_an_address_to_go_to()
 
     let token = app.signup("ada@example.com").await.access_token();
     let info = app.client.get(app.url("/api/v2/contact")).bearer_auth(&token).send().await.unwrap();
-    assert_eq!(info.json::<serde_json::Value>().await.unwrap(), serde_json::json!({ "available": false }));
+    assert_eq!(info.json::<Value>().await.unwrap(), serde_json::json!({ "available": false }));
     let unavailable = send_contact(&app, &token, a_message("Hi")).await;
     assert_eq!(unavailable.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    assert_eq!(unavailable.json::<serde_json::Value>().await.unwrap()["code"], "contact_unavailable");
+    assert_eq!(unavailable.json::<Value>().await.unwrap()["code"], "contact_unavailable");
 
     let app = spawn_app_with(Backend::Sqlite, |args| {
         args.auth.autoconfirm = true;
@@ -221,7 +221,7 @@ async fn a_contact_message_needs_a_session_every_field_and_an_address_to_go_to()
     let empty = serde_json::json!({ "name": " ", "email": "nope", "subject": "", "message": "" });
     let refused = send_contact(&app, &token, empty).await;
     assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY);
-    let body: serde_json::Value = refused.json().await.unwrap();
+    let body: Value = refused.json().await.unwrap();
     assert_eq!(body["code"], "validation_failed");
     let fields: Vec<_> =
         body["fields"].as_array().unwrap().iter().map(|field| field["field"].as_str().unwrap()).collect();

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use reqwest::{StatusCode, header};
 
-use crate::helpers::{Backend, TestApp, spawn_app};
+use crate::helpers::{Backend, TestApp, spawn_app, spawn_app_with};
 
 /// The built assets (`make build`), which the server embeds.
 fn built_asset(extension: &str) -> String {
@@ -177,4 +177,46 @@ async fn the_build_manifest_is_served_the_latest_never_cached() {
             .contains(&format!(r#"<meta name="bobbin-build" content="{id}""#))
     );
     assert_eq!(app.get("/builds/meta/0000000000000000.json").await.status(), StatusCode::NOT_FOUND);
+}
+
+// The issue: "Icons come from a local icon endpoint served by Bobbin (an icon set from a
+// well-kept package, embedded), with a public icon API as the fallback for an icon missing
+// locally (configurable; off where the content security policy or offline use forbids it, with a
+// neutral glyph instead)".
+#[tokio::test]
+async fn icons_come_from_the_embedded_set_and_a_missing_one_is_a_glyph_or_the_public_api() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let menu = app.get("/icons/lucide/menu.svg").await;
+    assert_eq!(menu.status(), StatusCode::OK);
+    assert_eq!(menu.headers()[header::CONTENT_TYPE], "image/svg+xml");
+    let csp = menu.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
+    assert!(csp.contains("img-src 'self' data: blob:;"), "{csp}");
+    let svg = menu.text().await.unwrap();
+    assert!(svg.starts_with(r#"<svg xmlns="http://www.w3.org/2000/svg" width="24" height="24""#), "{svg}");
+    assert!(svg.contains("M4 5h16M4 12h16M4 19h16"), "Lucide's menu: {svg}");
+    // One of Lucide's old names reaches its icon.
+    assert_eq!(app.get("/icons/lucide/activity-square.svg").await.status(), StatusCode::OK);
+
+    let missing = app.get("/icons/lucide/not-an-icon-of-bobbin.svg").await;
+    assert_eq!(missing.status(), StatusCode::OK);
+    assert!(missing.text().await.unwrap().contains("stroke-dasharray"), "the neutral glyph");
+    for refused in ["/icons/other/menu.svg", "/icons/lucide/menu.png", "/icons/lucide/..%2Fmenu.svg"] {
+        assert_eq!(app.get(refused).await.status(), StatusCode::NOT_FOUND, "{refused}");
+    }
+
+    let app = spawn_app_with(Backend::Sqlite, |args| {
+        args.icon_fallback_url = Some("https://api.iconify.design".parse().unwrap());
+    })
+    .await;
+    let redirected = app.get("/icons/lucide/not-an-icon-of-bobbin.svg").await;
+    assert_eq!(redirected.status(), StatusCode::TEMPORARY_REDIRECT);
+    assert_eq!(
+        redirected.headers()[header::LOCATION],
+        "https://api.iconify.design/lucide/not-an-icon-of-bobbin.svg"
+    );
+    let csp = redirected.headers()[header::CONTENT_SECURITY_POLICY].to_str().unwrap().to_owned();
+    assert!(csp.contains("img-src 'self' data: blob: https://api.iconify.design;"), "{csp}");
+    assert!(csp.contains("connect-src 'self' https://api.iconify.design;"), "{csp}");
+    // An icon the set has is still its own.
+    assert_eq!(app.get("/icons/lucide/menu.svg").await.status(), StatusCode::OK);
 }
