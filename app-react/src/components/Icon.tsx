@@ -12,7 +12,7 @@ import { FETCH_RETRIES } from '@/lib/query-client';
 export const iconNames = ['menu', 'chevron-down'] as const;
 export type IconName = (typeof iconNames)[number];
 
-/** The sizes icons are drawn at, in CSS pixels. */
+/** The sizes an icon may be drawn at, in CSS pixels (20 unless a place asks for another). */
 export const iconSizes = [16, 20, 24] as const;
 export type IconSize = (typeof iconSizes)[number];
 
