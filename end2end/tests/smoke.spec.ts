@@ -28,8 +28,9 @@ test.describe('without the WebAssembly module', () => {
 });
 
 test.describe('logged in', () => {
-  // Every page but the landing and sign-in pages needs a login, the not-found page included.
-  test.use({ signedIn: true });
+  // Every page but the landing and sign-in pages needs a login, the not-found page included. The
+  // server answers a path that is no page 404, which the browser logs as a failed load.
+  test.use({ signedIn: true, allowFailedRequests: true });
 
   test('the WebAssembly module is fetched once per page load, not once per page', async ({ page }) => {
     const wasmRequests: string[] = [];
@@ -46,9 +47,9 @@ test.describe('logged in', () => {
     expect(wasmRequests).toHaveLength(1);
   });
 
-  test('a client route opened or reloaded directly still renders', async ({ page }) => {
+  test('a path that is no page, opened or reloaded directly, still renders the app (status 404)', async ({ page }) => {
     const response = await page.goto('/tools/some/deep/link?tab=x');
-    expect(response?.status()).toBe(200);
+    expect(response?.status()).toBe(404);
     await expect(page.getByText('Page not found: /tools/some/deep/link')).toBeVisible();
 
     await page.reload();
@@ -60,10 +61,15 @@ test.describe('logged in', () => {
   });
 });
 
-test('a page that needs a login sends a logged-out visitor to the login page, keeping the full path', async ({ page }) => {
-  await page.goto('/tools/some/deep/link?tab=x');
-  await expect(page).toHaveURL(/\/login\?redirect=%2Ftools%2Fsome%2Fdeep%2Flink%3Ftab%3Dx$/);
-  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+test.describe('a path that is no page', () => {
+  // Answered 404 by the server, which the browser logs as a failed load.
+  test.use({ allowFailedRequests: true });
+
+  test('needs a login too: a logged-out visitor goes to the login page, keeping the full path', async ({ page }) => {
+    await page.goto('/tools/some/deep/link?tab=x');
+    await expect(page).toHaveURL(/\/login\?redirect=%2Ftools%2Fsome%2Fdeep%2Flink%3Ftab%3Dx$/);
+    await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
+  });
 });
 
 test('a logged-out visitor never loads the auth client on the landing and login pages', async ({ page }) => {

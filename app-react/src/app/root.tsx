@@ -78,9 +78,14 @@ export function AppRoot() {
     let asking: Promise<void> | undefined;
     const stopAsking = whenSecondFactorNeeded(() => {
       if (publicPaths.has(pathnameRef.current)) return;
+      // Where the refused call was made, read now: a call refused just as an earlier trip to the
+      // prompt ends would otherwise find the prompt's own address here after the wait below.
+      const from = locationRef.current;
       asking ??= (async () => {
         await reloadSessionUser();
-        const search = new URLSearchParams({ redirect: locationRef.current });
+        // Already taken to the prompt (or to another public page) meanwhile.
+        if (publicPaths.has(pathnameRef.current)) return;
+        const search = new URLSearchParams({ redirect: from });
         await navigate(`${paths.login}?${search}`, { replace: true });
       })().finally(() => {
         asking = undefined;

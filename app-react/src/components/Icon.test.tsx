@@ -20,7 +20,7 @@ it('fetches its icon from Bobbin, again up to 3 times when it fails, and draws i
       headers: { 'content-type': 'image/svg+xml' },
     });
   });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
+  const queryClient = new QueryClient();
   const { container } = render(
     <QueryClientProvider client={queryClient}>
       <Icon name="menu" size={24} />
@@ -29,6 +29,7 @@ it('fetches its icon from Bobbin, again up to 3 times when it fails, and draws i
   const icon = container.querySelector<HTMLElement>('.icon');
   expect(icon?.style.getPropertyValue('--icon-size')).toBe('1.5rem');
   expect(icon?.getAttribute('aria-hidden')).toBe('true');
-  await waitFor(() => expect(icon?.style.getPropertyValue('--icon')).toMatch(/^url\("data:image\/svg\+xml,%3Csvg/));
+  // After the retries' waits: 250, 500 and 1,000 ms.
+  await waitFor(() => expect(icon?.style.getPropertyValue('--icon')).toMatch(/^url\("data:image\/svg\+xml,%3Csvg/), { timeout: 5000 });
   expect(fetched).toEqual(Array(4).fill('/icons/lucide/menu.svg'));
 });

@@ -7,7 +7,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 
 import type { RouteRule } from '@/config/route-rules';
 
-import { FETCH_RETRIES } from './query-client';
+import { FETCH_RETRIES, fetchRetryDelay } from './query-client';
 import { createMemoryStore } from './store';
 
 /** How often the app asks whether a new build is out (also whenever the tab comes back). */
@@ -47,6 +47,7 @@ export const latestBuildQueryOptions = queryOptions({
     return latest;
   },
   retry: FETCH_RETRIES,
+  retryDelay: fetchRetryDelay,
   refetchInterval: BUILD_POLL_MS,
   refetchOnWindowFocus: 'always',
   staleTime: 0,
@@ -58,8 +59,8 @@ export function buildMetaQueryOptions(id: string) {
     queryKey: ['builds', 'meta', id],
     queryFn: ({ signal }) => fetchJson<BuildMeta>(`/builds/meta/${encodeURIComponent(id)}.json`, signal),
     retry: FETCH_RETRIES,
-    // Short waits: a navigation waits for it the first time.
-    retryDelay: (attempt) => 250 * 2 ** attempt,
+    // A navigation waits for it the first time.
+    retryDelay: fetchRetryDelay,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });

@@ -21,7 +21,7 @@ it('fetches the thread catalogue again, up to 3 times, when it fails to load', a
     const type = path.endsWith('.wasm') ? 'application/wasm' : 'application/octet-stream';
     return new Response(await readFile(path), { headers: { 'content-type': type } });
   });
-  const queryClient = new QueryClient({ defaultOptions: { queries: { retryDelay: 0 } } });
+  const queryClient = new QueryClient();
 
   const converter = await queryClient.query(converterQueryOptions);
 

@@ -20,7 +20,7 @@ import type {
   ThreadView,
 } from '@bobbin/core-wasm';
 
-import { FETCH_RETRIES } from './query-client';
+import { FETCH_RETRIES, fetchRetryDelay } from './query-client';
 
 export type {
   Amount,
@@ -151,6 +151,7 @@ export const coreQueryOptions = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
   retry: FETCH_RETRIES,
+  retryDelay: fetchRetryDelay,
 });
 
 export const converterQueryOptions = queryOptions({
@@ -159,6 +160,7 @@ export const converterQueryOptions = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
   retry: FETCH_RETRIES,
+  retryDelay: fetchRetryDelay,
 });
 
 export const pricingQueryOptions = queryOptions({
@@ -167,4 +169,5 @@ export const pricingQueryOptions = queryOptions({
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
   retry: FETCH_RETRIES,
+  retryDelay: fetchRetryDelay,
 });

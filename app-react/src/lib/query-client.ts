@@ -7,6 +7,15 @@ import { QueryClient, type QueryExecuteOptions, type QueryKey } from '@tanstack/
  */
 export const FETCH_RETRIES = 3;
 
+/**
+ * The waits before those retries: 250, 500 and 1,000 ms. Short, since a person is waiting for
+ * what they fetch (a page's core, its icons); the data cache's own 1, 2 and 4 seconds would keep
+ * a page on "loading" for 7 seconds before it can say that something is missing.
+ */
+export function fetchRetryDelay(attempt: number): number {
+  return 250 * 2 ** attempt;
+}
+
 // One cache for the whole app. Per-endpoint lifetimes (docs/behaviour.md, "Cache lifetimes") are
 // set in each endpoint's queryOptions(), next to its fetcher.
 export function createQueryClient(): QueryClient {

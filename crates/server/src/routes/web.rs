@@ -133,12 +133,28 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
         .route("/builds/latest.json", get(|| async { build_file(LATEST_BUILD, "no-store") }))
         // This build's own, which never changes; another id's is not here (404).
         .route(&meta_path, get(|| async { build_file(BUILD_META, "public, max-age=31536000, immutable") }))
+        .route(
+            "/favicon.ico",
+            get(|| async {
+                (
+                    [
+                        (header::CONTENT_TYPE, "image/svg+xml"),
+                        (header::CACHE_CONTROL, "public, max-age=86400"),
+                    ],
+                    FAVICON,
+                )
+            }),
+        )
         .fallback(move |method: Method, uri: Uri| {
             let index = index.clone();
             let status = if pages.contains(uri.path()) { StatusCode::OK } else { StatusCode::NOT_FOUND };
             async move { app_page(&method, status, index) }
         })
 }
+
+/// The logo, for pages that name no icon of their own (the widget's demo, a JSON document opened
+/// in a browser), which browsers ask for at `/favicon.ico`; `index.html` carries the same drawing.
+const FAVICON: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="8" y="3" width="16" height="4" rx="1" fill="#6d28d9"/><rect x="8" y="25" width="16" height="4" rx="1" fill="#6d28d9"/><rect x="10" y="7" width="12" height="18" fill="#db2777"/></svg>"##;
 
 fn build_file(json: &'static str, cache_control: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, cache_control)], json)

@@ -179,6 +179,15 @@ async fn the_build_manifest_is_served_the_latest_never_cached() {
     assert_eq!(app.get("/builds/meta/0000000000000000.json").await.status(), StatusCode::NOT_FOUND);
 }
 
+#[tokio::test]
+async fn the_logo_answers_for_the_favicon_of_pages_that_name_none() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let favicon = app.get("/favicon.ico").await;
+    assert_eq!(favicon.status(), StatusCode::OK);
+    assert_eq!(favicon.headers()[header::CONTENT_TYPE], "image/svg+xml");
+    assert!(favicon.text().await.unwrap().starts_with("<svg"));
+}
+
 // The issue: "Icons come from a local icon endpoint served by Bobbin (an icon set from a
 // well-kept package, embedded), with a public icon API as the fallback for an icon missing
 // locally (configurable; off where the content security policy or offline use forbids it, with a
