@@ -250,6 +250,36 @@ describe('the app root follows the session', () => {
     expect(fakeAuth.auth.refreshSession).toHaveBeenCalled();
   });
 
+  it('a refusal whose trip to the code prompt is overtaken by another keeps the first address to come back to', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { router } = renderAt('/profile?tab=team');
+    await waitFor(() => expect(teamStore.getState().currentTeamPublicId).toBe('tm_1'));
+    // Reading the session again takes a while...
+    let reread: (() => void) | undefined;
+    fakeAuth.auth.refreshSession.mockImplementation(
+      () =>
+        new Promise((resolve) => {
+          reread = () => {
+            resolve({ data: { session: null, user: null }, error: null } as never);
+          };
+        }),
+    );
+    fetchMock.mockImplementation(async () =>
+      Response.json({ code: 'insufficient_aal', message: 'Enter the code from your authenticator app to continue.' }, { status: 401 }),
+    );
+    await expect(api('/teams')).rejects.toMatchObject({ code: 'insufficient_aal' });
+    await waitFor(() => expect(reread).toBeDefined());
+
+    // ...and meanwhile an earlier trip has reached the prompt.
+    const prompt = `/login?${new URLSearchParams({ redirect: '/profile?tab=team' })}`;
+    await router.navigate(prompt);
+    expect(await screen.findByText('Login page')).toBeTruthy();
+    reread?.();
+
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(router.state.location.pathname + router.state.location.search).toBe(prompt);
+  });
+
   it('logs out when another tab signed out', async () => {
     signIn(fakeSession({ id: 'u1' }));
     const { router, profile } = renderAt('/profile');
