@@ -4,6850 +4,6846 @@
  */
 
 export interface paths {
-  '/api/v2/catalog/lines': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/catalog/lines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Every brand line (and colour standard) in the catalogue, without its threads. */
+        get: operations["lines"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Every brand line (and colour standard) in the catalogue, without its threads. */
-    get: operations['lines'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/catalog/lines/{line_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/catalog/lines/{line_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One line with all its threads, and the codes its chart lists more than once. */
+        get: operations["line"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One line with all its threads, and the codes its chart lists more than once. */
-    get: operations['line'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/catalog/lines/{line_id}/threads/{code}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/catalog/lines/{line_id}/threads/{code}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every colour a line gives for a code: one, or several where the chart conflicts with itself.
+         *     Codes compare without case or leading zeros (`15` finds `0015`).
+         */
+        get: operations["thread"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Every colour a line gives for a code: one, or several where the chart conflicts with itself.
-     *     Codes compare without case or leading zeros (`15` finds `0015`).
-     */
-    get: operations['thread'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/catalog/threads': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/catalog/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Threads by code or name, best first: exact codes, then codes that start with the text, then
+         *     names.
+         */
+        get: operations["search"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Threads by code or name, best first: exact codes, then codes that start with the text, then
-     *     names.
-     */
-    get: operations['search'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/contact': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/contact": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether messages can be sent from the contact page. */
+        get: operations["info"];
+        put?: never;
+        /** Sends a message to the people who run this server, answerable to the address given. */
+        post: operations["send"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Whether messages can be sent from the contact page. */
-    get: operations['info'];
-    put?: never;
-    /** Sends a message to the people who run this server, answerable to the address given. */
-    post: operations['send'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/convert': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/convert": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The nearest threads to a thread, hex colour, RGB or Lab value in each target line, by
+         *     CIEDE2000, with a label: `indistinguishable` (ΔE00 < 1), `close` (< 2), `similar` (< 5) or
+         *     `poor`. `candidates` restricts the search to given threads.
+         */
+        post: operations["convert"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * The nearest threads to a thread, hex colour, RGB or Lab value in each target line, by
-     *     CIEDE2000, with a label: `indistinguishable` (ΔE00 < 1), `close` (< 2), `similar` (< 5) or
-     *     `poor`. `candidates` restricts the search to given threads.
-     */
-    post: operations['convert'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/convert/bulk': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/convert/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A pasted list (one code or colour per line, or CSV rows) converted to one line. Answers JSON,
+         *     or CSV for a spreadsheet when the request sends `Accept: text/csv`.
+         */
+        post: operations["convert_bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * A pasted list (one code or colour per line, or CSV rows) converted to one line. Answers JSON,
-     *     or CSV for a spreadsheet when the request sends `Accept: text/csv`.
-     */
-    post: operations['convert_bulk'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/invites/accept': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/invites/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts the invite whose token the e-mailed link holds: whoever holds it joins the team
+         *     (the link reached them through the invited address), and the team becomes their default.
+         */
+        post: operations["accept_by_token"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Accepts the invite whose token the e-mailed link holds: whoever holds it joins the team
-     *     (the link reached them through the invited address), and the team becomes their default.
-     */
-    post: operations['accept_by_token'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/invites/preview': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/invites/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * What the link of a pending invite leads to, for a person who is not signed in yet: the team's
+         *     name and the inviter's name. Needs no session, only the token; counted per client network
+         *     like the auth service's token endpoints.
+         */
+        post: operations["preview"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * What the link of a pending invite leads to, for a person who is not signed in yet: the team's
-     *     name and the inviter's name. Needs no session, only the token; counted per client network
-     *     like the auth service's token endpoints.
-     */
-    post: operations['preview'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/invites/{invite_id}/accept': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/invites/{invite_id}/accept": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Accepts an invite in the app by its public id; only its addressee may, once they have
+         *     confirmed that address.
+         */
+        post: operations["accept_by_public_id"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Accepts an invite in the app by its public id; only its addressee may, once they have
-     *     confirmed that address.
-     */
-    post: operations['accept_by_public_id'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/invites/{invite_id}/revoke': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/invites/{invite_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Revokes an invite: a team admin withdrawing it, or its addressee declining it. Revoking a
+         *     revoked invite changes nothing.
+         */
+        post: operations["revoke"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Revokes an invite: a team admin withdrawing it, or its addressee declining it. Revoking a
-     *     revoked invite changes nothing.
-     */
-    post: operations['revoke'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/meta': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/meta": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Which build and deployment this is. */
+        get: operations["meta"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Which build and deployment this is. */
-    get: operations['meta'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The teams the caller belongs to, by name. */
+        get: operations["list_teams"];
+        put?: never;
+        /**
+         * Creates a team with the caller as its owner. The first team a person creates or joins
+         *     becomes their default team.
+         */
+        post: operations["create_team"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The teams the caller belongs to, by name. */
-    get: operations['list_teams'];
-    put?: never;
-    /**
-     * Creates a team with the caller as its owner. The first team a person creates or joins
-     *     becomes their default team.
-     */
-    post: operations['create_team'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One team the caller belongs to. */
+        get: operations["get_team"];
+        put?: never;
+        post?: never;
+        /** Deletes a team with everything in it (owners only). */
+        delete: operations["delete_team"];
+        options?: never;
+        head?: never;
+        /** Renames a team (admins and owners). */
+        patch: operations["rename"];
+        trace?: never;
     };
-    /** One team the caller belongs to. */
-    get: operations['get_team'];
-    put?: never;
-    post?: never;
-    /** Deletes a team with everything in it (owners only). */
-    delete: operations['delete_team'];
-    options?: never;
-    head?: never;
-    /** Renames a team (admins and owners). */
-    patch: operations['rename'];
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's data (owners and admins) as one zip archive: `threads.csv` in the format the
+         *     thread import reads, and JSON files of the machines with their maintenance logs, the saved
+         *     quotes, the team's settings and its members, with `team.json` saying what each holds.
+         */
+        get: operations["export_team"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The team's data (owners and admins) as one zip archive: `threads.csv` in the format the
-     *     thread import reads, and JSON files of the machines with their maintenance logs, the saved
-     *     quotes, the team's settings and its members, with `team.json` saying what each holds.
-     */
-    get: operations['export_team'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/invites': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's invites, newest first (admins and owners). */
+        get: operations["list_invites"];
+        put?: never;
+        /**
+         * Invites an address to the team with a role, and e-mails it the link (admins; owners to
+         *     invite an owner).
+         */
+        post: operations["create_invite"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The team's invites, newest first (admins and owners). */
-    get: operations['list_invites'];
-    put?: never;
-    /**
-     * Invites an address to the team with a role, and e-mails it the link (admins; owners to
-     *     invite an owner).
-     */
-    post: operations['create_invite'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/machines': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/machines": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's machines, by name, each with its next maintenance (every member). */
+        get: operations["list_machines"];
+        put?: never;
+        /** Adds a machine (members, admins and owners). */
+        post: operations["create_machine"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The team's machines, by name, each with its next maintenance (every member). */
-    get: operations['list_machines'];
-    put?: never;
-    /** Adds a machine (members, admins and owners). */
-    post: operations['create_machine'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/machines/{machine_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/machines/{machine_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One machine with its maintenance log (every member). */
+        get: operations["get_machine"];
+        /** A full edit, made from `version` (members, admins and owners). */
+        put: operations["update_machine"];
+        post?: never;
+        /** Removes a machine and its log (members, admins and owners). */
+        delete: operations["delete_machine"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One machine with its maintenance log (every member). */
-    get: operations['get_machine'];
-    /** A full edit, made from `version` (members, admins and owners). */
-    put: operations['update_machine'];
-    post?: never;
-    /** Removes a machine and its log (members, admins and owners). */
-    delete: operations['delete_machine'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/machines/{machine_id}/maintenance': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/machines/{machine_id}/maintenance": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Logs maintenance done on a machine (members, admins and owners). */
+        post: operations["log"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /** Logs maintenance done on a machine (members, admins and owners). */
-    post: operations['log'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/machines/{machine_id}/maintenance/{entry_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/machines/{machine_id}/maintenance/{entry_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Removes a log entry logged by mistake (members, admins and owners). */
+        delete: operations["unlog"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /** Removes a log entry logged by mistake (members, admins and owners). */
-    delete: operations['unlog'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/members': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's members: owners first, then admins, members and viewers, each by address. */
+        get: operations["members"];
+        put?: never;
+        /**
+         * Adds someone to the team or changes a member's role (admins; owners for anything touching
+         *     an owner). Only people who already share a team with the caller can be added this way, so
+         *     nobody is put into a stranger's team; everyone else is invited by e-mail.
+         */
+        post: operations["put_member"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The team's members: owners first, then admins, members and viewers, each by address. */
-    get: operations['members'];
-    put?: never;
-    /**
-     * Adds someone to the team or changes a member's role (admins; owners for anything touching
-     *     an owner). Only people who already share a team with the caller can be added this way, so
-     *     nobody is put into a stranger's team; everyone else is invited by e-mail.
-     */
-    post: operations['put_member'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/members/settings': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/members/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The caller's own settings in the team. */
+        get: operations["member_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes several of the caller's own settings in the team; `null` removes a key. */
+        patch: operations["member_patch"];
+        trace?: never;
     };
-    /** The caller's own settings in the team. */
-    get: operations['member_all'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Changes several of the caller's own settings in the team; `null` removes a key. */
-    patch: operations['member_patch'];
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/members/settings/{key}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/members/settings/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One of the caller's own settings in the team. */
+        get: operations["member_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Sets (or with `null`, removes) one of the caller's own settings in the team. */
+        patch: operations["member_set"];
+        trace?: never;
     };
-    /** One of the caller's own settings in the team. */
-    get: operations['member_one'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Sets (or with `null`, removes) one of the caller's own settings in the team. */
-    patch: operations['member_set'];
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/members/{user_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/members/{user_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Removes a member (admins; owners to remove an owner), or leaves the team (anyone, for
+         *     themselves). The last owner can do neither.
+         */
+        delete: operations["remove_member"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    /**
-     * Removes a member (admins; owners to remove an owner), or leaves the team (anyone, for
-     *     themselves). The last owner can do neither.
-     */
-    delete: operations['remove_member'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/quotes': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/quotes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's quotes, newest first (every member). */
+        get: operations["list_quotes"];
+        put?: never;
+        /**
+         * Saves a quote, once the server's own pricing of its inputs gives the same result (members,
+         *     admins and owners).
+         */
+        post: operations["create_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The team's quotes, newest first (every member). */
-    get: operations['list_quotes'];
-    put?: never;
-    /**
-     * Saves a quote, once the server's own pricing of its inputs gives the same result (members,
-     *     admins and owners).
-     */
-    post: operations['create_quote'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/quotes/{quote_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/quotes/{quote_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One quote with its inputs and result (every member). */
+        get: operations["get_quote"];
+        put?: never;
+        post?: never;
+        /** Removes a quote (members, admins and owners). */
+        delete: operations["delete_quote"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One quote with its inputs and result (every member). */
-    get: operations['get_quote'];
-    put?: never;
-    post?: never;
-    /** Removes a quote (members, admins and owners). */
-    delete: operations['delete_quote'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/quotes/{quote_id}/duplicate': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Saves a copy of a quote, named "Copy of ...", priced again from its inputs (members, admins
+         *     and owners).
+         */
+        post: operations["duplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Saves a copy of a quote, named "Copy of ...", priced again from its inputs (members, admins
-     *     and owners).
-     */
-    post: operations['duplicate'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/settings': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's settings (every member). */
+        get: operations["team_all"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes several team settings at once; `null` removes a key (admins and owners). */
+        patch: operations["team_patch"];
+        trace?: never;
     };
-    /** The team's settings (every member). */
-    get: operations['team_all'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Changes several team settings at once; `null` removes a key (admins and owners). */
-    patch: operations['team_patch'];
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/settings/{key}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/settings/{key}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One team setting (every member). */
+        get: operations["team_one"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Sets (or with `null`, removes) one team setting (admins and owners). */
+        patch: operations["team_set"];
+        trace?: never;
     };
-    /** One team setting (every member). */
-    get: operations['team_one'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Sets (or with `null`, removes) one team setting (admins and owners). */
-    patch: operations['team_set'];
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Lists the team's threads: search, filters, sorting and pages (every member). */
+        get: operations["list_threads"];
+        put?: never;
+        /** Adds one entry (members, admins and owners). */
+        post: operations["create_thread"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Sets the same location and/or reorder point on several entries at once, all or none
+         *     (members, admins and owners).
+         */
+        patch: operations["change_many"];
+        trace?: never;
     };
-    /** Lists the team's threads: search, filters, sorting and pages (every member). */
-    get: operations['list_threads'];
-    put?: never;
-    /** Adds one entry (members, admins and owners). */
-    post: operations['create_thread'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    /**
-     * Sets the same location and/or reorder point on several entries at once, all or none
-     *     (members, admins and owners).
-     */
-    patch: operations['change_many'];
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads/bulk': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads/bulk": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Adds many catalogue threads of one line; codes already owned are left alone. Unknown codes
+         *     refuse the whole request, naming each, unless `skip_unknown` asks to add the rest (members,
+         *     admins and owners).
+         */
+        post: operations["bulk"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Adds many catalogue threads of one line; codes already owned are left alone. Unknown codes
-     *     refuse the whole request, naming each, unless `skip_unknown` asks to add the rest (members,
-     *     admins and owners).
-     */
-    post: operations['bulk'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads/export.csv': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads/export.csv": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The inventory, or with the list's filters a part of it (`low=true`: the shopping list), as
+         *     CSV for a spreadsheet (every member).
+         */
+        get: operations["export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The inventory, or with the list's filters a part of it (`low=true`: the shopping list), as
-     *     CSV for a spreadsheet (every member).
-     */
-    get: operations['export'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads/import': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Checks a CSV file and shows what it would do; with `commit`, writes it in one transaction,
+         *     adding new threads and replacing the entries of threads already there (members, admins and
+         *     owners).
+         */
+        post: operations["import"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Checks a CSV file and shows what it would do; with `commit`, writes it in one transaction,
-     *     adding new threads and replacing the entries of threads already there (members, admins and
-     *     owners).
-     */
-    post: operations['import'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads/owned': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads/owned": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Every catalogue thread the team owns with its quantity, in one compact answer (custom threads
+         *     have no catalogue colour to convert to, so they are left out). Every member.
+         */
+        get: operations["owned"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Every catalogue thread the team owns with its quantity, in one compact answer (custom threads
-     *     have no catalogue colour to convert to, so they are left out). Every member.
-     */
-    get: operations['owned'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads/{thread_id}': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads/{thread_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One entry (every member). */
+        get: operations["get_thread"];
+        /** A full edit, made from `version` (members, admins and owners). */
+        put: operations["update_thread"];
+        post?: never;
+        /** Removes an entry (members, admins and owners). */
+        delete: operations["delete_thread"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** One entry (every member). */
-    get: operations['get_thread'];
-    /** A full edit, made from `version` (members, admins and owners). */
-    put: operations['update_thread'];
-    post?: never;
-    /** Removes an entry (members, admins and owners). */
-    delete: operations['delete_thread'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads/{thread_id}/adjust': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads/{thread_id}/adjust": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Changes the quantity by a relative amount, so two people tapping at once both count
+         *     (members, admins and owners).
+         */
+        post: operations["adjust"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Changes the quantity by a relative amount, so two people tapping at once both count
-     *     (members, admins and owners).
-     */
-    post: operations['adjust'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/teams/{team_id}/threads/{thread_id}/quantity': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/teams/{team_id}/threads/{thread_id}/quantity": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sets the quantity to a typed count if it is still the one shown: a teammate's change made
+         *     since is never overwritten (members, admins and owners).
+         */
+        post: operations["set_quantity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    /**
-     * Sets the quantity to a typed count if it is still the one shown: a teammate's change made
-     *     since is never overwritten (members, admins and owners).
-     */
-    post: operations['set_quantity'];
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/users/me': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/users/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The signed-in person's profile. Sent with `Cache-Control: no-store`: it changes with the
+         *     session and must never be served from a cache to someone else.
+         */
+        get: operations["me"];
+        put?: never;
+        post?: never;
+        /**
+         * Deletes the caller's account and everything personal with it; its sessions end at once and
+         *     a confirmation goes to its address. Teams only they were in go with it; a team they alone
+         *     own that has other members must be handed over or deleted first.
+         */
+        delete: operations["delete_account"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The signed-in person's profile. Sent with `Cache-Control: no-store`: it changes with the
-     *     session and must never be served from a cache to someone else.
-     */
-    get: operations['me'];
-    put?: never;
-    post?: never;
-    /**
-     * Deletes the caller's account and everything personal with it; its sessions end at once and
-     *     a confirmation goes to its address. Teams only they were in go with it; a team they alone
-     *     own that has other members must be handed over or deleted first.
-     */
-    delete: operations['delete_account'];
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/users/me/default-team': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/users/me/default-team": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Makes one of the caller's teams their default; answers the profile. */
+        patch: operations["set_default_team"];
+        trace?: never;
     };
-    get?: never;
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    /** Makes one of the caller's teams their default; answers the profile. */
-    patch: operations['set_default_team'];
-    trace?: never;
-  };
-  '/api/v2/users/me/deletion': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/users/me/deletion": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What deleting the account would do now. Sent with `Cache-Control: no-store`. */
+        get: operations["account_deletion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** What deleting the account would do now. Sent with `Cache-Control: no-store`. */
-    get: operations['account_deletion'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/users/me/export': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/users/me/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The person's own data as one JSON file (`bobbin-my-data.json`): their account, teams and
+         *     roles, own settings, authenticator apps and sessions (no secrets, no tokens), invites sent and
+         *     received. Nothing of anyone else's but the addresses they invited.
+         */
+        get: operations["export_my_data"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * The person's own data as one JSON file (`bobbin-my-data.json`): their account, teams and
-     *     roles, own settings, authenticator apps and sessions (no secrets, no tokens), invites sent and
-     *     received. Nothing of anyone else's but the addresses they invited.
-     */
-    get: operations['export_my_data'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/api/v2/users/me/invites': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/api/v2/users/me/invites": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The pending invites addressed to the caller's confirmed address, newest first. */
+        get: operations["mine"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The pending invites addressed to the caller's confirmed address, newest first. */
-    get: operations['mine'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/healthz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/healthz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Liveness and whether the database can do its work, for load balancers and monitoring. */
+        get: operations["healthz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** Liveness and whether the database can do its work, for load balancers and monitoring. */
-    get: operations['healthz'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/metrics': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The server's metrics, to the bearer of the metrics token. */
+        get: operations["metrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /** The server's metrics, to the bearer of the metrics token. */
-    get: operations['metrics'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
-  '/readyz': {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
+    "/readyz": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether this server should be sent traffic: its database answers and has exactly the
+         *     migrations this version knows. For load balancers and deployments, beside `/healthz`.
+         */
+        get: operations["readyz"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
     };
-    /**
-     * Whether this server should be sent traffic: its database answers and has exactly the
-     *     migrations this version knows. For load balancers and deployments, beside `/healthz`.
-     */
-    get: operations['readyz'];
-    put?: never;
-    post?: never;
-    delete?: never;
-    options?: never;
-    head?: never;
-    patch?: never;
-    trace?: never;
-  };
 }
 export type webhooks = Record<string, never>;
 export interface components {
-  schemas: {
-    AcceptBody: {
-      /** @description The token from the e-mailed link. */
-      token: string;
-    };
-    /** @description An accepted invite and the team it led into. */
-    AcceptedBody: {
-      invite: components['schemas']['Invite'];
-      team: components['schemas']['Team'];
-    };
-    /** @description A change of quantity by `delta` (e.g. -1 for a spool used up, 0.5 for a cone put back). */
-    AdjustInput: {
-      /** Format: double */
-      delta: number;
-    };
-    BulkConversion: {
-      line: string;
-      line_name: string;
-      rows: components['schemas']['BulkRow'][];
-    };
-    /** @description Many codes of one line at once, e.g. pasted from a pattern's colour list. */
-    BulkInput: {
-      /**
-       * @description Codes, at most 500; or one text with codes separated by commas, spaces or lines.
-       * @example [
-       *       "1801",
-       *       "1802",
-       *       "1803"
-       *     ]
-       */
-      codes: string[];
-      /** @example madeira-polyneon */
-      line: string;
-      /**
-       * Format: double
-       * @description Spools of each; 1 when not given.
-       */
-      quantity?: number | null;
-      /**
-       * @description true: add the codes the line has and list the others in `unknown`, rather than refuse
-       *     them all for one unknown code (false, the default).
-       */
-      skip_unknown?: boolean;
-    };
-    BulkRequest: {
-      /** @description How many next-best matches to give besides the best one. */
-      alternatives?: number;
-      /** @description The line the pasted codes belong to; without it only colours (`#RRGGBB`) are read. */
-      from?: string | null;
-      /** @description The pasted text. */
-      input: string;
-      /** @description The line to convert to. */
-      to: string;
-    };
-    BulkResult: {
-      added: components['schemas']['InventoryThread'][];
-      /** @description Codes already in the inventory, left as they were. */
-      already_owned: string[];
-      /** @description With `skip_unknown`: the codes the line does not have, left out. */
-      unknown: string[];
-    };
-    /** @description One row of the list and what it converted to. */
-    BulkRow: {
-      /** @description Why the row could not be read. */
-      error: string | null;
-      /** @description The value read from the row (a code or a colour). */
-      input: string;
-      /** @description Best first; empty when the row could not be read. */
-      matches: components['schemas']['Match'][];
-      /** @description The row's line number in the pasted text. */
-      row: number;
-      source: components['schemas']['ResolvedSource'] | null;
-    };
-    /** @description A code listed more than once in a line's chart. */
-    CodeIssue: {
-      code: string;
-      kind: components['schemas']['IssueKind'];
-      /** @description The line numbers in the line's data file where the code appears. */
-      rows: number[];
-    };
-    /** @description A message from the contact page. */
-    ContactBody: {
-      /** @description Where the answer goes (the account's address, unless the person gives another). */
-      email: string;
-      /** @description At most 5,000 characters. */
-      message: string;
-      /** @description Who writes. */
-      name: string;
-      /** @description One line, at most 150 characters. */
-      subject: string;
-    };
-    /** @description Whether this server takes contact messages. */
-    ContactInfo: {
-      /** @description False when the server has no address for them (`BOBBIN_CONTACT_EMAIL` unset). */
-      available: boolean;
-    };
-    /** @description Sent, for the page's confirmation. */
-    ContactSent: {
-      sent: boolean;
-    };
-    Conversion: {
-      lines: components['schemas']['LineMatches'][];
-      source: components['schemas']['ResolvedSource'];
-    };
-    /** @description A request for the nearest threads to one colour. */
-    ConvertRequest: {
-      /** @description When given, only these threads are considered: "closest among the threads we own". */
-      candidates?: components['schemas']['ThreadRef'][] | null;
-      from: components['schemas']['Source'];
-      /** @description Matches per line, 1 to [`MAX_MATCHES`]. */
-      matches?: number;
-      /** @description Line ids to search; empty means every thread line (colour standards are left out). */
-      to?: string[];
-    };
-    CreateInviteBody: {
-      /** @example sam@example.com */
-      email: string;
-      role: components['schemas']['Role'];
-    };
-    /** @description The team to open first. */
-    DefaultTeamBody: {
-      /** @description The team's `public_id`. */
-      teamPublicId: string;
-    };
-    /** @description The proof that the person at the keyboard is the account's owner. */
-    DeleteAccountBody: {
-      /** @description The account's password; not needed (and not read) when the session is at `aal2`. */
-      password?: string | null;
-    };
-    /** @description What deleting the account would take, and what it asks for. */
-    DeletionView: {
-      /**
-       * @description Teams the person is the only owner of that have other members: hand each over (make
-       *     someone else an owner) or delete it first. By name.
-       */
-      blocking_teams: components['schemas']['TeamRef'][];
-      /**
-       * @description Whether the account has a password. One that signs in only by e-mailed link or through a
-       *     provider has none: at `aal1` it chooses one first (Security), or adds an authenticator app.
-       */
-      has_password: boolean;
-      /**
-       * @description Whether deleting asks for the password: the session has not reached `aal2` (the code of
-       *     an authenticator app).
-       */
-      password_needed: boolean;
-      /**
-       * @description Teams the person is the only member of: deleted with the account, with everything in
-       *     them. By name.
-       */
-      teams_deleted: components['schemas']['TeamRef'][];
-    };
-    /**
-     * @description When maintenance of one kind is next due: by `date`, or once the stitch counter passes
-     *     `at_stitches`, whichever comes first.
-     */
-    Due: {
-      /** Format: int64 */
-      at_stitches: number | null;
-      /** Format: date */
-      date: string;
-      kind: components['schemas']['MaintenanceKind'];
-    };
-    DueView: components['schemas']['Due'] & {
-      /** @description Never logged: counted from the purchase date (or from when the machine was added). */
-      never_done: boolean;
-      /** @description Reached by date or by the stitch counter. */
-      overdue: boolean;
-    };
-    /** @enum {string} */
-    Environment: 'development' | 'staging' | 'production';
-    /** @description The body of every error answer under `/api/`. */
-    ErrorBody: {
-      /**
-       * @description Stable, machine-readable error code, e.g. `not_found`, `validation_failed`.
-       * @example not_found
-       */
-      code: string;
-      /** @description For `validation_failed`: what is wrong with which field of the request. */
-      fields?: components['schemas']['FieldError'][];
-      /** @description What went wrong, in words a person can act on. */
-      message: string;
-    };
-    /**
-     * @description What a line's thread is made of.
-     * @enum {string}
-     */
-    Fibre: 'polyester' | 'rayon' | 'cotton' | 'wool-blend' | 'nylon' | 'metallic' | 'acrylic' | 'other';
-    /** @description One invalid field of a request. */
-    FieldError: {
-      /** @description Stable code of the problem, e.g. `required`, `too_long`, `invalid`. */
-      code: string;
-      /** @description Path of the field in the request body, e.g. `name` or `items[2].quantity`. */
-      field: string;
-      message: string;
-    };
-    Health: {
-      /**
-       * @description `ok`; `unreachable` (no answer); `full` (its disk is full: reads work, writes answer
-       *     `507`); `read_only` (reads work, writes answer `503`); `busy` (locked by someone else).
-       * @example ok
-       */
-      database: string;
-      /**
-       * @description `ok` when the server can do its work, `degraded` when its database cannot.
-       * @example ok
-       */
-      status: string;
-      /** @description Version of the server. */
-      version: string;
-    };
-    /** @description A hoop or sewing field, in millimetres. */
-    Hoop: {
-      /** Format: int32 */
-      height_mm: number;
-      name?: string;
-      /** Format: int32 */
-      width_mm: number;
-    };
-    /**
-     * @description A CSV file to import: previewed, or (`commit`) written: all rows or none, or with
-     *     `skip_invalid` the rows without problems.
-     */
-    ImportInput: {
-      /** @description false (default): only check and preview; true: write, if every row is valid. */
-      commit?: boolean;
-      /**
-       * @description The file's text (UTF-8; a byte-order mark, `;` or tab separators and quoted fields are fine).
-       * @example line,code,quantity
-       *     madeira-polyneon,1805,2
-       */
-      csv: string;
-      /**
-       * @description With `commit`: write the rows without problems and skip the others (listed with their
-       *     problems), rather than refuse the file.
-       */
-      skip_invalid?: boolean;
-    };
-    ImportResult: {
-      added: number;
-      /** @description Whether it was written (`commit` and valid). */
-      committed: boolean;
-      /** @description Header cells matching no column; their values are not imported. */
-      ignored_columns: string[];
-      rows: components['schemas']['ImportRowView'][];
-      /** @description Rows with problems, left out of a `skip_invalid` import. */
-      skipped: number;
-      updated: number;
-      /** @description Every row is valid: the import can be written. */
-      valid: boolean;
-    };
-    ImportRowView: {
-      /** @description add (new to the inventory) or update (replaces the entry for that thread). */
-      action: string | null;
-      code: string;
-      /** @description The row's line in the file (the header is line 1). */
-      line: number;
-      name: string;
-      problems: components['schemas']['FieldError'][];
-      quantity: string;
-      thread_line: string;
-      /**
-       * @description What the row says that the catalogue says otherwise (`name_differs`, `colour_differs`):
-       *     the catalogue's name and colour are imported.
-       */
-      warnings: components['schemas']['FieldError'][];
-    };
-    /** @description An inventory entry as the app shows it. */
-    InventoryThread: {
-      code: string | null;
-      /** @description `#RRGGBB`. */
-      colour: string;
-      /**
-       * Format: double
-       * @description In the team's currency (its `currency` setting).
-       */
-      cost_per_spool: number | null;
-      /**
-       * Format: double
-       * @description CIEDE2000 distance to the colour asked for with `closest`.
-       */
-      distance?: number | null;
-      fibre: components['schemas']['Fibre'] | null;
-      id: string;
-      /** @description The catalogue line's id; null for a custom thread. */
-      line: string | null;
-      line_name: string | null;
-      location: string;
-      /**
-       * @description None left, or at or below the reorder point that applies: its own, else the team's
-       *     `default_reorder_point` setting.
-       */
-      low: boolean;
-      name: string;
-      notes: string;
-      /**
-       * Format: double
-       * @description Spools or cones; fractions for part-used ones.
-       */
-      quantity: number;
-      /** Format: double */
-      reorder_point: number | null;
-      /** Format: int32 */
-      spool_length_m: number | null;
-      /**
-       * Format: int64
-       * @description Whole spools to buy so that it is no longer low: the reorder point that applies (0 when
-       *     none does) minus the quantity, rounded down, plus one; 0 when it is not low.
-       */
-      to_buy: number;
-      /** Format: date-time */
-      updated_at: string;
-      updated_by_email: string | null;
-      /**
-       * Format: int32
-       * @description Send it back with a full edit.
-       */
-      version: number;
-    };
-    /**
-     * @description An invite as the team's admins and its addressee see it. The token is never sent back: it
-     *     only travels in the e-mail.
-     */
-    Invite: {
-      /** Format: date-time */
-      created_at: string;
-      email: string;
-      /** Format: date-time */
-      expires_at: string;
-      invited_by_email: string | null;
-      public_id: string;
-      role: components['schemas']['Role'];
-      status: components['schemas']['InviteStatus'];
-      team_name: string;
-      team_public_id: string;
-    };
-    InviteBody: {
-      invite: components['schemas']['Invite'];
-    };
-    /** @description An invite the person sent or was sent. Neither its token nor (for one received) who sent it. */
-    InviteExport: {
-      /** Format: date-time */
-      created_at: string;
-      email: string;
-      /** Format: date-time */
-      expires_at: string;
-      public_id: string;
-      role: components['schemas']['Role'];
-      status: components['schemas']['InviteStatus'];
-      /** @description Null once the team is gone. */
-      team_name: string | null;
-    };
-    /**
-     * @description What the e-mailed link tells whoever opens it before they sign in: the team and who invites
-     *     them, nothing more (not the addresses, the role or the dates).
-     */
-    InvitePreview: {
-      /**
-       * @description The inviter's full name; `null` when they gave none or their account is gone. Their
-       *     address is never shown here.
-       */
-      invited_by: string | null;
-      team_name: string;
-    };
-    /**
-     * @description Where an invite stands.
-     * @enum {string}
-     */
-    InviteStatus: 'pending' | 'accepted' | 'revoked' | 'expired';
-    InvitesBody: {
-      invites: components['schemas']['Invite'][];
-    };
-    /** @enum {string} */
-    IssueKind: 'duplicate' | 'conflict';
-    /** @description CIELAB (D65): L* lightness 0 to 100, a* green to red, b* blue to yellow. */
-    Lab: {
-      /** Format: double */
-      a: number;
-      /** Format: double */
-      b: number;
-      /** Format: double */
-      l: number;
-    };
-    /** @description A line with its threads and the codes its chart repeats. */
-    LineDetail: components['schemas']['LineSummary'] & {
-      issues: components['schemas']['CodeIssue'][];
-      threads: components['schemas']['ThreadView'][];
-    };
-    /**
-     * @description A thread line, or a colour standard such as Pantone or RAL.
-     * @enum {string}
-     */
-    LineKind: 'thread' | 'reference';
-    /**
-     * @description The best matches within one line, best first: by distance, but from a black, white or grey the
-     *     line's blacks, whites and greys come first unless a colour is much closer.
-     */
-    LineMatches: {
-      line: string;
-      line_name: string;
-      matches: components['schemas']['Match'][];
-    };
-    LineResponse: {
-      line: components['schemas']['LineDetail'];
-    };
-    /** @description A line without its threads, for lists and pickers. */
-    LineSummary: {
-      brand: string;
-      /** @description Codes the chart lists with more than one colour. */
-      conflicting_codes: number;
-      /** @description Brand and name together, e.g. "Madeira Polyneon". */
-      display_name: string;
-      /** @description Codes the chart lists more than once with the same colour. */
-      duplicate_codes: number;
-      fibre: components['schemas']['Fibre'] | null;
-      id: string;
-      kind: components['schemas']['LineKind'];
-      name: string;
-      source: string;
-      thread_count: number;
-      /** Format: int32 */
-      weight: number | null;
-    };
-    LinesResponse: {
-      lines: components['schemas']['LineSummary'][];
-    };
-    LogEntry: {
-      /** Format: date-time */
-      created_at: string;
-      id: string;
-      kind: components['schemas']['MaintenanceKind'];
-      notes: string;
-      performed_on: string;
-      /** Format: int64 */
-      stitch_counter: number | null;
-    };
-    LogEntryBody: {
-      entry: components['schemas']['LogEntry'];
-    };
-    /** @description A maintenance done. */
-    LogInput: {
-      kind: components['schemas']['MaintenanceKind'];
-      notes?: string;
-      /**
-       * @description `YYYY-MM-DD`.
-       * @example 2025-07-01
-       */
-      performed_on: string;
-      /**
-       * Format: int64
-       * @description The machine's stitch counter then, if read: a whole number up to 2^53 - 1 (what every
-       *     JSON reader, JavaScript's included, reads exactly).
-       */
-      stitch_counter?: number | null;
-    };
-    MachineBody: {
-      machine: components['schemas']['MachineView'];
-    };
-    /** @description A machine as typed in, before it is checked. */
-    MachineDraft: {
-      brand?: string;
-      /** Format: int32 */
-      heads?: number;
-      hoops?: components['schemas']['Hoop'][];
-      /** Format: int32 */
-      max_spm?: number | null;
-      model?: string;
-      /** @example Tajima 6-head */
-      name: string;
-      /** Format: int32 */
-      needles_per_head?: number;
-      notes?: string;
-      /**
-       * @description `YYYY-MM-DD`.
-       * @example 2025-06-01
-       */
-      purchase_date?: string | null;
-      serial_number?: string;
-      status?: components['schemas']['MachineStatus'];
-      /**
-       * Format: int32
-       * @description What it really runs at; often about half of the rated maximum.
-       */
-      typical_spm?: number | null;
-    };
-    /** @description A full edit: the machine's fields and the `version` it was made from. */
-    MachineEdit: components['schemas']['MachineDraft'] & {
-      /**
-       * Format: int32
-       * @example 1
-       */
-      version: number;
-    };
-    /** @enum {string} */
-    MachineStatus: 'active' | 'maintenance' | 'retired';
-    /** @description A machine as the app shows it. */
-    MachineView: {
-      brand: string;
-      /** @description When each kind of maintenance is next due, soonest first. */
-      due: components['schemas']['DueView'][];
-      /** Format: int32 */
-      heads: number;
-      hoops: components['schemas']['Hoop'][];
-      id: string;
-      /** @description Newest first; only in the answers about one machine. */
-      maintenance?: components['schemas']['LogEntry'][] | null;
-      /** Format: int32 */
-      max_spm: number | null;
-      model: string;
-      name: string;
-      /** Format: int32 */
-      needles_per_head: number;
-      notes: string;
-      purchase_date: string | null;
-      serial_number: string;
-      status: components['schemas']['MachineStatus'];
-      /**
-       * Format: int64
-       * @description The highest stitch counter reading logged.
-       */
-      stitch_counter: number | null;
-      /** Format: int32 */
-      typical_spm: number | null;
-      /** Format: date-time */
-      updated_at: string;
-      /** Format: int32 */
-      version: number;
-    };
-    MachinesBody: {
-      machines: components['schemas']['MachineView'][];
-    };
-    /** @enum {string} */
-    MaintenanceKind: 'oiling' | 'hook_cleaning' | 'needle_change' | 'service' | 'other';
-    /**
-     * @description The same location and/or reorder point for several entries: a field left out stays as it is;
-     *     `reorder_point: null` removes the entries' own points (the team's default then applies).
-     */
-    ManyInput: {
-      /** @description The entries' ids, 1 to 500. */
-      ids: string[];
-      location?: string | null;
-      /**
-       * Format: double
-       * @description Left out: unchanged; `null`: removed; a number: set.
-       */
-      reorder_point?: number | null;
-    };
-    ManyResult: {
-      threads: components['schemas']['InventoryThread'][];
-    };
-    Match: {
-      /**
-       * Format: double
-       * @description CIEDE2000 distance to the source; between two near-neutral colours, with a lightness
-       *     difference counting half (kL = 2).
-       */
-      delta_e: number;
-      label: components['schemas']['MatchLabel'];
-      thread: components['schemas']['ThreadView'];
-    };
-    /**
-     * @description How close a match looks, from its CIEDE2000 distance. The thresholds follow the usual reading
-     *     of ΔE00: below 1 most people cannot see a difference side by side; below 2 only on close
-     *     inspection; below 5 the colours are clearly related but visibly different; above that the match
-     *     is a poor substitute.
-     * @enum {string}
-     */
-    MatchLabel: 'indistinguishable' | 'close' | 'similar' | 'poor';
-    /** @description A member of a team. */
-    Member: {
-      email: string;
-      full_name: string | null;
-      /** Format: date-time */
-      joined_at: string;
-      role: components['schemas']['Role'];
-      userId: components['schemas']['UserId'];
-    };
-    MemberBody: {
-      member: components['schemas']['Member'];
-    };
-    MembersBody: {
-      members: components['schemas']['Member'][];
-    };
-    /** @description One of the person's teams, their role and their own settings in it. */
-    MembershipExport: {
-      role: components['schemas']['Role'];
-      /** @description Their own settings in the team (not the team's). */
-      settings: Record<string, never>;
-      team: components['schemas']['TeamRef'];
-    };
-    Meta: {
-      /** @description Version of the domain core the server runs (the browser runs the same core as WebAssembly). */
-      core_version: string;
-      environment: components['schemas']['Environment'];
-      /** @description Version of the server. */
-      version: string;
-    };
-    /** @description A new team's name, or a team's new name. */
-    NameBody: {
-      /** @example Stitch & Co */
-      name: string;
-    };
-    OwnedBody: {
-      threads: components['schemas']['OwnedThread'][];
-    };
-    /** @description A catalogue thread the team owns, as the converter's "only threads we own" needs it. */
-    OwnedThread: {
-      code: string;
-      line: string;
-      /** Format: double */
-      quantity: number;
-    };
-    /** @description Everything Bobbin keeps about the person, for them to take. */
-    PersonalExport: {
-      /**
-       * @description The account as the auth service shows it (`GET /auth/v1/user`): address, names, sign-in
-       *     times, identities, and authenticator apps without their secrets.
-       */
-      account: Record<string, never>;
-      /** @description The public id of the team the app opens first. */
-      default_team_pid: string | null;
-      /** Format: date-time */
-      exported_at: string;
-      /** @description Invites addressed to the person's address, newest first. */
-      invites_received: components['schemas']['InviteExport'][];
-      /** @description Newest first. */
-      invites_sent: components['schemas']['InviteExport'][];
-      memberships: components['schemas']['MembershipExport'][];
-      /** @description Newest first. */
-      sessions: components['schemas']['SessionExport'][];
-    };
-    /** @description The profile the app shows and builds on. */
-    Profile: {
-      /** Format: date-time */
-      created_at: string;
-      /**
-       * @description The public id of the team the app opens first; null while the person has none (or has
-       *     left it).
-       */
-      default_team_pid: string | null;
-      email: string;
-      /** @description From sign-up (`data.full_name`) or a later profile edit. */
-      full_name: string | null;
-      id: components['schemas']['UserId'];
-    };
-    /** @description Add someone to the team, or change a member's role. */
-    PutMemberBody: {
-      role: components['schemas']['Role'];
-      userId: components['schemas']['UserId'];
-    };
-    QuoteBody: {
-      quote: components['schemas']['QuoteView'];
-    };
-    /** @description A quote to save: what was priced, and the result the calculator showed. */
-    QuoteInput: {
-      /** @description ISO 4217, e.g. `EUR`: the figures are rounded to its minor unit. */
-      currency: string;
-      /** @description The design file's name and figures, if the stitch count came from one (at most 4 KiB). */
-      design?: Record<string, never> | null;
-      /** @description The job (`bobbin_core::pricing::Job`). */
-      job: Record<string, never>;
-      /** @description What the quote is for, e.g. "Café Rosa: 50 polos". */
-      name: string;
-      /** @description The price list used (`bobbin_core::pricing::Rates`). */
-      rates: Record<string, never>;
-      /** @description The result the calculator showed (`bobbin_core::pricing::Quote`). */
-      result: Record<string, never>;
-    };
-    QuotePage: {
-      /** Format: int64 */
-      page: number;
-      /** Format: int64 */
-      per_page: number;
-      quotes: components['schemas']['QuoteSummary'][];
-      /** Format: int64 */
-      total: number;
-    };
-    /** @description A quote in the list. */
-    QuoteSummary: {
-      /** Format: date-time */
-      created_at: string;
-      created_by_email: string | null;
-      /** @description The full name of who saved it, where they gave one: shown rather than the address. */
-      created_by_name: string | null;
-      currency: string;
-      id: string;
-      name: string;
-      /** @description Decimal text, e.g. `"7.12"`. */
-      per_piece: string;
-      /** Format: int32 */
-      quantity: number;
-      total: string;
-    };
-    /** @description A quote with everything needed to reopen it. */
-    QuoteView: components['schemas']['QuoteSummary'] & {
-      design?: Record<string, never> | null;
-      job: Record<string, never>;
-      rates: Record<string, never>;
-      result: Record<string, never>;
-    };
-    Readiness: {
-      /**
-       * @description `ok`, or `unreachable` (no answer within 2 seconds; the lists below are then empty).
-       * @example ok
-       */
-      database: string;
-      /**
-       * @description Migrations this version needs that the database has not applied (they run when a server
-       *     of this version starts).
-       */
-      pending_migrations: string[];
-      /**
-       * @description `ready` when the server can take traffic; `not_ready` when its database does not answer
-       *     or its schema is not the one this version needs.
-       * @example ready
-       */
-      status: string;
-      /**
-       * @description Migrations the database has applied that this version does not know: a newer version
-       *     changed the schema.
-       */
-      unknown_migrations: string[];
-      /** @description Version of the server. */
-      version: string;
-    };
-    /** @description The colour converted from, as resolved. */
-    ResolvedSource: {
-      hex: components['schemas']['Rgb8'];
-      lab: components['schemas']['Lab'];
-      /** @description A Lab value outside what a screen shows: `hex` is the nearest displayable colour. */
-      out_of_gamut: boolean;
-      thread: components['schemas']['ThreadView'] | null;
-    };
-    /** @description An sRGB colour as #RRGGBB. */
-    Rgb8: string;
-    /**
-     * @description A member's role in a team, from the most to the least powerful.
-     * @enum {string}
-     */
-    Role: 'owner' | 'admin' | 'member' | 'viewer';
-    /** @description A session, without its tokens. */
-    SessionExport: {
-      /** @description `aal1` or `aal2`. */
-      aal: string;
-      /** Format: date-time */
-      created_at: string;
-      /** @description The session this download was asked from. */
-      current: boolean;
-      /** Format: uuid */
-      id: string;
-      ip: string | null;
-      /** Format: date-time */
-      refreshed_at: string | null;
-      user_agent: string | null;
-    };
-    /** @description A count typed into the list: `quantity`, replacing `expected`, the count shown when it was typed. */
-    SetQuantityInput: {
-      /** Format: double */
-      expected: number;
-      /** Format: double */
-      quantity: number;
-    };
-    /** @description A whole settings map. */
-    SettingsBody: {
-      settings: Record<string, never>;
-    };
-    /** @description What to convert from. */
-    Source:
-      | {
-          /** @description A catalogue thread: `{"thread": {"line": "isacord-polyester", "code": "0015"}}`. */
-          thread: components['schemas']['ThreadRef'];
-        }
-      | {
-          /** @description `{"hex": "#1A2B3C"}`. */
-          hex: string;
-        }
-      | {
-          /** @description `{"rgb": [26, 43, 60]}`. */
-          rgb: number[];
-        }
-      | {
-          /** @description `{"lab": {"l": 50, "a": 10, "b": -20}}`. */
-          lab: components['schemas']['Lab'];
+    schemas: {
+        AcceptBody: {
+            /** @description The token from the e-mailed link. */
+            token: string;
         };
-    /** @description A team as its members see it. */
-    Team: {
-      /** Format: date-time */
-      created_at: string;
-      /** @description The team's key inside Bobbin; a path's `{team_id}` takes it as well as `public_id`. */
-      id: components['schemas']['TeamId'];
-      /** Format: int64 */
-      member_count: number;
-      name: string;
-      /** @description The id the app's URLs and the profile's `default_team_pid` use. */
-      public_id: string;
-      /** @description The caller's role in this team. */
-      role: components['schemas']['Role'];
+        /** @description An accepted invite and the team it led into. */
+        AcceptedBody: {
+            invite: components["schemas"]["Invite"];
+            team: components["schemas"]["Team"];
+        };
+        /** @description A change of quantity by `delta` (e.g. -1 for a spool used up, 0.5 for a cone put back). */
+        AdjustInput: {
+            /** Format: double */
+            delta: number;
+        };
+        BulkConversion: {
+            line: string;
+            line_name: string;
+            rows: components["schemas"]["BulkRow"][];
+        };
+        /** @description Many codes of one line at once, e.g. pasted from a pattern's colour list. */
+        BulkInput: {
+            /**
+             * @description Codes, at most 500; or one text with codes separated by commas, spaces or lines.
+             * @example [
+             *       "1801",
+             *       "1802",
+             *       "1803"
+             *     ]
+             */
+            codes: string[];
+            /** @example madeira-polyneon */
+            line: string;
+            /**
+             * Format: double
+             * @description Spools of each; 1 when not given.
+             */
+            quantity?: number | null;
+            /**
+             * @description true: add the codes the line has and list the others in `unknown`, rather than refuse
+             *     them all for one unknown code (false, the default).
+             */
+            skip_unknown?: boolean;
+        };
+        BulkRequest: {
+            /** @description How many next-best matches to give besides the best one. */
+            alternatives?: number;
+            /** @description The line the pasted codes belong to; without it only colours (`#RRGGBB`) are read. */
+            from?: string | null;
+            /** @description The pasted text. */
+            input: string;
+            /** @description The line to convert to. */
+            to: string;
+        };
+        BulkResult: {
+            added: components["schemas"]["InventoryThread"][];
+            /** @description Codes already in the inventory, left as they were. */
+            already_owned: string[];
+            /** @description With `skip_unknown`: the codes the line does not have, left out. */
+            unknown: string[];
+        };
+        /** @description One row of the list and what it converted to. */
+        BulkRow: {
+            /** @description Why the row could not be read. */
+            error: string | null;
+            /** @description The value read from the row (a code or a colour). */
+            input: string;
+            /** @description Best first; empty when the row could not be read. */
+            matches: components["schemas"]["Match"][];
+            /** @description The row's line number in the pasted text. */
+            row: number;
+            source: components["schemas"]["ResolvedSource"] | null;
+        };
+        /** @description A code listed more than once in a line's chart. */
+        CodeIssue: {
+            code: string;
+            kind: components["schemas"]["IssueKind"];
+            /** @description The line numbers in the line's data file where the code appears. */
+            rows: number[];
+        };
+        /** @description A message from the contact page. */
+        ContactBody: {
+            /** @description Where the answer goes (the account's address, unless the person gives another). */
+            email: string;
+            /** @description At most 5,000 characters. */
+            message: string;
+            /** @description Who writes. */
+            name: string;
+            /** @description One line, at most 150 characters. */
+            subject: string;
+        };
+        /** @description Whether this server takes contact messages. */
+        ContactInfo: {
+            /** @description False when the server has no address for them (`BOBBIN_CONTACT_EMAIL` unset). */
+            available: boolean;
+        };
+        /** @description Sent, for the page's confirmation. */
+        ContactSent: {
+            sent: boolean;
+        };
+        Conversion: {
+            lines: components["schemas"]["LineMatches"][];
+            source: components["schemas"]["ResolvedSource"];
+        };
+        /** @description A request for the nearest threads to one colour. */
+        ConvertRequest: {
+            /** @description When given, only these threads are considered: "closest among the threads we own". */
+            candidates?: components["schemas"]["ThreadRef"][] | null;
+            from: components["schemas"]["Source"];
+            /** @description Matches per line, 1 to [`MAX_MATCHES`]. */
+            matches?: number;
+            /** @description Line ids to search; empty means every thread line (colour standards are left out). */
+            to?: string[];
+        };
+        CreateInviteBody: {
+            /** @example sam@example.com */
+            email: string;
+            role: components["schemas"]["Role"];
+        };
+        /** @description The team to open first. */
+        DefaultTeamBody: {
+            /** @description The team's `public_id`. */
+            teamPublicId: string;
+        };
+        /** @description The proof that the person at the keyboard is the account's owner. */
+        DeleteAccountBody: {
+            /** @description The account's password; not needed (and not read) when the session is at `aal2`. */
+            password?: string | null;
+        };
+        /** @description What deleting the account would take, and what it asks for. */
+        DeletionView: {
+            /**
+             * @description Teams the person is the only owner of that have other members: hand each over (make
+             *     someone else an owner) or delete it first. By name.
+             */
+            blocking_teams: components["schemas"]["TeamRef"][];
+            /**
+             * @description Whether the account has a password. One that signs in only by e-mailed link or through a
+             *     provider has none: at `aal1` it chooses one first (Security), or adds an authenticator app.
+             */
+            has_password: boolean;
+            /**
+             * @description Whether deleting asks for the password: the session has not reached `aal2` (the code of
+             *     an authenticator app).
+             */
+            password_needed: boolean;
+            /**
+             * @description Teams the person is the only member of: deleted with the account, with everything in
+             *     them. By name.
+             */
+            teams_deleted: components["schemas"]["TeamRef"][];
+        };
+        /**
+         * @description When maintenance of one kind is next due: by `date`, or once the stitch counter passes
+         *     `at_stitches`, whichever comes first.
+         */
+        Due: {
+            /** Format: int64 */
+            at_stitches: number | null;
+            /** Format: date */
+            date: string;
+            kind: components["schemas"]["MaintenanceKind"];
+        };
+        DueView: components["schemas"]["Due"] & {
+            /** @description Never logged: counted from the purchase date (or from when the machine was added). */
+            never_done: boolean;
+            /** @description Reached by date or by the stitch counter. */
+            overdue: boolean;
+        };
+        /** @enum {string} */
+        Environment: "development" | "staging" | "production";
+        /** @description The body of every error answer under `/api/`. */
+        ErrorBody: {
+            /**
+             * @description Stable, machine-readable error code, e.g. `not_found`, `validation_failed`.
+             * @example not_found
+             */
+            code: string;
+            /** @description For `validation_failed`: what is wrong with which field of the request. */
+            fields?: components["schemas"]["FieldError"][];
+            /** @description What went wrong, in words a person can act on. */
+            message: string;
+        };
+        /**
+         * @description What a line's thread is made of.
+         * @enum {string}
+         */
+        Fibre: "polyester" | "rayon" | "cotton" | "wool-blend" | "nylon" | "metallic" | "acrylic" | "other";
+        /** @description One invalid field of a request. */
+        FieldError: {
+            /** @description Stable code of the problem, e.g. `required`, `too_long`, `invalid`. */
+            code: string;
+            /** @description Path of the field in the request body, e.g. `name` or `items[2].quantity`. */
+            field: string;
+            message: string;
+        };
+        Health: {
+            /**
+             * @description `ok`; `unreachable` (no answer); `full` (its disk is full: reads work, writes answer
+             *     `507`); `read_only` (reads work, writes answer `503`); `busy` (locked by someone else).
+             * @example ok
+             */
+            database: string;
+            /**
+             * @description `ok` when the server can do its work, `degraded` when its database cannot.
+             * @example ok
+             */
+            status: string;
+            /** @description Version of the server. */
+            version: string;
+        };
+        /** @description A hoop or sewing field, in millimetres. */
+        Hoop: {
+            /** Format: int32 */
+            height_mm: number;
+            name?: string;
+            /** Format: int32 */
+            width_mm: number;
+        };
+        /**
+         * @description A CSV file to import: previewed, or (`commit`) written: all rows or none, or with
+         *     `skip_invalid` the rows without problems.
+         */
+        ImportInput: {
+            /** @description false (default): only check and preview; true: write, if every row is valid. */
+            commit?: boolean;
+            /**
+             * @description The file's text (UTF-8; a byte-order mark, `;` or tab separators and quoted fields are fine).
+             * @example line,code,quantity
+             *     madeira-polyneon,1805,2
+             */
+            csv: string;
+            /**
+             * @description With `commit`: write the rows without problems and skip the others (listed with their
+             *     problems), rather than refuse the file.
+             */
+            skip_invalid?: boolean;
+        };
+        ImportResult: {
+            added: number;
+            /** @description Whether it was written (`commit` and valid). */
+            committed: boolean;
+            /** @description Header cells matching no column; their values are not imported. */
+            ignored_columns: string[];
+            rows: components["schemas"]["ImportRowView"][];
+            /** @description Rows with problems, left out of a `skip_invalid` import. */
+            skipped: number;
+            updated: number;
+            /** @description Every row is valid: the import can be written. */
+            valid: boolean;
+        };
+        ImportRowView: {
+            /** @description add (new to the inventory) or update (replaces the entry for that thread). */
+            action: string | null;
+            code: string;
+            /** @description The row's line in the file (the header is line 1). */
+            line: number;
+            name: string;
+            problems: components["schemas"]["FieldError"][];
+            quantity: string;
+            thread_line: string;
+            /**
+             * @description What the row says that the catalogue says otherwise (`name_differs`, `colour_differs`):
+             *     the catalogue's name and colour are imported.
+             */
+            warnings: components["schemas"]["FieldError"][];
+        };
+        /** @description An inventory entry as the app shows it. */
+        InventoryThread: {
+            code: string | null;
+            /** @description `#RRGGBB`. */
+            colour: string;
+            /**
+             * Format: double
+             * @description In the team's currency (its `currency` setting).
+             */
+            cost_per_spool: number | null;
+            /**
+             * Format: double
+             * @description CIEDE2000 distance to the colour asked for with `closest`.
+             */
+            distance?: number | null;
+            fibre: components["schemas"]["Fibre"] | null;
+            id: string;
+            /** @description The catalogue line's id; null for a custom thread. */
+            line: string | null;
+            line_name: string | null;
+            location: string;
+            /**
+             * @description None left, or at or below the reorder point that applies: its own, else the team's
+             *     `default_reorder_point` setting.
+             */
+            low: boolean;
+            name: string;
+            notes: string;
+            /**
+             * Format: double
+             * @description Spools or cones; fractions for part-used ones.
+             */
+            quantity: number;
+            /** Format: double */
+            reorder_point: number | null;
+            /** Format: int32 */
+            spool_length_m: number | null;
+            /**
+             * Format: int64
+             * @description Whole spools to buy so that it is no longer low: the reorder point that applies (0 when
+             *     none does) minus the quantity, rounded down, plus one; 0 when it is not low.
+             */
+            to_buy: number;
+            /** Format: date-time */
+            updated_at: string;
+            updated_by_email: string | null;
+            /**
+             * Format: int32
+             * @description Send it back with a full edit.
+             */
+            version: number;
+        };
+        /**
+         * @description An invite as the team's admins and its addressee see it. The token is never sent back: it
+         *     only travels in the e-mail.
+         */
+        Invite: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            invited_by_email: string | null;
+            public_id: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["InviteStatus"];
+            team_name: string;
+            team_public_id: string;
+        };
+        InviteBody: {
+            invite: components["schemas"]["Invite"];
+        };
+        /** @description An invite the person sent or was sent. Neither its token nor (for one received) who sent it. */
+        InviteExport: {
+            /** Format: date-time */
+            created_at: string;
+            email: string;
+            /** Format: date-time */
+            expires_at: string;
+            public_id: string;
+            role: components["schemas"]["Role"];
+            status: components["schemas"]["InviteStatus"];
+            /** @description Null once the team is gone. */
+            team_name: string | null;
+        };
+        /**
+         * @description What the e-mailed link tells whoever opens it before they sign in: the team and who invites
+         *     them, nothing more (not the addresses, the role or the dates).
+         */
+        InvitePreview: {
+            /**
+             * @description The inviter's full name; `null` when they gave none or their account is gone. Their
+             *     address is never shown here.
+             */
+            invited_by: string | null;
+            team_name: string;
+        };
+        /**
+         * @description Where an invite stands.
+         * @enum {string}
+         */
+        InviteStatus: "pending" | "accepted" | "revoked" | "expired";
+        InvitesBody: {
+            invites: components["schemas"]["Invite"][];
+        };
+        /** @enum {string} */
+        IssueKind: "duplicate" | "conflict";
+        /** @description CIELAB (D65): L* lightness 0 to 100, a* green to red, b* blue to yellow. */
+        Lab: {
+            /** Format: double */
+            a: number;
+            /** Format: double */
+            b: number;
+            /** Format: double */
+            l: number;
+        };
+        /** @description A line with its threads and the codes its chart repeats. */
+        LineDetail: components["schemas"]["LineSummary"] & {
+            issues: components["schemas"]["CodeIssue"][];
+            threads: components["schemas"]["ThreadView"][];
+        };
+        /**
+         * @description A thread line, or a colour standard such as Pantone or RAL.
+         * @enum {string}
+         */
+        LineKind: "thread" | "reference";
+        /**
+         * @description The best matches within one line, best first: by distance, but from a black, white or grey the
+         *     line's blacks, whites and greys come first unless a colour is much closer.
+         */
+        LineMatches: {
+            line: string;
+            line_name: string;
+            matches: components["schemas"]["Match"][];
+        };
+        LineResponse: {
+            line: components["schemas"]["LineDetail"];
+        };
+        /** @description A line without its threads, for lists and pickers. */
+        LineSummary: {
+            brand: string;
+            /** @description Codes the chart lists with more than one colour. */
+            conflicting_codes: number;
+            /** @description Brand and name together, e.g. "Madeira Polyneon". */
+            display_name: string;
+            /** @description Codes the chart lists more than once with the same colour. */
+            duplicate_codes: number;
+            fibre: components["schemas"]["Fibre"] | null;
+            id: string;
+            kind: components["schemas"]["LineKind"];
+            name: string;
+            source: string;
+            thread_count: number;
+            /** Format: int32 */
+            weight: number | null;
+        };
+        LinesResponse: {
+            lines: components["schemas"]["LineSummary"][];
+        };
+        LogEntry: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            kind: components["schemas"]["MaintenanceKind"];
+            notes: string;
+            performed_on: string;
+            /** Format: int64 */
+            stitch_counter: number | null;
+        };
+        LogEntryBody: {
+            entry: components["schemas"]["LogEntry"];
+        };
+        /** @description A maintenance done. */
+        LogInput: {
+            kind: components["schemas"]["MaintenanceKind"];
+            notes?: string;
+            /**
+             * @description `YYYY-MM-DD`.
+             * @example 2025-07-01
+             */
+            performed_on: string;
+            /**
+             * Format: int64
+             * @description The machine's stitch counter then, if read: a whole number up to 2^53 - 1 (what every
+             *     JSON reader, JavaScript's included, reads exactly).
+             */
+            stitch_counter?: number | null;
+        };
+        MachineBody: {
+            machine: components["schemas"]["MachineView"];
+        };
+        /** @description A machine as typed in, before it is checked. */
+        MachineDraft: {
+            brand?: string;
+            /** Format: int32 */
+            heads?: number;
+            hoops?: components["schemas"]["Hoop"][];
+            /** Format: int32 */
+            max_spm?: number | null;
+            model?: string;
+            /** @example Tajima 6-head */
+            name: string;
+            /** Format: int32 */
+            needles_per_head?: number;
+            notes?: string;
+            /**
+             * @description `YYYY-MM-DD`.
+             * @example 2025-06-01
+             */
+            purchase_date?: string | null;
+            serial_number?: string;
+            status?: components["schemas"]["MachineStatus"];
+            /**
+             * Format: int32
+             * @description What it really runs at; often about half of the rated maximum.
+             */
+            typical_spm?: number | null;
+        };
+        /** @description A full edit: the machine's fields and the `version` it was made from. */
+        MachineEdit: components["schemas"]["MachineDraft"] & {
+            /**
+             * Format: int32
+             * @example 1
+             */
+            version: number;
+        };
+        /** @enum {string} */
+        MachineStatus: "active" | "maintenance" | "retired";
+        /** @description A machine as the app shows it. */
+        MachineView: {
+            brand: string;
+            /** @description When each kind of maintenance is next due, soonest first. */
+            due: components["schemas"]["DueView"][];
+            /** Format: int32 */
+            heads: number;
+            hoops: components["schemas"]["Hoop"][];
+            id: string;
+            /** @description Newest first; only in the answers about one machine. */
+            maintenance?: components["schemas"]["LogEntry"][] | null;
+            /** Format: int32 */
+            max_spm: number | null;
+            model: string;
+            name: string;
+            /** Format: int32 */
+            needles_per_head: number;
+            notes: string;
+            purchase_date: string | null;
+            serial_number: string;
+            status: components["schemas"]["MachineStatus"];
+            /**
+             * Format: int64
+             * @description The highest stitch counter reading logged.
+             */
+            stitch_counter: number | null;
+            /** Format: int32 */
+            typical_spm: number | null;
+            /** Format: date-time */
+            updated_at: string;
+            /** Format: int32 */
+            version: number;
+        };
+        MachinesBody: {
+            machines: components["schemas"]["MachineView"][];
+        };
+        /** @enum {string} */
+        MaintenanceKind: "oiling" | "hook_cleaning" | "needle_change" | "service" | "other";
+        /**
+         * @description The same location and/or reorder point for several entries: a field left out stays as it is;
+         *     `reorder_point: null` removes the entries' own points (the team's default then applies).
+         */
+        ManyInput: {
+            /** @description The entries' ids, 1 to 500. */
+            ids: string[];
+            location?: string | null;
+            /**
+             * Format: double
+             * @description Left out: unchanged; `null`: removed; a number: set.
+             */
+            reorder_point?: number | null;
+        };
+        ManyResult: {
+            threads: components["schemas"]["InventoryThread"][];
+        };
+        Match: {
+            /**
+             * Format: double
+             * @description CIEDE2000 distance to the source; between two near-neutral colours, with a lightness
+             *     difference counting half (kL = 2).
+             */
+            delta_e: number;
+            label: components["schemas"]["MatchLabel"];
+            thread: components["schemas"]["ThreadView"];
+        };
+        /**
+         * @description How close a match looks, from its CIEDE2000 distance. The thresholds follow the usual reading
+         *     of ΔE00: below 1 most people cannot see a difference side by side; below 2 only on close
+         *     inspection; below 5 the colours are clearly related but visibly different; above that the match
+         *     is a poor substitute.
+         * @enum {string}
+         */
+        MatchLabel: "indistinguishable" | "close" | "similar" | "poor";
+        /** @description A member of a team. */
+        Member: {
+            email: string;
+            full_name: string | null;
+            /** Format: date-time */
+            joined_at: string;
+            role: components["schemas"]["Role"];
+            userId: components["schemas"]["UserId"];
+        };
+        MemberBody: {
+            member: components["schemas"]["Member"];
+        };
+        MembersBody: {
+            members: components["schemas"]["Member"][];
+        };
+        /** @description One of the person's teams, their role and their own settings in it. */
+        MembershipExport: {
+            role: components["schemas"]["Role"];
+            /** @description Their own settings in the team (not the team's). */
+            settings: Record<string, never>;
+            team: components["schemas"]["TeamRef"];
+        };
+        Meta: {
+            /** @description Version of the domain core the server runs (the browser runs the same core as WebAssembly). */
+            core_version: string;
+            environment: components["schemas"]["Environment"];
+            /** @description Version of the server. */
+            version: string;
+        };
+        /** @description A new team's name, or a team's new name. */
+        NameBody: {
+            /** @example Stitch & Co */
+            name: string;
+        };
+        OwnedBody: {
+            threads: components["schemas"]["OwnedThread"][];
+        };
+        /** @description A catalogue thread the team owns, as the converter's "only threads we own" needs it. */
+        OwnedThread: {
+            code: string;
+            line: string;
+            /** Format: double */
+            quantity: number;
+        };
+        /** @description Everything Bobbin keeps about the person, for them to take. */
+        PersonalExport: {
+            /**
+             * @description The account as the auth service shows it (`GET /auth/v1/user`): address, names, sign-in
+             *     times, identities, and authenticator apps without their secrets.
+             */
+            account: Record<string, never>;
+            /** @description The public id of the team the app opens first. */
+            default_team_pid: string | null;
+            /** Format: date-time */
+            exported_at: string;
+            /** @description Invites addressed to the person's address, newest first. */
+            invites_received: components["schemas"]["InviteExport"][];
+            /** @description Newest first. */
+            invites_sent: components["schemas"]["InviteExport"][];
+            memberships: components["schemas"]["MembershipExport"][];
+            /** @description Newest first. */
+            sessions: components["schemas"]["SessionExport"][];
+        };
+        /** @description The profile the app shows and builds on. */
+        Profile: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description The public id of the team the app opens first; null while the person has none (or has
+             *     left it).
+             */
+            default_team_pid: string | null;
+            email: string;
+            /** @description From sign-up (`data.full_name`) or a later profile edit. */
+            full_name: string | null;
+            id: components["schemas"]["UserId"];
+        };
+        /** @description Add someone to the team, or change a member's role. */
+        PutMemberBody: {
+            role: components["schemas"]["Role"];
+            userId: components["schemas"]["UserId"];
+        };
+        QuoteBody: {
+            quote: components["schemas"]["QuoteView"];
+        };
+        /** @description A quote to save: what was priced, and the result the calculator showed. */
+        QuoteInput: {
+            /** @description ISO 4217, e.g. `EUR`: the figures are rounded to its minor unit. */
+            currency: string;
+            /** @description The design file's name and figures, if the stitch count came from one (at most 4 KiB). */
+            design?: Record<string, never> | null;
+            /** @description The job (`bobbin_core::pricing::Job`). */
+            job: Record<string, never>;
+            /** @description What the quote is for, e.g. "Café Rosa: 50 polos". */
+            name: string;
+            /** @description The price list used (`bobbin_core::pricing::Rates`). */
+            rates: Record<string, never>;
+            /** @description The result the calculator showed (`bobbin_core::pricing::Quote`). */
+            result: Record<string, never>;
+        };
+        QuotePage: {
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            quotes: components["schemas"]["QuoteSummary"][];
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A quote in the list. */
+        QuoteSummary: {
+            /** Format: date-time */
+            created_at: string;
+            created_by_email: string | null;
+            /** @description The full name of who saved it, where they gave one: shown rather than the address. */
+            created_by_name: string | null;
+            currency: string;
+            id: string;
+            name: string;
+            /** @description Decimal text, e.g. `"7.12"`. */
+            per_piece: string;
+            /** Format: int32 */
+            quantity: number;
+            total: string;
+        };
+        /** @description A quote with everything needed to reopen it. */
+        QuoteView: components["schemas"]["QuoteSummary"] & {
+            design?: Record<string, never> | null;
+            job: Record<string, never>;
+            rates: Record<string, never>;
+            result: Record<string, never>;
+        };
+        Readiness: {
+            /**
+             * @description `ok`, or `unreachable` (no answer within 2 seconds; the lists below are then empty).
+             * @example ok
+             */
+            database: string;
+            /**
+             * @description Migrations this version needs that the database has not applied (they run when a server
+             *     of this version starts).
+             */
+            pending_migrations: string[];
+            /**
+             * @description `ready` when the server can take traffic; `not_ready` when its database does not answer
+             *     or its schema is not the one this version needs.
+             * @example ready
+             */
+            status: string;
+            /**
+             * @description Migrations the database has applied that this version does not know: a newer version
+             *     changed the schema.
+             */
+            unknown_migrations: string[];
+            /** @description Version of the server. */
+            version: string;
+        };
+        /** @description The colour converted from, as resolved. */
+        ResolvedSource: {
+            hex: components["schemas"]["Rgb8"];
+            lab: components["schemas"]["Lab"];
+            /** @description A Lab value outside what a screen shows: `hex` is the nearest displayable colour. */
+            out_of_gamut: boolean;
+            thread: components["schemas"]["ThreadView"] | null;
+        };
+        /** @description An sRGB colour as #RRGGBB. */
+        Rgb8: string;
+        /**
+         * @description A member's role in a team, from the most to the least powerful.
+         * @enum {string}
+         */
+        Role: "owner" | "admin" | "member" | "viewer";
+        /** @description A session, without its tokens. */
+        SessionExport: {
+            /** @description `aal1` or `aal2`. */
+            aal: string;
+            /** Format: date-time */
+            created_at: string;
+            /** @description The session this download was asked from. */
+            current: boolean;
+            /** Format: uuid */
+            id: string;
+            ip: string | null;
+            /** Format: date-time */
+            refreshed_at: string | null;
+            user_agent: string | null;
+        };
+        /** @description A count typed into the list: `quantity`, replacing `expected`, the count shown when it was typed. */
+        SetQuantityInput: {
+            /** Format: double */
+            expected: number;
+            /** Format: double */
+            quantity: number;
+        };
+        /** @description A whole settings map. */
+        SettingsBody: {
+            settings: Record<string, never>;
+        };
+        /** @description What to convert from. */
+        Source: {
+            /** @description A catalogue thread: `{"thread": {"line": "isacord-polyester", "code": "0015"}}`. */
+            thread: components["schemas"]["ThreadRef"];
+        } | {
+            /** @description `{"hex": "#1A2B3C"}`. */
+            hex: string;
+        } | {
+            /** @description `{"rgb": [26, 43, 60]}`. */
+            rgb: number[];
+        } | {
+            /** @description `{"lab": {"l": 50, "a": 10, "b": -20}}`. */
+            lab: components["schemas"]["Lab"];
+        };
+        /** @description A team as its members see it. */
+        Team: {
+            /** Format: date-time */
+            created_at: string;
+            /** @description The team's key inside Bobbin; a path's `{team_id}` takes it as well as `public_id`. */
+            id: components["schemas"]["TeamId"];
+            /** Format: int64 */
+            member_count: number;
+            name: string;
+            /** @description The id the app's URLs and the profile's `default_team_pid` use. */
+            public_id: string;
+            /** @description The caller's role in this team. */
+            role: components["schemas"]["Role"];
+        };
+        TeamBody: {
+            team: components["schemas"]["Team"];
+        };
+        /**
+         * Format: uuid
+         * @description A team.
+         */
+        TeamId: string;
+        /** @description A team named in an answer about the account. */
+        TeamRef: {
+            id: components["schemas"]["TeamId"];
+            /** Format: int64 */
+            member_count: number;
+            name: string;
+            public_id: string;
+        };
+        TeamsBody: {
+            teams: components["schemas"]["Team"][];
+        };
+        ThreadBody: {
+            thread: components["schemas"]["InventoryThread"];
+        };
+        /**
+         * @description A new entry, or a full edit of one: a catalogue thread (`line`, `code`) or a custom one
+         *     (`name`, `colour`).
+         */
+        ThreadInput: {
+            /**
+             * @default null
+             * @example 1800
+             */
+            code?: string | null;
+            /** @default null */
+            colour?: string | null;
+            /**
+             * Format: double
+             * @default null
+             */
+            cost_per_spool?: number | null;
+            /**
+             * @default null
+             * @example madeira-polyneon
+             */
+            line?: string | null;
+            /**
+             * @default null
+             * @example Shelf A
+             */
+            location?: string | null;
+            /** @default null */
+            name?: string | null;
+            /** @default null */
+            notes?: string | null;
+            /**
+             * Format: double
+             * @default null
+             * @example 2.5
+             */
+            quantity?: number | null;
+            /**
+             * Format: double
+             * @default null
+             * @example 1
+             */
+            reorder_point?: number | null;
+            /**
+             * Format: int32
+             * @default null
+             */
+            spool_length_m?: number | null;
+            /**
+             * Format: int32
+             * @description For a full edit: the `version` the edit started from.
+             * @default null
+             * @example 1
+             */
+            version?: number | null;
+        };
+        ThreadPage: {
+            page: number;
+            per_page: number;
+            threads: components["schemas"]["InventoryThread"][];
+            /** @description How many entries match, over all pages. */
+            total: number;
+        };
+        /** @description A thread named by its line and code, as people and other tables refer to it. */
+        ThreadRef: {
+            code: string;
+            line: string;
+        };
+        /** @description One thread, with enough about its line to show it anywhere. */
+        ThreadView: {
+            code: string;
+            /** @description The chart gives this code more than one colour; this is one of them. */
+            conflict: boolean;
+            hex: components["schemas"]["Rgb8"];
+            line: string;
+            line_name: string;
+            name: string;
+        };
+        ThreadsResponse: {
+            threads: components["schemas"]["ThreadView"][];
+        };
+        /**
+         * Format: uuid
+         * @description A person (the auth service's user).
+         */
+        UserId: string;
+        /** @description One setting's value; `null` when it is not set. */
+        ValueBody: {
+            /** @description Any JSON value: a string (`"EUR"`), a number, an object, or `null`. */
+            value: unknown;
+        };
     };
-    TeamBody: {
-      team: components['schemas']['Team'];
-    };
-    /**
-     * Format: uuid
-     * @description A team.
-     */
-    TeamId: string;
-    /** @description A team named in an answer about the account. */
-    TeamRef: {
-      id: components['schemas']['TeamId'];
-      /** Format: int64 */
-      member_count: number;
-      name: string;
-      public_id: string;
-    };
-    TeamsBody: {
-      teams: components['schemas']['Team'][];
-    };
-    ThreadBody: {
-      thread: components['schemas']['InventoryThread'];
-    };
-    /**
-     * @description A new entry, or a full edit of one: a catalogue thread (`line`, `code`) or a custom one
-     *     (`name`, `colour`).
-     */
-    ThreadInput: {
-      /**
-       * @default null
-       * @example 1800
-       */
-      code?: string | null;
-      /** @default null */
-      colour?: string | null;
-      /**
-       * Format: double
-       * @default null
-       */
-      cost_per_spool?: number | null;
-      /**
-       * @default null
-       * @example madeira-polyneon
-       */
-      line?: string | null;
-      /**
-       * @default null
-       * @example Shelf A
-       */
-      location?: string | null;
-      /** @default null */
-      name?: string | null;
-      /** @default null */
-      notes?: string | null;
-      /**
-       * Format: double
-       * @default null
-       * @example 2.5
-       */
-      quantity?: number | null;
-      /**
-       * Format: double
-       * @default null
-       * @example 1
-       */
-      reorder_point?: number | null;
-      /**
-       * Format: int32
-       * @default null
-       */
-      spool_length_m?: number | null;
-      /**
-       * Format: int32
-       * @description For a full edit: the `version` the edit started from.
-       * @default null
-       * @example 1
-       */
-      version?: number | null;
-    };
-    ThreadPage: {
-      page: number;
-      per_page: number;
-      threads: components['schemas']['InventoryThread'][];
-      /** @description How many entries match, over all pages. */
-      total: number;
-    };
-    /** @description A thread named by its line and code, as people and other tables refer to it. */
-    ThreadRef: {
-      code: string;
-      line: string;
-    };
-    /** @description One thread, with enough about its line to show it anywhere. */
-    ThreadView: {
-      code: string;
-      /** @description The chart gives this code more than one colour; this is one of them. */
-      conflict: boolean;
-      hex: components['schemas']['Rgb8'];
-      line: string;
-      line_name: string;
-      name: string;
-    };
-    ThreadsResponse: {
-      threads: components['schemas']['ThreadView'][];
-    };
-    /**
-     * Format: uuid
-     * @description A person (the auth service's user).
-     */
-    UserId: string;
-    /** @description One setting's value; `null` when it is not set. */
-    ValueBody: {
-      /** @description Any JSON value: a string (`"EUR"`), a number, an object, or `null`. */
-      value: unknown;
-    };
-  };
-  responses: never;
-  parameters: never;
-  requestBodies: never;
-  headers: never;
-  pathItems: never;
+    responses: never;
+    parameters: never;
+    requestBodies: never;
+    headers: never;
+    pathItems: never;
 }
 export type $defs = Record<string, never>;
 export interface operations {
-  lines: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LinesResponse'];
-        };
-      };
-      /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  line: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description Line id, e.g. `isacord-polyester` */
-        line_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LineResponse'];
-        };
-      };
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  thread: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        line_id: string;
-        code: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadsResponse'];
-        };
-      };
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  search: {
-    parameters: {
-      query: {
-        /** @description Code or name, or the start of one. */
-        q: string;
-        /** @description Comma-separated line ids to search; all lines when absent. */
-        lines?: string;
-        /** @description At most this many threads, 1 to 100 (default 20). */
-        limit?: number;
-      };
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadsResponse'];
-        };
-      };
-      /** @description ; or `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  info: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ContactInfo'];
-        };
-      };
-      /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  send: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ContactBody'];
-      };
-    };
-    responses: {
-      /** @description Handed to the mail server */
-      202: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ContactSent'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, each field's problem in `fields`; or `contact_unavailable`: this server has no contact address */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: a message was sent in the last 2 minutes */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  convert: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ConvertRequest'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Conversion'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description ; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: too many conversions from this network in a minute */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  convert_bulk: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['BulkRequest'];
-      };
-    };
-    responses: {
-      /** @description The list converted: JSON, or CSV when asked for */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BulkConversion'];
-          'text/csv': string;
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description ; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: too many conversions from this network in a minute */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  accept_by_token: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AcceptBody'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AcceptedBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No invite has that token */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `invite_accepted` or `already_member` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `invite_revoked` or `invite_expired` */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  preview: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AcceptBody'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['InvitePreview'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No invite has that token */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `invite_accepted` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `invite_revoked` or `invite_expired` */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: too many lookups from this network in 5 minutes */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  accept_by_public_id: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The invite's public id */
-        invite_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['AcceptedBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such invite addressed to the caller */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `invite_accepted` or `already_member` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `invite_revoked` or `invite_expired` */
-      410: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  revoke: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The invite's public id */
-        invite_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['InviteBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such invite, or not the caller's to revoke */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `invite_accepted`: remove the member instead */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  meta: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Meta'];
-        };
-      };
-      /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  list_teams: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TeamsBody'];
-        };
-      };
-      /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  create_team: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['NameBody'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TeamBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed` (the name), or `too_many_teams` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  get_team: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TeamBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  delete_team: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Deleted */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Only owners delete a team; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  rename: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['NameBody'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['TeamBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Members and viewers cannot rename; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The name is not valid; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  export_team: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The archive */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/zip': number[];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Only admins and owners take the team's data */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  list_invites: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['InvitesBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Members and viewers do not see invites */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  create_invite: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['CreateInviteBody'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['InviteBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The caller's role does not allow it; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `already_member` or `invite_pending` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: the address */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: too many invites this hour */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  list_machines: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MachinesBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  create_machine: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['MachineDraft'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MachineBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, naming each field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  get_machine: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        machine_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MachineBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  update_machine: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        machine_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['MachineEdit'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MachineBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `edit_conflict`: changed by someone else since `version` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, naming each field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  delete_machine: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        machine_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  log: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        machine_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['LogInput'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['LogEntryBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: the date, the kind or the notes */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  unlog: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        machine_id: string;
-        entry_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such entry for this machine; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  members: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MembersBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  put_member: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['PutMemberBody'];
-      };
-    };
-    responses: {
-      /** @description The role was changed */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MemberBody'];
-        };
-      };
-      /** @description The person was added */
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['MemberBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The caller's role does not allow it; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such team; or no such person among the caller's teammates; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `last_owner`: the team would have no owner */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  member_all: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SettingsBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  member_patch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    /** @description Keys to set, `null` to remove */
-    requestBody: {
-      content: {
-        'application/json': Record<string, never>;
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SettingsBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, each bad key named as a field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  member_one: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        key: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ValueBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: the key is not a setting's name */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  member_set: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        key: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ValueBody'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ValueBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: the key or its value */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  remove_member: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        /** @description The member's user id (the caller's own to leave) */
-        user_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description The caller's role does not allow it; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such team, or no such member; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `last_owner`: the team would have no owner */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  list_quotes: {
-    parameters: {
-      query?: {
-        /** @description Part of the name. */
-        q?: string;
-        /** @description 1 to 10,000; 1 when not given. */
-        page?: number;
-        /** @description At most 100; 20 when not given. */
-        per_page?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['QuotePage'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  create_quote: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['QuoteInput'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['QuoteBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  get_quote: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        quote_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['QuoteBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  delete_quote: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        quote_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  duplicate: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        quote_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['QuoteBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `too_many_quotes`; or `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  team_all: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SettingsBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  team_patch: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    /** @description Keys to set, `null` to remove */
-    requestBody: {
-      content: {
-        /**
-         * @example {
-         *       "currency": "EUR"
-         *     }
-         */
-        'application/json': Record<string, never>;
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['SettingsBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Only admins and owners change team settings; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, each bad key named as a field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  team_one: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        key: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ValueBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: the key is not a setting's name */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  team_set: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        key: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ValueBody'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ValueBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Only admins and owners change team settings; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: the key or its value */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  list_threads: {
-    parameters: {
-      query?: {
-        /** @description Code (prefix), name, line, location, or an exact `#RRGGBB`. */
-        q?: string;
-        /** @description `#RRGGBB`: nearest first, each with its `distance`. */
-        closest?: string;
-        line?: string;
-        /** @description polyester, rayon, cotton, wool-blend, nylon, metallic, acrylic or other. */
-        fibre?: string;
-        /** @description Part of the storage location, whatever its case. */
-        location?: string;
-        /** @description Only low entries (see `low` of a thread): the shopping list. */
-        low?: boolean;
-        /** @description code (default), name, quantity, location or updated. */
-        sort?: string;
-        /** @description asc (default) or desc. */
-        order?: string;
-        /** @description 1 to 20,000; 1 when not given. */
-        page?: number;
-        /** @description At most 200; 50 when not given. */
-        per_page?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadPage'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a filter that cannot be read */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  create_thread: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ThreadInput'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `already_in_inventory`: edit that entry instead */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, naming each field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  change_many: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ManyInput'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ManyResult'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description One of the ids is no thread of this team: nothing changed; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: `ids` (1 to 500), `location` (at most 100 characters), `reorder_point` (an amount of 0 or more, or null) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  bulk: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['BulkInput'];
-      };
-    };
-    responses: {
-      201: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['BulkResult'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: `codes[i]` for each unknown code (with `skip_unknown`, only when no code is known) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  export: {
-    parameters: {
-      query?: {
-        /** @description Code (prefix), name, line, location, or an exact `#RRGGBB`. */
-        q?: string;
-        /** @description `#RRGGBB`: nearest first, each with its `distance`. */
-        closest?: string;
-        line?: string;
-        /** @description polyester, rayon, cotton, wool-blend, nylon, metallic, acrylic or other. */
-        fibre?: string;
-        /** @description Part of the storage location, whatever its case. */
-        location?: string;
-        /** @description Only low entries (see `low` of a thread): the shopping list. */
-        low?: boolean;
-        /** @description code (default), name, quantity, location or updated. */
-        sort?: string;
-        /** @description asc (default) or desc. */
-        order?: string;
-        /** @description 1 to 20,000; 1 when not given. */
-        page?: number;
-        /** @description At most 200; 50 when not given. */
-        per_page?: number;
-      };
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description CSV, with the columns import reads */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/csv': string;
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  import: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ImportInput'];
-      };
-    };
-    responses: {
-      /** @description The preview (and, with `commit`, the result) */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ImportResult'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems (with `skip_invalid`, only when no row is valid); or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  owned: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['OwnedBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  get_thread: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        thread_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  update_thread: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        thread_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['ThreadInput'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `edit_conflict`: changed by someone else since `version`; or `already_in_inventory` */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`, naming each field */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  delete_thread: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        thread_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Removed */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  adjust: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        thread_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['AdjustInput'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed` (delta), or `negative_quantity` */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  set_quantity: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path: {
-        /** @description The team's `public_id` or `id` */
-        team_id: string;
-        thread_id: string;
-      };
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['SetQuantityInput'];
-      };
-    };
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ThreadBody'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `quantity_changed`: the count is no longer `expected`; the message names both */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: `quantity` or `expected` is not an amount of 0 or more */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  me: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The profile */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Profile'];
-        };
-      };
-      /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  delete_account: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['DeleteAccountBody'];
-      };
-    };
-    responses: {
-      /** @description Deleted; the session has ended */
-      204: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content?: never;
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `sole_owner`: the message names the teams to hand over or delete first */
-      409: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: `password` missing (`required`), wrong (`wrong_password`), or the account has none (`no_password`) */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `rate_limited`: too many password tries */
-      429: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `server_busy`: too many passwords checked at once; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  set_default_team: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody: {
-      content: {
-        'application/json': components['schemas']['DefaultTeamBody'];
-      };
-    };
-    responses: {
-      /** @description The profile */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Profile'];
-        };
-      };
-      /** @description `invalid_json`: the body is not JSON */
-      400: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
-      403: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description No such team, or not a member */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `payload_too_large`: the body is over 1 MiB */
-      413: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `unsupported_media_type`: the body is not sent as `application/json` */
-      415: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `validation_failed`: no team id */
-      422: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `storage_full`: the server's disk is full: nothing was saved */
-      507: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  account_deletion: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description What deleting the account would take */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['DeletionView'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  export_my_data: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The person's data, as a download */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['PersonalExport'];
-        };
-      };
-      /** @description `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  mine: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['InvitesBody'];
-        };
-      };
-      /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  healthz: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The server is up and its database answers */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Health'];
-        };
-      };
-      /** @description The server is up but its database does not answer, or takes no writes */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Health'];
-        };
-      };
-    };
-  };
-  metrics: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description Every metric, in Prometheus's text format (version 0.0.4) */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'text/plain': string;
-        };
-      };
-      /** @description `unauthorized`: no `Authorization: Bearer` header with the metrics token */
-      401: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-      /** @description `not_found`: metrics are not served on this address (no `--metrics-token`) */
-      404: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['ErrorBody'];
-        };
-      };
-    };
-  };
-  readyz: {
-    parameters: {
-      query?: never;
-      header?: never;
-      path?: never;
-      cookie?: never;
-    };
-    requestBody?: never;
-    responses: {
-      /** @description The database answers and its schema is the one this version needs */
-      200: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Readiness'];
-        };
-      };
-      /** @description The database does not answer, or has migrations pending or unknown to this version */
-      503: {
-        headers: {
-          [name: string]: unknown;
-        };
-        content: {
-          'application/json': components['schemas']['Readiness'];
-        };
-      };
-    };
-  };
+    lines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LinesResponse"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    line: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Line id, e.g. `isacord-polyester` */
+                line_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineResponse"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    thread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                line_id: string;
+                code: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadsResponse"];
+                };
+            };
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    search: {
+        parameters: {
+            query: {
+                /** @description Code or name, or the start of one. */
+                q: string;
+                /** @description Comma-separated line ids to search; all lines when absent. */
+                lines?: string;
+                /** @description At most this many threads, 1 to 100 (default 20). */
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadsResponse"];
+                };
+            };
+            /** @description ; or `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    info: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactInfo"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ContactBody"];
+            };
+        };
+        responses: {
+            /** @description Handed to the mail server */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ContactSent"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, each field's problem in `fields`; or `contact_unavailable`: this server has no contact address */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: a message was sent in the last 2 minutes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    convert: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ConvertRequest"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Conversion"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many conversions from this network in a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    convert_bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkRequest"];
+            };
+        };
+        responses: {
+            /** @description The list converted: JSON, or CSV when asked for */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkConversion"];
+                    "text/csv": string;
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description ; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many conversions from this network in a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_by_token: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No invite has that token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_accepted` or `already_member` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_revoked` or `invite_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AcceptBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitePreview"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No invite has that token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_accepted` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_revoked` or `invite_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many lookups from this network in 5 minutes */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    accept_by_public_id: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invite's public id */
+                invite_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AcceptedBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such invite addressed to the caller */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_accepted` or `already_member` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_revoked` or `invite_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The invite's public id */
+                invite_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such invite, or not the caller's to revoke */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `invite_accepted`: remove the member instead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    meta: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Meta"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_teams: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamsBody"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_team: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NameBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed` (the name), or `too_many_teams` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_team: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_team: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only owners delete a team; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    rename: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["NameBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Members and viewers cannot rename; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The name is not valid; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_team: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The archive */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/zip": number[];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only admins and owners take the team's data */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_invites: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitesBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Members and viewers do not see invites */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_invite: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInviteBody"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InviteBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role does not allow it; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_member` or `invite_pending` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the address */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many invites this hour */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_machines: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachinesBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MachineDraft"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, naming each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["MachineEdit"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MachineBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `edit_conflict`: changed by someone else since `version` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, naming each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_machine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    log: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                machine_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["LogInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LogEntryBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such machine in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the date, the kind or the notes */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    unlog: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                machine_id: string;
+                entry_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such entry for this machine; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    members: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MembersBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    put_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PutMemberBody"];
+            };
+        };
+        responses: {
+            /** @description The role was changed */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberBody"];
+                };
+            };
+            /** @description The person was added */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["MemberBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role does not allow it; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such team; or no such person among the caller's teammates; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `last_owner`: the team would have no owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    member_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    member_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Keys to set, `null` to remove */
+        requestBody: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, each bad key named as a field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    member_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValueBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the key is not a setting's name */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    member_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValueBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValueBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the key or its value */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    remove_member: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                /** @description The member's user id (the caller's own to leave) */
+                user_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description The caller's role does not allow it; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such team, or no such member; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `last_owner`: the team would have no owner */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_quotes: {
+        parameters: {
+            query?: {
+                /** @description Part of the name. */
+                q?: string;
+                /** @description 1 to 10,000; 1 when not given. */
+                page?: number;
+                /** @description At most 100; 20 when not given. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuotePage"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuoteInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    duplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `too_many_quotes`; or `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    team_all: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    team_patch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Keys to set, `null` to remove */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currency": "EUR"
+                 *     }
+                 */
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SettingsBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only admins and owners change team settings; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, each bad key named as a field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    team_one: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValueBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the key is not a setting's name */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    team_set: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                key: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ValueBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ValueBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Only admins and owners change team settings; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: the key or its value */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_threads: {
+        parameters: {
+            query?: {
+                /** @description Code (prefix), name, line, location, or an exact `#RRGGBB`. */
+                q?: string;
+                /** @description `#RRGGBB`: nearest first, each with its `distance`. */
+                closest?: string;
+                line?: string;
+                /** @description polyester, rayon, cotton, wool-blend, nylon, metallic, acrylic or other. */
+                fibre?: string;
+                /** @description Part of the storage location, whatever its case. */
+                location?: string;
+                /** @description Only low entries (see `low` of a thread): the shopping list. */
+                low?: boolean;
+                /** @description code (default), name, quantity, location or updated. */
+                sort?: string;
+                /** @description asc (default) or desc. */
+                order?: string;
+                /** @description 1 to 20,000; 1 when not given. */
+                page?: number;
+                /** @description At most 200; 50 when not given. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadPage"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a filter that cannot be read */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_thread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_in_inventory`: edit that entry instead */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, naming each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    change_many: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ManyInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ManyResult"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description One of the ids is no thread of this team: nothing changed; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `ids` (1 to 500), `location` (at most 100 characters), `reorder_point` (an amount of 0 or more, or null) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    bulk: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BulkInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BulkResult"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `codes[i]` for each unknown code (with `skip_unknown`, only when no code is known) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export: {
+        parameters: {
+            query?: {
+                /** @description Code (prefix), name, line, location, or an exact `#RRGGBB`. */
+                q?: string;
+                /** @description `#RRGGBB`: nearest first, each with its `distance`. */
+                closest?: string;
+                line?: string;
+                /** @description polyester, rayon, cotton, wool-blend, nylon, metallic, acrylic or other. */
+                fibre?: string;
+                /** @description Part of the storage location, whatever its case. */
+                location?: string;
+                /** @description Only low entries (see `low` of a thread): the shopping list. */
+                low?: boolean;
+                /** @description code (default), name, quantity, location or updated. */
+                sort?: string;
+                /** @description asc (default) or desc. */
+                order?: string;
+                /** @description 1 to 20,000; 1 when not given. */
+                page?: number;
+                /** @description At most 200; 50 when not given. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description CSV, with the columns import reads */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/csv": string;
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    import: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ImportInput"];
+            };
+        };
+        responses: {
+            /** @description The preview (and, with `commit`, the result) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `import_unreadable`: no header, empty or too long; `import_invalid`: `commit` with rows that have problems (with `skip_invalid`, only when no row is valid); or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: too many large conversions and imports at once; try again after `Retry-After` seconds; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    owned: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OwnedBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_thread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_thread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ThreadInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `edit_conflict`: changed by someone else since `version`; or `already_in_inventory` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, naming each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_thread: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    adjust: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AdjustInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed` (delta), or `negative_quantity` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_quantity: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetQuantityInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ThreadBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `quantity_changed`: the count is no longer `expected`; the message names both */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `quantity` or `expected` is not an amount of 0 or more */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    me: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    delete_account: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeleteAccountBody"];
+            };
+        };
+        responses: {
+            /** @description Deleted; the session has ended */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `sole_owner`: the message names the teams to hand over or delete first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `password` missing (`required`), wrong (`wrong_password`), or the account has none (`no_password`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many password tries */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: too many passwords checked at once; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    set_default_team: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DefaultTeamBody"];
+            };
+        };
+        responses: {
+            /** @description The profile */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Profile"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such team, or not a member */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no team id */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    account_deletion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What deleting the account would take */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DeletionView"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    export_my_data: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The person's data, as a download */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonalExport"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    mine: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitesBody"];
+                };
+            };
+            /** @description Not signed in; or `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    healthz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The server is up and its database answers */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+            /** @description The server is up but its database does not answer, or takes no writes */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Health"];
+                };
+            };
+        };
+    };
+    metrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every metric, in Prometheus's text format (version 0.0.4) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description `unauthorized`: no `Authorization: Bearer` header with the metrics token */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: metrics are not served on this address (no `--metrics-token`) */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    readyz: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The database answers and its schema is the one this version needs */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+            /** @description The database does not answer, or has migrations pending or unknown to this version */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Readiness"];
+                };
+            };
+        };
+    };
 }
