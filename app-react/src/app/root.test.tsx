@@ -260,7 +260,7 @@ describe('the app root follows the session', () => {
       () =>
         new Promise((resolve) => {
           reread = () => {
-            resolve({ data: { session: null, user: null }, error: null } as never);
+            resolve({ data: { session: null, user: null }, error: null });
           };
         }),
     );
