@@ -6,7 +6,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CSSProperties } from 'react';
 
-import { FETCH_RETRIES, fetchRetryDelay } from '@/lib/query-client';
+import { retriedFetch } from '@/lib/query-client';
 
 /** Every icon the app uses, by Lucide name; `/test/vector` shows each at every size. */
 export const iconNames = ['menu', 'chevron-down'] as const;
@@ -30,8 +30,7 @@ export function iconQueryOptions(name: string) {
       if (!response.ok) throw new Error(`The icon ${name} answered HTTP ${response.status}`);
       return `url("data:image/svg+xml,${encodeURIComponent(await response.text())}")`;
     },
-    retry: FETCH_RETRIES,
-    retryDelay: fetchRetryDelay,
+    ...retriedFetch,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });

@@ -7,7 +7,7 @@ import { type QueryClient, queryOptions } from '@tanstack/react-query';
 
 import type { RouteRule } from '@/config/route-rules';
 
-import { FETCH_RETRIES, fetchRetryDelay } from './query-client';
+import { retriedFetch } from './query-client';
 import { createMemoryStore } from './store';
 
 /** How often the app asks whether a new build is out (also whenever the tab comes back). */
@@ -46,8 +46,7 @@ export const latestBuildQueryOptions = queryOptions({
     if (current && latest.id !== current) buildState.setState({ newBuild: latest });
     return latest;
   },
-  retry: FETCH_RETRIES,
-  retryDelay: fetchRetryDelay,
+  ...retriedFetch,
   refetchInterval: BUILD_POLL_MS,
   refetchOnWindowFocus: 'always',
   staleTime: 0,
@@ -58,9 +57,7 @@ export function buildMetaQueryOptions(id: string) {
   return queryOptions({
     queryKey: ['builds', 'meta', id],
     queryFn: ({ signal }) => fetchJson<BuildMeta>(`/builds/meta/${encodeURIComponent(id)}.json`, signal),
-    retry: FETCH_RETRIES,
-    // A navigation waits for it the first time.
-    retryDelay: fetchRetryDelay,
+    ...retriedFetch,
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: Number.POSITIVE_INFINITY,
   });

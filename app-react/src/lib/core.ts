@@ -20,7 +20,7 @@ import type {
   ThreadView,
 } from '@bobbin/core-wasm';
 
-import { FETCH_RETRIES, fetchRetryDelay } from './query-client';
+import { retriedFetch } from './query-client';
 
 export type {
   Amount,
@@ -150,8 +150,7 @@ export const coreQueryOptions = queryOptions({
   queryFn: loadCore,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
-  retry: FETCH_RETRIES,
-  retryDelay: fetchRetryDelay,
+  ...retriedFetch,
 });
 
 export const converterQueryOptions = queryOptions({
@@ -159,8 +158,7 @@ export const converterQueryOptions = queryOptions({
   queryFn: loadConverter,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
-  retry: FETCH_RETRIES,
-  retryDelay: fetchRetryDelay,
+  ...retriedFetch,
 });
 
 export const pricingQueryOptions = queryOptions({
@@ -168,6 +166,5 @@ export const pricingQueryOptions = queryOptions({
   queryFn: loadPricing,
   staleTime: Number.POSITIVE_INFINITY,
   gcTime: Number.POSITIVE_INFINITY,
-  retry: FETCH_RETRIES,
-  retryDelay: fetchRetryDelay,
+  ...retriedFetch,
 });

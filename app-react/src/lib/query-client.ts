@@ -16,13 +16,16 @@ export function fetchRetryDelay(attempt: number): number {
   return 250 * 2 ** attempt;
 }
 
+/** The retries of a fetch that is not a product API call, for its queryOptions() (as `productQuery` is for the API's). */
+export const retriedFetch = { retry: FETCH_RETRIES, retryDelay: fetchRetryDelay } as const;
+
 // One cache for the whole app. Per-endpoint lifetimes (docs/behaviour.md, "Cache lifetimes") are
 // set in each endpoint's queryOptions(), next to its fetcher.
 export function createQueryClient(): QueryClient {
   return new QueryClient({
     defaultOptions: {
       queries: {
-        retry: FETCH_RETRIES,
+        ...retriedFetch,
         refetchOnWindowFocus: false,
       },
       mutations: { retry: 0 },

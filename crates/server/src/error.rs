@@ -114,6 +114,17 @@ impl AppError {
         Self::Gone { code, message: message.into() }
     }
 
+    /// A failure of the auth service's own work that a product API handler used (reading a
+    /// session, counting a rate limit, reading the account), `doing` saying what: its database
+    /// outage as such, anything else a 500 with that cause logged. Refusals a handler answers in
+    /// its own words (a 429, say) are matched before this.
+    pub fn from_auth(error: &crate::auth::error::AuthError, doing: &str) -> Self {
+        match error.outage {
+            Some(outage) => Self::Outage(outage),
+            None => Self::Internal(anyhow::anyhow!("{doing} failed: {}", error.message)),
+        }
+    }
+
     pub fn status(&self) -> StatusCode {
         match self {
             Self::Unauthorized(_) | Self::InsufficientAal => StatusCode::UNAUTHORIZED,

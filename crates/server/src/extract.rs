@@ -251,10 +251,7 @@ impl FromRequestParts<AppState> for SignedIn {
 }
 
 fn auth_failure(error: &crate::auth::error::AuthError) -> AppError {
-    match error.outage {
-        Some(outage) => AppError::Outage(outage),
-        None => AppError::Internal(anyhow::anyhow!("checking an access token failed: {}", error.message)),
-    }
+    AppError::from_auth(error, "checking an access token")
 }
 
 /// The access token inside the chunked auth cookie: `name`, or `name.0`, `name.1`, ... joined

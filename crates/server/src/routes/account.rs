@@ -188,10 +188,7 @@ fn limited(error: &AuthError) -> AppError {
             "Too many password tries. Wait a few minutes, then try again.".to_owned(),
         );
     }
-    match error.outage {
-        Some(outage) => AppError::Outage(outage),
-        None => AppError::Internal(anyhow::anyhow!("counting a password try failed: {}", error.message)),
-    }
+    AppError::from_auth(error, "counting a password try")
 }
 
 /// "A", "A and B", "A, B and C".
@@ -290,10 +287,9 @@ pub async fn export(
 ) -> Result<Response, AppError> {
     let user = &current.user;
     let data = repo::account::personal_data(&state.db, user).await?;
-    let account = user_json(&state.db, user).await.map_err(|error| match error.outage {
-        Some(outage) => AppError::Outage(outage),
-        None => AppError::Internal(anyhow::anyhow!("reading the account failed: {}", error.message)),
-    })?;
+    let account = user_json(&state.db, user)
+        .await
+        .map_err(|error| AppError::from_auth(&error, "reading the account"))?;
     let export = PersonalExport {
         exported_at: OffsetDateTime::now_utc(),
         account,

@@ -99,13 +99,7 @@ pub async fn send(
     let allowed =
         rate_limit::allow_every(&state.db, &format!("contact:{}", current.user.id), CONTACT_INTERVAL_SECONDS)
             .await
-            .map_err(|error| match error.outage {
-                Some(outage) => AppError::Outage(outage),
-                None => AppError::Internal(anyhow::anyhow!(
-                    "counting a contact message failed: {}",
-                    error.message
-                )),
-            })?;
+            .map_err(|error| AppError::from_auth(&error, "counting a contact message"))?;
     if !allowed {
         return Err(AppError::RateLimited(
             "You sent a message a moment ago. Please wait two minutes before sending another.".to_owned(),

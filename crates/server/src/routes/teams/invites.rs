@@ -273,13 +273,15 @@ pub async fn preview(
     ApiJson(body): ApiJson<AcceptBody>,
 ) -> Result<Json<InvitePreview>, AppError> {
     rate_limit::per_client(&state.db, "invite_preview", &client, state.auth.config.rate_limit).await.map_err(
-        |error| match error.outage {
-            Some(outage) => AppError::Outage(outage),
-            None if error.status == StatusCode::TOO_MANY_REQUESTS => AppError::RateLimited(
-                "Too many invite links were opened from your network in the last few minutes. Please wait a few minutes and try again."
-                    .to_owned(),
-            ),
-            None => AppError::Internal(anyhow::anyhow!("counting an invite preview failed: {}", error.message)),
+        |error| {
+            if error.outage.is_none() && error.status == StatusCode::TOO_MANY_REQUESTS {
+                AppError::RateLimited(
+                    "Too many invite links were opened from your network in the last few minutes. Please wait a few minutes and try again."
+                        .to_owned(),
+                )
+            } else {
+                AppError::from_auth(&error, "counting an invite preview")
+            }
         },
     )?;
     let found = repo::invites::preview(&state.db, &sha256_hex(body.token.trim()))
