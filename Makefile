@@ -22,7 +22,7 @@ DIST := app-react/dist/index.html
 
 WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f -print) \
 	Cargo.toml Cargo.lock scripts/build-wasm.sh
-APP_SOURCES := $(shell find app-react/src style -type f) \
+APP_SOURCES := $(shell find app-react/src app-react/service-worker app-react/icons style -type f) \
 	app-react/index.html app-react/build.mjs app-react/tsconfig.json
 
 .PHONY: run build api-types test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e test-deploy clean

@@ -58,8 +58,36 @@ async function importTs(file) {
 }
 const { pageRoutes } = await importTs('src/config/paths.ts');
 const { routeRules } = await importTs('src/config/route-rules.ts');
+const { iconNames } = await importTs('src/config/icons.ts');
+
+// The installable app (docs/behaviour.md, "Offline"): the icons, under hashed names beside the
+// other assets, and the web app manifest, which opens Bobbin in its own window at the dashboard.
+// The icons are drawn from icons/app-icon.svg (`rsvg-convert -w N -h N`): a full-bleed square
+// whose drawing stays inside the centre 80%, so it serves as a maskable icon too.
+const appIcons = [];
+for (const size of [192, 512]) {
+  const bytes = await readFile(path.join(root, `icons/app-icon-${size}.png`));
+  const name = `app-icon-${size}-${createHash('sha256').update(bytes).digest('hex').slice(0, 8).toUpperCase()}.png`;
+  await writeFile(path.join(assets, name), bytes);
+  for (const purpose of ['any', 'maskable'])
+    appIcons.push({ src: `/assets/${name}`, sizes: `${size}x${size}`, type: 'image/png', purpose });
+}
+const webManifest = {
+  id: '/',
+  name: 'Bobbin',
+  short_name: 'Bobbin',
+  description: 'Thread and machine inventory, pricing and thread conversion for embroidery teams.',
+  start_url: '/dashboard',
+  scope: '/',
+  display: 'standalone',
+  background_color: '#ffffff',
+  theme_color: '#6d28d9',
+  icons: appIcons,
+};
+
 const buildHash = createHash('sha256');
 for (const file of Object.keys(result.metafile.outputs).sort()) buildHash.update(`${file}\n`);
+for (const icon of appIcons) buildHash.update(`${icon.src}\n`);
 buildHash.update(JSON.stringify({ pageRoutes, routeRules }));
 const buildId = buildHash.digest('hex').slice(0, 16);
 const timestamp = Date.now();
@@ -70,6 +98,38 @@ await writeFile(
   JSON.stringify({ id: buildId, timestamp, routes: pageRoutes, routeRules }, null, 2),
 );
 
+await writeFile(path.join(dist, 'manifest.webmanifest'), JSON.stringify(webManifest, null, 2));
+
+// The service worker (service-worker/sw.ts), served at /sw.js: it precaches this build's page
+// shell, every file of dist/assets/ (their names hold their content's hash) and the build's
+// manifest, so every page opens offline. Its text names the build, so each build is a new worker.
+const precache = [
+  { url: '/', revision: buildId },
+  { url: '/manifest.webmanifest', revision: buildId },
+  { url: `/builds/meta/${buildId}.json`, revision: null },
+  ...Object.keys(result.metafile.outputs).map((file) => ({ url: url(file), revision: null })),
+  ...[...new Set(appIcons.map((icon) => icon.src))].map((src) => ({ url: src, revision: null })),
+  // The app's icons, from the icon set embedded with this build.
+  ...iconNames.map((name) => ({ url: `/icons/lucide/${name}.svg`, revision: buildId })),
+];
+await esbuild.build({
+  absWorkingDir: root,
+  entryPoints: { sw: 'service-worker/sw.ts' },
+  outdir: dist,
+  bundle: true,
+  format: 'iife',
+  target: ['es2022', 'chrome111', 'edge111', 'firefox111', 'safari16.4'],
+  define: {
+    'process.env.NODE_ENV': '"production"',
+    'self.__WB_MANIFEST': JSON.stringify(precache),
+    BOBBIN_BUILD: JSON.stringify(buildId),
+    BOBBIN_PAGES: JSON.stringify([...pageRoutes, ...Object.keys(routeRules)]),
+  },
+  minify: true,
+  legalComments: 'none',
+  logLevel: 'warning',
+});
+
 // The icon set the server serves at /icons/lucide/{name}.svg (routes/icons.rs), in Iconify's
 // JSON format, from its npm package: embedded in the binary beside the app.
 await mkdir(path.join(dist, 'icons'), { recursive: true });
@@ -77,6 +137,7 @@ await copyFile(createRequire(import.meta.url).resolve('@iconify-json/lucide/icon
 
 const tags = [
   `<meta name="bobbin-build" content="${buildId}" />`,
+  `<link rel="apple-touch-icon" href="${appIcons.find((icon) => icon.sizes === '192x192')?.src}" />`,
   main.cssBundle ? `<link rel="stylesheet" href="${url(main.cssBundle)}" />` : '',
   `<script type="module" src="${url(mainJs)}"></script>`,
   ...preloads,

@@ -29,6 +29,9 @@ export default defineConfig({
   use: {
     launchOptions: { executablePath, args },
     trace: 'retain-on-failure',
+    // The service worker would answer the app's files from its precache, past the tests that
+    // block or count those requests; offline.spec.ts, which is about it, allows it.
+    serviceWorkers: 'block',
   },
   projects: [
     {

@@ -4,7 +4,8 @@
 //! `dist/index.html` is copied to `OUT_DIR` and served by `routes::web` with the runtime config
 //! injected; `dist/assets/` (content-hashed file names) and `dist/widget/` (the embeddable
 //! converter, stable names) go through memory-serve, which brotli-compresses them at build time;
-//! `dist/builds/` (the build manifest) is copied to `OUT_DIR` for `routes::web` too. When the
+//! `dist/builds/` (the build manifest), `dist/sw.js` (the service worker) and
+//! `dist/manifest.webmanifest` are copied to `OUT_DIR` for `routes::web` too. When the
 //! front end has not been built (a plain `cargo check`, say) a placeholder page is embedded
 //! instead, with a build warning.
 
@@ -48,6 +49,19 @@ fn main() {
     let meta = fs::read_dir(builds.join("meta"))
         .ok()
         .and_then(|files| files.filter_map(Result::ok).map(|file| file.path()).find(|path| path.is_file()));
+    // The service worker and the web app manifest (`/sw.js`, `/manifest.webmanifest`); in a
+    // placeholder build, a worker that does nothing and a manifest with a name only.
+    for (file, placeholder) in [
+        ("sw.js", "// The front end was not built.\n"),
+        ("manifest.webmanifest", r#"{"name":"Bobbin"}"#),
+    ] {
+        let built = dist.join(file);
+        if built.is_file() && dist.join("index.html").is_file() {
+            fs::copy(&built, out_dir.join(file)).expect("copy a root file of the build");
+        } else {
+            fs::write(out_dir.join(file), placeholder).expect("write a placeholder root file");
+        }
+    }
     // The icon set of `/icons/` (routes/icons.rs); an empty one in a placeholder build.
     let icons = dist.join("icons/lucide.json");
     if icons.is_file() {

@@ -1,9 +1,11 @@
 // Signing out (here, in another tab, or signing in as someone else) must leave nothing of the
 // person for the next one at the same browser: not the data cache (teams, invites, inventories
-// kept by TanStack Query, which would answer the next person's pages with no request made), not
+// kept by TanStack Query, which would answer the next person's pages with no request made, and its
+// copy kept in IndexedDB for offline use), not
 // the team store, not the session-scoped flags, not anything kept in storage.
 import type { QueryClient } from '@tanstack/react-query';
 
+import { removePersistedCache } from '@/lib/offline/persist';
 import { clearLocalTeamData, removeStoredKeys } from '@/lib/team-data';
 
 /** Every key the app writes to localStorage and sessionStorage starts with this. */
@@ -26,7 +28,11 @@ export async function forgetPerson(queryClient: QueryClient): Promise<void> {
     if (storage) removeStoredKeys(storage, STORAGE_PREFIX);
   }
   cachedFor.delete(queryClient);
-  await stopped;
+  // The copy kept for offline use (lib/offline/persist.ts), and with it the writes kept offline.
+  await Promise.all([
+    stopped,
+    removePersistedCache().catch((error: unknown) => console.warn('The kept data could not be removed:', error)),
+  ]);
 }
 
 /**

@@ -198,7 +198,10 @@ export function rootLoader(queryClient: QueryClient, routes: () => RouteObject[]
 
 /** Logged in: a session, at `aal2` if the account has an authenticator app. */
 export async function isLoggedIn(): Promise<boolean> {
-  return (await currentSession()) !== null && !(await needsSecondFactor());
+  // The state, not the session: offline, a session whose access token expired is still the
+  // person's until the connection returns (lib/auth.ts, `stateOrKept`).
+  await currentSession();
+  return getAuthState().status === 'signed-in' && !(await needsSecondFactor());
 }
 
 /**

@@ -1,20 +1,35 @@
-import { QueryClientProvider } from '@tanstack/react-query';
-import { type ReactNode, useState } from 'react';
+import { type QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { PersistQueryClientProvider } from '@tanstack/react-query-persist-client';
+import { type ReactNode, useEffect, useState } from 'react';
 
 import { BreakpointHelper } from '@/components/BreakpointHelper';
 import { EnvironmentBanner } from '@/components/EnvironmentBanner';
 import { LoadingBar } from '@/components/LoadingBar';
+import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { NewBuildNotice } from '@/components/NewBuildNotice';
 import { AppConfigContext } from '@/config/app-config-context';
 import { type AppConfig, appConfig } from '@/config/env';
+import { followConnection } from '@/lib/offline/online';
+import { canPersist, persistOptions } from '@/lib/offline/persist';
+import { registerServiceWorker } from '@/lib/offline/service-worker';
 import { createQueryClient } from '@/lib/query-client';
 import { Toaster } from '@/lib/toast';
 
 import { FatalErrorBoundary } from './fatal-error';
+import { PERSON_KEY } from './forget-person';
+import { registerKeptWrites } from './kept-writes';
 
 interface AppProviderProps {
   children: ReactNode;
   config?: AppConfig;
+}
+
+/** The app's data cache: following the connection, with the writes that can wait for it. */
+function createAppQueryClient(): QueryClient {
+  followConnection();
+  const queryClient = createQueryClient();
+  registerKeptWrites(queryClient);
+  return queryClient;
 }
 
 /**
@@ -23,19 +38,58 @@ interface AppProviderProps {
  * (./fatal-error.tsx).
  */
 export function AppProvider({ children, config = appConfig() }: AppProviderProps) {
-  const [queryClient] = useState(createQueryClient);
+  const [queryClient] = useState(createAppQueryClient);
+  useEffect(registerServiceWorker, []);
   return (
     <FatalErrorBoundary>
       <AppConfigContext value={config}>
-        <QueryClientProvider client={queryClient}>
-          <LoadingBar />
-          <EnvironmentBanner environment={config.environment} />
-          {children}
-          <NewBuildNotice />
-          <Toaster />
-          {config.environment === 'development' ? <BreakpointHelper /> : null}
-        </QueryClientProvider>
+        <DataCache client={queryClient}>
+          {(restored) => (
+            <>
+              <LoadingBar />
+              <EnvironmentBanner environment={config.environment} />
+              {restored ? children : <LoadingOverlay />}
+              <NewBuildNotice />
+              <Toaster />
+              {config.environment === 'development' ? <BreakpointHelper /> : null}
+            </>
+          )}
+        </DataCache>
       </AppConfigContext>
     </FatalErrorBoundary>
   );
+}
+
+/**
+ * The data cache, kept across reloads where the browser can (lib/offline/persist.ts). The pages
+ * wait for the kept copy to be restored (a few milliseconds from IndexedDB), so a page opened
+ * offline reads it, and no route's loader asks for what is about to arrive; then writes kept from
+ * before the reload go out if the connection is there.
+ */
+function DataCache({ client, children }: { client: QueryClient; children: (restored: boolean) => ReactNode }) {
+  const [restored, setRestored] = useState(!canPersist());
+  if (!canPersist()) return <QueryClientProvider client={client}>{children(true)}</QueryClientProvider>;
+  // Whose data the kept copy may be: one saved for someone else is discarded (app/forget-person.ts).
+  const owner = safeOwner();
+  return (
+    <PersistQueryClientProvider
+      client={client}
+      persistOptions={persistOptions(owner)}
+      onSuccess={() => {
+        setRestored(true);
+        return client.resumePausedMutations();
+      }}
+      onError={() => setRestored(true)}
+    >
+      {children(restored)}
+    </PersistQueryClientProvider>
+  );
+}
+
+function safeOwner(): string {
+  try {
+    return localStorage.getItem(PERSON_KEY) ?? '';
+  } catch {
+    return '';
+  }
 }

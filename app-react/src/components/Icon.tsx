@@ -6,10 +6,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { CSSProperties } from 'react';
 
+import { iconNames } from '@/config/icons';
 import { retriedFetch } from '@/lib/query-client';
 
-/** Every icon the app uses, by Lucide name; `/test/vector` shows each at every size. */
-export const iconNames = ['menu', 'chevron-down'] as const;
+export { iconNames };
 export type IconName = (typeof iconNames)[number];
 
 /** The sizes an icon may be drawn at, in CSS pixels (20 unless a place asks for another). */

@@ -9,15 +9,18 @@ import { createMemoryStore } from './store';
 export const API_BASE = '/api/v2';
 export const API_TIMEOUT_MS = 20_000;
 export const TIMEOUT_REASON = 'Request timeout';
+/** A call that got no answer: no connection, or the server is down. */
+export const UNREACHABLE = 'Bobbin could not reach the server. Check the connection and try again.';
 
 /**
  * What every query of the product API shares, whatever feature reads it: no retry (the app's
  * default of 3 retries is for other fetches), and answers fresh for the default 2 minutes
  * (docs/behaviour.md, "Calling the product API" and "Cache lifetimes"), which a read with a
  * lifetime of its own overrides. A failed refetch keeps the data it had, which TanStack Query does
- * by itself ("on a failed read stale cached data is returned").
+ * by itself ("on a failed read stale cached data is returned"). Marked to be kept across reloads,
+ * for offline use (`meta.persist`, lib/offline/persist.ts).
  */
-export const productQuery = { retry: false, staleTime: 2 * 60_000 } as const;
+export const productQuery = { retry: false, staleTime: 2 * 60_000, meta: { persist: true } } as const;
 
 /** The path under /api/v2 of team `teamId`, or of its resource `rest` ('members', 'threads/…'). */
 export function teamPath(teamId: string, rest?: string): string {
@@ -116,6 +119,9 @@ async function call<T>(path: string, { body, signal, headers, ...init }: ApiRequ
   } catch (error) {
     // fetch rejects with the abort reason itself only in some browsers; make it one Error.
     if (controller.signal.aborted && controller.signal.reason === TIMEOUT_REASON) throw new Error(TIMEOUT_REASON, { cause: error });
+    // No answer at all (no connection, the server down): the browser's "Failed to fetch" says
+    // nothing to a person.
+    if (error instanceof TypeError && !controller.signal.aborted) throw new Error(UNREACHABLE, { cause: error });
     throw error;
   } finally {
     clearTimeout(timer);

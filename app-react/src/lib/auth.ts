@@ -11,6 +11,7 @@ import type { AuthChangeEvent, Session, SupabaseClient } from '@supabase/supabas
 import { useSyncExternalStore } from 'react';
 
 import { reloadOnce } from './lazy-route';
+import { beforeGoingOnline } from './offline/online';
 
 /** The cookie (and its `.0`, `.1`, ... chunks) the server reads the session from. */
 export const AUTH_COOKIE = 'sb-bobbin-auth-token';
@@ -58,7 +59,52 @@ function stateFrom(session: Session | null): AuthState {
   return { status: 'signed-in', user: { id: session.user.id, email: session.user.email } };
 }
 
+/**
+ * Who was signed in last on this browser (removed at sign-out with the app's other keys:
+ * app/forget-person.ts). Offline, an expired access token cannot be refreshed and the client then
+ * reports no session, though the session is still good: the person stays signed in as this user
+ * until the connection returns and the refresh decides (docs/behaviour.md, "Offline").
+ */
+const LAST_USER_KEY = 'bobbin:signed-in-user';
+
+function rememberUser(user: SignedInUser): void {
+  try {
+    localStorage.setItem(LAST_USER_KEY, JSON.stringify(user));
+  } catch {
+    // Storage disabled: offline, the person is then signed out as before.
+  }
+}
+
+function lastUser(): SignedInUser | null {
+  try {
+    const kept: unknown = JSON.parse(localStorage.getItem(LAST_USER_KEY) ?? 'null');
+    if (kept && typeof kept === 'object' && 'id' in kept && typeof kept.id === 'string') {
+      const email = 'email' in kept && typeof kept.email === 'string' ? kept.email : undefined;
+      return { id: kept.id, email };
+    }
+  } catch {
+    // Nothing usable kept.
+  }
+  return null;
+}
+
+/**
+ * The state for `session`, or, where the client found none only because the refresh could not
+ * reach the server (offline), the last user's: the session cookie is still there to be refreshed.
+ */
+function stateOrKept(session: Session | null, unreachable: boolean): AuthState {
+  if (session || !unreachable || !hasAuthCookie()) return stateFrom(session);
+  const user = lastUser();
+  return user ? { status: 'signed-in', user } : stateFrom(null);
+}
+
+/** Whether the client's error says the server could not be reached (auth-js's retryable kind). */
+function isUnreachable(error: unknown): boolean {
+  return error instanceof Error && error.name === 'AuthRetryableFetchError';
+}
+
 function setState(next: AuthState) {
+  if (next.status === 'signed-in') rememberUser(next.user);
   const sameUser = (a: AuthState, b: AuthState) =>
     a.status === 'signed-in' && b.status === 'signed-in' && a.user.id === b.user.id && a.user.email === b.user.email;
   if (next.status === state.status && (next.status !== 'signed-in' || sameUser(next, state))) return;
@@ -125,7 +171,9 @@ function createClient(ssr: typeof import('@supabase/ssr')): SupabaseClient {
   created.auth.onAuthStateChange((event, session) => {
     // Runs inside the client's lock: no awaiting other client calls here (auth-js warns they
     // would deadlock), only the store and the listeners, which schedule their own work.
-    setState(stateFrom(session));
+    // The initial session is missing also when its refresh could not reach the server: offline,
+    // that keeps the last user (the cookie is still there); the reconnection decides.
+    setState(event === 'INITIAL_SESSION' ? stateOrKept(session, !navigator.onLine) : stateFrom(session));
     emit(event);
     if (event !== 'INITIAL_SESSION') crossTab.post();
   });
@@ -142,10 +190,16 @@ export async function currentSession(): Promise<Session | null> {
     return null;
   }
   const { auth } = await getAuthClient();
-  const { data } = await auth.getSession();
-  setState(stateFrom(data.session));
+  const { data, error } = await auth.getSession();
+  setState(stateOrKept(data.session, isUnreachable(error)));
   return data.session;
 }
+
+// Back online: the session is refreshed (if its access token expired meanwhile) before anything
+// is sent, and a session ended elsewhere meanwhile signs the person out then (lib/offline/online.ts).
+beforeGoingOnline(async () => {
+  if (client && hasAuthCookie()) await currentSession();
+});
 
 /** Starts the client when a session cookie is there (at page load); else the visitor is out. */
 export function startAuth(): void {

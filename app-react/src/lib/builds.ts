@@ -28,8 +28,14 @@ export function currentBuildId(): string | null {
   return document.querySelector<HTMLMetaElement>('meta[name="bobbin-build"]')?.content ?? null;
 }
 
-/** A newer build than this page's, once the polling has seen one. */
-export const buildState = createMemoryStore<{ newBuild: LatestBuild | null }>(() => ({ newBuild: null }));
+/**
+ * A newer build than this page's, once the polling has seen one; and whether a service worker of
+ * another build is installed and waiting for the person's reload (lib/offline/service-worker.ts).
+ */
+export const buildState = createMemoryStore<{ newBuild: LatestBuild | null; workerWaiting: boolean }>(() => ({
+  newBuild: null,
+  workerWaiting: false,
+}));
 
 async function fetchJson<T>(path: string, signal: AbortSignal): Promise<T> {
   const response = await fetch(path, { cache: 'no-store', signal });

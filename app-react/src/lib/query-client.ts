@@ -1,4 +1,7 @@
-import { QueryClient, type QueryExecuteOptions, type QueryKey } from '@tanstack/react-query';
+import { QueryClient, type QueryExecuteOptions, type QueryKey, onlineManager } from '@tanstack/react-query';
+
+/** What a read that cannot be served offline says (docs/behaviour.md, "Offline"). */
+export const NOT_LOADED_OFFLINE = "You're offline, and this was not loaded on this device before. It loads when the connection returns.";
 
 /**
  * How often a failed fetch that is not a product API call (the WebAssembly core, the thread
@@ -28,7 +31,9 @@ export function createQueryClient(): QueryClient {
         ...retriedFetch,
         refetchOnWindowFocus: false,
       },
-      mutations: { retry: 0 },
+      // A write that cannot wait for the connection fails at once offline, with the API client's
+      // "could not reach the server", rather than hang; kept writes pause (lib/offline/writes.ts).
+      mutations: { retry: 0, networkMode: 'always' },
     },
   });
 }
@@ -46,6 +51,13 @@ export async function queryOrStale<T, K extends QueryKey>(
   options: QueryExecuteOptions<T, Error, T, T, K>,
   kept?: T,
 ): Promise<T> {
+  // Offline, a read waits (paused) for the connection: the copy answers at once instead, and with
+  // none the read fails now rather than hold up a navigation (docs/behaviour.md, "Offline").
+  if (!onlineManager.isOnline()) {
+    const copy = queryClient.getQueryData<T>(options.queryKey) ?? kept;
+    if (copy !== undefined) return copy;
+    throw new Error(NOT_LOADED_OFFLINE);
+  }
   try {
     return await queryClient.query(options);
   } catch (error) {

@@ -1,12 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
 import { Link } from 'react-router';
 
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Icon } from '@/components/Icon';
 import { useDisclosure } from '@/components/use-disclosure';
 import { paths, profileTabPath } from '@/config/paths';
 import { useProfile } from '@/features/profile/api/get-profile';
 import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
 import { authErrorMessage, getAuthClient, useAuthState } from '@/lib/auth';
+import { useUnsentWrites } from '@/lib/offline/writes';
+import { counted } from '@/lib/text';
 import { notify } from '@/lib/toast';
 
 interface AccountNavProps {
@@ -48,6 +52,10 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
   const name = profile?.full_name || profile?.email || email || 'Your account';
   const address = profile?.email || email;
   const waiting = pending > 0 ? `, ${pending} pending ${pending === 1 ? 'invite' : 'invites'}` : '';
+  // Changes made offline and not yet on the server (docs/behaviour.md, "Offline"): signing out
+  // would drop them, so it asks first.
+  const unsent = useUnsentWrites();
+  const [confirming, setConfirming] = useState(false);
 
   // Ends this device's session; the client's SIGNED_OUT then logs the app out and leaves a page
   // that needs a login for the home page (app/root.tsx, docs/behaviour.md, "Logout").
@@ -88,9 +96,28 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
             </Link>
           </li>
           <li>
-            <button type="button" onClick={() => void signOut()}>
-              Sign out
-            </button>
+            {unsent > 0 ? (
+              <ConfirmDialog
+                trigger={<button type="button">Sign out</button>}
+                title="Sign out with changes not sent?"
+                confirmLabel="Sign out anyway"
+                open={confirming}
+                onOpenChange={setConfirming}
+                onConfirm={() => {
+                  setConfirming(false);
+                  void signOut();
+                }}
+              >
+                <p>
+                  {counted(unsent, 'change')} made on this device {unsent === 1 ? 'has' : 'have'} not reached the server yet. Signing out
+                  removes {unsent === 1 ? 'it' : 'them'} from this device for good.
+                </p>
+              </ConfirmDialog>
+            ) : (
+              <button type="button" onClick={() => void signOut()}>
+                Sign out
+              </button>
+            )}
           </li>
         </ul>
       </div>

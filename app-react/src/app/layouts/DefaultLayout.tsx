@@ -4,6 +4,7 @@ import { Brand } from '@/components/Brand';
 import { SiteFooter } from '@/components/SiteFooter';
 
 import { AccountNav } from './AccountNav';
+import { ConnectionIndicator, OfflineBanner, RefusedWrites } from './OfflineStatus';
 import { MainNav } from './MainNav';
 import { TeamSwitcher } from './TeamSwitcher';
 
@@ -23,8 +24,11 @@ export function DefaultLayout() {
         <MainNav />
         <TeamSwitcher />
         <AccountNav countInvites />
+        <ConnectionIndicator />
       </header>
+      <OfflineBanner />
       <main id="main" className="layout__main layout__main--column">
+        <RefusedWrites />
         <Outlet />
       </main>
       <SiteFooter />

@@ -5,6 +5,7 @@ import { SiteFooter } from '@/components/SiteFooter';
 import { useAuthState } from '@/lib/auth';
 
 import { AccountNav } from './AccountNav';
+import { ConnectionIndicator, OfflineBanner, RefusedWrites } from './OfflineStatus';
 import { MainNav } from './MainNav';
 
 /**
@@ -22,8 +23,11 @@ export function LandingLayout() {
         <Brand toDashboard={signedIn} />
         <MainNav />
         <AccountNav />
+        <ConnectionIndicator />
       </header>
+      <OfflineBanner />
       <main id="main" className="layout__main">
+        <RefusedWrites />
         <Outlet />
       </main>
       <SiteFooter />

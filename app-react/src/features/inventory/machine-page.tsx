@@ -2,11 +2,13 @@ import { useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { FormAlert, FormStatus } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
 import { wholeNumber } from '@/lib/text';
+import { isOffline } from '@/lib/offline/writes';
 
-import { useAddMaintenance } from './api/add-maintenance';
+import { useAddMaintenance, useWaitingMaintenance } from './api/add-maintenance';
 import { useDeleteMachine } from './api/delete-machine';
 import { useDeleteMaintenance } from './api/delete-maintenance';
 import { useMachine } from './api/get-machine';
@@ -58,7 +60,7 @@ export function MachinePage({ teamId, canWrite, machineId }: InventoryAccess & {
       ) : machine.isError ? (
         <FormAlert message={problemsOf(machine.error, [], 'The machine could not be loaded.').alert} />
       ) : (
-        <p role="status">Loading…</p>
+        <LoadingStatus query={machine}>Loading…</LoadingStatus>
       )}
     </div>
   );
@@ -172,7 +174,8 @@ interface LogFields {
 
 function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine: Machine; canWrite: boolean }) {
   const id = useId();
-  const add = useAddMaintenance(teamId, machine.id);
+  const add = useAddMaintenance();
+  const waiting = useWaitingMaintenance(machine.id);
   const remove = useDeleteMaintenance(teamId, machine.id);
   const { form, alert, done, setDone, show, onSubmit } = useInventoryForm<LogFields>({
     defaultValues: { performed_on: today(), kind: 'oiling', stitch_counter: '', notes: '' },
@@ -187,11 +190,27 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
       show({ fields: { stitch_counter: 'Enter the counter as a whole number.' }, alert: null });
       return;
     }
-    try {
-      await add.mutateAsync({ performed_on: date, kind, notes, stitch_counter: stitches });
-      setDone(`Logged ${kindLabels[kind].toLowerCase()} on ${date}.`);
+    const write = {
+      teamId,
+      machineId: machine.id,
+      machineName: machine.name,
+      entry: { performed_on: date, kind, notes, stitch_counter: stitches },
+    };
+    const clear = () => {
       setValue('notes', '');
       setValue('stitch_counter', '');
+    };
+    // Offline, the entry waits for the connection (docs/behaviour.md, "Offline"): no waiting here.
+    if (isOffline()) {
+      add.mutate(write);
+      setDone(`Kept on this device: ${kindLabels[kind].toLowerCase()} on ${date} is logged when the connection returns.`);
+      clear();
+      return;
+    }
+    try {
+      await add.mutateAsync(write);
+      setDone(`Logged ${kindLabels[kind].toLowerCase()} on ${date}.`);
+      clear();
     } catch (error) {
       show(problemsOf(error, ['performed_on', 'kind', 'notes', 'stitch_counter'], 'The maintenance could not be logged.'));
     }
@@ -201,7 +220,7 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
   return (
     <section aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Maintenance log</h2>
-      {log.length === 0 ? (
+      {log.length === 0 && waiting.length === 0 ? (
         <p className="muted">Nothing logged yet.</p>
       ) : (
         <ul className="item-list" aria-label="Maintenance log">
@@ -224,6 +243,14 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
                   </button>
                 </>
               ) : null}
+            </li>
+          ))}
+          {waiting.map((entry, index) => (
+            // Not yet on the server: no id of their own.
+            <li key={`waiting-${index}`}>
+              {entry.performed_on} — {kindLabels[entry.kind]}
+              {entry.stitch_counter != null ? ` at ${entry.stitch_counter.toLocaleString('en')} stitches` : ''}
+              {entry.notes ? `: ${entry.notes}` : ''} <span className="chip chip--waiting">Waiting to be sent</span>
             </li>
           ))}
         </ul>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { FormAlert } from '@/components/form';
 import { inventoryMachinePath, pageTitle } from '@/config/paths';
 import { sentence } from '@/lib/text';
@@ -46,8 +47,8 @@ export function MachinesPage({ teamId, canWrite }: InventoryAccess) {
             })}
           </ul>
         )
-      ) : machines.isPending && teamId ? (
-        <p role="status">Loading machines…</p>
+      ) : teamId ? (
+        <LoadingStatus query={machines}>Loading machines…</LoadingStatus>
       ) : null}
       {canWrite ? (
         <>

@@ -1,5 +1,6 @@
 import { Link } from 'react-router';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { FormAlert } from '@/components/form';
 import { inventoryThreadPath, pageTitle, paths } from '@/config/paths';
 
@@ -67,7 +68,7 @@ export function ShoppingListPage({
         </a>
       </div>
       {list.isError ? <FormAlert message={problemsOf(list.error, [], 'The shopping list could not be loaded.').alert} /> : null}
-      {list.isPending ? <p role="status">Loading the shopping list…</p> : null}
+      <LoadingStatus query={list}>Loading the shopping list…</LoadingStatus>
       {list.data && threads.length === 0 ? <p>Nothing to buy: no thread is low.</p> : null}
       {threads.length > 0 ? (
         <>

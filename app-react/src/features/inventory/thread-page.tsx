@@ -2,6 +2,7 @@ import { useId, useRef } from 'react';
 import { Controller, useWatch } from 'react-hook-form';
 import { Link, useNavigate } from 'react-router';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { FormAlert, FormStatus } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
 
@@ -102,7 +103,7 @@ export function ThreadPage({ teamId, canWrite, threadId }: InventoryAccess & { t
       ) : thread.isError ? (
         <FormAlert message={problemsOf(thread.error, [], 'The thread could not be loaded.').alert} />
       ) : (
-        <p role="status">Loading…</p>
+        <LoadingStatus query={thread}>Loading…</LoadingStatus>
       )}
     </div>
   );

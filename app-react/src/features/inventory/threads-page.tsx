@@ -1,6 +1,7 @@
 import { useDeferredValue, useId, useState } from 'react';
 import { Link } from 'react-router';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { FormAlert } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
 
@@ -209,8 +210,8 @@ export function ThreadsPage({ teamId, canWrite, preferredLine = '' }: InventoryA
             </nav>
           </>
         )
-      ) : threads.isPending && teamId ? (
-        <p role="status">Loading threads…</p>
+      ) : teamId ? (
+        <LoadingStatus query={threads}>Loading threads…</LoadingStatus>
       ) : null}
       {canWrite ? (
         <>

@@ -2,6 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useMemo, useState } from 'react';
 import { useSearchParams } from 'react-router';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { pageTitle } from '@/config/paths';
 import { type Converter, type Source, converterQueryOptions } from '@/lib/core';
 
@@ -143,11 +144,7 @@ function ConverterTool({ converter, teamId, preferredLine }: { converter: Conver
                 Only threads we own
               </label>
             )}
-            {onlyOwned && ownedThreads.isPending && (
-              <p role="status" className="muted">
-                Loading your team's threads…
-              </p>
-            )}
+            {onlyOwned && <LoadingStatus query={ownedThreads}>Loading your team's threads…</LoadingStatus>}
             {onlyOwned && ownedThreads.isError && (
               <p role="alert" className="field__error">
                 Your team's threads could not be loaded: {ownedThreads.error.message}

@@ -22,6 +22,10 @@ const INDEX_TEMPLATE: &str = include_str!(concat!(env!("OUT_DIR"), "/index.html"
 const LATEST_BUILD: &str = include_str!(concat!(env!("OUT_DIR"), "/latest-build.json"));
 /// `builds/meta/{id}.json`: that build's page routes and route rules.
 const BUILD_META: &str = include_str!(concat!(env!("OUT_DIR"), "/build-meta.json"));
+/// The service worker (app-react/service-worker/sw.ts): it precaches this build for offline use.
+const SERVICE_WORKER: &str = include_str!(concat!(env!("OUT_DIR"), "/sw.js"));
+/// The web app manifest, which makes Bobbin installable.
+const WEB_MANIFEST: &str = include_str!(concat!(env!("OUT_DIR"), "/manifest.webmanifest"));
 /// Where `app-react/index.html` wants the runtime configuration.
 const CONFIG_PLACEHOLDER: &str = "<!--bobbin:config-->";
 
@@ -133,6 +137,13 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
         .route("/builds/latest.json", get(|| async { build_file(LATEST_BUILD, "no-store") }))
         // This build's own, which never changes; another id's is not here (404).
         .route(&meta_path, get(|| async { build_file(BUILD_META, "public, max-age=31536000, immutable") }))
+        // Both name this build's files, so a browser must ask again each time (browsers check a
+        // worker at most every 24 hours whatever the header says, and at every page load with it).
+        .route("/sw.js", get(|| async { root_file(SERVICE_WORKER, "text/javascript; charset=utf-8") }))
+        .route(
+            "/manifest.webmanifest",
+            get(|| async { root_file(WEB_MANIFEST, "application/manifest+json") }),
+        )
         .route(
             "/favicon.ico",
             get(|| async {
@@ -155,6 +166,10 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
 /// The logo, for pages that name no icon of their own (the widget's demo, a JSON document opened
 /// in a browser), which browsers ask for at `/favicon.ico`; `index.html` carries the same drawing.
 const FAVICON: &str = r##"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect x="8" y="3" width="16" height="4" rx="1" fill="#6d28d9"/><rect x="8" y="25" width="16" height="4" rx="1" fill="#6d28d9"/><rect x="10" y="7" width="12" height="18" fill="#db2777"/></svg>"##;
+
+fn root_file(text: &'static str, content_type: &'static str) -> Response {
+    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-cache")], text).into_response()
+}
 
 fn build_file(json: &'static str, cache_control: &'static str) -> Response {
     ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, cache_control)], json)

@@ -179,6 +179,47 @@ async fn the_build_manifest_is_served_the_latest_never_cached() {
     assert_eq!(app.get("/builds/meta/0000000000000000.json").await.status(), StatusCode::NOT_FOUND);
 }
 
+// Issue 21: "every page of the app opens: the shell, every route's code, styles, fonts, the
+// WebAssembly core and the thread catalogue come from a service worker's precache, versioned by
+// build", and "A web app manifest and icons, so Chromium offers to install Bobbin; it opens in its
+// own window at the dashboard".
+#[tokio::test]
+async fn the_service_worker_precaches_this_build_and_the_manifest_makes_it_installable() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let (id, _) = built_manifest();
+
+    let worker = app.get("/sw.js").await;
+    assert_eq!(worker.status(), StatusCode::OK);
+    assert!(worker.headers()[header::CONTENT_TYPE].to_str().unwrap().starts_with("text/javascript"));
+    assert_eq!(worker.headers()[header::CACHE_CONTROL], "no-cache");
+    let worker = worker.text().await.unwrap();
+    // The shell, versioned by the build, this build's manifest, its code and its core.
+    assert!(worker.contains(&format!(r#"{{url:"/",revision:"{id}"}}"#)), "the shell is precached by build");
+    assert!(worker.contains(&format!("/builds/meta/{id}.json")));
+    for asset in [built_asset(".js"), built_asset(".css"), built_asset(".wasm"), built_asset(".bin")] {
+        assert!(worker.contains(&format!(r#""{asset}""#)), "{asset} is precached");
+    }
+    // Nothing of the API, the auth service, the development pages or the widget.
+    for never in [r#""/api"#, r#""/auth"#, r#""/dev"#, r#""/widget"#] {
+        assert!(!worker.contains(never), "{never} is precached");
+    }
+
+    let manifest = app.get("/manifest.webmanifest").await;
+    assert_eq!(manifest.status(), StatusCode::OK);
+    assert_eq!(manifest.headers()[header::CONTENT_TYPE], "application/manifest+json");
+    let manifest: serde_json::Value = manifest.json().await.unwrap();
+    assert_eq!(manifest["start_url"], "/dashboard");
+    assert_eq!(manifest["display"], "standalone");
+    let icons = manifest["icons"].as_array().unwrap();
+    for size in ["192x192", "512x512"] {
+        let icon = icons.iter().find(|icon| icon["sizes"] == size).unwrap();
+        let served = app.get(icon["src"].as_str().unwrap()).await;
+        assert_eq!(served.status(), StatusCode::OK);
+        assert_eq!(served.headers()[header::CONTENT_TYPE], "image/png");
+    }
+    assert!(app.get("/").await.text().await.unwrap().contains(r#"<link rel="manifest" href="/manifest.webmanifest" />"#));
+}
+
 #[tokio::test]
 async fn the_logo_answers_for_the_favicon_of_pages_that_name_none() {
     let app = spawn_app(Backend::Sqlite).await;

@@ -5,9 +5,9 @@ import { FormAlert, FormStatus } from '@/components/form';
 import { inventoryThreadPath } from '@/config/paths';
 import { counted } from '@/lib/text';
 
-import { useAdjustThread } from '../api/adjust-thread';
+import { useAdjustThread, useWaitingTaps } from '../api/adjust-thread';
 import { useChangeThreads } from '../api/change-threads';
-import { useSetQuantity } from '../api/set-quantity';
+import { useSetQuantity, useWaitingCounts } from '../api/set-quantity';
 import { problemsOf } from '../errors';
 import type { ThreadView } from '../types';
 import { Swatch } from './Field';
@@ -21,8 +21,11 @@ export const amount = (value: number) => String(Math.round(value * 100) / 100);
  * control exists once.
  */
 export function ThreadList({ teamId, threads, canWrite }: { teamId: string; threads: ThreadView[]; canWrite: boolean }) {
-  const adjust = useAdjustThread(teamId);
-  const set = useSetQuantity(teamId);
+  const adjust = useAdjustThread();
+  const set = useSetQuantity();
+  // Taps and counts made offline, waiting for the connection (docs/behaviour.md, "Offline").
+  const waitingTaps = useWaitingTaps();
+  const waitingCounts = useWaitingCounts();
   // Ordered by closeness to a colour: each thread says how far it is.
   const nearest = threads.some((thread) => thread.distance !== undefined);
   const [alert, setAlert] = useState<string | null>(null);
@@ -37,10 +40,11 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
     setChosen(next);
   };
 
+  const labelOf = (thread: ThreadView) => (thread.code ? `${thread.code} ${thread.name}` : thread.name);
   const tap = (thread: ThreadView, delta: number) => {
     setAlert(null);
     adjust.mutate(
-      { threadId: thread.id, delta },
+      { teamId, threadId: thread.id, delta, label: labelOf(thread) },
       { onError: (error) => setAlert(problemsOf(error, [], `The quantity of ${thread.name} could not be changed.`).alert) },
     );
   };
@@ -48,7 +52,7 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
   const type = (thread: ThreadView, quantity: number, expected: number) => {
     setAlert(null);
     set.mutate(
-      { threadId: thread.id, quantity, expected },
+      { teamId, threadId: thread.id, quantity, expected, label: labelOf(thread) },
       { onError: (error) => setAlert(problemsOf(error, [], `The count of ${thread.name} could not be saved.`).alert) },
     );
   };
@@ -91,7 +95,8 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
           </thead>
           <tbody>
             {threads.map((thread) => {
-              const label = thread.code ? `${thread.code} ${thread.name}` : thread.name;
+              const label = labelOf(thread);
+              const waiting = waitingTaps.has(thread.id) || waitingCounts.has(thread.id);
               return (
                 <tr key={thread.id}>
                   {canWrite ? (
@@ -152,6 +157,7 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
                         </button>
                       ) : null}
                     </span>
+                    {waiting ? <span className="chip chip--waiting">Waiting to be sent</span> : null}
                   </td>
                   <td className="inventory-table__location" data-label="Location">
                     {thread.location || '—'}

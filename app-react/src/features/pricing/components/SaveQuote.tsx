@@ -4,6 +4,7 @@ import { useForm } from 'react-hook-form';
 
 import { FieldError, FormAlert, fieldProps } from '@/components/form';
 import { ApiError } from '@/lib/api-client';
+import { isOffline } from '@/lib/offline/writes';
 import { notify } from '@/lib/toast';
 
 import { useCreateQuote } from '../api/create-quote';
@@ -20,7 +21,7 @@ export function SaveQuote({
   onSaved?: (quote: SavedQuote) => void;
 }) {
   const id = useId();
-  const create = useCreateQuote(teamId);
+  const create = useCreateQuote();
   const [error, setError] = useState<string | null>(null);
   const { register, handleSubmit, reset, formState } = useForm<{ name: string }>({ defaultValues: { name: '' } });
 
@@ -30,8 +31,16 @@ export function SaveQuote({
       setError('Fix the inputs first: there is no price to save.');
       return;
     }
+    const write = { teamId, draft: { ...draft, name: name.trim() } };
+    // Offline, the quote waits for the connection (docs/behaviour.md, "Offline").
+    if (isOffline()) {
+      create.mutate(write);
+      notify.success(`Quote "${write.draft.name}" is kept on this device and saved when the connection returns.`);
+      reset({ name: '' });
+      return;
+    }
     try {
-      const saved = await create.mutateAsync({ ...draft, name: name.trim() });
+      const saved = await create.mutateAsync(write);
       notify.success(`Quote "${saved.name}" saved.`);
       reset({ name: '' });
       onSaved?.(saved);

@@ -4,12 +4,14 @@ import { useDeferredValue, useId, useState } from 'react';
 import { Link } from 'react-router';
 
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { notify } from '@/lib/toast';
 
 import { useDeleteQuote } from '../api/delete-quote';
 import { useDuplicateQuote } from '../api/duplicate-quote';
+import { useWaitingQuotes } from '../api/create-quote';
 import { useQuotes } from '../api/get-quotes';
 import { moneyFormat } from '../model';
 import type { QuoteSummary } from '../types';
@@ -31,6 +33,7 @@ export function SavedQuotes({ teamId, canWrite, openId }: { teamId: string; canW
   const [page, setPage] = useState(1);
   const q = useDeferredValue(search);
   const list = useQuotes(teamId, { q, page });
+  const waiting = useWaitingQuotes(teamId);
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.per_page)) : 1;
 
   return (
@@ -48,7 +51,17 @@ export function SavedQuotes({ teamId, canWrite, openId }: { teamId: string; canW
           }}
         />
       </div>
-      {list.isPending ? <p role="status">Loading the saved quotes…</p> : null}
+      {waiting.length > 0 ? (
+        <ul className="item-list saved-quotes" aria-label="Quotes waiting to be sent">
+          {waiting.map((name, index) => (
+            // Not yet on the server: no id of their own.
+            <li key={`${index}-${name}`}>
+              {name} <span className="chip chip--waiting">Waiting to be sent</span>
+            </li>
+          ))}
+        </ul>
+      ) : null}
+      <LoadingStatus query={list}>Loading the saved quotes…</LoadingStatus>
       {list.isError && !list.data ? <p role="alert">The saved quotes could not be loaded.</p> : null}
       {list.data && list.data.quotes.length === 0 ? (
         <p className="muted">{q.trim() ? 'No saved quote has that in its name.' : 'No quotes saved yet.'}</p>

@@ -1,5 +1,5 @@
 // GET /api/v2/users/me: the signed-in person's profile (docs/behaviour.md, "The profile").
-import { type QueryClient, queryOptions, useQuery } from '@tanstack/react-query';
+import { type QueryClient, onlineManager, queryOptions, useQuery } from '@tanstack/react-query';
 
 import { api } from '@/lib/api-client';
 import type { components } from '@/lib/api-schema';
@@ -34,6 +34,8 @@ export function profileQueryOptions(userId: string) {
     },
     // A failed fetch is not fresh: the next screen that needs the profile asks again.
     staleTime: (query) => (query.state.data === null ? 0 : PROFILE_STALE_MS),
+    // Kept across reloads, so a page opened offline starts the teams from it (lib/offline/persist.ts).
+    meta: { persist: true },
   });
 }
 
@@ -54,6 +56,9 @@ export async function refreshProfile(queryClient: QueryClient, userId: string, f
   // Marking it stale without refetching leaves one fetch to `query`, which joins a fetch
   // already running for this key rather than starting a second. A failure is the profile
   // query's to show, not this caller's.
+  // Offline, the fetch would wait for the connection: the copy kept (if any) serves meanwhile, and
+  // the session's refresh on reconnecting comes back here.
+  if (!onlineManager.isOnline()) return;
   if (force) await queryClient.invalidateQueries({ queryKey: [...profileRoot, userId], refetchType: 'none' });
   await queryClient.query(profileQueryOptions(userId)).catch(() => undefined);
 }

@@ -1,5 +1,6 @@
 import { useId, useState } from 'react';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormAlert } from '@/components/form';
 import { useAuthState } from '@/lib/auth';
@@ -54,7 +55,7 @@ export function MemberList({ team }: { team: Team }) {
   return (
     <section className="card profile-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Members</h2>
-      {members.isPending ? <p role="status">Loading the members…</p> : null}
+      <LoadingStatus query={members}>Loading the members…</LoadingStatus>
       {members.isError && !members.data ? <p role="alert">The members could not be loaded.</p> : null}
       <FormAlert message={error} />
       {canManage(team.role) && members.data ? <RoleHelp id={`${id}-roles`} roles={roles} /> : null}

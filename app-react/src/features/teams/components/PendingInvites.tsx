@@ -1,5 +1,6 @@
 import { useId } from 'react';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { notify } from '@/lib/toast';
 
 import { useTeamInvites } from '../api/get-team-invites';
@@ -27,7 +28,7 @@ export function PendingInvites({ team }: { team: Team }) {
   return (
     <section className="card profile-section" aria-labelledby={`${id}-title`}>
       <h2 id={`${id}-title`}>Pending invites</h2>
-      {invites.isPending ? <p role="status">Loading the invites…</p> : null}
+      <LoadingStatus query={invites}>Loading the invites…</LoadingStatus>
       {invites.isError && !invites.data ? <p role="alert">The invites could not be loaded.</p> : null}
       {invites.data && pending.length === 0 ? <p className="muted">No invites are waiting for an answer.</p> : null}
       {pending.length > 0 ? (

@@ -1,0 +1,51 @@
+// Reads kept across reloads (docs/behaviour.md, "Offline"): the data cache's product API answers
+// (`productQuery` marks them `meta.persist`) and the writes waiting for a connection are saved in
+// IndexedDB, and restored at the next page load before any page reads them, so a page opened
+// without a connection shows the last copy this browser had. TanStack Query's persister does the
+// saving (throttled to once a second) and the restoring; idb-keyval is its storage.
+//
+// Nothing of the icons, the core or the catalogue is kept here: the service worker has those.
+// Signing out (or someone else signing in) removes the saved copy (app/forget-person.ts).
+import { createAsyncStoragePersister } from '@tanstack/query-async-storage-persister';
+import type { Mutation, Query } from '@tanstack/react-query';
+import type { PersistQueryClientOptions } from '@tanstack/react-query-persist-client';
+import { del, get, set } from 'idb-keyval';
+
+/** The IndexedDB key (idb-keyval's default database) of the saved data cache. */
+export const PERSISTED_CACHE_KEY = 'bobbin:data-cache';
+
+/** A saved copy older than this is not restored: a week-old stock count misleads more than it helps. */
+export const PERSISTED_MAX_AGE_MS = 7 * 24 * 60 * 60_000;
+
+/** Whether this browser can keep the data cache (no IndexedDB in unit tests, nor in some private windows). */
+export function canPersist(): boolean {
+  return typeof indexedDB !== 'undefined';
+}
+
+const persister = createAsyncStoragePersister({
+  storage: { getItem: get<string>, setItem: set, removeItem: del },
+  key: PERSISTED_CACHE_KEY,
+  throttleTime: 1000,
+});
+
+/**
+ * How the data cache is kept. `owner` is whose data it is (the person's id, or '' when nobody is
+ * known): a copy saved for someone else is discarded rather than restored.
+ */
+export function persistOptions(owner: string): Omit<PersistQueryClientOptions, 'queryClient'> {
+  return {
+    persister,
+    maxAge: PERSISTED_MAX_AGE_MS,
+    buster: owner,
+    dehydrateOptions: {
+      shouldDehydrateQuery: (query: Query) => query.state.status === 'success' && query.meta?.['persist'] === true,
+      // Only writes that know how to be sent again after a reload (src/lib/offline/writes.ts).
+      shouldDehydrateMutation: (mutation: Mutation) => mutation.state.isPaused && mutation.options.meta?.['kept'] === true,
+    },
+  };
+}
+
+/** Removes the saved copy (sign-out). */
+export async function removePersistedCache(): Promise<void> {
+  if (canPersist()) await persister.removeClient();
+}
