@@ -202,10 +202,20 @@ test('after one visit online, every page opens offline, and taps and maintenance
 
   await test.step('visit the threads and the machine online', async () => {
     await page.goto(`/inventory/machines/${machineId}`);
-    await expect(page.getByRole('heading', { name: 'Machine Details' })).toBeVisible();
+    await expect(page.getByRole('heading', { level: 1, name: 'Offline Tajima' })).toBeVisible();
     await page.goto('/inventory/threads');
     await expect(page.getByRole('link', { name })).toBeVisible();
     await keptForOffline(page, name);
+  });
+
+  await test.step('Chromium finds Bobbin installable, opening in its own window at the dashboard', async () => {
+    const cdp = await context.newCDPSession(page);
+    const { installabilityErrors } = await cdp.send('Page.getInstallabilityErrors');
+    expect(installabilityErrors).toEqual([]);
+    const manifest = await cdp.send('Page.getAppManifest');
+    expect(manifest.errors).toEqual([]);
+    expect(JSON.parse(manifest.data ?? '{}')).toMatchObject({ start_url: '/dashboard', display: 'standalone' });
+    await cdp.detach();
   });
 
   await test.step('with the server gone and the browser restarted offline, every page opens', async () => {
@@ -220,14 +230,14 @@ test('after one visit online, every page opens offline, and taps and maintenance
     await expect(page.locator('.site-header').getByRole('status')).toHaveText('Offline');
     for (const [pagePath, heading] of [
       ['/dashboard', 'Dashboard'],
-      ['/team', 'Team'],
+      ['/team', /Team$/],
       ['/inventory', 'Calculators'],
       [`/inventory/threads/${threadId}`, 'Thread Details'],
       ['/inventory/machines', 'Machines'],
-      [`/inventory/machines/${machineId}`, 'Machine Details'],
+      [`/inventory/machines/${machineId}`, 'Offline Tajima'],
       ['/calculators/pricing', 'Pricing Calculator'],
-      ['/tools/thread-converter', 'Thread Converter'],
-      ['/profile', 'Profile'],
+      ['/tools/thread-converter', 'Thread converter'],
+      ['/profile', 'Your account'],
       ['/contact', 'Contact'],
     ] as const) {
       await page.goto(pagePath);

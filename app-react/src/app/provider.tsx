@@ -16,7 +16,6 @@ import { createQueryClient } from '@/lib/query-client';
 import { Toaster } from '@/lib/toast';
 
 import { FatalErrorBoundary } from './fatal-error';
-import { PERSON_KEY } from './forget-person';
 import { registerKeptWrites } from './kept-writes';
 
 interface AppProviderProps {
@@ -69,12 +68,10 @@ export function AppProvider({ children, config = appConfig() }: AppProviderProps
 function DataCache({ client, children }: { client: QueryClient; children: (restored: boolean) => ReactNode }) {
   const [restored, setRestored] = useState(!canPersist());
   if (!canPersist()) return <QueryClientProvider client={client}>{children(true)}</QueryClientProvider>;
-  // Whose data the kept copy may be: one saved for someone else is discarded (app/forget-person.ts).
-  const owner = safeOwner();
   return (
     <PersistQueryClientProvider
       client={client}
-      persistOptions={persistOptions(owner)}
+      persistOptions={persistOptions()}
       onSuccess={() => {
         setRestored(true);
         return client.resumePausedMutations();
@@ -84,12 +81,4 @@ function DataCache({ client, children }: { client: QueryClient; children: (resto
       {children(restored)}
     </PersistQueryClientProvider>
   );
-}
-
-function safeOwner(): string {
-  try {
-    return localStorage.getItem(PERSON_KEY) ?? '';
-  } catch {
-    return '';
-  }
 }

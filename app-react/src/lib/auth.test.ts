@@ -138,3 +138,48 @@ describe('the session store', () => {
     expect(fakeAuth.created).toBe(0);
   });
 });
+
+// The issue: "Sessions survive a dropped connection. A failed token refresh while offline does not
+// sign the person out; it retries when the connection returns."
+describe('a session offline', () => {
+  const offline = (value: boolean) => vi.spyOn(navigator, 'onLine', 'get').mockReturnValue(!value);
+  afterEach(() => {
+    vi.restoreAllMocks();
+    localStorage.clear();
+  });
+
+  it('keeps the last person signed in when the refresh of an expired token cannot reach the server', async () => {
+    signIn(fakeSession({ id: 'user-7', email: 'ada@example.com' }));
+    await currentSession();
+    expect(getAuthState()).toEqual({ status: 'signed-in', user: { id: 'user-7', email: 'ada@example.com' } });
+
+    // The access token expired while the connection was down: auth-js answers no session, with
+    // its retryable error, and keeps the session in the cookie.
+    const unreachable = Object.assign(new Error('Failed to fetch'), { name: 'AuthRetryableFetchError' });
+    fakeAuth.auth.getSession.mockResolvedValueOnce({ data: { session: null }, error: unreachable } as never);
+    await currentSession();
+    expect(getAuthState()).toEqual({ status: 'signed-in', user: { id: 'user-7', email: 'ada@example.com' } });
+
+    // A refresh the server refused (the session was revoked) signs out, as before.
+    fakeAuth.auth.getSession.mockResolvedValueOnce({ data: { session: null }, error: new Error('Invalid Refresh Token') } as never);
+    await currentSession();
+    expect(getAuthState()).toEqual({ status: 'signed-out' });
+  });
+
+  it('offline, answers from the last person without waiting for the client, and asks it again when back online', async () => {
+    signIn(fakeSession({ id: 'user-8', email: 'bea@example.com' }));
+    await currentSession();
+    fakeAuth.auth.getSession.mockClear();
+
+    const connection = offline(true);
+    fakeAuth.session = null;
+    await currentSession();
+    expect(fakeAuth.auth.getSession).not.toHaveBeenCalled();
+    expect(getAuthState()).toEqual({ status: 'signed-in', user: { id: 'user-8', email: 'bea@example.com' } });
+
+    connection.mockReturnValue(true);
+    await currentSession();
+    expect(fakeAuth.auth.getSession).toHaveBeenCalledTimes(1);
+    expect(getAuthState()).toEqual({ status: 'signed-out' });
+  });
+});

@@ -98,6 +98,17 @@ function stateOrKept(session: Session | null, unreachable: boolean): AuthState {
   return user ? { status: 'signed-in', user } : stateFrom(null);
 }
 
+/**
+ * Offline with a session cookie: the last user's state, without asking the client. Its refresh of
+ * an expired access token would first retry for up to 30 seconds (auth-js), and every page would
+ * wait for it. Null when online, or with nobody to keep.
+ */
+function offlineState(): AuthState | null {
+  if (typeof navigator === 'undefined' || navigator.onLine || !hasAuthCookie()) return null;
+  const user = lastUser();
+  return user ? { status: 'signed-in', user } : null;
+}
+
 /** Whether the client's error says the server could not be reached (auth-js's retryable kind). */
 function isUnreachable(error: unknown): boolean {
   return error instanceof Error && error.name === 'AuthRetryableFetchError';
@@ -182,11 +193,17 @@ function createClient(ssr: typeof import('@supabase/ssr')): SupabaseClient {
 
 /**
  * Whether someone is signed in, without loading the client when there is no cookie. With a
- * cookie, the client reads it (refreshing an expired access token) and tells.
+ * cookie, the client reads it (refreshing an expired access token) and tells; offline, the last
+ * user stays signed in (null is answered, the state says who).
  */
 export async function currentSession(): Promise<Session | null> {
   if (!hasAuthCookie()) {
     setState({ status: 'signed-out' });
+    return null;
+  }
+  const offline = offlineState();
+  if (offline) {
+    setState(offline);
     return null;
   }
   const { auth } = await getAuthClient();
@@ -204,7 +221,9 @@ beforeGoingOnline(async () => {
 /** Starts the client when a session cookie is there (at page load); else the visitor is out. */
 export function startAuth(): void {
   if (hasAuthCookie()) {
-    if (state.status === 'signed-out') setState({ status: 'unknown' });
+    const offline = offlineState();
+    if (offline) setState(offline);
+    else if (state.status === 'signed-out') setState({ status: 'unknown' });
     void getAuthClient();
   } else {
     setState({ status: 'signed-out' });
@@ -216,7 +235,8 @@ export function startAuth(): void {
  * and the session was made with the password alone). Read from the session: no request.
  */
 export async function needsSecondFactor(): Promise<boolean> {
-  if (!hasAuthCookie()) return false;
+  // Offline, the API answers nothing anyway, and the client would wait for its refresh first.
+  if (!hasAuthCookie() || offlineState()) return false;
   const { auth } = await getAuthClient();
   const { data } = await auth.mfa.getAuthenticatorAssuranceLevel();
   return data?.nextLevel === 'aal2' && data.currentLevel !== 'aal2';

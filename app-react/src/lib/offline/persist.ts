@@ -29,14 +29,14 @@ const persister = createAsyncStoragePersister({
 });
 
 /**
- * How the data cache is kept. `owner` is whose data it is (the person's id, or '' when nobody is
- * known): a copy saved for someone else is discarded rather than restored.
+ * How the data cache is kept. The copy is the signed-in person's: signing out removes it, and so
+ * does someone else signing in on this browser, before anything of theirs is loaded
+ * (app/forget-person.ts); until then only the sign-in pages, which read none of it, are open.
  */
-export function persistOptions(owner: string): Omit<PersistQueryClientOptions, 'queryClient'> {
+export function persistOptions(): Omit<PersistQueryClientOptions, 'queryClient'> {
   return {
     persister,
     maxAge: PERSISTED_MAX_AGE_MS,
-    buster: owner,
     dehydrateOptions: {
       shouldDehydrateQuery: (query: Query) => query.state.status === 'success' && query.meta?.['persist'] === true,
       // Only writes that know how to be sent again after a reload (src/lib/offline/writes.ts).
