@@ -40,7 +40,7 @@ describe('the service worker', () => {
   beforeEach(() => {
     document.head.insertAdjacentHTML('beforeend', '<meta name="bobbin-build" content="build-1">');
     Object.defineProperty(navigator, 'serviceWorker', { value: {}, configurable: true });
-    vi.stubGlobal('location', { ...window.location, reload });
+    vi.stubGlobal('location', { reload });
     // Registered when the browser is idle: at once here.
     vi.stubGlobal('requestIdleCallback', (task: () => void) => task());
     vi.resetModules();
