@@ -18,9 +18,10 @@ export const UNREACHABLE = 'Bobbin could not reach the server. Check the connect
  * (docs/behaviour.md, "Calling the product API" and "Cache lifetimes"), which a read with a
  * lifetime of its own overrides. A failed refetch keeps the data it had, which TanStack Query does
  * by itself ("on a failed read stale cached data is returned"). Marked to be kept across reloads,
- * for offline use (`meta.persist`, lib/offline/persist.ts).
+ * for offline use (`meta.persist`, lib/offline/persist.ts); offline, it waits for the connection
+ * (`online`: no service worker answers the API).
  */
-export const productQuery = { retry: false, staleTime: 2 * 60_000, meta: { persist: true } } as const;
+export const productQuery = { retry: false, staleTime: 2 * 60_000, networkMode: 'online', meta: { persist: true } } as const;
 
 /** The path under /api/v2 of team `teamId`, or of its resource `rest` ('members', 'threads/…'). */
 export function teamPath(teamId: string, rest?: string): string {

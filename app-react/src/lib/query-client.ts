@@ -19,8 +19,17 @@ export function fetchRetryDelay(attempt: number): number {
   return 250 * 2 ** attempt;
 }
 
-/** The retries of a fetch that is not a product API call, for its queryOptions() (as `productQuery` is for the API's). */
-export const retriedFetch = { retry: FETCH_RETRIES, retryDelay: fetchRetryDelay } as const;
+/**
+ * The retries of a fetch that is not a product API call, for its queryOptions() (as `productQuery`
+ * is for the API's). Tried also offline (`offlineFirst`): the service worker may have it (the core,
+ * the catalogue, the build manifest, the icons). Offline, a failure is final at once: a retry would
+ * wait for the connection, and a page with it.
+ */
+export const retriedFetch = {
+  retry: (failures: number) => failures < FETCH_RETRIES && onlineManager.isOnline(),
+  retryDelay: fetchRetryDelay,
+  networkMode: 'offlineFirst',
+} as const;
 
 // One cache for the whole app. Per-endpoint lifetimes (docs/behaviour.md, "Cache lifetimes") are
 // set in each endpoint's queryOptions(), next to its fetcher.
@@ -29,6 +38,8 @@ export function createQueryClient(): QueryClient {
     defaultOptions: {
       queries: {
         ...retriedFetch,
+        // Reads of the API wait for the connection when offline (their kept copy shows meanwhile).
+        networkMode: 'online',
         refetchOnWindowFocus: false,
       },
       // A write that cannot wait for the connection fails at once offline, with the API client's
