@@ -278,6 +278,9 @@ test('after one visit online, every page opens offline, and taps and maintenance
     // A read never made online says so, rather than load for ever.
     await page.goto('/inventory/shopping-list');
     await expect(page.getByText("You're offline, and this was not loaded on this device before.")).toBeVisible();
+    await page.goto('/tools/thread-converter?hex=2F3032&to=madeira-polyneon&owned=1');
+    await expect(page.getByRole('checkbox', { name: 'Only threads we own' })).toBeChecked();
+    await expect(page.getByText("You're offline, and this was not loaded on this device before.")).toBeVisible();
   });
 
   await test.step('tap +1 three times and log a maintenance entry, offline', async () => {

@@ -29,7 +29,10 @@ it('fetches its icon from Bobbin, again up to 3 times when it fails, and draws i
   const icon = container.querySelector<HTMLElement>('.icon');
   expect(icon?.style.getPropertyValue('--icon-size')).toBe('1.5rem');
   expect(icon?.getAttribute('aria-hidden')).toBe('true');
+  // Until it arrives, an empty box rather than a square of the text's colour.
+  expect(icon?.classList.contains('icon--pending')).toBe(true);
   // After the retries' waits: 250, 500 and 1,000 ms.
   await waitFor(() => expect(icon?.style.getPropertyValue('--icon')).toMatch(/^url\("data:image\/svg\+xml,%3Csvg/), { timeout: 5000 });
+  expect(icon?.classList.contains('icon--pending')).toBe(false);
   expect(fetched).toEqual(Array(4).fill('/icons/lucide/menu.svg'));
 });

@@ -50,5 +50,7 @@ interface IconProps {
 export function Icon({ name, size = 20, className }: IconProps) {
   const { data } = useQuery(iconQueryOptions(name));
   const style = { '--icon': data ?? 'none', '--icon-size': `${size / 16}rem` } as CSSProperties;
-  return <span className={className ? `icon ${className}` : 'icon'} style={style} aria-hidden="true" data-icon={name} />;
+  // Until it arrives, the box is empty (`icon--pending`), not a square of the text's colour.
+  const classes = ['icon', data ? '' : 'icon--pending', className ?? ''].filter(Boolean).join(' ');
+  return <span className={classes} style={style} aria-hidden="true" data-icon={name} />;
 }

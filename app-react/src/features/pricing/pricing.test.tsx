@@ -4,6 +4,7 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import { onlineManager } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
@@ -427,6 +428,42 @@ describe('saved quotes', () => {
     });
     expect((body!.design as Record<string, unknown>).preview).toBeUndefined();
     expect((body!.result as { total: string }).total).toBe(total().replace(/[^\d.]/g, ''));
+  });
+
+  // Issue 21: "quote saves made offline are kept ..., shown as pending, and sent in order when
+  // the connection returns".
+  it('keeps a quote saved offline, shows it waiting, and sends it when the connection returns', async () => {
+    shopServer();
+    server.handlers['POST /teams/tm_shop/quotes'] = (body) =>
+      Response.json(
+        {
+          quote: {
+            ...(body as object),
+            id: 'q_new',
+            created_by_email: 'me@example.com',
+            created_by_name: null,
+            created_at: '2026-11-23T10:00:00Z',
+          },
+        },
+        { status: 201 },
+      );
+    renderCalculator({ role: 'member' });
+    const user = userEvent.setup();
+    await typeJob(user, { Stitches: '5000', Quantity: '12' });
+    onlineManager.setOnline(false);
+    try {
+      const form = screen.getByRole('region', { name: 'Save quote' });
+      await user.type(within(form).getByLabelText('Name'), 'Caps offline');
+      await user.click(within(form).getByRole('button', { name: 'Save quote' }));
+      const waiting = await screen.findByRole('list', { name: 'Quotes waiting to be sent' });
+      expect(waiting.textContent).toBe('Caps offline Waiting to be sent');
+      expect(server.callsTo('POST /teams/tm_shop/quotes')).toHaveLength(0);
+    } finally {
+      onlineManager.setOnline(true);
+    }
+    await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/quotes')).toHaveLength(1));
+    expect((server.callsTo('POST /teams/tm_shop/quotes')[0] as { name: string }).name).toBe('Caps offline');
+    await waitFor(() => expect(screen.queryByRole('list', { name: 'Quotes waiting to be sent' })).toBeNull());
   });
 
   it('duplicates a quote, and removes one after asking', async () => {
