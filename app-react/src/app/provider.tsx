@@ -73,6 +73,10 @@ function DataCache({ client, children }: { client: QueryClient; children: (resto
       client={client}
       persistOptions={persistOptions()}
       onSuccess={() => {
+        // The copy is for when the server cannot answer: a page reload online still reads afresh,
+        // with the copy on screen meanwhile (a restored answer keeps its age, and one younger
+        // than its lifetime would otherwise count as fresh).
+        void client.invalidateQueries({ refetchType: 'none' });
         setRestored(true);
         return client.resumePausedMutations();
       }}
