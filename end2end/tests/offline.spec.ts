@@ -191,25 +191,26 @@ async function expireSession(context: BrowserContext): Promise<void> {
   );
 }
 
+/** The data cache's copy kept in IndexedDB (lib/offline/persist.ts), '' without one. */
+function keptCopy(page: Page): Promise<string> {
+  return page.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const open = indexedDB.open('keyval-store');
+        open.onsuccess = () => {
+          const read = open.result.transaction('keyval').objectStore('keyval').get('bobbin:data-cache');
+          read.onsuccess = () => resolve(String(read.result ?? ''));
+          read.onerror = () => resolve('');
+        };
+        open.onerror = () => resolve('');
+      }),
+  );
+}
+
 /** Waits until the service worker controls the page (it precached the build first) and the data cache is saved. */
 async function keptForOffline(page: Page, text: string): Promise<void> {
   await expect.poll(() => page.evaluate(() => navigator.serviceWorker.controller !== null), { timeout: 20_000 }).toBe(true);
-  await expect
-    .poll(() =>
-      page.evaluate(
-        () =>
-          new Promise<string>((resolve) => {
-            const open = indexedDB.open('keyval-store');
-            open.onsuccess = () => {
-              const read = open.result.transaction('keyval').objectStore('keyval').get('bobbin:data-cache');
-              read.onsuccess = () => resolve(String(read.result ?? ''));
-              read.onerror = () => resolve('');
-            };
-            open.onerror = () => resolve('');
-          }),
-      ),
-    )
-    .toContain(text);
+  await expect.poll(() => keptCopy(page)).toContain(text);
 }
 
 test('after one visit online, every page opens offline, and taps and maintenance made offline reach the server', async () => {
@@ -368,5 +369,21 @@ test('a count typed offline that someone else changed meanwhile is shown with bo
   await refused.getByRole('button', { name: 'Use mine (12)' }).click();
   await expect(refused).toBeHidden();
   await expect.poll(() => threadQuantity(person, threadId)).toBe(12);
+
+  await test.step('signing out offline forgets the session and the kept copy on this device', async () => {
+    await expect.poll(() => keptCopy(page)).toContain(name);
+    await context.setOffline(true);
+    await page.getByRole('button', { name: /^Account: / }).click();
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(`${SITE}/`);
+    await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
+    expect((await context.cookies(SITE)).map((cookie) => cookie.name).filter((name) => name.startsWith('sb-bobbin-auth-token'))).toEqual(
+      [],
+    );
+    // Nothing of the person is left in it (an empty cache may be saved after the removal).
+    const kept = await keptCopy(page);
+    expect(kept).not.toContain(name);
+    expect(kept).not.toContain(person.email);
+  });
   await browser.close();
 });

@@ -12,6 +12,7 @@ import {
   onAuthEvent,
   passwordErrorMessage,
   safeRedirect,
+  signOutOnThisDevice,
   startAuth,
   syncFromOtherTab,
 } from './auth';
@@ -181,5 +182,23 @@ describe('a session offline', () => {
     await currentSession();
     expect(fakeAuth.auth.getSession).toHaveBeenCalledTimes(1);
     expect(getAuthState()).toEqual({ status: 'signed-out' });
+  });
+});
+
+describe('signing out offline', () => {
+  it('forgets the session on this device, and logs the app out as any sign-out does', async () => {
+    signIn(fakeSession({ id: 'user-9' }));
+    document.cookie = `${AUTH_COOKIE}.1=more; path=/`;
+    await currentSession();
+    const events: AuthEvent[] = [];
+    const stop = onAuthEvent((event) => events.push(event));
+    signOutOnThisDevice();
+    stop();
+    expect(hasAuthCookie()).toBe(false);
+    expect(document.cookie).not.toContain(AUTH_COOKIE);
+    expect(getAuthState()).toEqual({ status: 'signed-out' });
+    expect(events).toEqual(['SIGNED_OUT']);
+    // The server was not asked: it cannot be reached.
+    expect(fakeAuth.auth.signOut).not.toHaveBeenCalled();
   });
 });

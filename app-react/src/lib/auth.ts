@@ -252,6 +252,24 @@ export async function reloadSessionUser(): Promise<void> {
   await auth.refreshSession();
 }
 
+/**
+ * Signing out without a connection. The auth client would first tell the server, and gives up
+ * when it cannot, leaving the person signed in at a shared machine; so the session ends on this
+ * device: its cookie goes, and the app logs out as after any sign-out (docs/behaviour.md,
+ * "Offline"). The server's session is not revoked: unused, it ends with its lifetime, and nobody at
+ * this browser holds its tokens any more.
+ */
+export function signOutOnThisDevice(): void {
+  const secure = window.location.protocol === 'https:' ? '; secure' : '';
+  const names = document.cookie.split(';').map((entry) => entry.trim().split('=', 1)[0] ?? '');
+  for (const name of names.filter((name) => name.startsWith(AUTH_COOKIE))) {
+    document.cookie = `${name}=; max-age=0; path=/${secure}`;
+  }
+  setState({ status: 'signed-out' });
+  emit('SIGNED_OUT');
+  crossTab.post();
+}
+
 // ---- Other tabs --------------------------------------------------------------------------
 
 /**

@@ -8,8 +8,8 @@ import { useDisclosure } from '@/components/use-disclosure';
 import { paths, profileTabPath } from '@/config/paths';
 import { useProfile } from '@/features/profile/api/get-profile';
 import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
-import { authErrorMessage, getAuthClient, useAuthState } from '@/lib/auth';
-import { useUnsentWrites } from '@/lib/offline/writes';
+import { authErrorMessage, getAuthClient, signOutOnThisDevice, useAuthState } from '@/lib/auth';
+import { isOffline, useUnsentWrites } from '@/lib/offline/writes';
 import { counted } from '@/lib/text';
 import { notify } from '@/lib/toast';
 
@@ -61,6 +61,11 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
   // that needs a login for the home page (app/root.tsx, docs/behaviour.md, "Logout").
   const signOut = async () => {
     close();
+    // Offline, the auth client cannot reach the server to sign out: this device forgets the session.
+    if (isOffline()) {
+      signOutOnThisDevice();
+      return;
+    }
     try {
       const { auth } = await getAuthClient();
       const { error } = await auth.signOut({ scope: 'local' });
