@@ -2,6 +2,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useForm } from 'react-hook-form';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { FieldError, FormAlert, FormStatus, fieldProps } from '@/components/form';
 import { authErrorMessage, getAuthClient } from '@/lib/auth';
 
@@ -98,7 +99,7 @@ export function AuthenticatorApps() {
         With an authenticator app (such as Google Authenticator, 1Password or Aegis), logging in asks for a six-digit code from your phone
         as well as your password.
       </p>
-      {factors.isPending ? <p role="status">Loading…</p> : null}
+      <LoadingStatus query={factors}>Loading…</LoadingStatus>
       {factors.isError ? <FormAlert message={authErrorMessage(factors.error, 'Could not load your authenticator apps')} /> : null}
       {verified.length > 0 ? (
         <ul className="factor-list">

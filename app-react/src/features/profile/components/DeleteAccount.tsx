@@ -1,6 +1,7 @@
 import { type ReactNode, type SyntheticEvent, useState } from 'react';
 import { useNavigate } from 'react-router';
 
+import { LoadingStatus } from '@/components/LoadingStatus';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormAlert } from '@/components/form';
 import { paths } from '@/config/paths';
@@ -84,7 +85,7 @@ export function DeleteAccount({ teamLink = plainName }: { teamLink?: TeamLink | 
         Deleting your account removes your details, sign-ins, authenticator apps, memberships and settings for good. What you added to teams
         you share stays with them, shown as added by a former member. A confirmation goes to your e-mail address.
       </p>
-      {deletion.isPending ? <p role="status">Loading…</p> : null}
+      <LoadingStatus query={deletion}>Loading…</LoadingStatus>
       {deletion.isError ? (
         <FormAlert message="What deleting your account would take could not be loaded. Reload the page to try again." />
       ) : null}
