@@ -51,10 +51,9 @@ fn main() {
         .and_then(|files| files.filter_map(Result::ok).map(|file| file.path()).find(|path| path.is_file()));
     // The service worker and the web app manifest (`/sw.js`, `/manifest.webmanifest`); in a
     // placeholder build, a worker that does nothing and a manifest with a name only.
-    for (file, placeholder) in [
-        ("sw.js", "// The front end was not built.\n"),
-        ("manifest.webmanifest", r#"{"name":"Bobbin"}"#),
-    ] {
+    for (file, placeholder) in
+        [("sw.js", "// The front end was not built.\n"), ("manifest.webmanifest", r#"{"name":"Bobbin"}"#)]
+    {
         let built = dist.join(file);
         if built.is_file() && dist.join("index.html").is_file() {
             fs::copy(&built, out_dir.join(file)).expect("copy a root file of the build");
