@@ -178,7 +178,7 @@ async function expireSession(context: BrowserContext): Promise<void> {
   const session = JSON.parse(Buffer.from(value.slice('base64-'.length), 'base64url').toString()) as { expires_at: number };
   session.expires_at = Math.floor(Date.now() / 1000) - 60;
   const expired = `base64-${Buffer.from(JSON.stringify(session)).toString('base64url')}`;
-  const [template] = cookies;
+  const template = cookies.at(0);
   if (!template) throw new Error('no session cookie');
   await context.clearCookies({ name: /^sb-bobbin-auth-token/ });
   const parts = expired.match(/.{1,3000}/g) ?? [];
