@@ -180,6 +180,9 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
   const quantity = page.getByLabel(`Quantity of ${name}`);
   await expect(quantity).toHaveValue('2');
   await expect(page.getByRole('link', { name })).toBeVisible();
+  // The list before the search (the worker's shared team, other tests' low threads in it) stays
+  // on screen until the search's answer replaces it: one chip once it has.
+  await expect(page.getByText('Low stock', { exact: true })).toHaveCount(1);
   await expect(page.getByText('Low stock', { exact: true })).toBeVisible();
 
   await test.step('the first thread shows on the first screen: the filters wait behind one button', async () => {
