@@ -21,6 +21,9 @@ export default defineConfig({
     baseURL,
     // Caddy's own certificate authority, which Chromium does not know.
     ignoreHTTPSErrors: true,
+    // Chromium refuses a service worker whose script comes with a certificate error, whatever
+    // ignoreHTTPSErrors says (it logs the refusal as an error); tests/offline.spec.ts tries the worker.
+    serviceWorkers: 'block',
     launchOptions: { executablePath, args },
     trace: 'retain-on-failure',
   },
