@@ -380,22 +380,27 @@ describe('who may do what', () => {
   });
 });
 
+/** The server saving a quote as sent, as `POST /teams/tm_shop/quotes` answers. */
+function answerQuoteSaves() {
+  server.handlers['POST /teams/tm_shop/quotes'] = (body) =>
+    Response.json(
+      {
+        quote: {
+          ...(body as object),
+          id: 'q_new',
+          created_by_email: 'me@example.com',
+          created_by_name: null,
+          created_at: '2026-11-23T10:00:00Z',
+        },
+      },
+      { status: 201 },
+    );
+}
+
 describe('saved quotes', () => {
   it('saves the inputs, the rates, the design figures and the result', async () => {
     shopServer();
-    server.handlers['POST /teams/tm_shop/quotes'] = (body) =>
-      Response.json(
-        {
-          quote: {
-            ...(body as object),
-            id: 'q_new',
-            created_by_email: 'me@example.com',
-            created_by_name: null,
-            created_at: '2026-11-23T10:00:00Z',
-          },
-        },
-        { status: 201 },
-      );
+    answerQuoteSaves();
     renderCalculator({ role: 'member' });
     const user = userEvent.setup();
     const bytes = await readFile(path.join(DESIGNS, 'star.dst'));
@@ -434,19 +439,7 @@ describe('saved quotes', () => {
   // the connection returns".
   it('keeps a quote saved offline, shows it waiting, and sends it when the connection returns', async () => {
     shopServer();
-    server.handlers['POST /teams/tm_shop/quotes'] = (body) =>
-      Response.json(
-        {
-          quote: {
-            ...(body as object),
-            id: 'q_new',
-            created_by_email: 'me@example.com',
-            created_by_name: null,
-            created_at: '2026-11-23T10:00:00Z',
-          },
-        },
-        { status: 201 },
-      );
+    answerQuoteSaves();
     renderCalculator({ role: 'member' });
     const user = userEvent.setup();
     await typeJob(user, { Stitches: '5000', Quantity: '12' });
