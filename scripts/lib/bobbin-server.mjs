@@ -7,7 +7,7 @@
 // stopped, its folder removed, when the script exits.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,7 +17,7 @@ const root = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const PASSWORD = 'Stitch-Count-4812';
 
 /** A port nothing listens on, found by binding port 0 and letting it go. */
-async function freePort() {
+export async function freePort() {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
@@ -28,14 +28,18 @@ async function freePort() {
   });
 }
 
-/** Returns once the server answers its health check, whatever the answer: the first calls say what is wrong. */
-async function waitForServer(base) {
-  for (let attempt = 0; attempt < 100; attempt += 1) {
+/**
+ * Returns once the server answers its health check, whatever the answer (the first calls say what
+ * is wrong), asking every `poll` ms for 10 s.
+ */
+async function waitForServer(base, poll) {
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
     try {
       await fetch(`${base}/healthz`);
       return;
     } catch {
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await new Promise((resolve) => setTimeout(resolve, poll));
     }
   }
   throw new Error(`the server did not start on ${base}`);
@@ -46,15 +50,18 @@ async function waitForServer(base) {
  *
  * `name` names the temporary folder (`bobbin-<name>-...`) and the account's e-mail
  * (`<name>-<time>@example.com`); `env` is added to the server's environment, which otherwise holds
- * only PATH; `binary` defaults to target/release/bobbin.
+ * only PATH; `binary` defaults to target/release/bobbin. With `quiet`, the server's log goes to a
+ * file, printed only when it does not start (a load run's request lines would flood the terminal);
+ * `poll` is how often it asks whether the server is up, in ms.
  */
-export async function startServer({ name, env = {}, binary = join(root, 'target/release/bobbin') }) {
+export async function startServer({ name, env = {}, binary = join(root, 'target/release/bobbin'), quiet = false, poll = 100 }) {
   const folder = mkdtempSync(join(tmpdir(), `bobbin-${name}-`));
+  const log = join(folder, 'server.log');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const child = spawn(binary, ['serve', '--bind', `127.0.0.1:${port}`, '--env', 'development', '--site-url', base], {
     cwd: folder,
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', quiet ? openSync(log, 'w') : 'inherit'],
     env: { PATH: process.env.PATH, ...env },
   });
   const stop = () => {
@@ -84,7 +91,12 @@ export async function startServer({ name, env = {}, binary = join(root, 'target/
     return session.access_token;
   }
 
-  await waitForServer(base);
+  try {
+    await waitForServer(base, poll);
+  } catch (error) {
+    if (quiet) process.stderr.write(readFileSync(log, 'utf8'));
+    throw error;
+  }
   return { base, pid: child.pid, call, signIn, stop };
 }
 

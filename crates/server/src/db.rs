@@ -264,6 +264,10 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
             let pool = SqlitePoolOptions::new()
                 .max_connections(args.db_max_connections)
                 .acquire_timeout(ACQUIRE_TIMEOUT)
+                // A SQLite connection cannot die while idle in the pool (a file error shows on
+                // the next statement), and sqlx checks each one as it comes back: a second
+                // check as it goes out would be one more trip to its worker thread per query.
+                .test_before_acquire(false)
                 .after_release(|connection, _| Box::pin(reusable(connection)))
                 .connect_with(options)
                 .await
@@ -296,7 +300,15 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
 /// "disk full"), so the `ROLLBACK` sent for it failed and the driver lost count. Reused, such a
 /// connection would open its next transaction as a savepoint inside a phantom one, answer "saved"
 /// for writes never committed, and hold the write lock until the process ended.
+///
+/// On SQLite a rollback still queued counts as a transaction until its worker has run it, so a
+/// connection outside any transaction is reusable at once (sqlx pings every connection as it
+/// comes back anyway). On PostgreSQL the count drops as the rollback is queued, which the next
+/// statement sends first; the database ends such transactions itself, so the count stays true.
 async fn reusable<C: sqlx::Connection>(connection: &mut C) -> Result<bool, sqlx::Error> {
+    if !connection.is_in_transaction() {
+        return Ok(true);
+    }
     // The ping goes after any rollback still queued for the connection.
     connection.ping().await?;
     Ok(!connection.is_in_transaction())

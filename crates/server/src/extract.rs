@@ -21,10 +21,7 @@ use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::de::DeserializeOwned;
 
 use crate::{
-    auth::{
-        extract::{CurrentSession, bearer, from_access_token},
-        user::has_verified_factor,
-    },
+    auth::extract::{CurrentSession, bearer, from_access_token},
     error::{AppError, FieldError},
     state::AppState,
 };
@@ -216,9 +213,7 @@ impl FromRequestParts<AppState> for AuthUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let SignedIn(current) = SignedIn::from_request_parts(parts, state).await?;
-        if !current.is_aal2()
-            && has_verified_factor(&state.db, current.user.id).await.map_err(|error| auth_failure(&error))?
-        {
+        if !current.is_aal2() && current.has_verified_factor {
             return Err(AppError::InsufficientAal);
         }
         Ok(Self(current))

@@ -31,7 +31,7 @@ use crate::{
     repo::thread_cache::CACHED_ENTRIES,
     routes,
     schema::SchemaState,
-    state::AppState,
+    state::{AppState, Shared},
 };
 
 #[derive(Debug)]
@@ -100,7 +100,7 @@ impl Application {
         let threads = ThreadCache::new(CACHED_ENTRIES);
         let metrics = (metrics_listener.is_some() || args.metrics.metrics_token.is_some())
             .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));
-        let state = AppState {
+        let state = AppState::new(Shared {
             db: db.clone(),
             environment: args.environment,
             auth,
@@ -113,7 +113,7 @@ impl Application {
             metrics_token: args.metrics.metrics_token.clone(),
             metrics: metrics.clone(),
             icon_fallback: args.icon_fallback_url.clone(),
-        };
+        });
         crate::prune::spawn(state.clone(), args.prune_interval);
         backup::spawn_scheduled(db.clone(), &args.database, &args.backups)?;
         let threads = state.threads.clone();

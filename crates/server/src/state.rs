@@ -1,4 +1,4 @@
-use std::sync::Arc;
+use std::{ops::Deref, sync::Arc};
 
 use sea_orm::DatabaseConnection;
 
@@ -12,11 +12,30 @@ use crate::{
     repo::thread_cache::ThreadCache,
 };
 
-/// What every handler can reach. Nothing here may hold per-user state that only this process
-/// knows: several server instances can run behind one load balancer against PostgreSQL. (The
-/// thread cache holds copies only, each checked against the database before use.)
+/// What every handler can reach: a handle to one [`Shared`], so that the many copies a request
+/// makes (each extractor and middleware takes its own) cost one reference count each.
 #[derive(Debug, Clone)]
-pub struct AppState {
+pub struct AppState(Arc<Shared>);
+
+impl AppState {
+    pub fn new(shared: Shared) -> Self {
+        Self(Arc::new(shared))
+    }
+}
+
+impl Deref for AppState {
+    type Target = Shared;
+
+    fn deref(&self) -> &Shared {
+        &self.0
+    }
+}
+
+/// Nothing here may hold per-user state that only this process knows: several server instances
+/// can run behind one load balancer against PostgreSQL. (The thread cache holds copies only,
+/// each checked against the database before use.)
+#[derive(Debug)]
+pub struct Shared {
     pub db: DatabaseConnection,
     pub environment: Environment,
     pub auth: Arc<AuthService>,

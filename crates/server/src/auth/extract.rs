@@ -1,7 +1,10 @@
 //! Extractors of the auth service: the JSON body, the caller's address, and the signed-in
 //! session behind a bearer token.
 
-use std::net::{IpAddr, Ipv6Addr, SocketAddr};
+use std::{
+    net::{IpAddr, Ipv6Addr, SocketAddr},
+    sync::Arc,
+};
 
 use axum::{
     body::Bytes,
@@ -20,7 +23,7 @@ use crate::{
         session::{self, Aal},
         user,
     },
-    repo::auth::{sessions, users},
+    repo::auth::sessions,
     state::AppState,
 };
 
@@ -127,9 +130,12 @@ impl FromRequestParts<AppState> for Client {
 /// exists, and its user.
 #[derive(Debug, Clone)]
 pub struct CurrentSession {
-    pub claims: Claims,
+    pub claims: Arc<Claims>,
     pub session: session::Model,
     pub user: user::Model,
+    /// Whether the person has a verified second factor, so that the session needs `aal2` for
+    /// anything but asking for the code.
+    pub has_verified_factor: bool,
 }
 
 impl CurrentSession {
@@ -161,29 +167,25 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Checks an access token (signature, expiry, audience, issuer) and that its session and user
-/// still exist: a signed-out session's tokens stop working at once, not when they expire.
+/// still exist, in the database on every request: a signed-out session's tokens stop working at
+/// once, not when they expire, on every server sharing the database.
 pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<CurrentSession> {
     let claims = state.auth.keys.verify(token).map_err(|error| {
         AuthError::forbidden("bad_jwt", format!("invalid JWT: unable to parse or verify signature, {error}"))
     })?;
-    let session = sessions::by_id(&state.db, claims.session_id)
-        .await?
-        .filter(|session| session.user_id == claims.sub)
-        .ok_or_else(|| {
+    let sessions::SignedIn { session, user, has_verified_factor } =
+        sessions::signed_in(&state.db, claims.session_id, claims.sub).await?.ok_or_else(|| {
             AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
         })?;
     if state.auth.session_limits.expired(&session, time::OffsetDateTime::now_utc()) {
         return Err(AuthError::forbidden("session_expired", "Session is no longer valid"));
     }
-    let user = users::by_id(&state.db, claims.sub)
-        .await?
-        .ok_or_else(|| AuthError::forbidden("user_not_found", "User from sub claim in JWT does not exist"))?;
     // Disabling ends the sessions too; this also covers a session that a sign-in racing the
     // disable committed after its sessions were deleted.
     if user.disabled_at.is_some() {
         return Err(AuthError::forbidden("user_banned", "This account is disabled."));
     }
-    Ok(CurrentSession { claims, session, user })
+    Ok(CurrentSession { claims, session, user, has_verified_factor })
 }
 
 #[cfg(test)]

@@ -2,8 +2,11 @@
 
 use bobbin_core::team::{Role, TeamName};
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    ActiveModelTrait as _,
+    ActiveValue::Set,
+    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult,
+    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _, QueryTrait as _,
+    sea_query::{Alias, Expr, ExprTrait as _, Query},
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -29,35 +32,49 @@ pub struct Joined {
     pub member_count: u64,
 }
 
-/// The teams `user_id` belongs to, in no particular order.
+/// A row of [`of_user`]: the columns of `find_also_related` (`A_` the membership's, `B_` the
+/// team's) and `member_count`.
+struct JoinedRow(Joined);
+
+impl FromQueryResult for JoinedRow {
+    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
+        let member = team_member::Model::from_query_result(row, "A_")?;
+        let count: i64 = row.try_get("", "member_count")?;
+        Ok(Self(Joined {
+            team: team::Model::from_query_result(row, "B_")?,
+            role: member.role.0,
+            member_count: u64::try_from(count).unwrap_or(0),
+        }))
+    }
+}
+
+/// The teams `user_id` belongs to, with how many members each has, in no particular order: one
+/// query (`GET /teams` runs on every page load).
 ///
 /// # Errors
 ///
 /// The database's, or a broken row's.
 pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<Joined>, AppError> {
-    let rows = team_member::Entity::find()
+    let peers = Alias::new("peers");
+    let member_count = Query::select()
+        .expr(Expr::col((peers.clone(), team_member::Column::UserId)).count())
+        .from_as(team_member::Entity, peers.clone())
+        .and_where(
+            Expr::col((peers, team_member::Column::TeamId))
+                .equals((team_member::Entity, team_member::Column::TeamId)),
+        )
+        .to_owned();
+    let query = team_member::Entity::find()
         .filter(team_member::Column::UserId.eq(user_id))
         .find_also_related(team::Entity)
+        .expr_as(Expr::SubQuery(None, Box::new(member_count.into())), "member_count")
+        .build(db.get_database_backend());
+    Ok(JoinedRow::find_by_statement(query)
         .all(db)
-        .await?;
-    let ids: Vec<TeamId> = rows.iter().map(|(member, _)| member.team_id).collect();
-    let counts: Vec<(TeamId, i64)> = team_member::Entity::find()
-        .select_only()
-        .column(team_member::Column::TeamId)
-        .column_as(team_member::Column::UserId.count(), "count")
-        .filter(team_member::Column::TeamId.is_in(ids))
-        .group_by(team_member::Column::TeamId)
-        .into_tuple()
-        .all(db)
-        .await?;
-    rows.into_iter()
-        .map(|(member, team)| {
-            let team =
-                team.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its team")))?;
-            let count = counts.iter().find(|(id, _)| *id == team.id).map_or(0, |(_, count)| *count);
-            Ok(Joined { team, role: member.role.0, member_count: u64::try_from(count).unwrap_or(0) })
-        })
-        .collect()
+        .await?
+        .into_iter()
+        .map(|JoinedRow(joined)| joined)
+        .collect())
 }
 
 /// The team `team_id` names and `user_id`'s role in it, if they are its member. Answers carry a

@@ -7,8 +7,12 @@
 //! used later, it is taken as a stolen token and the whole session (its token family) is ended.
 
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, QueryOrder as _,
+    ActiveModelTrait as _,
+    ActiveValue::Set,
+    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult,
+    IntoActiveModel as _, JoinType, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _,
+    QueryTrait as _,
+    sea_query::{Expr, ExprTrait as _, Query},
 };
 use serde_json::Value;
 use time::{Duration, OffsetDateTime};
@@ -19,6 +23,7 @@ use crate::{
     db::begin_write,
     entity::{
         ids::UserId,
+        mfa_factor::{self, FactorStatus},
         refresh_token,
         session::{self, Aal},
         user,
@@ -224,6 +229,61 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<s
 /// The database's.
 pub async fn by_id(db: &impl ConnectionTrait, id: Uuid) -> Result<Option<session::Model>, DbErr> {
     session::Entity::find_by_id(id).one(db).await
+}
+
+/// A session, its person and whether they have a verified second factor (so that the session
+/// needs `aal2`): what every signed-in request checks.
+#[derive(Debug)]
+pub struct SignedIn {
+    pub session: session::Model,
+    pub user: user::Model,
+    pub has_verified_factor: bool,
+}
+
+impl FromQueryResult for SignedIn {
+    /// The columns of `select_also` (`A_` the session's, `B_` the user's) and `has_verified_factor`.
+    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
+        Ok(Self {
+            session: session::Model::from_query_result(row, "A_")?,
+            user: user::Model::from_query_result(row, "B_")?,
+            has_verified_factor: row.try_get("", "has_verified_factor")?,
+        })
+    }
+}
+
+/// The session `id` of `user_id` with its person, in one query (a request's sign-in check runs
+/// before every handler, so it is one round trip to the database, not three).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn signed_in(
+    db: &impl ConnectionTrait,
+    id: Uuid,
+    user_id: UserId,
+) -> Result<Option<SignedIn>, DbErr> {
+    let verified_factor = Query::select()
+        .expr(Expr::val(1))
+        .from(mfa_factor::Entity)
+        .and_where(
+            Expr::col((mfa_factor::Entity, mfa_factor::Column::UserId))
+                .equals((session::Entity, session::Column::UserId)),
+        )
+        .and_where(mfa_factor::Column::Status.eq(FactorStatus::Verified))
+        .to_owned();
+    let query = session::Entity::find_by_id(id)
+        .filter(session::Column::UserId.eq(user_id))
+        .join(
+            JoinType::InnerJoin,
+            session::Entity::belongs_to(user::Entity)
+                .from(session::Column::UserId)
+                .to(user::Column::Id)
+                .into(),
+        )
+        .select_also(user::Entity)
+        .expr_as(Expr::exists(verified_factor), "has_verified_factor")
+        .build(db.get_database_backend());
+    SignedIn::find_by_statement(query).one(db).await
 }
 
 /// Stores a new refresh token of `session_id` (the child of `parent`, if any), and answers it.

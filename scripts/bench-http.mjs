@@ -1,0 +1,200 @@
+// The API's speed as a share of the framework's: run through scripts/bench-http.sh, which builds
+// the reference server and installs wrk first.
+//
+// In one run, on loopback only: the reference (examples/bare_axum, one JSON handler), then the
+// release server on SQLite, then on PostgreSQL (when BOBBIN_TEST_POSTGRES_URL names a server, as
+// scripts/with-postgres.sh sets it; a database of its own is made and dropped), then the
+// reference again. Each endpoint gets SECONDS_EACH seconds (5) of wrk at 64 connections and 2
+// threads. Before loading Bobbin it signs up one account, makes a team and imports THREADS
+// (1,000) catalogue threads, so the list's first page reads a real inventory. Every answer must be
+// a 2xx: wrk's count of others is printed and fails the run, so a figure never hides errors.
+//
+// Printed per endpoint: requests/s, that as a percentage of the reference's (the mean of its two
+// runs), p50 and p99 latency. The README's "API speed" section records the results.
+
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+
+import { freePort, inventoryRows, startServer } from './lib/bobbin-server.mjs';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const SECONDS_EACH = Number(process.env.SECONDS_EACH ?? 5);
+const THREADS = Number(process.env.THREADS ?? 1_000);
+const CONNECTIONS = 64;
+const STARTS = 7;
+const scratch = mkdtempSync(join(tmpdir(), 'bobbin-bench-http-'));
+process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
+
+/** wrk's duration ("812.00us", "1.20ms", "1.01s") in milliseconds. */
+function milliseconds(text) {
+  const [, number, unit] = /^([\d.]+)(us|ms|s|m)$/.exec(text) ?? [];
+  if (!number) throw new Error(`wrk printed a latency I cannot read: ${text}`);
+  return Number(number) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit];
+}
+
+/**
+ * Loads `url` with wrk; `request` (method, body, headers) is sent by a Lua script. Answers
+ * requests/s, p50 and p99 in ms, and the count of answers that were not 2xx or 3xx.
+ */
+function wrk(url, { method = 'GET', body, headers = {} } = {}) {
+  const script = join(scratch, 'request.lua');
+  const lines = [`wrk.method = ${JSON.stringify(method)}`];
+  if (body) lines.push(`wrk.body = ${JSON.stringify(body)}`);
+  for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
+  writeFileSync(script, `${lines.join('\n')}\n`);
+  const output = execFileSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS_EACH}s`, '--latency', '-s', script, url], {
+    encoding: 'utf8',
+  });
+  const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
+  const p50 = /\n\s+50%\s+(\S+)/.exec(output)?.[1];
+  const p99 = /\n\s+99%\s+(\S+)/.exec(output)?.[1];
+  const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
+  const socketErrors = /Socket errors:.*/.exec(output)?.[0];
+  if (!perSecond || !p50 || !p99) throw new Error(`wrk printed what I cannot read:\n${output}`);
+  return { perSecond, p50: milliseconds(p50), p99: milliseconds(p99), errors, socketErrors };
+}
+
+/** Runs the reference server for the time `measure` takes. */
+async function withReference(measure) {
+  const port = await freePort();
+  const child = spawn(join(root, 'target/release/examples/bare_axum'), [`127.0.0.1:${port}`], { stdio: 'inherit' });
+  try {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await fetch(`http://127.0.0.1:${port}/`);
+        break;
+      } catch (error) {
+        if (attempt > 50) throw error;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+    return measure(`http://127.0.0.1:${port}/`);
+  } finally {
+    child.kill();
+  }
+}
+
+/** Signs up, makes a team with THREADS threads, and answers the endpoints to load. */
+async function prepare(server) {
+  const token = await server.signIn();
+  const auth = { authorization: `Bearer ${token}` };
+  const json = { ...auth, 'content-type': 'application/json' };
+  const post = async (path, body) => (await server.call(path, { method: 'POST', headers: json, body: JSON.stringify(body) })).json();
+  const { team } = await post('/api/v2/teams', { name: 'Benchmark shop' });
+  const teamPath = `/api/v2/teams/${team.public_id}`;
+  const { header, rows } = await inventoryRows(server, THREADS);
+  const imported = await post(`${teamPath}/threads/import`, { csv: [header, ...rows].join('\n'), commit: true });
+  if (imported.added !== THREADS) throw new Error(`the import added ${imported.added} threads`);
+  const page = await (await server.call(`${teamPath}/threads`, { headers: auth })).json();
+  const thread = page.threads[0].id;
+  return [
+    ['GET /healthz', '/healthz', {}],
+    ['GET /api/v2/teams', '/api/v2/teams', { headers: auth }],
+    ['GET /api/v2/users/me', '/api/v2/users/me', { headers: auth }],
+    [`GET threads, page 1 of ${THREADS}`, `${teamPath}/threads`, { headers: auth }],
+    ['POST threads/{id}/adjust +1', `${teamPath}/threads/${thread}/adjust`, { method: 'POST', headers: json, body: '{"delta":1}' }],
+    ['PATCH team settings', `${teamPath}/settings`, { method: 'PATCH', headers: json, body: '{"currency":"EUR"}' }],
+  ];
+}
+
+/** The server's resident memory now and at its peak, in MB (Linux's /proc). */
+function memory(pid) {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const mb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)[1]) / 1024;
+  return { rss: mb('VmRSS'), peak: mb('VmHWM') };
+}
+
+/** Starts Bobbin on `databaseUrl` and loads each endpoint; answers the results and its memory. */
+async function measureBobbin(databaseUrl) {
+  const server = await startServer({ name: 'bench-http', quiet: true, env: serverEnv(databaseUrl) });
+  try {
+    const results = [];
+    for (const [name, path, request] of await prepare(server)) {
+      results.push({ name, ...wrk(server.base + path, request) });
+    }
+    return { results, afterLoad: memory(server.pid) };
+  } finally {
+    server.stop();
+  }
+}
+
+function serverEnv(databaseUrl) {
+  return { BOBBIN_LOG: process.env.BOBBIN_LOG ?? 'info', DATABASE_URL: databaseUrl };
+}
+
+/**
+ * Start-up on an existing database: the time from starting the process to its first 200 from
+ * /healthz (asked again as soon as the port refuses), the median of STARTS, and the memory of
+ * the last one once started and idle for a second.
+ */
+async function measureStartUp(databaseUrl) {
+  const times = [];
+  let idle;
+  for (let run = 0; run < STARTS; run += 1) {
+    const started = performance.now();
+    const server = await startServer({ name: 'bench-start', quiet: true, env: serverEnv(databaseUrl), poll: 0 });
+    times.push(performance.now() - started);
+    if (run === STARTS - 1) {
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      idle = memory(server.pid);
+    }
+    server.stop();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  times.sort((a, b) => a - b);
+  return { median: times[Math.floor(times.length / 2)], fastest: times[0], idle };
+}
+
+function printTable(title, results, reference) {
+  console.log(`\n${title}`);
+  console.log('| Endpoint | Requests/s | Share of bare axum | p50 | p99 | Not 2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|');
+  for (const { name, perSecond, p50, p99, errors } of results) {
+    const share = ((100 * perSecond) / reference).toFixed(1);
+    console.log(
+      `| ${name} | ${Math.round(perSecond).toLocaleString('en')} | ${share}% | ${p50.toFixed(2)} ms | ${p99.toFixed(2)} ms | ${errors} |`,
+    );
+  }
+}
+
+const postgres = process.env.BOBBIN_TEST_POSTGRES_URL;
+const database = `bobbin_bench_${process.pid}`;
+const psql = (sql) => execFileSync('psql', [postgres, '-Atqc', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
+
+const before = await withReference((url) => wrk(url));
+const sqliteUrl = `sqlite://${join(scratch, 'bobbin.db')}`;
+const sqlite = await measureBobbin(sqliteUrl);
+const startUp = await measureStartUp(sqliteUrl);
+let onPostgres = null;
+if (postgres) {
+  psql(`CREATE DATABASE ${database}`);
+  try {
+    onPostgres = await measureBobbin(postgres.replace(/\/[^/]*$/, `/${database}`));
+  } finally {
+    psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
+  }
+}
+const after = await withReference((url) => wrk(url));
+const reference = (before.perSecond + after.perSecond) / 2;
+
+console.log(
+  `\nbare axum (examples/bare_axum): ${Math.round(before.perSecond).toLocaleString('en')} requests/s before, ${Math.round(after.perSecond).toLocaleString('en')} after; p50 ${before.p50.toFixed(2)} ms, p99 ${before.p99.toFixed(2)} ms`,
+);
+console.log(`wrk: ${CONNECTIONS} connections, 2 threads, ${SECONDS_EACH} s each, loopback`);
+printTable('SQLite', sqlite.results, reference);
+if (onPostgres) printTable('PostgreSQL', onPostgres.results, reference);
+const mb = ({ rss, peak }) => `${rss.toFixed(1)} MB (peak ${peak.toFixed(1)} MB)`;
+console.log(
+  `\nStart-up on the SQLite database above, to the first 200 of /healthz: median ${startUp.median.toFixed(1)} ms, fastest ${startUp.fastest.toFixed(1)} ms of ${STARTS}`,
+);
+console.log(`Memory, SQLite: idle after start ${mb(startUp.idle)}; after the load above ${mb(sqlite.afterLoad)}`);
+if (onPostgres) console.log(`Memory, PostgreSQL: after the load above ${mb(onPostgres.afterLoad)}`);
+const failed = [...sqlite.results, ...(onPostgres?.results ?? [])].filter((result) => result.errors > 0);
+if (failed.length) {
+  console.error(`\nAnswers other than 2xx: ${failed.map((result) => `${result.name} (${result.errors})`).join(', ')}`);
+  process.exitCode = 1;
+}
