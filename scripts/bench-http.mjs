@@ -26,6 +26,8 @@ const SECONDS_EACH = Number(process.env.SECONDS_EACH ?? 5);
 const THREADS = Number(process.env.THREADS ?? 1_000);
 const CONNECTIONS = 64;
 const STARTS = 7;
+// Another build of the server to measure (an older one, to compare); target/release/bobbin by default.
+const binary = process.env.BOBBIN_BINARY ?? join(root, 'target/release/bobbin');
 const scratch = mkdtempSync(join(tmpdir(), 'bobbin-bench-http-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
@@ -110,7 +112,7 @@ function memory(pid) {
 
 /** Starts Bobbin on `databaseUrl` and loads each endpoint; answers the results and its memory. */
 async function measureBobbin(databaseUrl) {
-  const server = await startServer({ name: 'bench-http', quiet: true, env: serverEnv(databaseUrl) });
+  const server = await startServer({ name: 'bench-http', quiet: true, env: serverEnv(databaseUrl), binary });
   try {
     const results = [];
     for (const [name, path, request] of await prepare(server)) {
@@ -136,7 +138,7 @@ async function measureStartUp(databaseUrl) {
   let idle;
   for (let run = 0; run < STARTS; run += 1) {
     const started = performance.now();
-    const server = await startServer({ name: 'bench-start', quiet: true, env: serverEnv(databaseUrl), poll: 0 });
+    const server = await startServer({ name: 'bench-start', quiet: true, env: serverEnv(databaseUrl), poll: 0, binary });
     times.push(performance.now() - started);
     if (run === STARTS - 1) {
       await new Promise((resolve) => setTimeout(resolve, 1000));

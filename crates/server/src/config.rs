@@ -423,7 +423,7 @@ pub struct LogArgs {
     /// as `info,bobbin_server=debug,sqlx=warn`. The line each request writes has the target
     /// `bobbin::request`, at `info`, `warn` for a 5xx answer and `error` for a 500:
     /// `info,bobbin::request=warn` keeps only the failed ones.
-    #[arg(long, env = "BOBBIN_LOG", default_value = "info,memory_serve=warn", global = true)]
+    #[arg(long, env = "BOBBIN_LOG", default_value = "info", global = true)]
     pub log: String,
 
     /// Log line format: `text` for people, `json` for log collectors.

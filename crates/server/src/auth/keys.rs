@@ -43,7 +43,7 @@ const ALGORITHM: &str = "ES256";
 /// last [`VERIFIED_FOR`], at about 1.5 KB each (the token and its claims).
 const VERIFIED_TOKENS: u64 = 4_096;
 /// How long a checked token is remembered after its last use.
-const VERIFIED_FOR: Duration = Duration::from_secs(10 * 60);
+const VERIFIED_FOR: Duration = Duration::from_mins(10);
 
 /// The audience of every access token, as in Supabase Auth.
 pub const AUDIENCE: &str = "authenticated";

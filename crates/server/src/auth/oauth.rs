@@ -31,7 +31,9 @@ const PROVIDER_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(10)
 pub struct Providers {
     github: Option<Provider>,
     google: Option<Provider>,
-    http: reqwest::Client,
+    /// Made at the first call to a provider: making it reads the system's trusted certificates,
+    /// a tenth of the server's start-up, and most servers have no provider configured.
+    http: std::sync::OnceLock<reqwest::Client>,
 }
 
 #[derive(Debug)]
@@ -76,12 +78,6 @@ impl Providers {
         let provider = |id: &Option<String>, secret: &Option<Secret>, kind: Kind| {
             Some(Provider { client_id: id.clone()?, secret: secret.clone()?, kind })
         };
-        let http = reqwest::Client::builder()
-            // A provider answering with a redirect is an error, not a place to follow.
-            .redirect(reqwest::redirect::Policy::none())
-            .timeout(PROVIDER_TIMEOUT)
-            .user_agent(concat!("Bobbin/", env!("CARGO_PKG_VERSION")))
-            .build()?;
         Ok(Self {
             github: provider(
                 &config.github_client_id,
@@ -93,8 +89,23 @@ impl Providers {
                 &config.google_secret,
                 Kind::Oidc { issuer: config.google_issuer.clone(), discovery: OnceCell::new() },
             ),
-            http,
+            http: std::sync::OnceLock::new(),
         })
+    }
+
+    /// The client that calls the providers.
+    fn http(&self) -> AuthResult<&reqwest::Client> {
+        if let Some(http) = self.http.get() {
+            return Ok(http);
+        }
+        let http = reqwest::Client::builder()
+            // A provider answering with a redirect is an error, not a place to follow.
+            .redirect(reqwest::redirect::Policy::none())
+            .timeout(PROVIDER_TIMEOUT)
+            .user_agent(concat!("Bobbin/", env!("CARGO_PKG_VERSION")))
+            .build()
+            .map_err(AuthError::internal)?;
+        Ok(self.http.get_or_init(|| http))
     }
 
     /// Whether sign-in with `name` is offered.
@@ -148,7 +159,7 @@ impl Providers {
         let client = self.client(provider, callback).await?;
         let token = client
             .exchange_code(AuthorizationCode::new(code))
-            .request_async(&Http(&self.http))
+            .request_async(&Http(self.http()?))
             .await
             .map_err(|error| {
                 tracing::warn!(provider = name, %error, "OAuth code exchange failed");
@@ -190,7 +201,8 @@ impl Providers {
         discovery
             .get_or_try_init(|| async {
                 let url = join(issuer, ".well-known/openid-configuration")?;
-                let document = self.http.get(url).send().await.and_then(reqwest::Response::error_for_status);
+                let document =
+                    self.http()?.get(url).send().await.and_then(reqwest::Response::error_for_status);
                 let document = match document {
                     Ok(response) => response.json::<Discovery>().await,
                     Err(error) => Err(error),
@@ -255,7 +267,7 @@ impl Providers {
 
     async fn get_json(&self, url: Url, access_token: &str) -> AuthResult<Value> {
         let response = self
-            .http
+            .http()?
             .get(url)
             .bearer_auth(access_token)
             .header(reqwest::header::ACCEPT, "application/json")

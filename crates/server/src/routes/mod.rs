@@ -5,6 +5,7 @@ mod account;
 mod catalog;
 mod contact;
 mod cross_site;
+mod embedded;
 pub(crate) mod health;
 mod icons;
 pub(crate) mod inventory;
@@ -160,16 +161,8 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
     let (api, _) =
         documented(api_v2().layer(middleware::from_fn_with_state(state.clone(), limits::shed_load)))
             .split_for_parts();
-    let openapi_json = Bytes::from(openapi().to_json().expect("the OpenAPI document serialises"));
-
     let api = api
-        .route(
-            "/api/v2/openapi.json",
-            get(move || {
-                let json = openapi_json.clone();
-                async move { ([(header::CONTENT_TYPE, "application/json")], json) }
-            }),
-        )
+        .route("/api/v2/openapi.json", openapi_json())
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
         .layer(middleware::from_fn_with_state(state.clone(), cross_site::refuse_cross_site))
@@ -231,7 +224,7 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
             header::REFERRER_POLICY,
             HeaderValue::from_static("strict-origin-when-cross-origin"),
         ))
-        // Hashed assets arrive already compressed from memory-serve; this compresses the rest.
+        // Embedded files arrive compressed already (routes/embedded.rs); this compresses the rest.
         .layer(CompressionLayer::new())
         .layer(CatchPanicLayer::custom(|_panic| {
             tracing::error!("a request handler panicked");
@@ -272,6 +265,18 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                 .map(|metrics| middleware::from_fn_with_state(metrics, crate::metrics::track)),
         ))
         .with_state(state)
+}
+
+/// `/api/v2/openapi.json`, written at its first request rather than at start, which it would
+/// slow by milliseconds.
+fn openapi_json() -> axum::routing::MethodRouter<AppState> {
+    let written = std::sync::Arc::new(std::sync::OnceLock::<Bytes>::new());
+    get(move || {
+        let json = written
+            .get_or_init(|| Bytes::from(openapi().to_json().expect("the OpenAPI document serialises")))
+            .clone();
+        async move { ([(header::CONTENT_TYPE, "application/json")], json) }
+    })
 }
 
 /// Every route under `/api/v2`, with its OpenAPI description.

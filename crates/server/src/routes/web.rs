@@ -7,14 +7,15 @@
 use axum::{
     Router,
     body::Bytes,
-    http::{HeaderName, HeaderValue, Method, StatusCode, Uri, header},
+    extract::Path,
+    http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri, header},
     response::{IntoResponse, Response},
     routing::get,
 };
-use memory_serve::CacheControl;
 use serde::{Deserialize, Serialize};
 use tower_http::set_header::SetResponseHeaderLayer;
 
+use super::embedded;
 use crate::config::Environment;
 
 const INDEX_TEMPLATE: &str = include_str!(concat!(env!("OUT_DIR"), "/index.html"));
@@ -98,25 +99,18 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
     let meta = build_meta();
     let pages = std::sync::Arc::new(PagePaths::of(&meta));
     let meta_path = format!("/builds/meta/{}.json", meta.id);
-    let assets = embedded_assets()
-        .index_file(None)
-        // Every file under /assets has a content hash in its name: it never changes.
-        .cache_control(CacheControl::Long)
-        .into_router()
-        .fallback(|| async { StatusCode::NOT_FOUND })
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::VARY,
-            HeaderValue::from_static("accept-encoding"),
-        ));
-
+    // Every file under /assets has a content hash in its name: it never changes.
+    let assets = get(|Path(file): Path<String>, headers: HeaderMap| async move {
+        embedded::serve(embedded::assets(), &file, &headers, "max-age=31536000, immutable")
+    });
     // The embeddable converter: stable names that other sites load, so cached for an hour only,
     // and readable cross-origin (a module script and its fetch of the .wasm need CORS).
-    let widget = embedded_widget()
-        .index_file(Some("/demo.html"))
-        .cache_control(CacheControl::Custom("public, max-age=3600, stale-while-revalidate=86400"))
-        .html_cache_control(CacheControl::Custom("public, max-age=3600"))
-        .into_router()
-        .fallback(|| async { StatusCode::NOT_FOUND })
+    let widget = Router::new()
+        .route(
+            "/widget/{*file}",
+            get(|Path(file): Path<String>, headers: HeaderMap| async move { widget_file(&file, &headers) }),
+        )
+        .route("/widget/", get(|headers: HeaderMap| async move { widget_file("demo.html", &headers) }))
         .layer(SetResponseHeaderLayer::overriding(
             header::ACCESS_CONTROL_ALLOW_ORIGIN,
             HeaderValue::from_static("*"),
@@ -124,15 +118,11 @@ pub fn router<S: Clone + Send + Sync + 'static>(environment: Environment) -> Rou
         .layer(SetResponseHeaderLayer::overriding(
             HeaderName::from_static("cross-origin-resource-policy"),
             HeaderValue::from_static("cross-origin"),
-        ))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::VARY,
-            HeaderValue::from_static("accept-encoding"),
         ));
 
     Router::new()
-        .nest("/assets", assets)
-        .nest("/widget", widget)
+        .route("/assets/{*file}", assets)
+        .merge(widget)
         // The app polls it for a new deployment: never cached.
         .route("/builds/latest.json", get(|| async { build_file(LATEST_BUILD, "no-store") }))
         // This build's own, which never changes; another id's is not here (404).
@@ -176,14 +166,13 @@ fn build_file(json: &'static str, cache_control: &'static str) -> Response {
         .into_response()
 }
 
-#[expect(unused_qualifications, reason = "memory-serve's generated asset table spells out its paths")]
-fn embedded_assets() -> memory_serve::MemoryServe {
-    memory_serve::load!("assets")
-}
-
-#[expect(unused_qualifications, reason = "memory-serve's generated asset table spells out its paths")]
-fn embedded_widget() -> memory_serve::MemoryServe {
-    memory_serve::load!("widget")
+/// A file of the embeddable converter: its demo page for an hour, the rest for an hour and
+/// then a day while the browser checks for a new one.
+fn widget_file(file: &str, headers: &HeaderMap) -> Response {
+    let page = std::path::Path::new(file).extension().is_some_and(|extension| extension == "html");
+    let cache_control =
+        if page { "public, max-age=3600" } else { "public, max-age=3600, stale-while-revalidate=86400" };
+    embedded::serve(embedded::widget(), file, headers, cache_control)
 }
 
 fn app_page(method: &Method, status: StatusCode, index: Bytes) -> Response {
