@@ -564,12 +564,15 @@ async fn the_user_can_read_and_update_metadata_and_needs_a_valid_token(
 async fn an_expired_access_token_is_refused(#[values(Backend::Sqlite)] backend: Backend) {
     let app = spawn_app_with(backend, |args| {
         args.auth.autoconfirm = true;
-        args.auth.jwt_expiry = 1;
+        args.auth.jwt_expiry = 2;
     })
     .await;
     let token = app.signup("brief@example.com").await.access_token();
+    // Used once while fresh, so that the server has checked its signature and remembers it: the
+    // expiry must still be checked on every use.
+    assert_eq!(app.auth_get_as(&token, "/user").await.status, StatusCode::OK);
 
-    tokio::time::sleep(std::time::Duration::from_millis(2100)).await;
+    tokio::time::sleep(std::time::Duration::from_millis(3100)).await;
 
     app.auth_get_as(&token, "/user").await.assert_error(StatusCode::FORBIDDEN, "bad_jwt");
 }
