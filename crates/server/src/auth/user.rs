@@ -10,7 +10,7 @@ use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 
 use crate::{
     auth::error::{AuthError, AuthResult},
-    entity::{identity, ids::UserId, mfa_factor, user},
+    entity::{identity, mfa_factor, user},
     repo::auth::{factors, identities},
 };
 
@@ -132,11 +132,6 @@ pub fn parse_metadata(data: Option<Value>) -> AuthResult<Map<String, Value>> {
         }
         Some(_) => Err(AuthError::validation("data must be a JSON object")),
     }
-}
-
-/// Whether the account has a verified second factor, so that its sessions need `aal2`.
-pub async fn has_verified_factor(db: &impl ConnectionTrait, user_id: UserId) -> AuthResult<bool> {
-    Ok(factors::has_verified(db, user_id).await?)
 }
 
 #[cfg(test)]

@@ -34,7 +34,7 @@ pub fn widget() -> &'static [EmbeddedFile] {
     WIDGET
 }
 
-/// The file at `path` of `files`, or 404; `cache_control` for a file, `html_cache_control` for a page.
+/// The file at `path` of `files`, or 404, in the encoding the client accepts, with `cache_control`.
 pub fn serve(
     files: &'static [EmbeddedFile],
     path: &str,

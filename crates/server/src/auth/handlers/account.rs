@@ -327,10 +327,7 @@ pub async fn update_user(
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
     }
     let changes_credentials = body.password.is_some() || body.email.is_some();
-    if changes_credentials
-        && !current.is_aal2()
-        && account::has_verified_factor(&state.db, current.user.id).await?
-    {
+    if changes_credentials && !current.is_aal2() && current.has_verified_factor {
         return Err(AuthError::new(
             StatusCode::UNAUTHORIZED,
             "insufficient_aal",

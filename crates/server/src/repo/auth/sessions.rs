@@ -222,15 +222,6 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<s
         .await
 }
 
-/// The session `id`.
-///
-/// # Errors
-///
-/// The database's.
-pub async fn by_id(db: &impl ConnectionTrait, id: Uuid) -> Result<Option<session::Model>, DbErr> {
-    session::Entity::find_by_id(id).one(db).await
-}
-
 /// A session, its person and whether they have a verified second factor (so that the session
 /// needs `aal2`): what every signed-in request checks.
 #[derive(Debug)]
