@@ -1,17 +1,19 @@
 //! Opening the database named by `DATABASE_URL`: SQLite (the embedded default) or PostgreSQL.
 
 use std::{
+    collections::HashMap,
+    path::PathBuf,
     str::FromStr as _,
-    sync::{Arc, Mutex},
+    sync::{Arc, LazyLock, Mutex},
     time::Duration,
 };
 
 use anyhow::{Context as _, bail};
 use rand::RngCore as _;
 use sea_orm::{
-    ConnAcquireErr, ConnectionTrait as _, DatabaseConnection, DatabaseTransaction, DbErr, RuntimeErr,
-    SqliteTransactionMode, SqlxPostgresConnector, SqlxSqliteConnector, TransactionOptions,
-    TransactionTrait as _,
+    ConnAcquireErr, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, ExecResult,
+    QueryResult, RuntimeErr, SqliteTransactionMode, SqlxPostgresConnector, SqlxSqliteConnector, Statement,
+    TransactionOptions, TransactionTrait as _,
     sea_query::{Alias, OnConflict, Query},
     sqlx::{
         self, Connection as _,
@@ -19,6 +21,8 @@ use sea_orm::{
         sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
     },
 };
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::DatabaseArgs;
 
@@ -160,19 +164,105 @@ impl Outage {
 }
 
 /// Begins a transaction that will write. On SQLite it takes the write lock at once (`BEGIN
-/// IMMEDIATE`), waiting up to the busy timeout for it: a transaction that reads first and
-/// writes later (as most do) would otherwise fail with "database is locked" whenever another
-/// connection wrote in between, which the busy timeout cannot cure. PostgreSQL ignores the mode.
+/// IMMEDIATE`): a transaction that reads first and writes later (as most do) would otherwise fail
+/// with "database is locked" whenever another connection wrote in between, which the busy timeout
+/// cannot cure. PostgreSQL ignores the mode.
+///
+/// SQLite has one writer at a time, and a connection that finds the lock taken sleeps in SQLite's
+/// busy handler (1 ms, then longer, up to 100 ms) and tries again, so under load some writes
+/// waited many times longer than others. Writers of this process therefore first take their turn
+/// in a queue of their own ([`write_turns`], first come first served), waiting at most the busy
+/// timeout for it; the busy handler is left for other processes (the operator's commands, a
+/// backup).
 ///
 /// # Errors
 ///
-/// When the database cannot start the transaction.
-pub async fn begin_write(db: &DatabaseConnection) -> Result<DatabaseTransaction, DbErr> {
-    db.begin_with_options(TransactionOptions {
-        sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
-        ..TransactionOptions::default()
-    })
-    .await
+/// When the database cannot start the transaction, or no turn came within the busy timeout (an
+/// [`Outage::Busy`]).
+pub async fn begin_write(db: &DatabaseConnection) -> Result<WriteTransaction, DbErr> {
+    let turn = match write_turns(db) {
+        Some(turns) => Some(
+            tokio::time::timeout(SQLITE_BUSY_TIMEOUT, turns.acquire_owned())
+                .await
+                .map_err(|_elapsed| DbErr::ConnectionAcquire(ConnAcquireErr::Timeout))?
+                .map_err(|_closed| DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed))?,
+        ),
+        None => None,
+    };
+    let txn = db
+        .begin_with_options(TransactionOptions {
+            sqlite_transaction_mode: Some(SqliteTransactionMode::Immediate),
+            ..TransactionOptions::default()
+        })
+        .await?;
+    Ok(WriteTransaction { txn, _turn: turn })
+}
+
+/// The queue of this process's writers to `db`'s SQLite file: one turn, handed out in order
+/// (tokio's semaphore is fair). None for PostgreSQL, which has no single writer, or an in-memory
+/// database.
+fn write_turns(db: &DatabaseConnection) -> Option<Arc<Semaphore>> {
+    static QUEUES: LazyLock<Mutex<HashMap<PathBuf, Arc<Semaphore>>>> = LazyLock::new(Mutex::default);
+    if db.get_database_backend() != DbBackend::Sqlite {
+        return None;
+    }
+    let options = db.get_sqlite_connection_pool().connect_options();
+    let file = options.get_filename();
+    if file.as_os_str().is_empty() || file.as_os_str() == ":memory:" {
+        return None;
+    }
+    let mut queues = QUEUES.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    Some(Arc::clone(queues.entry(file.to_path_buf()).or_insert_with(|| Arc::new(Semaphore::new(1)))))
+}
+
+/// A transaction from [`begin_write`], holding its writer's turn until it is committed or dropped
+/// (dropped, it rolls back). It reads and writes as the transaction does.
+#[derive(Debug)]
+pub struct WriteTransaction {
+    txn: DatabaseTransaction,
+    _turn: Option<OwnedSemaphorePermit>,
+}
+
+impl WriteTransaction {
+    /// Commits, then gives the turn to the next writer.
+    ///
+    /// # Errors
+    ///
+    /// The database's.
+    pub async fn commit(self) -> Result<(), DbErr> {
+        self.txn.commit().await
+    }
+}
+
+impl std::ops::Deref for WriteTransaction {
+    type Target = DatabaseTransaction;
+
+    fn deref(&self) -> &DatabaseTransaction {
+        &self.txn
+    }
+}
+
+#[async_trait::async_trait]
+impl ConnectionTrait for WriteTransaction {
+    fn get_database_backend(&self) -> DbBackend {
+        self.txn.get_database_backend()
+    }
+
+    async fn execute_raw(&self, statement: Statement) -> Result<ExecResult, DbErr> {
+        self.txn.execute_raw(statement).await
+    }
+
+    async fn execute_unprepared(&self, sql: &str) -> Result<ExecResult, DbErr> {
+        self.txn.execute_unprepared(sql).await
+    }
+
+    async fn query_one_raw(&self, statement: Statement) -> Result<Option<QueryResult>, DbErr> {
+        self.txn.query_one_raw(statement).await
+    }
+
+    async fn query_all_raw(&self, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
+        self.txn.query_all_raw(statement).await
+    }
 }
 
 /// Runs `write` in a transaction of its own, and answers only once it is committed. Every write
@@ -369,6 +459,45 @@ mod tests {
         assert_eq!(Outage::of_sqlstate("23505"), None);
         assert_eq!(Outage::of(&DbErr::ConnectionAcquire(ConnAcquireErr::Timeout)), Some(Outage::Busy));
         assert_eq!(Outage::of(&DbErr::RecordNotFound("a quote".to_owned())), None);
+    }
+
+    /// SQLite's busy handler let writers in whatever order their sleeps ended; here, each in turn.
+    #[tokio::test]
+    async fn writers_to_one_sqlite_file_take_turns_in_the_order_they_came() {
+        use sea_orm::{ConnectionTrait as _, DbBackend, Statement};
+        let folder = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", folder.path().join("turns.db").display());
+        let args = crate::config::DatabaseArgs { database_url: url.as_str().into(), db_max_connections: 24 };
+        let db = super::connect(&args).await.unwrap();
+        db.execute_unprepared("CREATE TABLE turns (writer INTEGER NOT NULL)").await.unwrap();
+
+        let holder = super::begin_write(&db).await.unwrap();
+        let mut writers = Vec::new();
+        for writer in 0..16 {
+            let db = db.clone();
+            writers.push(tokio::spawn(async move {
+                let txn = super::begin_write(&db).await.unwrap();
+                txn.execute_unprepared(&format!("INSERT INTO turns VALUES ({writer})")).await.unwrap();
+                txn.commit().await.unwrap();
+            }));
+            // The test's runtime has one thread: the writer asks for its turn during this sleep.
+            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        holder.commit().await.unwrap();
+        for writer in writers {
+            writer.await.unwrap();
+        }
+
+        let rows = db
+            .query_all_raw(Statement::from_string(
+                DbBackend::Sqlite,
+                "SELECT writer FROM turns ORDER BY rowid",
+            ))
+            .await
+            .unwrap();
+        let order: Vec<i64> = rows.iter().map(|row| row.try_get("", "writer").unwrap()).collect();
+        assert_eq!(order, (0..16).collect::<Vec<i64>>());
     }
 
     #[test]
