@@ -63,6 +63,13 @@ async fn sign_up(fleet: &Fleet, server: &str, email: &str) -> Option<Person> {
     Some(Person::of(email, &session))
 }
 
+/// A new session of `email`, signed in on `server`, which must answer.
+pub async fn signed_in(fleet: &Fleet, server: &str, email: &str) -> Person {
+    sign_in(fleet, server, email)
+        .await
+        .unwrap_or_else(|| panic!("{server} did not answer the sign-in of {email}"))
+}
+
 /// Signs in with the password; `None` if unanswered.
 async fn sign_in(fleet: &Fleet, server: &str, email: &str) -> Option<Person> {
     let body = json!({ "email": email, "password": PASSWORD });

@@ -3,7 +3,8 @@
 //! one can be killed with SIGKILL: no handler runs, its connections and transactions are cut where
 //! they are. Then, through the server that survives: every write that was acknowledged is there,
 //! the sessions the dead one issued go on working, rate limits counted on both servers were one
-//! limit, and each server's copy of a thread list followed writes made on the other.
+//! limit, and each server's copy of a thread list followed writes made on the other. And a
+//! session ended through one server is refused at once by the other, which remembered it.
 //!
 //! Loopback only; each request, each start and the whole test have a time bound; the
 //! processes are killed and the database dropped however the test ends (Drop guards).
@@ -25,7 +26,9 @@ use postgres::PostgresDatabase;
 use reqwest::StatusCode;
 use serde_json::json;
 
-/// The longest either test may run; it takes about 15 s on a 2-core machine.
+/// How long a rotated refresh token may be used again (`REUSE_INTERVAL` of the auth service).
+const REUSE_INTERVAL: Duration = Duration::from_secs(10);
+/// The longest each test may run; it takes about 15 s on a 2-core machine.
 const TEST_LIMIT: Duration = Duration::from_secs(50);
 /// How long the load runs on both servers before the first is killed, and on the second after.
 const LOAD_BEFORE_KILL: Duration = Duration::from_secs(3);
@@ -194,4 +197,93 @@ async fn started_at_once() {
         let user = fleet.answer(used_on, Request::get("/auth/v1/user").by(&person.access)).await;
         assert_eq!(user.status, StatusCode::OK, "a session of {signed_up_on} on {used_on}: {user:?}");
     }
+}
+
+/// Each server keeps a copy of the sign-in checks it has made (`repo/session_cache.rs`). A
+/// session ended or changed through one server, or by the operator's command, must be refused
+/// by the other at once, although that one has just used its copy: the next request after the
+/// ending was answered.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_ended_through_one_server_is_refused_at_once_by_the_other() {
+    tokio::time::timeout(TEST_LIMIT, ended_on_one_refused_on_the_other())
+        .await
+        .expect("the test ends within its limit");
+}
+
+async fn ended_on_one_refused_on_the_other() {
+    let database = PostgresDatabase::create().await;
+    let client = fleet::client();
+    let mut first = Server::spawn(&database);
+    let mut second = Server::spawn(&database);
+    first.wait_until_serving(&client).await;
+    second.wait_until_serving(&client).await;
+    let fleet = Fleet::new(client, &first, &second);
+    let (on_first, on_second) = (fleet.first(), fleet.second());
+
+    // Refresh-token reuse counts as theft only after the reuse interval (10 s): its clock starts
+    // first, and the other cases run meanwhile.
+    let robbed = load::person(&fleet, on_first, "robbed@example.com").await;
+    let rotated =
+        Request::post("/auth/v1/token?grant_type=refresh_token", json!({ "refresh_token": robbed.refresh }));
+    fleet.answer(on_first, rotated).await.ok();
+    let reuse_allowed_until = tokio::time::Instant::now() + REUSE_INTERVAL;
+    accepted_by(&fleet, on_second, &robbed).await;
+
+    let leaving = load::person(&fleet, on_first, "leaving@example.com").await;
+    accepted_by(&fleet, on_second, &leaving).await;
+    fleet.answer(on_first, Request::post("/auth/v1/logout", json!({})).by(&leaving.access)).await.ok();
+    refused_by(&fleet, on_second, &leaving, "signed out").await;
+
+    let careful = load::person(&fleet, on_first, "careful@example.com").await;
+    let other_device = load::signed_in(&fleet, on_first, &careful.email).await;
+    accepted_by(&fleet, on_second, &other_device).await;
+    let new_password = json!({ "password": "Fresh-Spool-7391" });
+    fleet.answer(on_first, Request::put("/auth/v1/user", new_password).by(&careful.access)).await.ok();
+    refused_by(&fleet, on_second, &other_device, "signed out by a password change").await;
+    accepted_by(&fleet, on_second, &careful).await;
+
+    // Not an ending, but the other server's copy must not show the person as they were.
+    let renamed = json!({ "data": { "full_name": "Ada Stitch" } });
+    fleet.answer(on_first, Request::put("/auth/v1/user", renamed).by(&careful.access)).await.ok();
+    let shown = fleet.answer(on_second, Request::get("/auth/v1/user").by(&careful.access)).await.ok();
+    assert_eq!(shown["user_metadata"]["full_name"], "Ada Stitch", "{shown}");
+
+    let disabled = load::person(&fleet, on_first, "disabled@example.com").await;
+    accepted_by(&fleet, on_second, &disabled).await;
+    accepted_by(&fleet, on_first, &disabled).await;
+    let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_bobbin"))
+        .args(["users", "disable", &disabled.email])
+        .env_clear()
+        .env("DATABASE_URL", &database.url)
+        .output()
+        .await
+        .expect("the operator's command runs");
+    assert!(command.status.success(), "{}", String::from_utf8_lossy(&command.stderr));
+    refused_by(&fleet, on_second, &disabled, "disabled by the operator").await;
+    refused_by(&fleet, on_first, &disabled, "disabled by the operator").await;
+
+    tokio::time::sleep_until(reuse_allowed_until + Duration::from_secs(1)).await;
+    accepted_by(&fleet, on_second, &robbed).await;
+    let replayed =
+        Request::post("/auth/v1/token?grant_type=refresh_token", json!({ "refresh_token": robbed.refresh }));
+    let replayed = fleet.answer(on_first, replayed).await;
+    assert!(replayed.status.is_client_error(), "a refresh token replayed late is refused: {replayed:?}");
+    refused_by(&fleet, on_second, &robbed, "ended by a replayed refresh token").await;
+}
+
+/// `person`'s access token works on `server`, twice (the second time from its copy).
+async fn accepted_by(fleet: &Fleet, server: &str, person: &Person) {
+    for _ in 0..2 {
+        fleet.answer(server, Request::get("/api/v2/teams").by(&person.access)).await.ok();
+        let user = fleet.answer(server, Request::get("/auth/v1/user").by(&person.access)).await.ok();
+        assert_eq!(user["email"], person.email.as_str(), "{user}");
+    }
+}
+
+/// `person`'s access token is refused by `server`, on the API and the auth service.
+async fn refused_by(fleet: &Fleet, server: &str, person: &Person, why: &str) {
+    let teams = fleet.answer(server, Request::get("/api/v2/teams").by(&person.access)).await;
+    assert_eq!(teams.status, StatusCode::UNAUTHORIZED, "{why}, {} on {server}: {teams:?}", person.email);
+    let user = fleet.answer(server, Request::get("/auth/v1/user").by(&person.access)).await;
+    assert_eq!(user.status, StatusCode::FORBIDDEN, "{why}, {} on {server}: {user:?}", person.email);
 }

@@ -224,7 +224,7 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<s
 
 /// A session, its person and whether they have a verified second factor (so that the session
 /// needs `aal2`): what every signed-in request checks.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub struct SignedIn {
     pub session: session::Model,
     pub user: user::Model,
