@@ -121,13 +121,21 @@ pub struct Catalogue {
     by_lightness: Vec<Probe>,
 }
 
-/// A thread's colour as the converter's search reads it: its CIELAB values, its chroma C*ab
-/// (computed once here rather than for every comparison) and its index.
+/// A thread's colour as the converter's search reads it: its CIELAB values, its chroma C*ab and
+/// hue angle `h_ab` in degrees, 0 to 360 (computed once here rather than for every comparison), and
+/// its index.
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Probe {
     pub(crate) lab: Lab,
     pub(crate) chroma: f64,
+    pub(crate) hue: f64,
     pub(crate) index: ThreadIndex,
+}
+
+impl Probe {
+    pub(crate) fn new(lab: Lab, index: ThreadIndex) -> Self {
+        Self { lab, chroma: lab.chroma(), hue: lab.hue(), index }
+    }
 }
 
 /// The compact catalogue the build made from `data/threads/`. The server embeds it; the browser
@@ -175,11 +183,8 @@ impl Catalogue {
                 threads[a as usize].key.cmp(&threads[b as usize].key).then(a.cmp(&b))
             });
         }
-        let mut by_lightness: Vec<Probe> = threads
-            .iter()
-            .zip(0..)
-            .map(|(thread, i)| Probe { lab: thread.lab, chroma: thread.lab.chroma(), index: ThreadIndex(i) })
-            .collect();
+        let mut by_lightness: Vec<Probe> =
+            threads.iter().zip(0..).map(|(thread, i)| Probe::new(thread.lab, ThreadIndex(i))).collect();
         for line in &lines {
             by_lightness[line.threads.start as usize..line.threads.end as usize]
                 .sort_unstable_by(|a, b| a.lab.l.total_cmp(&b.lab.l).then(a.index.cmp(&b.index)));

@@ -25,6 +25,13 @@ const ROUNDING_MARGIN: f64 = 1.0 - 1e-9;
 const ABSOLUTE_MARGIN: f64 = 1e-9;
 /// `1 − √3/2`, rounded down: how much of the chroma and hue terms the rotation term can leave.
 const ROTATION_KEEPS: f64 = 0.1339;
+/// How much it can leave when the mean hue is at least [`FAR_FROM_BLUE`] from 275°: there
+/// `Δθ ≤ 30°·exp(−3²) < 0.0037025°`, so `|R_T| < 2·sin(2Δθ) < 2.585·10⁻⁴`, and `1 − |R_T|/2 > 0.99987`.
+const FAR_ROTATION_KEEPS: f64 = 0.9998;
+/// See [`FAR_ROTATION_KEEPS`].
+const FAR_FROM_BLUE: f64 = 75.0;
+/// Below this C*ab a colour's hue is not used (its h' may be 0 by CIEDE2000's rule for greys).
+const HUE_CHROMA_MIN: f64 = 1e-6;
 /// 25⁷, in CIEDE2000's `G` and `R_C`.
 const TWENTY_FIVE_POW_SEVEN: f64 = 6_103_515_625.0;
 
@@ -99,6 +106,15 @@ impl<'a> Iterator for Outwards<'a> {
 /// `ΔE00 ≥ √((ΔL*/(k_L·S_L,max))² + 0.1339·(Δa² + Δb²)/(1 + 0.045·(1 + G(C₁/2))·C̄)²)`, whatever
 /// the hues (so it holds on either side of CIEDE2000's jumps where two hues differ by 180°).
 ///
+/// The rotation term is about blues: `Δθ = 30°·exp(−((h̄' − 275°)/25°)²)`. Where the mean hue h̄'
+/// is sure to be at least 75° from 275°, 0.9998 replaces 0.1339 ([`FAR_ROTATION_KEEPS`]). h̄' is
+/// `(h₁' + h₂')/2`, or `(h₁' + h₂' + 360°)/2` when `|h₁' − h₂'| > 180°` (as `palette` computes it,
+/// without taking it modulo 360°). Each h' is the hue of `((1 + G)·a, b)`, in the same quadrant
+/// as `h_ab` and at most `2·atan(√(1 + G)) − 90°` from it (stretching one axis by `f` turns an angle
+/// by at most `atan(√f) − atan(1/√f)`); so from the two colours' `h_ab`, known once, both possible
+/// means are known to within that, and which of them applies is known unless `|h₁ − h₂|` is that
+/// close to 180°, in which case both are checked.
+///
 /// The rounding of the two computations differs by a few parts in 10¹⁶ of the values involved
 /// (at most about 10⁻¹³ for colours in the catalogue's range); the bound is shrunk by one part in
 /// 10⁹ and by 10⁻⁹ (and `G` and `S_L,max` raised by one part in 10⁹), which is far more. For a pair
@@ -111,6 +127,10 @@ struct Bounds {
     s_c_scale: f64,
     /// `S_L,max`.
     s_l_max: f64,
+    /// The colour's `h_ab`, and how far an h' can be from its `h_ab` (with room for rounding), both
+    /// in degrees.
+    hue: f64,
+    hue_slack: f64,
 }
 
 impl Bounds {
@@ -122,12 +142,31 @@ impl Bounds {
         let s_l_max = ends
             .iter()
             .fold(ciede2000_s_l(target.l, target.l), |max, &l| max.max(ciede2000_s_l(target.l, l)));
+        let g = g * (1.0 + 1e-9);
+        let turn = 2.0 * (1.0 + g).sqrt().atan() - std::f64::consts::FRAC_PI_2;
         Self {
             target,
             chroma,
-            s_c_scale: 0.045 * (1.0 + g * (1.0 + 1e-9)) / 2.0,
+            s_c_scale: 0.045 * (1.0 + g) / 2.0,
             s_l_max: s_l_max * (1.0 + 1e-9),
+            hue: target.hue(),
+            hue_slack: turn.to_degrees() + 1e-6,
         }
+    }
+
+    /// How much of the chroma and hue terms the rotation term can leave, between the colour and
+    /// `probe`.
+    fn rotation_keeps(&self, probe: &Probe) -> f64 {
+        if self.chroma < HUE_CHROMA_MIN || probe.chroma < HUE_CHROMA_MIN {
+            return ROTATION_KEEPS;
+        }
+        let (sum, difference) = (self.hue + probe.hue, (self.hue - probe.hue).abs());
+        // Each h' within hue_slack of its h_ab: the mean within hue_slack of the h_ab mean.
+        let near_blue = |mean: f64| (mean - 275.0).abs() < FAR_FROM_BLUE + self.hue_slack;
+        let either_side = 2.0 * self.hue_slack;
+        let plain = difference <= 180.0 + either_side && near_blue(sum / 2.0);
+        let turned = difference > 180.0 - either_side && near_blue(f64::midpoint(sum, 360.0));
+        if plain || turned { ROTATION_KEEPS } else { FAR_ROTATION_KEEPS }
     }
 
     /// Whether the distance to any thread `lightness` (|ΔL*|) or more away is above `cut`, with
@@ -145,9 +184,9 @@ impl Bounds {
         let s_c = 1.0 + self.s_c_scale * (self.chroma + probe.chroma);
         let (da, db) = (probe.lab.a - self.target.a, probe.lab.b - self.target.b);
         let light = lightness / (k_l * self.s_l_max);
-        // bound² = light² + 0.1339·(Δa² + Δb²)/S_C², compared without dividing.
+        // bound² = light² + keeps·(Δa² + Δb²)/S_C², compared without dividing.
         let bound_squared_times_s_c_squared =
-            light * light * s_c * s_c + ROTATION_KEEPS * (da * da + db * db);
+            light * light * s_c * s_c + self.rotation_keeps(probe) * (da * da + db * db);
         let limit = (cut + ABSOLUTE_MARGIN) / ROUNDING_MARGIN;
         bound_squared_times_s_c_squared > limit * limit * s_c * s_c
     }
@@ -274,7 +313,7 @@ mod tests {
     }
 
     fn probe(lab: Lab) -> Probe {
-        Probe { lab, chroma: lab.chroma(), index: ThreadIndex::default() }
+        Probe::new(lab, ThreadIndex::default())
     }
 
     /// The bounds never exceed CIEDE2000 (nor its textile form, with `k_L` = 2): on random pairs,
@@ -283,6 +322,7 @@ mod tests {
     #[test]
     fn the_bounds_never_exceed_ciede2000() {
         let mut next = numbers(0x9E37_79B9_7F4A_7C15);
+        let mut next_blue = numbers(0x2545_F491_4F6C_DD1D);
         let mut lab = || Lab { l: 100.0 * next(), a: 256.0 * next() - 128.0, b: 256.0 * next() - 128.0 };
         let mut pairs: Vec<(Lab, Lab)> = Vec::new();
         for _ in 0..20_000 {
@@ -301,6 +341,19 @@ mod tests {
             pairs.push((x, Lab { l: d.l, a: -x.a * scale, b: -x.b * scale }));
             pairs.push((x, Lab { l: d.l, ..x }));
             pairs.push((x, x));
+            // Hues turned by about 180°, a little either way (where h̄' jumps by 180°), and
+            // colours of every chroma around the blues, where the rotation term acts.
+            let turn = std::f64::consts::PI + (d.a / 128.0).powi(3) * 0.2;
+            let (sin, cos) = turn.sin_cos();
+            pairs.push((
+                x,
+                Lab { l: d.l, a: (x.a * cos - x.b * sin) * scale, b: (x.a * sin + x.b * cos) * scale },
+            ));
+            let mut blue = |chroma: f64, degrees: f64| {
+                let (sin, cos) = degrees.to_radians().sin_cos();
+                Lab { l: 100.0 * next_blue(), a: chroma * cos, b: chroma * sin }
+            };
+            pairs.push((blue(x.l, 180.0 + d.l * 1.9), blue(d.l * 1.2, 180.0 + x.l * 1.9)));
         }
         for (x, y) in pairs {
             // The line's range: y alone, or y with the ends of the lightness scale.
