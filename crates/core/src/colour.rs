@@ -203,6 +203,12 @@ impl Lab {
         self.a.hypot(self.b)
     }
 
+    /// `h_ab`, the hue angle in degrees from 0 (inclusive) to 360, as CIEDE2000 computes its h'.
+    pub fn hue(self) -> f64 {
+        let degrees = self.b.atan2(self.a).to_degrees();
+        if degrees < 0.0 { degrees + 360.0 } else { degrees }
+    }
+
     fn to_palette(self) -> palette::Lab<D65, f64> {
         palette::Lab::new(self.l, self.a, self.b)
     }

@@ -399,18 +399,12 @@ impl Catalogue {
             }
             None => None,
         };
+        // The source thread is not a match for itself.
+        let allowed = Allowed { skip: source_thread, only: candidates.as_deref() };
         let lines = targets
             .into_iter()
             .map(|line| {
-                let pool = self
-                    .threads_of(line)
-                    // The source thread is not a match for itself.
-                    .filter(|(index, _)| Some(*index) != source_thread)
-                    .filter(|(index, _)| {
-                        candidates.as_ref().is_none_or(|set| set.binary_search(index).is_ok())
-                    })
-                    .map(|(index, thread)| (index, thread.lab, thread.name));
-                self.line_matches(line, rank(source.neutrality(), pool, request.matches))
+                self.line_matches(line, self.rank_line(source.neutrality(), line, allowed, request.matches))
             })
             .collect();
         Ok(Conversion { source, lines })
@@ -435,7 +429,9 @@ pub const MAX_BULK_ROWS: usize = 2_000;
 pub const MAX_BULK_BYTES: usize = 256 * 1024;
 
 mod bulk;
+mod search;
 pub use bulk::{BulkConversion, BulkRequest, BulkRow};
+use search::Allowed;
 
 #[cfg(test)]
 mod tests {
@@ -573,6 +569,78 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The converter's search of a line (`search.rs`) against every distance computed, on random
+    /// colours of the whole Lab range, catalogue colours (exact ties) and colours a hair away from
+    /// them, near-neutral ones and the extremes, as each kind of source, for 1, 2, 5 and 20 matches,
+    /// with and without the thread converted from and a set of candidates: any thread the search
+    /// wrongly skipped would change a result here.
+    #[test]
+    #[cfg(feature = "embedded-catalogue")]
+    fn the_line_search_gives_exactly_what_computing_every_distance_gives() {
+        let c = Catalogue::builtin();
+        let mut next = numbers(0x5DEE_CE66_D1CE_4E5B);
+        let threads: Vec<_> = c.threads().collect();
+        #[expect(clippy::cast_possible_truncation, clippy::cast_sign_loss, clippy::cast_precision_loss)]
+        let pick = |next: &mut dyn FnMut() -> f64| threads[(next() * threads.len() as f64) as usize];
+        let mut targets: Vec<Lab> = (0..6).map(|_| pick(&mut next).1.lab).collect();
+        targets.extend((0..4).map(|_| {
+            let lab = pick(&mut next).1.lab;
+            Lab { l: lab.l + 1e-7, a: lab.a - 1e-7, b: lab.b }
+        }));
+        targets.extend((0..12).map(|_| Lab {
+            l: 100.0 * next(),
+            a: 256.0 * next() - 128.0,
+            b: 256.0 * next() - 128.0,
+        }));
+        targets.extend((0..6).map(|_| Lab {
+            l: 100.0 * next(),
+            a: 24.0 * next() - 12.0,
+            b: 24.0 * next() - 12.0,
+        }));
+        targets.extend([
+            Lab { l: 0.0, a: 0.0, b: 0.0 },
+            Lab { l: 100.0, a: 0.0, b: 0.0 },
+            Rgb8::parse_hex("#C8102E").unwrap().to_lab(),
+            Rgb8::parse_hex("#808080").unwrap().to_lab(),
+        ]);
+        let kinds = [Neutrality::Chromatic, Neutrality::NearNeutral, Neutrality::Black, Neutrality::White];
+        let bits = |ranked: &[(ThreadIndex, f64)]| -> Vec<(ThreadIndex, u64)> {
+            ranked.iter().map(|(i, d)| (*i, d.to_bits())).collect()
+        };
+        let mut searched = 0;
+        for target in targets {
+            for kind in kinds {
+                for line in c.line_indices() {
+                    let pool: Vec<_> = c.threads_of(line).map(|(i, t)| (i, t.lab, t.name)).collect();
+                    // Every thread of the line in order; each case below is a prefix of a part of it.
+                    let all = rank_by_brute_force((target, kind), pool.iter().copied(), usize::MAX);
+                    let (first, last) = (pool[0].0, pool[pool.len() - 1].0);
+                    let some: Vec<ThreadIndex> =
+                        pool.iter().map(|t| t.0).filter(|_| next() < 0.3).chain([last]).collect();
+                    let cases = [
+                        Allowed { skip: None, only: None },
+                        Allowed { skip: Some(first), only: None },
+                        Allowed { skip: Some(last), only: Some(&some) },
+                    ];
+                    for (allowed, k) in cases.into_iter().flat_map(|a| [1, 2, 5, MAX_MATCHES].map(|k| (a, k)))
+                    {
+                        let expected: Vec<_> =
+                            all.iter().copied().filter(|&(i, _)| allowed.allows(i)).take(k).collect();
+                        let found = c.rank_line((target, kind), line, allowed, k);
+                        assert_eq!(
+                            bits(&found),
+                            bits(&expected),
+                            "target {target:?} as {kind:?}, line {}, k = {k}, {allowed:?}",
+                            c.line(line).id
+                        );
+                        searched += 1;
+                    }
+                }
+            }
+        }
+        assert!(searched > 30_000, "{searched}");
     }
 
     #[test]

@@ -39,7 +39,7 @@ pub enum CatalogueError {
 pub struct LineIndex(u16);
 
 /// Index of a thread in [`Catalogue::threads`].
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
 pub struct ThreadIndex(u32);
 
 /// A brand line such as Isacord Polyester or Madeira Polyneon.
@@ -116,6 +116,26 @@ pub struct Catalogue {
     /// Thread indices, each line's range sorted by code key, so [`Catalogue::find`] is a binary
     /// search (an inventory search looks up thousands of codes at once).
     by_key: Vec<u32>,
+    /// Every thread's colour again, each line's range sorted by lightness (then index), so the
+    /// converter looks only at the threads near a colour's lightness (`convert::search`).
+    by_lightness: Vec<Probe>,
+}
+
+/// A thread's colour as the converter's search reads it: its CIELAB values, its chroma C*ab and
+/// hue angle `h_ab` in degrees, 0 to 360 (computed once here rather than for every comparison), and
+/// its index.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Probe {
+    pub(crate) lab: Lab,
+    pub(crate) chroma: f64,
+    pub(crate) hue: f64,
+    pub(crate) index: ThreadIndex,
+}
+
+impl Probe {
+    pub(crate) fn new(lab: Lab, index: ThreadIndex) -> Self {
+        Self { lab, chroma: lab.chroma(), hue: lab.hue(), index }
+    }
 }
 
 /// The compact catalogue the build made from `data/threads/`. The server embeds it; the browser
@@ -163,7 +183,13 @@ impl Catalogue {
                 threads[a as usize].key.cmp(&threads[b as usize].key).then(a.cmp(&b))
             });
         }
-        let mut catalogue = Catalogue { lines, threads, by_id: HashMap::new(), by_key };
+        let mut by_lightness: Vec<Probe> =
+            threads.iter().zip(0..).map(|(thread, i)| Probe::new(thread.lab, ThreadIndex(i))).collect();
+        for line in &lines {
+            by_lightness[line.threads.start as usize..line.threads.end as usize]
+                .sort_unstable_by(|a, b| a.lab.l.total_cmp(&b.lab.l).then(a.index.cmp(&b.index)));
+        }
+        let mut catalogue = Catalogue { lines, threads, by_id: HashMap::new(), by_key, by_lightness };
         catalogue.by_id = catalogue.line_indices().map(|index| (catalogue.line(index).id, index)).collect();
         Ok(catalogue)
     }
@@ -192,6 +218,12 @@ impl Catalogue {
     /// Finds a line by its id, e.g. `isacord-polyester`.
     pub fn line_by_id(&self, id: &str) -> Result<LineIndex, CatalogueError> {
         self.by_id.get(id).copied().ok_or_else(|| CatalogueError::UnknownLine(truncate(id)))
+    }
+
+    /// A line's threads sorted by lightness (L*), then by index.
+    pub(crate) fn by_lightness(&self, line: LineIndex) -> &[Probe] {
+        let range = self.line(line).threads.clone();
+        &self.by_lightness[range.start as usize..range.end as usize]
     }
 
     /// A line's threads in chart order.

@@ -105,12 +105,9 @@ impl Catalogue {
         for cell in &cells {
             match self.read_cell(cell, from) {
                 Ok((source, source_thread)) => {
-                    let pool = self
-                        .threads_of(target)
-                        .filter(|(index, _)| Some(*index) != source_thread)
-                        .map(|(index, thread)| (index, thread.lab, thread.name));
-                    let matches =
-                        self.line_matches(target, super::rank(source.neutrality(), pool, k)).matches;
+                    let allowed = super::Allowed { skip: source_thread, only: None };
+                    let ranked = self.rank_line(source.neutrality(), target, allowed, k);
+                    let matches = self.line_matches(target, ranked).matches;
                     return BulkRow {
                         row,
                         input: (*cell).to_owned(),

@@ -7,7 +7,7 @@ use super::{Cursor, DesignError, Format, Pen, Record, RecordKind};
 
 pub(super) fn read(bytes: &[u8]) -> Result<Vec<Record>, DesignError> {
     let mut cursor = Cursor::new(bytes, Format::Exp);
-    let mut pen = Pen::default();
+    let mut pen = Pen::with_capacity(bytes.len() / 2);
     while !cursor.is_empty() {
         // Some writers end the file with an end-of-file marker.
         if cursor.remaining() == 1 && bytes.last() == Some(&0x1A) {

@@ -36,7 +36,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<Vec<Record>, DesignError> {
         return Err(header.malformed(0, "its header does not have the layout of a JEF file"));
     }
     let mut cursor = Cursor::at(bytes, offset as usize, Format::Jef)?;
-    let mut pen = Pen::default();
+    let mut pen = Pen::with_capacity(cursor.remaining() / 2);
     loop {
         // A file without its end record is cut short (unlike DST, where writers leave it out, JEF
         // writers all end with one), so running out of bytes is an error.

@@ -263,6 +263,17 @@ pub struct PreviewBlock {
 /// The stitches' bounding box: (min x, min y, max x, max y), or `None` without stitches.
 type Bounds = (i32, i32, i32, i32);
 
+/// The records of each kind, and the stitches' bounding box. At most [`MAX_RECORDS`] records
+/// (plus the end), so every count fits in a u32.
+#[derive(Debug, Default)]
+struct Tally {
+    stitches: u32,
+    jumps: u32,
+    trims: u32,
+    colour_changes: u32,
+    bounds: Option<Bounds>,
+}
+
 impl Design {
     pub fn format(&self) -> Format {
         self.format
@@ -273,35 +284,39 @@ impl Design {
         &self.records
     }
 
-    fn count(&self, kind: RecordKind) -> u32 {
-        // At most MAX_RECORDS records, so the count fits.
-        u32::try_from(self.records.iter().filter(|r| r.kind == kind).count()).unwrap_or(u32::MAX)
+    /// The records of each kind and the stitches' bounding box, in one pass over the records.
+    fn tally(&self) -> Tally {
+        let mut tally = Tally::default();
+        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+        for record in &self.records {
+            match record.kind {
+                RecordKind::Stitch => {
+                    tally.stitches += 1;
+                    (x0, y0) = (x0.min(record.x), y0.min(record.y));
+                    (x1, y1) = (x1.max(record.x), y1.max(record.y));
+                }
+                RecordKind::Jump => tally.jumps += 1,
+                RecordKind::Trim => tally.trims += 1,
+                RecordKind::ColourChange => tally.colour_changes += 1,
+                RecordKind::End => {}
+            }
+        }
+        tally.bounds = (tally.stitches > 0).then_some((x0, y0, x1, y1));
+        tally
     }
 
     fn bounds(&self) -> Option<Bounds> {
-        self.records.iter().filter(|r| r.kind == RecordKind::Stitch).fold(None, |b, r| {
-            Some(match b {
-                None => (r.x, r.y, r.x, r.y),
-                Some((x0, y0, x1, y1)) => (x0.min(r.x), y0.min(r.y), x1.max(r.x), y1.max(r.y)),
-            })
-        })
-    }
-
-    /// The number of colour blocks: colour changes + 1, or 0 without stitches.
-    fn blocks(&self) -> u32 {
-        if self.records.iter().any(|r| r.kind == RecordKind::Stitch) {
-            self.count(RecordKind::ColourChange) + 1
-        } else {
-            0
-        }
+        self.tally().bounds
     }
 
     /// The design's figures, computed from the records (never from header fields).
     pub fn summary(&self) -> DesignSummary {
-        let (width, height) = self.bounds().map_or((0, 0), |(x0, y0, x1, y1)| {
+        let tally = self.tally();
+        let (width, height) = tally.bounds.map_or((0, 0), |(x0, y0, x1, y1)| {
             (i64::from(x1) - i64::from(x0), i64::from(y1) - i64::from(y0))
         });
-        let colours = self.blocks();
+        // The number of colour blocks: colour changes + 1, or 0 without stitches.
+        let colours = if tally.stitches > 0 { tally.colour_changes.saturating_add(1) } else { 0 };
         let stored = &self.stored_threads[..self.stored_threads.len().min(colours as usize)];
         let threads = distinct_threads(stored);
         // Both at most `colours`, a u32.
@@ -309,10 +324,10 @@ impl Design {
         let threads_needed = u32::try_from(threads.len()).unwrap_or(u32::MAX).saturating_add(unstored);
         DesignSummary {
             format: self.format,
-            stitches: self.count(RecordKind::Stitch),
-            jumps: self.count(RecordKind::Jump),
-            trims: self.format.has_trim_command().then(|| self.count(RecordKind::Trim)),
-            colour_changes: self.count(RecordKind::ColourChange),
+            stitches: tally.stitches,
+            jumps: tally.jumps,
+            trims: self.format.has_trim_command().then_some(tally.trims),
+            colour_changes: tally.colour_changes,
             colours,
             #[expect(clippy::cast_precision_loss, reason = "extents are far below 2^52")]
             width_mm: width as f64 / 10.0,
@@ -457,7 +472,14 @@ struct Pen {
 }
 
 impl Pen {
+    /// A pen with room for `records` records (at most [`MAX_RECORDS`]), for a format whose size
+    /// gives their number.
+    fn with_capacity(records: usize) -> Self {
+        Self { records: Vec::with_capacity(records.min(MAX_RECORDS) + 1), x: 0, y: 0 }
+    }
+
     /// Moves the pen by (dx, dy) and records `kind` there.
+    #[inline]
     fn push(&mut self, dx: i32, dy: i32, kind: RecordKind) -> Result<(), DesignError> {
         if self.records.len() >= MAX_RECORDS {
             return Err(DesignError::TooManyRecords);

@@ -32,7 +32,7 @@ pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<BlockThread>), Desi
     let count = usize::from(colours_at.u8()?.wrapping_add(1));
     let stored_threads = colours_at.take(count)?.iter().map(|&i| pec_thread(i)).collect();
     let mut cursor = Cursor::at(bytes, pec.saturating_add(PEC_START), Format::Pes)?;
-    let mut pen = Pen::default();
+    let mut pen = Pen::with_capacity(cursor.remaining() / 2);
     // Writers of empty designs end the stitch list where the size fields end, so the byte that
     // otherwise holds a constant (0xE0) is the end mark.
     if bytes.get(pec.saturating_add(PEC_EMPTY_END)) == Some(&0xFF) {
