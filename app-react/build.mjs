@@ -219,9 +219,12 @@ const glue = Object.entries(result.metafile.outputs).find(([, output]) =>
 )?.[0];
 if (!glue) throw new Error('the build produced no chunk with the WebAssembly glue');
 landing.add(glue);
-const landingGzip = [...landing].reduce((sum, file) => sum + sent.get(file).gzip, 0);
-const landingBrotli = [...landing].reduce((sum, file) => sum + sent.get(file).brotli, 0);
-console.log(`landing page JavaScript (${landing.size} files): ${landingBrotli} bytes sent with brotli, ${landingGzip} with gzip`);
+const landingSum = (size) => [...landing].reduce((sum, file) => sum + size(file), 0);
+const landingGzip = landingSum((file) => sent.get(file).gzip);
+console.log(
+  `landing page JavaScript (${landing.size} files): ${landingSum((file) => result.metafile.outputs[file].bytes)} bytes, ` +
+    `${landingSum((file) => sent.get(file).brotli)} sent with brotli, ${landingGzip} with gzip`,
+);
 
 // Budgets, in bytes sent with gzip (issue 22 states them so; brotli is about 12% smaller), for what
 // every page loads. A build over budget fails, so a change that bloats the first load (a stable
@@ -233,12 +236,12 @@ const wasm = (name) => {
   return sent.get(file).gzip;
 };
 const budgets = [
-  // 168 KB before the toasts and the dialog left it (2026-11-26), 148 KB after. Issue 22 asks for
-  // 120 KB: React and React DOM (63 KB), React Router (33 KB) and TanStack Query (13 KB) alone
-  // are 109 KB of it (README, "Front-end weight").
+  // 169 KB before the toasts and the dialog left it (2026-11-26), 148 KB after. Issue 22 asks for
+  // 120 KB: React and React DOM (69 KB), React Router (33 KB) and TanStack Query (13 KB) alone
+  // are 115 KB of it (README, "Front-end weight").
   ['landing page JavaScript', landingGzip, 150_000],
   // The converter's module (every page's footer, the converter, the widget) and the pricing
-  // calculator's: 156 KB as one module before they were two, with the exact decimals of pricing.
+  // calculator's: 162 KB as one module before they were two (README, "Front-end weight").
   ['WebAssembly core', wasm('bobbin_wasm'), 120_000],
   ['WebAssembly pricing module', wasm('bobbin_pricing'), 120_000],
 ];

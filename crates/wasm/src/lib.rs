@@ -5,8 +5,8 @@
 //! two modules, each of its feature: `converter` (the thread catalogue and the converter:
 //! `bobbin_wasm`, which every page's footer and the widget load) and `pricing` (the pricing model
 //! and the design-file readers: `bobbin_pricing`, loaded by the pricing calculator alone). Apart,
-//! neither carries the other's code (the exact decimals of pricing are a third of it), so the
-//! module most pages load stays small. Both features are on by default, for the tests.
+//! neither carries the other's code, so the module most pages load stays small (README, "Front-end
+//! weight"). Both features are on by default, for the tests and the native build.
 //!
 //! Values cross the boundary as plain objects (serde-wasm-bindgen, JSON-compatible: `None` is
 //! `null`), the same shapes the server's `/api/v2` sends. Their TypeScript types are written below
