@@ -2,14 +2,16 @@
 // ./toaster.tsx, which holds the library. That is loaded on the first toast, not with the page
 // (about 7 KB gzip that most visits never use), and the list mounted then: a toast raised before
 // the list is there waits in the library's queue and shows once it is.
-import { Suspense, lazy } from 'react';
+import { type ComponentType, Suspense, lazy } from 'react';
 
 import { createMemoryStore } from './store';
 
 /** Toasts close after 1000 ms (the library's default is 5000 ms). */
 export const TOAST_AUTO_CLOSE_MS = 1000;
 
-const ToastList = lazy(() => import('./toaster'));
+// A chunk that cannot be fetched (offline before the service worker holds the build) leaves the
+// list out rather than failing the page; show() says so in the console.
+const ToastList = lazy(async (): Promise<{ default: ComponentType }> => import('./toaster').catch(() => ({ default: () => null })));
 const wanted = createMemoryStore<{ wanted: boolean }>(() => ({ wanted: false }));
 
 export function Toaster() {

@@ -13,8 +13,22 @@ import { counted } from '@/lib/text';
 import { notify } from '@/lib/toast';
 
 // The dialog library is loaded only when a sign-out would drop unsent changes (rare), not with
-// every page's header.
-const ConfirmDialog = lazy(async () => ({ default: (await import('@/components/ConfirmDialog')).ConfirmDialog }));
+// every page's header. Those changes are often made offline: should its chunk not load (no service
+// worker holds the build yet), the browser's own confirmation asks instead of the header failing.
+const ConfirmDialog = lazy(() =>
+  import('@/components/ConfirmDialog').then(
+    (loaded) => ({ default: loaded.ConfirmDialog }),
+    () => ({ default: BrowserConfirm }),
+  ),
+);
+
+function BrowserConfirm({ title, onConfirm }: { title: string; onConfirm: () => void }) {
+  return (
+    <button type="button" onClick={() => window.confirm(title) && onConfirm()}>
+      Sign out
+    </button>
+  );
+}
 
 interface AccountNavProps {
   /**
