@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { copyFile, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import zlib, { brotliCompressSync } from 'node:zlib';
+import zlib, { brotliCompressSync, gzipSync } from 'node:zlib';
 
 const root = import.meta.dirname;
 const dist = path.join(root, 'dist');
@@ -180,37 +180,73 @@ outputs.push([
   { bytes: (await stat(path.join(widget, 'bobbin-thread-converter.wasm'))).size },
 ]);
 
-// What each file costs a visitor: its size, and its size as the server sends it (brotli at the
-// build-time quality memory-serve uses). README.md records these.
-let total = 0;
-let totalBrotli = 0;
+// What each file costs a visitor: its size, and its size as the server sends it, with brotli and
+// with gzip (both at the quality the server's build compresses them with, crates/server/build.rs).
+// README.md records these.
+const totals = { bytes: 0, brotli: 0, gzip: 0 };
 const sent = new Map();
-console.log('    bytes   brotli  file');
+console.log('    bytes   brotli     gzip  file');
 for (const [file, output] of outputs) {
-  const brotli = brotliCompressSync(await readFile(path.join(root, file)), {
-    params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 },
-  }).length;
-  total += output.bytes;
-  totalBrotli += brotli;
-  sent.set(file, brotli);
-  console.log(`${String(output.bytes).padStart(9)} ${String(brotli).padStart(8)}  ${path.relative(root, file)}`);
+  const content = await readFile(path.join(root, file));
+  const size = {
+    brotli: brotliCompressSync(content, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+    gzip: gzipSync(content, { level: 9 }).length,
+  };
+  totals.bytes += output.bytes;
+  totals.brotli += size.brotli;
+  totals.gzip += size.gzip;
+  sent.set(file, size);
+  console.log(`${[output.bytes, size.brotli, size.gzip].map((n) => String(n).padStart(9)).join('')}  ${path.relative(root, file)}`);
 }
-console.log(`${String(total).padStart(9)} ${String(totalBrotli).padStart(8)}  total`);
+console.log(`${[totals.bytes, totals.brotli, totals.gzip].map((n) => String(n).padStart(9)).join('')}  total`);
 
-// Budgets, in bytes as sent (brotli), for what every page loads. A build over budget fails, so a
-// change that bloats the first load (a stable sort once doubled the WebAssembly module) is seen
-// when it is made. Raise a budget only on purpose, with the README's "Front-end weight" table.
+// The landing page's JavaScript: the main script, the chunks it imports (and theirs), which the
+// page preloads, and the WebAssembly core's glue, which every page's footer loads once idle
+// (components/CoreVersion.tsx). Chunks loaded on demand (a page, the toasts, a dialog) are not in
+// it, nor the code the prefetch loads ahead for the pages a page links to.
+const landing = new Set();
+const pending = [mainJs];
+while (pending.length > 0) {
+  const file = pending.pop();
+  if (landing.has(file)) continue;
+  landing.add(file);
+  for (const imported of result.metafile.outputs[file].imports) {
+    if (imported.kind === 'import-statement' && imported.path.endsWith('.js')) pending.push(imported.path);
+  }
+}
+const glue = Object.entries(result.metafile.outputs).find(([, output]) =>
+  Object.keys(output.inputs).some((input) => input.endsWith('crates/wasm/pkg/bobbin_wasm.js')),
+)?.[0];
+if (!glue) throw new Error('the build produced no chunk with the WebAssembly glue');
+landing.add(glue);
+const landingSum = (size) => [...landing].reduce((sum, file) => sum + size(file), 0);
+const landingGzip = landingSum((file) => sent.get(file).gzip);
+console.log(
+  `landing page JavaScript (${landing.size} files): ${landingSum((file) => result.metafile.outputs[file].bytes)} bytes, ` +
+    `${landingSum((file) => sent.get(file).brotli)} sent with brotli, ${landingGzip} with gzip`,
+);
+
+// Budgets, in bytes sent with gzip (issue 22 states them so; brotli is about 12% smaller), for what
+// every page loads. A build over budget fails, so a change that bloats the first load (a stable
+// sort once doubled the WebAssembly module) is seen when it is made. Raise a budget only on
+// purpose, with the README's "Front-end weight" table.
+const wasm = (name) => {
+  const file = outputs.find(([output]) => new RegExp(`assets/${name}_bg-[^/]*\\.wasm$`).test(output))?.[0];
+  if (!file) throw new Error(`the build produced no ${name}_bg.wasm`);
+  return sent.get(file).gzip;
+};
 const budgets = [
-  ['main script', mainJs, 72_000],
-  // 100 KB with the converter; the pricing model (exact decimals) and the design-file readers
-  // brought it to 131 KB (README, "Front-end weight").
-  ['WebAssembly core', outputs.find(([file]) => /assets\/bobbin_wasm_bg-[^/]*\.wasm$/.test(file))?.[0], 140_000],
+  // 169 KB before the toasts and the dialog left it (2026-11-26), 148 KB after. Issue 22 asks for
+  // 120 KB: React and React DOM (69 KB), React Router (33 KB) and TanStack Query (13 KB) alone
+  // are 115 KB of it (README, "Front-end weight").
+  ['landing page JavaScript', landingGzip, 150_000],
+  // The converter's module (every page's footer, the converter, the widget) and the pricing
+  // calculator's: 162 KB as one module before they were two (README, "Front-end weight").
+  ['WebAssembly core', wasm('bobbin_wasm'), 120_000],
+  ['WebAssembly pricing module', wasm('bobbin_pricing'), 120_000],
 ];
-const over = budgets.filter(([name, file, budget]) => {
-  if (!file) throw new Error(`the build produced no ${name}`);
-  return sent.get(file) > budget;
-});
-for (const [name, file, budget] of over) {
-  console.error(`Over budget: the ${name} (${path.relative(root, file)}) is sent as ${sent.get(file)} bytes; its budget is ${budget}.`);
+const over = budgets.filter(([, gzip, budget]) => gzip > budget);
+for (const [name, gzip, budget] of over) {
+  console.error(`Over budget: the ${name} is sent as ${gzip} bytes with gzip; its budget is ${budget}.`);
 }
 if (over.length > 0) process.exit(1);

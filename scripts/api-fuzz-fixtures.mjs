@@ -48,8 +48,8 @@ async function person(email) {
 async function priced(rates, job, currency) {
   process.removeAllListeners('warning'); // the package has no package.json; Node guesses right
   const pkg = join(root, 'crates/wasm/pkg');
-  const wasm = await import(pathToFileURL(join(pkg, 'bobbin_wasm.js')).href);
-  await wasm.default({ module_or_path: readFileSync(join(pkg, 'bobbin_wasm_bg.wasm')) });
+  const wasm = await import(pathToFileURL(join(pkg, 'bobbin_pricing.js')).href);
+  await wasm.default({ module_or_path: readFileSync(join(pkg, 'bobbin_pricing_bg.wasm')) });
   const pricing = wasm.priceJob({ rates, job, currency });
   if (!pricing.quote) throw new Error(`the core refused the fixture job: ${JSON.stringify(pricing)}`);
   return pricing.quote;

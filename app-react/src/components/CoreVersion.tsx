@@ -6,9 +6,9 @@ import { coreQueryOptions } from '@/lib/core';
 /**
  * The version reported by the WebAssembly core: proof the offline tools can run here.
  *
- * The core (131 KB sent) is fetched once the page is idle, not with it: a first visit to a page
- * that computes nothing is not slowed, and the browser then holds the module for the converter and
- * the pricing calculator. Pages that compute load it at once themselves; both share one load.
+ * The core (the converter's module, lib/core.ts) is fetched once the page is idle, not with it: a
+ * first visit to a page that computes nothing is not slowed, and the browser then holds the module
+ * for the converter. Pages that compute load it at once themselves; both share one load.
  */
 export function CoreVersion() {
   const idle = useIdle();

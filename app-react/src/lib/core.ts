@@ -1,11 +1,15 @@
-// The thin facade over the WebAssembly core (crates/wasm). The module is fetched and compiled
+// The thin facade over the WebAssembly core (crates/wasm), two modules: the converter's
+// (`bobbin_wasm`, with the core's version, which every page's footer shows) and the pricing
+// calculator's (`bobbin_pricing`: the pricing model and the design-file readers), so the pages that
+// convert colours, and the footer, never fetch the pricing code. Each module is fetched and compiled
 // once per page load, streamed (WebAssembly.instantiateStreaming, since the server sends
 // application/wasm) from a content-hashed URL the browser caches for good. The thread catalogue is
 // a separate hashed file, fetched only by pages that convert colours, so every other page loads
-// just the code. Callers never touch wasm-bindgen's generated module directly.
+// just the code. Callers never touch wasm-bindgen's generated modules directly.
 import { queryOptions } from '@tanstack/react-query';
 import catalogueUrl from '@bobbin/core-wasm/threads.bin';
 import wasmUrl from '@bobbin/core-wasm/bobbin_wasm_bg.wasm';
+import pricingWasmUrl from '@bobbin/core-wasm/bobbin_pricing_bg.wasm';
 import type {
   BulkConversion,
   BulkRequest,
@@ -56,6 +60,7 @@ export type {
 } from '@bobbin/core-wasm';
 
 type WasmModule = typeof import('@bobbin/core-wasm');
+type PricingModule = typeof import('@bobbin/core-wasm/bobbin_pricing');
 
 export interface Core {
   /** Version of the domain core compiled into the module. */
@@ -135,9 +140,15 @@ export const loadConverter = once(async (): Promise<Converter> => {
   };
 });
 
-/** Loads the core for pricing (the code only: the thread catalogue is not fetched). */
+const loadPricingModule = once(async (): Promise<PricingModule> => {
+  const wasm = await import('@bobbin/core-wasm/bobbin_pricing');
+  await wasm.default({ module_or_path: pricingWasmUrl });
+  return wasm;
+});
+
+/** Loads the pricing module (the code only: the thread catalogue is not fetched). */
 export const loadPricing = once(async (): Promise<PricingCore> => {
-  const wasm = await loadModule();
+  const wasm = await loadPricingModule();
   return {
     defaultRates: () => wasm.defaultRates(),
     priceJob: (request) => readable(() => wasm.priceJob(request)),

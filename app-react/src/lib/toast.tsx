@@ -1,17 +1,42 @@
-// The app's only door to the toast library (react-toastify), so swapping it is one file.
-import { Bounce, ToastContainer, toast } from 'react-toastify/unstyled';
-import 'react-toastify/ReactToastify.css';
+// The app's only door to the toast library (react-toastify), so swapping it is one file with
+// ./toaster.tsx, which holds the library. That is loaded on the first toast, not with the page
+// (about 7 KB gzip that most visits never use), and the list mounted then: a toast raised before
+// the list is there waits in the library's queue and shows once it is.
+import { type ComponentType, Suspense, lazy } from 'react';
+
+import { createMemoryStore } from './store';
 
 /** Toasts close after 1000 ms (the library's default is 5000 ms). */
 export const TOAST_AUTO_CLOSE_MS = 1000;
 
+// A chunk that cannot be fetched (offline before the service worker holds the build) leaves the
+// list out rather than failing the page; show() says so in the console.
+const ToastList = lazy(async (): Promise<{ default: ComponentType }> => import('./toaster').catch(() => ({ default: () => null })));
+const wanted = createMemoryStore<{ wanted: boolean }>(() => ({ wanted: false }));
+
 export function Toaster() {
-  // Bounce collapses the stack in 300 ms after a toast leaves.
-  return <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} newestOnTop />;
+  if (!wanted.use((state) => state.wanted)) return null;
+  return (
+    <Suspense fallback={null}>
+      <ToastList />
+    </Suspense>
+  );
+}
+
+type Kind = 'success' | 'error' | 'info';
+
+function show(kind: Kind, message: string): void {
+  wanted.setState({ wanted: true });
+  import('./toaster').then(
+    ({ toast }) => toast[kind](message),
+    // The chunk could not be fetched (the connection dropped, or a new deployment removed it):
+    // the message is not lost from sight altogether.
+    (error: unknown) => console.error(`Toast not shown (${kind}): ${message}`, error),
+  );
 }
 
 export const notify = {
-  success: (message: string) => toast.success(message),
-  error: (message: string) => toast.error(message),
-  info: (message: string) => toast.info(message),
+  success: (message: string) => show('success', message),
+  error: (message: string) => show('error', message),
+  info: (message: string) => show('info', message),
 };

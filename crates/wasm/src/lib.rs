@@ -1,7 +1,12 @@
 //! JavaScript bindings for `bobbin-core`. This crate only wraps: each export converts its
 //! arguments, calls the core and converts the result; no domain logic lives here.
 //!
-//! Built by `scripts/build-wasm.sh` with wasm-bindgen's `web` target into `crates/wasm/pkg/`.
+//! Built by `scripts/build-wasm.sh` with wasm-bindgen's `web` target into `crates/wasm/pkg/`, as
+//! two modules, each of its feature: `converter` (the thread catalogue and the converter:
+//! `bobbin_wasm`, which every page's footer and the widget load) and `pricing` (the pricing model
+//! and the design-file readers: `bobbin_pricing`, loaded by the pricing calculator alone). Apart,
+//! neither carries the other's code, so the module most pages load stays small (README, "Front-end
+//! weight"). Both features are on by default, for the tests and the native build.
 //!
 //! Values cross the boundary as plain objects (serde-wasm-bindgen, JSON-compatible: `None` is
 //! `null`), the same shapes the server's `/api/v2` sends. Their TypeScript types are written below
@@ -9,16 +14,14 @@
 //! core crate; the app's unit tests call every export through the real module and check the
 //! shapes, so a drift fails a test.
 
-use std::sync::OnceLock;
-
-use bobbin_core::catalogue::Catalogue;
-use bobbin_core::colour::{Lab, delta_e_2000};
-use bobbin_core::convert::{BulkRequest, ConvertRequest};
-use bobbin_core::design::{self, DesignSummary, Preview};
-use bobbin_core::pricing::{self, Job, Problem, Quote, Rates};
+use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::{JsError, JsValue, wasm_bindgen};
+
+#[cfg(feature = "converter")]
+mod converter;
+#[cfg(feature = "pricing")]
+mod pricing;
 
 #[wasm_bindgen(typescript_custom_section)]
 const TYPES: &str = r##"
@@ -240,155 +243,16 @@ export interface PriceRequest { rates: Partial<Rates>; job: Job; currency: strin
 export type Pricing = { quote: Quote } | { problems: PriceProblem[] };
 "##;
 
-/// Runs once when the module is instantiated: a Rust panic then shows its message in the
-/// browser console instead of an opaque `unreachable` trap.
-#[wasm_bindgen(start)]
-pub fn start() {
-    console_error_panic_hook::set_once();
-}
-
 /// The version of the domain core compiled into this module.
 #[wasm_bindgen(js_name = coreVersion)]
 pub fn core_version() -> String {
     bobbin_core::VERSION.to_owned()
 }
 
-/// The catalogue handed over by [`load_catalogue`]. A page holds one for its whole life.
-static CATALOGUE: OnceLock<Catalogue> = OnceLock::new();
-
-/// Reads the compact catalogue (`threads.bin`, fetched by the app or inlined in the widget). Call
-/// once before the functions below; later calls are ignored.
-#[wasm_bindgen(js_name = loadCatalogue)]
-pub fn load_catalogue(bytes: Vec<u8>) -> Result<(), JsError> {
-    if CATALOGUE.get().is_none() {
-        // Leaked on purpose: the catalogue lives as long as the page, and its strings borrow
-        // from these bytes rather than being copied.
-        let bytes: &'static [u8] = Box::leak(bytes.into_boxed_slice());
-        let catalogue = Catalogue::decode(bytes).map_err(|error| JsError::new(error.0))?;
-        let _ = CATALOGUE.set(catalogue);
-    }
-    Ok(())
-}
-
-fn catalogue() -> Result<&'static Catalogue, JsError> {
-    CATALOGUE
-        .get()
-        .ok_or_else(|| JsError::new("the thread catalogue is not loaded: call loadCatalogue first"))
-}
-
-/// Every line of the catalogue, without threads.
-#[wasm_bindgen(js_name = catalogueLines, unchecked_return_type = "LineSummary[]")]
-pub fn catalogue_lines() -> Result<JsValue, JsError> {
-    to_js(&catalogue()?.summaries())
-}
-
-/// One line with its threads; throws for an unknown id.
-#[wasm_bindgen(js_name = catalogueLine, unchecked_return_type = "LineDetail")]
-pub fn catalogue_line(id: &str) -> Result<JsValue, JsError> {
-    let catalogue = catalogue()?;
-    to_js(&catalogue.detail(catalogue.line_by_id(id)?))
-}
-
-/// Threads whose code or name matches `query`, best first; `lines` (ids) limits the search when
-/// not empty.
-#[wasm_bindgen(js_name = searchThreads, unchecked_return_type = "ThreadView[]")]
-#[expect(clippy::needless_pass_by_value, reason = "wasm-bindgen hands arrays over by value")]
-pub fn search_threads(query: &str, lines: Vec<String>, limit: usize) -> Result<JsValue, JsError> {
-    let catalogue = catalogue()?;
-    let lines = lines.iter().map(|id| catalogue.line_by_id(id)).collect::<Result<Vec<_>, _>>()?;
-    let found: Vec<_> =
-        catalogue.search(query, &lines, limit).into_iter().map(|i| catalogue.view(i)).collect();
-    to_js(&found)
-}
-
-/// The nearest threads to one colour in each target line.
-#[wasm_bindgen(unchecked_return_type = "Conversion")]
-pub fn convert(
-    #[wasm_bindgen(unchecked_param_type = "ConvertRequest")] request: JsValue,
-) -> Result<JsValue, JsError> {
-    let request: ConvertRequest = from_js(request)?;
-    to_js(&catalogue()?.convert(&request)?)
-}
-
-/// A pasted list converted to one line.
-#[wasm_bindgen(js_name = convertBulk, unchecked_return_type = "BulkConversion")]
-pub fn convert_bulk(
-    #[wasm_bindgen(unchecked_param_type = "BulkRequest")] request: JsValue,
-) -> Result<JsValue, JsError> {
-    let request: BulkRequest = from_js(request)?;
-    to_js(&catalogue()?.convert_bulk(&request)?)
-}
-
-/// The same bulk conversion as CSV text, for a download.
-#[wasm_bindgen(js_name = convertBulkCsv)]
-pub fn convert_bulk_csv(
-    #[wasm_bindgen(unchecked_param_type = "BulkRequest")] request: JsValue,
-) -> Result<String, JsError> {
-    let request: BulkRequest = from_js(request)?;
-    Ok(catalogue()?.convert_bulk(&request)?.to_csv())
-}
-
-/// The default price list, for a team that has set none.
-#[wasm_bindgen(js_name = defaultRates, unchecked_return_type = "Rates")]
-pub fn default_rates() -> Result<JsValue, JsError> {
-    to_js(&Rates::default())
-}
-
-/// What the calculator asks the core: a price list (missing fields take the defaults), a job,
-/// and the currency whose minor unit the figures are rounded to.
-#[derive(Deserialize)]
-struct PriceRequest {
-    rates: Rates,
-    job: Job,
-    currency: String,
-}
-
-#[derive(Serialize)]
-#[serde(rename_all = "snake_case")]
-enum Pricing {
-    Quote(Quote),
-    Problems(Vec<Problem>),
-}
-
-/// Prices a job: `{ quote }`, or `{ problems }` naming each input out of range. Throws only for
-/// a request of the wrong shape.
-#[wasm_bindgen(js_name = priceJob, unchecked_return_type = "Pricing")]
-pub fn price_job(
-    #[wasm_bindgen(unchecked_param_type = "PriceRequest")] request: JsValue,
-) -> Result<JsValue, JsError> {
-    let request: PriceRequest = from_js(request)?;
-    let decimals = pricing::minor_unit_decimals(&request.currency);
-    to_js(&match pricing::price(&request.rates, &request.job, decimals) {
-        Ok(quote) => Pricing::Quote(quote),
-        Err(problems) => Pricing::Problems(problems),
-    })
-}
-
-#[derive(Serialize)]
-struct DesignFile {
-    summary: DesignSummary,
-    preview: Preview,
-}
-
-/// Reads an embroidery design file (DST, PES, JEF, EXP or VP3; `fileName` only helps tell the
-/// format, and is needed for EXP): its figures, and a preview of at most `maxPoints` points.
-/// Throws a sentence to show a person for a file it cannot read.
-#[wasm_bindgen(js_name = readDesign, unchecked_return_type = "DesignFile")]
-pub fn read_design(bytes: &[u8], file_name: &str, max_points: usize) -> Result<JsValue, JsError> {
-    let design = design::read(bytes, Some(file_name))?;
-    to_js(&DesignFile { summary: design.summary(), preview: design.preview(max_points) })
-}
-
-/// CIEDE2000 between two CIELAB colours.
-#[wasm_bindgen(js_name = deltaE2000)]
-pub fn delta_e2000(l1: f64, a1: f64, b1: f64, l2: f64, a2: f64, b2: f64) -> f64 {
-    delta_e_2000(Lab { l: l1, a: a1, b: b1 }, Lab { l: l2, a: a2, b: b2 })
-}
-
-fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
+pub(crate) fn to_js<T: Serialize>(value: &T) -> Result<JsValue, JsError> {
     Ok(value.serialize(&serde_wasm_bindgen::Serializer::json_compatible())?)
 }
 
-fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
+pub(crate) fn from_js<T: DeserializeOwned>(value: JsValue) -> Result<T, JsError> {
     Ok(serde_wasm_bindgen::from_value(value)?)
 }

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { Link } from 'react-router';
 
-import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { Icon } from '@/components/Icon';
 import { useDisclosure } from '@/components/use-disclosure';
 import { paths, profileTabPath } from '@/config/paths';
@@ -12,6 +11,24 @@ import { authErrorMessage, getAuthClient, signOutOnThisDevice, useAuthState } fr
 import { isOffline, useUnsentWrites } from '@/lib/offline/writes';
 import { counted } from '@/lib/text';
 import { notify } from '@/lib/toast';
+
+// The dialog library is loaded only when a sign-out would drop unsent changes (rare), not with
+// every page's header. Those changes are often made offline: should its chunk not load (no service
+// worker holds the build yet), the browser's own confirmation asks instead of the header failing.
+const ConfirmDialog = lazy(() =>
+  import('@/components/ConfirmDialog').then(
+    (loaded) => ({ default: loaded.ConfirmDialog }),
+    () => ({ default: BrowserConfirm }),
+  ),
+);
+
+function BrowserConfirm({ title, onConfirm }: { title: string; onConfirm: () => void }) {
+  return (
+    <button type="button" onClick={() => window.confirm(title) && onConfirm()}>
+      Sign out
+    </button>
+  );
+}
 
 interface AccountNavProps {
   /**
@@ -102,22 +119,30 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
           </li>
           <li>
             {unsent > 0 ? (
-              <ConfirmDialog
-                trigger={<button type="button">Sign out</button>}
-                title="Sign out with changes not sent?"
-                confirmLabel="Sign out anyway"
-                open={confirming}
-                onOpenChange={setConfirming}
-                onConfirm={() => {
-                  setConfirming(false);
-                  void signOut();
-                }}
+              <Suspense
+                fallback={
+                  <button type="button" disabled>
+                    Sign out
+                  </button>
+                }
               >
-                <p>
-                  {counted(unsent, 'change')} made on this device {unsent === 1 ? 'has' : 'have'} not reached the server yet. Signing out
-                  removes {unsent === 1 ? 'it' : 'them'} from this device for good.
-                </p>
-              </ConfirmDialog>
+                <ConfirmDialog
+                  trigger={<button type="button">Sign out</button>}
+                  title="Sign out with changes not sent?"
+                  confirmLabel="Sign out anyway"
+                  open={confirming}
+                  onOpenChange={setConfirming}
+                  onConfirm={() => {
+                    setConfirming(false);
+                    void signOut();
+                  }}
+                >
+                  <p>
+                    {counted(unsent, 'change')} made on this device {unsent === 1 ? 'has' : 'have'} not reached the server yet. Signing out
+                    removes {unsent === 1 ? 'it' : 'them'} from this device for good.
+                  </p>
+                </ConfirmDialog>
+              </Suspense>
             ) : (
               <button type="button" onClick={() => void signOut()}>
                 Sign out

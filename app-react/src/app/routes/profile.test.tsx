@@ -31,7 +31,7 @@ describe("the profile page's team link", () => {
   // An unhandled rejection shows the error page (docs/behaviour.md, "Error pages"): a failed
   // switch must not be one.
   it('says when the switch fails, and stays', async () => {
-    const error = vi.spyOn(notify, 'error').mockReturnValue('toast');
+    const error = vi.spyOn(notify, 'error').mockReturnValue(undefined);
     const unhandled = vi.fn();
     process.on('unhandledRejection', unhandled);
     try {

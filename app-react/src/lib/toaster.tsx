@@ -1,0 +1,13 @@
+// The toast library itself (react-toastify), loaded by ./toast.tsx on the first toast: it is not
+// in the script every page loads.
+import { Bounce, ToastContainer, toast } from 'react-toastify/unstyled';
+import 'react-toastify/ReactToastify.css';
+
+import { TOAST_AUTO_CLOSE_MS } from './toast';
+
+export default function ToastList() {
+  // Bounce collapses the stack in 300 ms after a toast leaves.
+  return <ToastContainer position="top-right" autoClose={TOAST_AUTO_CLOSE_MS} transition={Bounce} newestOnTop />;
+}
+
+export { toast };
