@@ -1,7 +1,7 @@
 //! On PostgreSQL, every change to a user, a session or a second factor notifies the channel
 //! `bobbin_auth`, whoever makes it (a server, the operator's commands, SQL typed by hand): each
 //! server keeps copies of the sign-in checks it has made and drops them all when it hears one
-//! (crates/server/src/repo/session_cache.rs). PostgreSQL delivers the notification when the
+//! (`crates/server/src/repo/session_cache.rs`). PostgreSQL delivers the notification when the
 //! change commits, and not at all when it rolls back.
 //!
 //! Triggers are PostgreSQL's own SQL, so this migration is written in it; on SQLite it does
