@@ -1,8 +1,6 @@
 //! Bobbin's schema, one migration per file, in time order. Each migration is written with
 //! sea-orm's schema helpers (never raw SQL of one dialect), so the same migration runs on SQLite
-//! and on PostgreSQL; the server's integration tests run them on both. The one exception is what
-//! only one engine has: PostgreSQL's triggers that notify the servers of sign-in changes
-//! (`m20261126_000010_auth_changes`), which do nothing on SQLite.
+//! and on PostgreSQL; the server's integration tests run them on both.
 
 // `allow`, not `expect`: clippy exempts test builds from this lint, which would leave an
 // expectation unfulfilled there.
@@ -19,7 +17,6 @@ mod m20261123_000006_threads_revision;
 mod m20261125_000007_security;
 mod m20261125_000008_write_probe;
 mod m20261125_000009_disabled_users;
-mod m20261126_000010_auth_changes;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -37,7 +34,6 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000007_security::Migration),
             Box::new(m20261125_000008_write_probe::Migration),
             Box::new(m20261125_000009_disabled_users::Migration),
-            Box::new(m20261126_000010_auth_changes::Migration),
         ]
     }
 }

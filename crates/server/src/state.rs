@@ -9,7 +9,7 @@ use crate::{
     db::StorageWatch,
     limits::{InFlight, PerClient},
     metrics::Metrics,
-    repo::{session_cache::SessionCache, thread_cache::ThreadCache},
+    repo::thread_cache::ThreadCache,
 };
 
 /// What every handler can reach: a handle to one [`Shared`], so that the many copies a request
@@ -32,8 +32,8 @@ impl Deref for AppState {
 }
 
 /// Nothing here may hold per-user state that only this process knows: several server instances
-/// can run behind one load balancer against PostgreSQL. (The thread and session caches hold
-/// copies only, each used only while the database says it is still true.)
+/// can run behind one load balancer against PostgreSQL. (The thread cache holds copies only,
+/// each checked against the database before use.)
 #[derive(Debug)]
 pub struct Shared {
     pub db: DatabaseConnection,
@@ -44,9 +44,6 @@ pub struct Shared {
     /// Each team's thread entries as the list searches them, checked against the team's revision
     /// in the database on every request, so it is never stale across instances.
     pub threads: ThreadCache,
-    /// The sign-in checks this server has made, used while nothing was committed since (see
-    /// [`SessionCache`] for how every server learns of a change).
-    pub sessions: SessionCache,
     /// Conversions each client network may ask for (`--convert-rate-limit` a minute).
     pub convert_limit: Arc<PerClient>,
     /// The storage outage (full disk, read-only database) requests last met, for `/healthz`.

@@ -167,16 +167,14 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Checks an access token (signature, expiry, audience, issuer) and that its session and user
-/// still exist: in the database, or in this server's copy of that check while nothing was
-/// committed since it was made ([`SessionCache`](crate::repo::session_cache::SessionCache)). A
-/// signed-out session's tokens stop working at once, not when they expire, on every server
-/// sharing the database.
+/// still exist, in the database on every request: a signed-out session's tokens stop working at
+/// once, not when they expire, on every server sharing the database.
 pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<CurrentSession> {
     let claims = state.auth.keys.verify(token).map_err(|error| {
         AuthError::forbidden("bad_jwt", format!("invalid JWT: unable to parse or verify signature, {error}"))
     })?;
     let sessions::SignedIn { session, user, has_verified_factor } =
-        state.sessions.signed_in(&state.db, claims.session_id, claims.sub).await?.ok_or_else(|| {
+        sessions::signed_in(&state.db, claims.session_id, claims.sub).await?.ok_or_else(|| {
             AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
         })?;
     if state.auth.session_limits.expired(&session, time::OffsetDateTime::now_utc()) {

@@ -16,7 +16,6 @@ pub mod machines;
 pub mod members;
 pub mod migrations;
 pub mod quotes;
-pub mod session_cache;
 pub mod settings;
 pub mod teams;
 pub mod thread_cache;

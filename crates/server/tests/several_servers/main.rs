@@ -4,7 +4,7 @@
 //! they are. Then, through the server that survives: every write that was acknowledged is there,
 //! the sessions the dead one issued go on working, rate limits counted on both servers were one
 //! limit, and each server's copy of a thread list followed writes made on the other. And a
-//! session ended through one server is refused at once by the other, which remembered it.
+//! session ended through one server is refused at once by the other, which had just accepted it.
 //!
 //! Loopback only; each request, each start and the whole test have a time bound; the
 //! processes are killed and the database dropped however the test ends (Drop guards).
@@ -199,9 +199,9 @@ async fn started_at_once() {
     }
 }
 
-/// Each server keeps a copy of the sign-in checks it has made (`repo/session_cache.rs`). A
-/// session ended or changed through one server, or by the operator's command, must be refused
-/// by the other at once, although that one has just used its copy.
+/// A session ended or changed through one server, or by the operator's command, must be refused
+/// by the other at once, although that one has just accepted it (as any copy of the sign-in
+/// check a server kept would have).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_ended_through_one_server_is_refused_at_once_by_the_other() {
     tokio::time::timeout(TEST_LIMIT, ended_on_one_refused_on_the_other())
