@@ -463,8 +463,9 @@ mod tests {
         assert!(distances.windows(2).all(|w| w[0] <= w[1]), "{distances:?}");
     }
 
-    /// A small deterministic generator (xorshift), so the tests need no random-number crate.
-    fn numbers(mut state: u64) -> impl FnMut() -> f64 {
+    /// A small deterministic generator (xorshift), so the tests need no random-number crate
+    /// (the search's tests use it too).
+    pub(super) fn numbers(mut state: u64) -> impl FnMut() -> f64 {
         move || {
             state ^= state << 13;
             state ^= state >> 7;

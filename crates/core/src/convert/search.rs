@@ -299,18 +299,7 @@ impl Catalogue {
 mod tests {
     use super::*;
     use crate::colour::{delta_e_2000, delta_e_2000_textile};
-
-    /// A small deterministic generator (xorshift), so the test needs no random-number crate.
-    fn numbers(mut state: u64) -> impl FnMut() -> f64 {
-        move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            #[expect(clippy::cast_precision_loss, reason = "53 random bits are plenty")]
-            let unit = (state >> 11) as f64 / (1_u64 << 53) as f64;
-            unit
-        }
-    }
+    use crate::convert::tests::numbers;
 
     fn probe(lab: Lab) -> Probe {
         Probe::new(lab, ThreadIndex::default())
