@@ -30,8 +30,12 @@ APP_SOURCES := $(shell find app-react/src app-react/service-worker app-react/ico
 run: build
 	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
 
+# With the benchmark's bare server (crates/server/examples): an example, like a test, builds on
+# the server's dev-dependencies too, and their features then reach the dependencies both share
+# (tokio's `process`, say). The server built so is the one the tests build on, so `make test`
+# compiles only the tests instead of the whole dependency tree a second time.
 build: $(DIST)
-	$(CARGO) build --release --locked -p bobbin-server --bin bobbin
+	$(CARGO) build --release --locked -p bobbin-server --bin bobbin --example bare_axum
 
 $(NODE_MODULES): package.json package-lock.json app-react/package.json end2end/package.json tools/api-types/package.json
 	$(NPM) ci
@@ -64,9 +68,13 @@ lint: build
 	@if git grep -nE '\.\./shared|/work/shared' -- ':!Makefile'; then \
 		echo "make lint: the lines above read outside the repository" >&2; exit 1; fi
 
-test-rust: $(DIST)
+# The server's tests (with the migrations', which it depends on) and the core's in two runs, not
+# one `--workspace`: each run's dependency features are then those of what it tests, and the
+# first run's are those of `make build`, whose compiled dependencies it reuses.
+test-rust: build
 	scripts/ensure-smtp-sink.sh
-	scripts/with-postgres.sh $(CARGO) test --release --locked --workspace
+	scripts/with-postgres.sh $(CARGO) test --release --locked -p bobbin-server -p bobbin-migrations
+	$(CARGO) test --release --locked -p bobbin-core -p bobbin-wasm
 
 # 1,000 readers of a 2,000-entry thread list and a +1 every 0.1 s against the release binary for
 # LOAD_SECONDS (10; about 15 s in all); fails on an answer other than 200 or 503, a refused

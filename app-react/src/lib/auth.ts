@@ -10,7 +10,7 @@
 import type { AuthChangeEvent, Session, SupabaseClient } from '@supabase/supabase-js';
 import { useSyncExternalStore } from 'react';
 
-import { reloadOnce } from './lazy-route';
+import { loadChunk } from './lazy-route';
 import { beforeGoingOnline } from './offline/online';
 
 /** The cookie (and its `.0`, `.1`, ... chunks) the server reads the session from. */
@@ -153,11 +153,11 @@ let client: Promise<SupabaseClient> | undefined;
 
 /** The one auth client of this page, created on first use; its events feed the store. */
 export function getAuthClient(): Promise<SupabaseClient> {
-  client ??= import('@supabase/ssr').then(createClient, (error: unknown) => {
-    // A chunk gone after a deployment: one guarded reload, as for route chunks (docs/behaviour.md,
-    // "Page chunks").
+  // A chunk that fails is fetched again, then the page reloads once, as for route chunks
+  // (docs/behaviour.md, "Page chunks"); a failure that is left is forgotten, so a later call
+  // tries again.
+  client ??= loadChunk(() => import('@supabase/ssr')).then(createClient, (error: unknown) => {
     client = undefined;
-    if (reloadOnce()) return new Promise<never>(() => {});
     throw error;
   });
   return client;

@@ -1,4 +1,4 @@
-import { CHUNK_RETRY_DELAYS_MS, RELOAD_GUARD_MS, lazyRoute, preloadRoute, reloadOnce } from './lazy-route';
+import { CHUNK_RETRY_DELAYS_MS, RELOAD_GUARD_MS, lazyRoute, loadChunk, preloadRoute, reloadOnce } from './lazy-route';
 
 function fakeEnv(start = 1_000_000) {
   const store = new Map<string, string>();
@@ -41,6 +41,28 @@ describe('reloadOnce', () => {
     };
     expect(reloadOnce(env)).toBe(false);
     expect(env.reloads).toBe(0);
+  });
+});
+
+// The auth client's chunk (lib/auth.ts) goes by the same rule as the routes'.
+describe('loadChunk', () => {
+  const failedFetch = () => Promise.reject(new TypeError('Failed to fetch dynamically imported module'));
+
+  it('fetches a chunk that failed again, up to 3 times, without a reload', async () => {
+    const env = fakeEnv();
+    let tries = 0;
+    await expect(loadChunk(() => (++tries < 4 ? failedFetch() : Promise.resolve('client')), env)).resolves.toBe('client');
+    expect(tries).toBe(4);
+    expect(env.waits).toEqual([...CHUNK_RETRY_DELAYS_MS]);
+    expect(env.reloads).toBe(0);
+  });
+
+  it('reloads once after the retries, and fails the next time within the guard window', async () => {
+    const env = fakeEnv();
+    void loadChunk(failedFetch, env);
+    await vi.waitFor(() => expect(env.reloads).toBe(1));
+    await expect(loadChunk(failedFetch, env)).rejects.toThrow('Failed to fetch');
+    expect(env.reloads).toBe(1);
   });
 });
 

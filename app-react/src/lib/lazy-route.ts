@@ -1,4 +1,5 @@
-// Route modules are separate chunks. A chunk that fails to load is fetched again, up to 3 times
+// Route modules are separate chunks, and so is the auth client (./auth.ts). A chunk that fails to
+// load is fetched again, up to 3 times
 // (a dropped connection, a server restarting); Chromium fetches a failed dynamic import anew
 // rather than remembering the failure. After a deployment, an open tab may ask for a chunk that
 // no longer exists; when the retries fail too, the answer is one page reload (which fetches the
@@ -45,6 +46,24 @@ export function reloadOnce(env: ReloadEnv = browser): boolean {
   return true;
 }
 
+/**
+ * Loads a chunk by the rule of every chunk (route code, the auth client): fetched again up to 3
+ * times, then one guarded reload. While the reload happens the promise never settles, so nothing
+ * flashes an error page.
+ */
+export async function loadChunk<T>(load: () => Promise<T>, env: ReloadEnv = browser): Promise<T> {
+  return reloadOnFailure(withRetries(load, env), env);
+}
+
+async function reloadOnFailure<T>(loading: Promise<T>, env: ReloadEnv): Promise<T> {
+  try {
+    return await loading;
+  } catch (error) {
+    if (reloadOnce(env)) return new Promise<T>(() => {});
+    throw error;
+  }
+}
+
 /** What preloadRoute() calls for each route lazyRoute() made: the load alone, without the reload rule. */
 const preloads = new WeakMap<object, () => Promise<unknown>>();
 
@@ -58,15 +77,7 @@ export function lazyRoute<T>(load: () => Promise<T>, env: ReloadEnv = browser): 
       loading = undefined;
       throw error;
     }));
-  const lazy = async () => {
-    try {
-      return await shared();
-    } catch (error) {
-      // While the reload happens, keep the router waiting rather than flashing an error page.
-      if (reloadOnce(env)) return new Promise<T>(() => {});
-      throw error;
-    }
-  };
+  const lazy = () => reloadOnFailure(shared(), env);
   preloads.set(lazy, shared);
   return lazy;
 }
