@@ -5,7 +5,7 @@
 #               behind Caddy
 # Both install what is missing: npm packages, the WebAssembly toolchain, Chromium, PostgreSQL,
 # the SMTP server the tests send mail through (python3-aiosmtpd), Caddy and the API fuzzer
-# (schemathesis, with pip into .tools/).
+# (schemathesis, with pip into ~/.cache/bobbin/).
 # Targets are files, so a second run rebuilds only what changed.
 
 SHELL := bash
@@ -83,14 +83,14 @@ LOAD_SECONDS ?= 10
 test-load: build
 	LOAD_SECONDS=$(LOAD_SECONDS) CHECK=1 node scripts/load-inventory.mjs
 
-# Each design-file reader fuzzed for FUZZ_SECONDS (20) from the sample designs; needs nightly Rust
+# Each design-file reader fuzzed for FUZZ_SECONDS (15) from the sample designs; needs nightly Rust
 # and installs cargo-fuzz the first time (scripts/fuzz-designs.sh).
 test-fuzz:
 	scripts/fuzz-designs.sh
 
-# Every operation of /api/v2/openapi.json fuzzed for API_FUZZ_SECONDS (150) against the release
+# Every operation of /api/v2/openapi.json fuzzed for API_FUZZ_SECONDS (100) against the release
 # binary, signed in, on records that exist; fails on a 5xx or an answer the document does not
-# describe. Installs schemathesis into .tools/ the first time (scripts/api-fuzz.sh).
+# describe. Installs schemathesis into ~/.cache/bobbin/ the first time (scripts/api-fuzz.sh).
 test-api-fuzz: build
 	scripts/api-fuzz.sh
 

@@ -7,11 +7,11 @@
 #
 # Starts the release binary (BIN, default target/release/bobbin; `make test` builds it) on a free
 # loopback port with a fresh SQLite database in a temporary folder, makes the records with
-# scripts/api-fuzz-fixtures.mjs, runs for API_FUZZ_SECONDS (default 150) and stops the server
+# scripts/api-fuzz-fixtures.mjs, runs for API_FUZZ_SECONDS (default 100) and stops the server
 # whatever happens. Settings are in scripts/api-fuzz.toml. API_FUZZ_SEED picks other examples
 # (default 1, so a failure found once is found again).
 #
-# Installs schemathesis into .tools/api-fuzz-venv the first time, with pip from PyPI; needs
+# Installs schemathesis into ~/.cache/bobbin/ the first time, with pip from PyPI; needs
 # Python 3 with `venv` (Debian's python3-venv, installed if missing) and Node.js.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -24,9 +24,10 @@ source scripts/lib.sh
 # own dependencies are pinned in scripts/api-fuzz-constraints.txt for the same reason (they are
 # what pip chose for it on 2026-11-25). Raise them together, then check a run.
 SCHEMATHESIS_VERSION=4.32.5
-VENV=.tools/api-fuzz-venv
+# Once per user and version, outside the checkout, so a second clone does not install it again.
+VENV="${XDG_CACHE_HOME:-$HOME/.cache}/bobbin/api-fuzz-venv-$SCHEMATHESIS_VERSION"
 BIN=${BIN:-target/release/bobbin}
-API_FUZZ_SECONDS=${API_FUZZ_SECONDS:-150}
+API_FUZZ_SECONDS=${API_FUZZ_SECONDS:-100}
 API_FUZZ_SEED=${API_FUZZ_SEED:-1}
 
 if [ ! -x "$BIN" ]; then

@@ -103,11 +103,15 @@ async function prepare(server) {
   ];
 }
 
-/** The server's resident memory now and at its peak, in MB (Linux's /proc). */
+/**
+ * The server's resident memory now and at its peak, in MB (Linux's /proc), and what it holds now:
+ * anonymous (the heap, the stacks: the process's own) and file-backed (the binary's pages mapped
+ * from the file, which the kernel can drop and read again).
+ */
 function memory(pid) {
   const status = readFileSync(`/proc/${pid}/status`, 'utf8');
   const mb = (field) => Number(new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)[1]) / 1024;
-  return { rss: mb('VmRSS'), peak: mb('VmHWM') };
+  return { rss: mb('VmRSS'), peak: mb('VmHWM'), anon: mb('RssAnon'), file: mb('RssFile') };
 }
 
 /** Starts Bobbin on `databaseUrl` and loads each endpoint; answers the results and its memory. */
@@ -189,7 +193,8 @@ console.log(
 console.log(`wrk: ${CONNECTIONS} connections, 2 threads, ${SECONDS_EACH} s each, loopback`);
 printTable('SQLite', sqlite.results, reference);
 if (onPostgres) printTable('PostgreSQL', onPostgres.results, reference);
-const mb = ({ rss, peak }) => `${rss.toFixed(1)} MB (peak ${peak.toFixed(1)} MB)`;
+const mb = ({ rss, peak, anon, file }) =>
+  `${rss.toFixed(1)} MB (anonymous ${anon.toFixed(1)}, file ${file.toFixed(1)}; peak ${peak.toFixed(1)} MB)`;
 console.log(
   `\nStart-up on the SQLite database above, to the first 200 of /healthz: median ${startUp.median.toFixed(1)} ms, fastest ${startUp.fastest.toFixed(1)} ms of ${STARTS}`,
 );

@@ -48,18 +48,21 @@ WASM="$TARGET_DIR/$TARGET/$PROFILE/bobbin_wasm.wasm"
 
 # The CLI must be exactly the version of the wasm-bindgen crate in Cargo.lock.
 version=$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/version = |"/, ""); print; exit }' Cargo.lock)
+# Installed once per user and version, outside the checkout, so a second clone (or CI's fresh one)
+# does not compile it again.
+tools="${XDG_CACHE_HOME:-$HOME/.cache}/bobbin/wasm-bindgen-cli-$version"
 bindgen=""
-for candidate in "$(command -v wasm-bindgen || true)" .tools/bin/wasm-bindgen; do
+for candidate in "$(command -v wasm-bindgen || true)" "$tools/bin/wasm-bindgen"; do
   if [ -x "$candidate" ] && [ "$("$candidate" --version)" = "wasm-bindgen $version" ]; then
     bindgen=$candidate
     break
   fi
 done
 if [ -z "$bindgen" ]; then
-  say "Installing wasm-bindgen-cli $version into .tools/ (about 2 minutes, once)"
+  say "Installing wasm-bindgen-cli $version into $tools (2 to 4 minutes, once)"
   # No --locked: the crate mirror sometimes lacks the newest patch release a lock file names.
-  cargo install --quiet wasm-bindgen-cli --version "$version" --root .tools
-  bindgen=.tools/bin/wasm-bindgen
+  cargo install --quiet wasm-bindgen-cli --version "$version" --root "$tools"
+  bindgen=$tools/bin/wasm-bindgen
 fi
 
 rm -rf "$OUT.tmp"

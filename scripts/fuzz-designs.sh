@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Fuzzes each design-file reader in bobbin-core (fuzz/, one cargo-fuzz target per format) for a
 # bounded time, seeded from the sample designs in testdata/designs. Stops by itself: each
-# target runs FUZZ_SECONDS (default 20), so the whole script takes a few minutes with the build.
+# target runs FUZZ_SECONDS (default 15), so the whole script takes a few minutes with the build.
 # Fails if any target finds an input that panics, hangs (over FUZZ_TIMEOUT seconds for one input)
 # or allocates past FUZZ_RSS_MB; libFuzzer leaves the input in fuzz/artifacts/<target>/.
 #
@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-FUZZ_SECONDS=${FUZZ_SECONDS:-20}
+FUZZ_SECONDS=${FUZZ_SECONDS:-15}
 FUZZ_TIMEOUT=${FUZZ_TIMEOUT:-10}
 FUZZ_RSS_MB=${FUZZ_RSS_MB:-1024}
 DESIGNS=${DESIGNS_DIR:-testdata/designs}

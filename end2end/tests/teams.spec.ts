@@ -57,6 +57,9 @@ test('an invite by e-mail: the mailed link, through the login, puts the person i
   page,
   browser,
 }, testInfo) => {
+  // Two accounts, an e-mail and a sign-in through the link: on a 2-core machine busy with other
+  // work it has taken more than the usual 30 s.
+  test.slow();
   const owner = await newAccount(testInfo, 'inviter');
   const guest = await newAccount(testInfo, 'invitee');
   const teamName = `${owner.email}'s Team`;

@@ -117,7 +117,9 @@ test('the converter works on a phone-sized screen, the results before the explan
 
 test('a shared link opens with its source filled in, and each match is named in bold', async ({ page }) => {
   await page.goto('/tools/thread-converter?thread=madeira-polyneon:1800&to=sulky-rayon,isacord-polyester');
-  await expect(page.getByLabel('Code or colour name')).toHaveValue('1800');
+  // The form shows once the thread catalogue (160 KB sent, then decoded) has loaded: on a busy
+  // machine, more than the usual 5 s.
+  await expect(page.getByLabel('Code or colour name')).toHaveValue('1800', { timeout: 15_000 });
   await expect(page.getByLabel('In line')).toHaveValue('madeira-polyneon');
   await expect(page.getByRole('button', { name: /1800 Black/, pressed: true })).toBeVisible();
 

@@ -3,6 +3,7 @@
 //!
 //! Start at [`startup::Application`]; every route is listed in [`routes::router`].
 
+pub mod allocator;
 pub mod auth;
 pub mod backup;
 pub mod blocking;
@@ -36,6 +37,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Runs the command line: sets up logging, then serves, migrates or prints the OpenAPI document.
 pub fn run(cli: Cli) -> ExitCode {
+    allocator::give_freed_memory_back();
     if let Err(error) = telemetry::init(&cli.log) {
         eprintln!("bobbin: {error:#}");
         return ExitCode::FAILURE;
