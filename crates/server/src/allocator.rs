@@ -5,7 +5,7 @@
 //! large block is freed it raises the size above which a block is mapped on its own, and the free
 //! space a heap keeps before it shrinks, up to 32 MB and 64 MB. After a burst of requests a server
 //! then holds on to what they used: 75 MB after the API benchmark's load, 51 MB of it the heap's
-//! (README, "API speed"). Fixed thresholds and two arenas give it back as it is freed, for 47 MB.
+//! (README, "API speed"). Fixed thresholds and two arenas give it back as it is freed: 47-50 MB.
 //!
 //! Written here rather than taken from a library: the other allocators tried (mimalloc) kept more
 //! memory, not less, and glibc's own three settings are a call each.
