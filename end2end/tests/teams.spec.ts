@@ -201,6 +201,30 @@ test('an owner deletes a team after a confirmation that names it', async ({ page
   expect(teams.map((team) => team.name)).toEqual([`${owner.email}'s Team`]);
 });
 
+test('a team picked while the app starts stays current: the start-up does not switch back to the default', async ({ page }, testInfo) => {
+  const owner = await newAccount(testInfo, 'picker');
+  await logIn(page, owner);
+  expect((await page.request.post('/api/v2/teams', { data: { name: 'Picked Patches' }, headers: asTheApp() })).status()).toBe(201);
+  await page.goto('/team');
+  await expect(switcher(page).getByRole('option', { name: 'Picked Patches' })).toHaveCount(1);
+
+  // A slow connection: the switcher shows the teams kept from this visit at once, and the
+  // start-up's read of the list arrives after the person has picked.
+  await page.route('**/api/v2/teams', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await route.continue();
+  });
+  const listRead = page.waitForResponse((response) => new URL(response.url()).pathname === '/api/v2/teams');
+  await page.reload();
+  await switcher(page).selectOption({ label: 'Picked Patches' });
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Picked Patches');
+  await listRead;
+  // The start-up goes on from the list at once; what it would switch to shows within a frame or two.
+  await page.waitForTimeout(500);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Picked Patches');
+  await expect(chosenTeam(page)).toHaveText('Picked Patches');
+});
+
 test('the team page works at 375 px wide', async ({ page }, testInfo) => {
   const owner = await newAccount(testInfo, 'phone');
   await page.setViewportSize({ width: 375, height: 740 });

@@ -86,6 +86,25 @@ describe('team initialisation', () => {
     expect(state().settings).toEqual({ currency: 'GBP' });
   });
 
+  it('keeps a team the person picked while it ran, instead of switching back to the default', async () => {
+    const server = serverWith([aTeam('tm_a'), aTeam('tm_b')]);
+    // The team store kept from the last visit: the switcher shows it before the list is read.
+    state().setTeams([aTeam('tm_a'), aTeam('tm_b')]);
+    state().setCurrentTeam('tm_a');
+    let answer = () => {};
+    const list = server.handlers['GET /teams']!;
+    server.handlers['GET /teams'] = (body) => new Promise((resolve) => (answer = () => resolve(list(body))));
+
+    const starting = initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_a', createPersonalTeam: true });
+    await vi.waitFor(() => expect(server.callsTo('GET /teams')).toHaveLength(1));
+    await loadTeam(queryClient, 'tm_b');
+    answer();
+    await starting;
+
+    expect(state().currentTeamPublicId).toBe('tm_b');
+    expect(state().settings).toEqual({ currency: 'GBP' });
+  });
+
   it('falls back to the first team when the default is not among them', async () => {
     serverWith([aTeam('tm_a'), aTeam('tm_b')]);
     await initTeams(queryClient, { email: 'ada@example.com', defaultTeamPid: 'tm_gone', createPersonalTeam: true });

@@ -64,7 +64,8 @@ let running: Promise<void> | undefined;
 
 /**
  * Fetches the teams; with none and a user, creates their personal team and fetches again; then makes
- * the default (or first) team current and loads its settings. A failure is logged, not shown.
+ * the default (or first) team current, unless the person picked a team of the list meanwhile, and
+ * loads its settings. A failure is logged, not shown.
  */
 export function initTeams(queryClient: QueryClient, input: TeamInitInput): Promise<void> {
   running ??= runInit(queryClient, input).finally(() => {
@@ -75,6 +76,10 @@ export function initTeams(queryClient: QueryClient, input: TeamInitInput): Promi
 
 async function runInit(queryClient: QueryClient, { email, fullName, defaultTeamPid, createPersonalTeam }: TeamInitInput) {
   const store = teamStore.getState();
+  // The team current when this began: one the person picks with the switcher meanwhile (the
+  // switcher shows the teams kept from the last visit at once, before this has read anything)
+  // is theirs, and this does not switch them back to the default.
+  const currentAtStart = store.currentTeamPublicId;
   store.setLoading(true);
   try {
     // A failed read uses the list cached earlier, or the team store's (docs/behaviour.md, "Cache
@@ -88,7 +93,9 @@ async function runInit(queryClient: QueryClient, { email, fullName, defaultTeamP
     }
     // Stored here as well as by the fetcher: `query` may have answered from the cache.
     store.setTeams(teams);
-    const current = chooseCurrentTeam(teams, defaultTeamPid)?.public_id ?? '';
+    const picked = teamStore.getState().currentTeamPublicId;
+    const pickedMeanwhile = picked !== currentAtStart && teams.some((team) => team.public_id === picked);
+    const current = pickedMeanwhile ? picked : (chooseCurrentTeam(teams, defaultTeamPid)?.public_id ?? '');
     store.setCurrentTeam(current);
     await loadCurrentTeamSettings(queryClient, current);
   } catch (error) {
