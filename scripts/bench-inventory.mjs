@@ -1,6 +1,6 @@
 // Times the thread inventory list the way the app asks for it, through the real server:
 // `node scripts/bench-inventory.mjs [DATABASE_URL]` after `make build`; ENTRIES=20000 for the
-// largest inventory a team may hold (MAX_THREADS).
+// largest inventory a team may hold (MAX_THREADS); BOBBIN_BINARY measures another build.
 //
 // It starts the release binary (target/release/bobbin) in development mode on a free loopback
 // port, with a fresh SQLite database in a temporary folder unless DATABASE_URL names an empty
@@ -26,18 +26,23 @@ const RUNS = Number(process.env.RUNS ?? 50);
 const databaseUrl = process.argv[2] ?? process.env.DATABASE_URL;
 const server = await startServer({
   name: 'bench',
+  // Another build of the server to measure (an older one, to compare).
+  ...(process.env.BOBBIN_BINARY ? { binary: process.env.BOBBIN_BINARY } : {}),
   env: { BOBBIN_LOG: 'warn', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
 });
 const { call } = server;
 
-/** Median and 95th percentile, in ms, of RUNS timed requests after five untimed ones. */
+/**
+ * Median and 95th percentile, in ms, of RUNS timed requests after five untimed ones. A `fn` that
+ * answers a number has timed itself (the part after its preparation).
+ */
 async function time(fn) {
   for (let i = 0; i < 5; i += 1) await fn();
   const times = [];
   for (let i = 0; i < RUNS; i += 1) {
     const start = performance.now();
-    await fn();
-    times.push(performance.now() - start);
+    const timed = await fn();
+    times.push(typeof timed === 'number' ? timed : performance.now() - start);
   }
   times.sort((a, b) => a - b);
   const at = (q) => times[Math.min(times.length - 1, Math.floor(q * times.length))].toFixed(1);
@@ -66,9 +71,20 @@ try {
   console.log(`Imported ${ENTRIES} threads in ${imports} CSV file${imports > 1 ? 's' : ''} in ${seconds} s.`);
 
   const list = (query) => () => call(`${teams}/threads?${query}`, { headers: auth }).then((r) => r.arrayBuffer());
+  const [{ id: tapped }] = (await (await call(`${teams}/threads?per_page=1`, { headers: auth })).json()).threads;
+  // A +1, then the first page: the server reads the team's entries again before the search.
+  const afterChange = async () => {
+    const adjust = `${teams}/threads/${tapped}/adjust`;
+    const tap = await call(adjust, { method: 'POST', headers: json, body: JSON.stringify({ delta: 1 }) });
+    if (!tap.ok) throw new Error(`the +1 answered ${tap.status}`);
+    const start = performance.now();
+    await list('per_page=50')();
+    return performance.now() - start;
+  };
   const cases = [
     ['the machines, none: what any signed-in team request costs', 'MACHINES'],
     [`first page by code (50 of ${ENTRIES})`, 'per_page=50'],
+    ['first page right after a +1 (the entries read again)', 'AFTER_CHANGE'],
     ['page 60 by code', 'per_page=50&page=60'],
     ['text "blue"', 'q=blue&per_page=50'],
     ['below reorder point, by quantity', 'low=true&sort=quantity&per_page=50'],
@@ -78,7 +94,8 @@ try {
   console.log(`Each: ${RUNS} requests after 5 untimed, one at a time, ${databaseUrl ? 'PostgreSQL' : 'SQLite'}.`);
   for (const [name, query] of cases) {
     const path = { MACHINES: `${teams}/machines`, null: `${teams}/threads/owned` }[query];
-    const fn = path ? () => call(path, { headers: auth }).then((r) => r.arrayBuffer()) : list(query);
+    const fn =
+      query === 'AFTER_CHANGE' ? afterChange : path ? () => call(path, { headers: auth }).then((r) => r.arrayBuffer()) : list(query);
     console.log(`${name}: ${await time(fn)}`);
   }
 } finally {

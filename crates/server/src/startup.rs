@@ -28,7 +28,7 @@ use crate::{
     limits::{InFlight, PerClient},
     listener::JsonErrorsListener,
     metrics::Metrics,
-    repo::thread_cache::CACHED_ENTRIES,
+    repo::thread_cache::CACHED_BYTES,
     routes,
     schema::SchemaState,
     state::{AppState, Shared},
@@ -97,7 +97,7 @@ impl Application {
                 tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
             }
         }
-        let threads = ThreadCache::new(CACHED_ENTRIES);
+        let threads = ThreadCache::new(CACHED_BYTES);
         let metrics = (metrics_listener.is_some() || args.metrics.metrics_token.is_some())
             .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));
         let state = AppState::new(Shared {

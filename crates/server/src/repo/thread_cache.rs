@@ -22,40 +22,115 @@
 //! takes a closure that cannot wait for the database (the async one needs moka's `future`
 //! cache, whose dependencies would rebuild most of the server's).
 //!
-//! The copies are bounded by the entries they hold together ([`CACHED_ENTRIES`]); the least used
-//! teams are dropped first (moka). The locks are bounded too ([`LOCKED_TEAMS`]); a lock dropped
-//! while held only lets a second read run beside the first.
+//! A page shows whole entries (notes, cost, who changed it), which the search does not read:
+//! the copy also keeps the whole entries read for pages shown ([`TeamThreads::whole`]), each at
+//! the version the search copy has (every change to an entry raises its version), and a copy
+//! read again after a change takes over those whose version is unchanged. Reading the 50 whole
+//! entries of a page with every request was half of a list request under load (README, "API
+//! speed"); reading every column for the search copy instead doubled the read after a change.
+//! Who changed an entry is kept as their id: their address is read with each request, since a
+//! person may change theirs at any time.
+//!
+//! The copies are bounded by the bytes they hold together ([`CACHED_BYTES`], as
+//! [`Stocked::weight`] estimates an entry, and at most [`WHOLE_BYTES`] of whole entries a team);
+//! the least used teams are dropped first (moka). The locks are bounded too ([`LOCKED_TEAMS`]); a
+//! lock dropped while held only lets a second read run beside the first.
 
-use std::sync::Arc;
+use std::{
+    collections::HashMap,
+    sync::{Arc, Mutex as SyncMutex, PoisonError},
+};
 
-use bobbin_core::inventory::ThreadEntry;
+use bobbin_core::inventory::{ThreadEntry, ThreadSource};
 use moka::sync::Cache;
 use prometheus_client::metrics::counter::Counter;
 use sea_orm::ConnectionTrait;
+use time::OffsetDateTime;
 use tokio::sync::Mutex;
 
-use super::threads::SearchRow;
+use super::{
+    threads::{self, Thread},
+    users::Person,
+};
 use crate::{
     entity::{
-        ids::{TeamId, ThreadId},
+        ids::{TeamId, ThreadId, UserId},
         team,
     },
     error::AppError,
 };
 
-/// The most entries the copies hold together, across teams: five full inventories, estimated at
-/// 20 MB (about 200 bytes an entry).
-pub const CACHED_ENTRIES: u64 = 100_000;
+/// The most the copies hold together, across teams, in bytes as [`TeamThreads::weight`]
+/// estimates them: about 32 MB, some 100,000 entries (about 200 bytes each as the search reads
+/// them) with the whole entries of the pages shown.
+pub const CACHED_BYTES: u64 = 32 * 1024 * 1024;
+/// The most bytes of whole entries one team's copy keeps (about 1 KB an entry estimated, for a
+/// team with few): some 40 pages of 50 without long notes. Past it they are dropped, and read
+/// again as pages are shown.
+pub const WHOLE_BYTES: usize = 256 * 1024;
 /// The most teams whose read locks are kept (a few dozen bytes each).
 pub const LOCKED_TEAMS: u64 = 10_000;
 
-/// One entry as the list and the converter's "owned" list read it.
+/// One entry as the list's search and the converter's "owned" list read it: no spool length,
+/// cost or notes.
 #[derive(Debug)]
 pub struct Stocked {
     pub id: ThreadId,
     pub entry: ThreadEntry,
     /// Unix seconds.
     pub updated_at: i64,
+    pub version: i32,
+}
+
+impl Stocked {
+    /// About how many bytes the entry takes in memory: its own and its texts'.
+    fn weight(&self) -> usize {
+        size_of::<Self>() + texts(&self.entry)
+    }
+}
+
+/// One entry whole, as a page shows it, but for the address of the person who changed it last
+/// (their id only).
+#[derive(Debug)]
+pub struct Whole {
+    pub id: ThreadId,
+    pub public_id: String,
+    pub entry: ThreadEntry,
+    /// The colour as stored: what a catalogue thread the catalogue no longer has is shown with.
+    pub stored_colour: String,
+    pub version: i32,
+    pub updated_by: Option<UserId>,
+    pub updated_at: OffsetDateTime,
+}
+
+impl Whole {
+    /// The entry as the API shows it, with `people` (at least the one who changed it last).
+    pub fn shown(&self, people: &HashMap<UserId, Person>) -> Thread {
+        Thread {
+            public_id: self.public_id.clone(),
+            entry: self.entry.clone(),
+            stored_colour: self.stored_colour.clone(),
+            version: self.version,
+            updated_by_email: self
+                .updated_by
+                .and_then(|id| people.get(&id))
+                .map(|person| person.email.clone()),
+            updated_at: self.updated_at,
+        }
+    }
+
+    fn weight(&self) -> usize {
+        size_of::<Self>() + self.public_id.len() + self.stored_colour.len() + texts(&self.entry)
+    }
+}
+
+/// The bytes of an entry's texts.
+fn texts(entry: &ThreadEntry) -> usize {
+    let source = match &entry.source {
+        ThreadSource::Catalogue { line, code } => line.len() + code.len(),
+        ThreadSource::Custom { name, .. } => name.len(),
+    };
+    source + entry.location.len() + entry.notes.len()
 }
 
 /// A team's entries as they were at `revision` (or later).
@@ -63,6 +138,120 @@ pub struct Stocked {
 pub struct TeamThreads {
     revision: i64,
     pub threads: Vec<Stocked>,
+    /// Whole entries read for pages, each at the version its entry in `threads` has.
+    whole: SyncMutex<WholeEntries>,
+}
+
+#[derive(Debug, Default)]
+struct WholeEntries {
+    by_id: HashMap<ThreadId, Arc<Whole>>,
+    bytes: usize,
+}
+
+impl TeamThreads {
+    /// The copy of `threads`, with the whole entries of `previous` (an older copy) whose version
+    /// is unchanged.
+    fn new(revision: i64, threads: Vec<Stocked>, previous: Option<&Self>) -> Self {
+        let copy = Self { revision, threads, whole: SyncMutex::default() };
+        let kept = previous.map(Self::whole_entries).unwrap_or_default();
+        if !kept.is_empty() {
+            let versions: HashMap<ThreadId, i32> =
+                copy.threads.iter().map(|thread| (thread.id, thread.version)).collect();
+            let mut whole = copy.lock_whole();
+            for entry in kept.into_iter().filter(|entry| versions.get(&entry.id) == Some(&entry.version)) {
+                copy.keep(&mut whole, entry);
+            }
+        }
+        copy
+    }
+
+    /// The whole entries of the entries at `positions` in `threads`, in that order: those read for
+    /// an earlier page from memory, the others from the database, in one query. An entry removed
+    /// meanwhile is `None`; one changed meanwhile is as it is now (and not kept).
+    ///
+    /// # Errors
+    ///
+    /// A database error, or a stored entry the core cannot read.
+    pub async fn whole(
+        &self,
+        db: &impl ConnectionTrait,
+        positions: &[usize],
+    ) -> Result<Vec<Option<Arc<Whole>>>, AppError> {
+        let mut found: Vec<Option<Arc<Whole>>> = {
+            let whole = self.lock_whole();
+            positions
+                .iter()
+                .map(|&position| {
+                    let thread = &self.threads[position];
+                    whole.by_id.get(&thread.id).filter(|entry| entry.version == thread.version).cloned()
+                })
+                .collect()
+        };
+        let missing: Vec<ThreadId> = positions
+            .iter()
+            .zip(&found)
+            .filter(|(_, entry)| entry.is_none())
+            .map(|(&p, _)| self.threads[p].id)
+            .collect();
+        if missing.is_empty() {
+            return Ok(found);
+        }
+        let mut read: HashMap<ThreadId, Arc<Whole>> = threads::whole_by_ids(db, missing)
+            .await?
+            .into_iter()
+            .map(|entry| (entry.id, Arc::new(entry)))
+            .collect();
+        let mut whole = self.lock_whole();
+        for (slot, &position) in found.iter_mut().zip(positions) {
+            let thread = &self.threads[position];
+            if slot.is_none()
+                && let Some(entry) = read.remove(&thread.id)
+            {
+                if entry.version == thread.version {
+                    self.keep(&mut whole, Arc::clone(&entry));
+                }
+                *slot = Some(entry);
+            }
+        }
+        Ok(found)
+    }
+
+    /// The most bytes of whole entries this copy keeps: [`WHOLE_BYTES`], or about 1 KB an entry
+    /// for a team with few.
+    fn whole_bound(&self) -> usize {
+        WHOLE_BYTES.min(self.threads.len().saturating_mul(1024))
+    }
+
+    /// About how many bytes the copy takes, at the most: the search's entries and the bound of
+    /// the whole ones.
+    fn weight(&self) -> usize {
+        size_of::<Self>() + self.threads.iter().map(Stocked::weight).sum::<usize>() + self.whole_bound()
+    }
+
+    /// Keeps `entry`; when it would pass the bound, what is kept is dropped first.
+    fn keep(&self, whole: &mut WholeEntries, entry: Arc<Whole>) {
+        let weight = entry.weight();
+        if weight > self.whole_bound() {
+            return;
+        }
+        if whole.bytes + weight > self.whole_bound() {
+            *whole = WholeEntries::default();
+        }
+        if let Some(replaced) = whole.by_id.insert(entry.id, entry) {
+            whole.bytes -= replaced.weight();
+        }
+        whole.bytes += weight;
+    }
+
+    fn whole_entries(&self) -> Vec<Arc<Whole>> {
+        self.lock_whole().by_id.values().cloned().collect()
+    }
+
+    fn lock_whole(&self) -> std::sync::MutexGuard<'_, WholeEntries> {
+        // Nothing held under the lock can be left half changed by a panic that matters: at
+        // worst a count of bytes off until the copy is read again.
+        self.whole.lock().unwrap_or_else(PoisonError::into_inner)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -78,13 +267,11 @@ pub struct ThreadCache {
 }
 
 impl ThreadCache {
-    pub fn new(max_entries: u64) -> Self {
+    pub fn new(max_bytes: u64) -> Self {
         Self {
             copies: Cache::builder()
-                .max_capacity(max_entries)
-                .weigher(|_, threads: &Arc<TeamThreads>| {
-                    std::cmp::max(u32::try_from(threads.threads.len()).unwrap_or(u32::MAX), 1)
-                })
+                .max_capacity(max_bytes)
+                .weigher(|_, threads: &Arc<TeamThreads>| u32::try_from(threads.weight()).unwrap_or(u32::MAX))
                 .build(),
             locks: Cache::new(LOCKED_TEAMS),
             hits: Counter::default(),
@@ -128,12 +315,9 @@ impl ThreadCache {
             return Ok(copy);
         }
         self.reads.inc();
-        let rows = SearchRow::of_team(db, team.id).await?;
-        let threads = rows
-            .iter()
-            .map(|row| Ok(Stocked { id: row.id, entry: row.entry()?, updated_at: row.updated_at() }))
-            .collect::<Result<Vec<_>, AppError>>()?;
-        let copy = Arc::new(TeamThreads { revision: team.threads_revision, threads });
+        let threads = threads::stocked_of_team(db, team.id).await?;
+        let previous = self.copies.get(&team.id);
+        let copy = Arc::new(TeamThreads::new(team.threads_revision, threads, previous.as_deref()));
         self.copies.insert(team.id, Arc::clone(&copy));
         Ok(copy)
     }
@@ -146,33 +330,80 @@ impl ThreadCache {
 
 #[cfg(test)]
 mod tests {
+    use bobbin_core::inventory::Hundredths;
+
     use super::*;
 
     #[test]
-    fn the_bound_counts_entries_not_teams() {
-        let cache = ThreadCache::new(10);
-        let team =
-            |n: usize| Arc::new(TeamThreads { revision: 0, threads: (0..n).map(|_| stocked()).collect() });
-        cache.copies.insert(TeamId::new(), team(6));
-        cache.copies.insert(TeamId::new(), team(6));
+    fn the_bound_counts_bytes_not_teams() {
+        let team = |n: usize| TeamThreads::new(0, (0..n).map(|_| stocked(1)).collect(), None);
+        let six = team(6).weight() as u64;
+        let cache = ThreadCache::new(10 * six / 6);
+        cache.copies.insert(TeamId::new(), Arc::new(team(6)));
+        cache.copies.insert(TeamId::new(), Arc::new(team(6)));
         cache.copies.run_pending_tasks();
-        assert!(cache.copies.weighted_size() <= 10, "held {}", cache.copies.weighted_size());
+        assert!(cache.copies.weighted_size() <= 10 * six / 6, "held {}", cache.copies.weighted_size());
+        assert_eq!(cache.copies.entry_count(), 1);
     }
 
-    fn stocked() -> Stocked {
-        use bobbin_core::inventory::{Hundredths, ThreadSource};
-        Stocked {
-            id: ThreadId::new(),
-            entry: ThreadEntry {
-                source: ThreadSource::Catalogue { line: "dmc".into(), code: "310".into() },
-                quantity: Hundredths::from_hundredths(100).unwrap(),
-                spool_length_m: None,
-                location: String::new(),
-                reorder_point: None,
-                cost_per_spool: None,
-                notes: String::new(),
-            },
-            updated_at: 0,
+    #[test]
+    fn whole_entries_stay_within_their_bound_and_carry_over_at_the_same_version() {
+        let threads: Vec<Stocked> = (0..4).map(|_| stocked(1)).collect();
+        let ids: Vec<ThreadId> = threads.iter().map(|thread| thread.id).collect();
+        let copy = TeamThreads::new(0, threads, None);
+        assert_eq!(copy.whole_bound(), 4 * 1024, "about 1 KB an entry for a team with few");
+        {
+            let mut whole = copy.lock_whole();
+            for &id in &ids {
+                copy.keep(&mut whole, Arc::new(whole_entry(id, 1, "")));
+            }
+            assert_eq!(whole.by_id.len(), 4);
+            // Notes that would pass the bound: what was kept goes first.
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[0], 1, &"n".repeat(3 * 1024))));
+            assert_eq!(whole.by_id.len(), 1);
+            assert!(whole.bytes <= copy.whole_bound());
+            // One larger than the bound is not kept at all.
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[1], 1, &"n".repeat(5 * 1024))));
+            assert!(!whole.by_id.contains_key(&ids[1]));
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[1], 1, "")));
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[2], 1, "")));
+        }
+
+        // Read again after a change to the third entry (version 2) and the removal of the first.
+        let mut changed = stocked(2);
+        changed.id = ids[2];
+        let mut second = stocked(1);
+        second.id = ids[1];
+        let again = TeamThreads::new(1, vec![second, changed], Some(&copy));
+        let kept: Vec<ThreadId> = again.whole_entries().iter().map(|entry| entry.id).collect();
+        assert_eq!(kept, vec![ids[1]]);
+    }
+
+    fn stocked(version: i32) -> Stocked {
+        Stocked { id: ThreadId::new(), entry: entry(""), updated_at: 0, version }
+    }
+
+    fn whole_entry(id: ThreadId, version: i32, notes: &str) -> Whole {
+        Whole {
+            id,
+            public_id: "pub-id-of-16-chr".into(),
+            entry: entry(notes),
+            stored_colour: "#000000".into(),
+            version,
+            updated_by: None,
+            updated_at: OffsetDateTime::UNIX_EPOCH,
+        }
+    }
+
+    fn entry(notes: &str) -> ThreadEntry {
+        ThreadEntry {
+            source: ThreadSource::Catalogue { line: "dmc".into(), code: "310".into() },
+            quantity: Hundredths::from_hundredths(100).unwrap(),
+            spool_length_m: None,
+            location: String::new(),
+            reorder_point: None,
+            cost_per_spool: None,
+            notes: notes.to_owned(),
         }
     }
 }

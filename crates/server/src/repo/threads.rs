@@ -21,7 +21,9 @@ use sea_orm::{
 use time::OffsetDateTime;
 
 use super::{
-    new_public_id, raised_version, stored_as, unless_changed_meanwhile,
+    new_public_id, raised_version, stored_as,
+    thread_cache::{Stocked, Whole},
+    unless_changed_meanwhile,
     users::{Person, people_of},
 };
 use crate::{
@@ -60,20 +62,30 @@ pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) ->
     thread_of(&row, &people)
 }
 
-/// The entries with these ids (internal ids, as the thread copies hold them), by id. An entry
+/// The whole entries with these ids (internal ids, as the thread copies hold them). An entry
 /// removed meanwhile is left out.
 ///
 /// # Errors
 ///
 /// A database error, or a stored entry the core cannot read.
-pub async fn by_ids(
+pub(super) async fn whole_by_ids(
     db: &impl ConnectionTrait,
     ids: Vec<ThreadId>,
-) -> Result<HashMap<ThreadId, Thread>, AppError> {
+) -> Result<Vec<Whole>, AppError> {
     let rows =
         inventory_thread::Entity::find().filter(inventory_thread::Column::Id.is_in(ids)).all(db).await?;
-    let people = people_of(db, rows.iter().filter_map(|row| row.updated_by)).await?;
-    rows.iter().map(|row| Ok((row.id, thread_of(row, &people)?))).collect()
+    rows.iter().map(whole_of).collect()
+}
+
+/// Whole entries as the API shows them: the addresses of the people who changed them last are
+/// read now.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn shown_whole(db: &impl ConnectionTrait, whole: &[&Whole]) -> Result<Vec<Thread>, AppError> {
+    let people = people_of(db, whole.iter().filter_map(|entry| entry.updated_by)).await?;
+    Ok(whole.iter().map(|entry| entry.shown(&people)).collect())
 }
 
 /// Every entry of the team with the Unix second it last changed, in no particular order.
@@ -363,8 +375,8 @@ pub async fn import(
 
 /// What the list's search reads of each entry.
 #[derive(Debug, FromQueryResult)]
-pub(super) struct SearchRow {
-    pub(super) id: ThreadId,
+struct SearchRow {
+    id: ThreadId,
     line_id: Option<String>,
     code: Option<String>,
     name: Option<String>,
@@ -373,10 +385,11 @@ pub(super) struct SearchRow {
     location: String,
     reorder_point: Option<i64>,
     updated_at: OffsetDateTime,
+    version: i32,
 }
 
 impl SearchRow {
-    const COLUMNS: [inventory_thread::Column; 9] = [
+    const COLUMNS: [inventory_thread::Column; 10] = [
         inventory_thread::Column::Id,
         inventory_thread::Column::LineId,
         inventory_thread::Column::Code,
@@ -386,11 +399,12 @@ impl SearchRow {
         inventory_thread::Column::Location,
         inventory_thread::Column::ReorderPoint,
         inventory_thread::Column::UpdatedAt,
+        inventory_thread::Column::Version,
     ];
 
     /// Every entry of the team, with only the columns the search reads: reading every column
     /// took most of a list request (scripts/bench-inventory.mjs).
-    pub(super) async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Self>, DbErr> {
+    async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Self>, DbErr> {
         inventory_thread::Entity::find()
             .select_only()
             .columns(Self::COLUMNS)
@@ -400,13 +414,9 @@ impl SearchRow {
             .await
     }
 
-    pub(super) fn updated_at(&self) -> i64 {
-        self.updated_at.unix_timestamp()
-    }
-
     /// The entry as far as the search needs it: no spool length, cost or notes.
-    pub(super) fn entry(&self) -> Result<ThreadEntry, AppError> {
-        Ok(ThreadEntry {
+    fn stocked(&self) -> Result<Stocked, AppError> {
+        let entry = ThreadEntry {
             source: source_of(
                 self.id,
                 self.line_id.as_ref(),
@@ -420,8 +430,27 @@ impl SearchRow {
             reorder_point: self.reorder_point.map(|value| amount_of(self.id, value)).transpose()?,
             cost_per_spool: None,
             notes: String::new(),
+        };
+        Ok(Stocked {
+            id: self.id,
+            entry,
+            updated_at: self.updated_at.unix_timestamp(),
+            version: self.version,
         })
     }
+}
+
+/// Every entry of the team as the search reads them, for the team's copy
+/// ([`super::thread_cache`]).
+///
+/// # Errors
+///
+/// A database error, or a stored entry the core cannot read.
+pub(super) async fn stocked_of_team(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+) -> Result<Vec<Stocked>, AppError> {
+    SearchRow::of_team(db, team_id).await?.iter().map(SearchRow::stocked).collect()
 }
 
 // ---- Between rows and entries --------------------------------------------------------------
@@ -544,12 +573,17 @@ async fn shown(db: &impl ConnectionTrait, row: &inventory_thread::Model) -> Resu
 }
 
 fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, AppError> {
-    Ok(Thread {
+    Ok(whole_of(row)?.shown(people))
+}
+
+fn whole_of(row: &inventory_thread::Model) -> Result<Whole, AppError> {
+    Ok(Whole {
+        id: row.id,
         public_id: row.public_id.clone(),
         entry: entry_of(row)?,
         stored_colour: row.colour.clone(),
         version: row.version,
-        updated_by_email: row.updated_by.and_then(|id| people.get(&id)).map(|person| person.email.clone()),
+        updated_by: row.updated_by,
         updated_at: row.updated_at,
     })
 }

@@ -2,6 +2,7 @@
 
 use reqwest::StatusCode;
 use rstest::rstest;
+use sea_orm::ConnectionTrait as _;
 use serde_json::{Value, json};
 
 use crate::{
@@ -417,22 +418,71 @@ async fn many_codes_are_added_at_once_and_the_list_searches_them(
     assert_eq!(text.lines().count(), 2, "the header and the one low thread: {text}");
 }
 
-/// Codes and quantities as one server's copy of the team's entries has them: the converter's
-/// owned list is made from the copy alone (the list itself reads the shown rows afresh), and the
-/// list must name the same codes.
+/// Codes and quantities as one server's copy of the team's entries has them: the list and the
+/// converter's owned list are both made from the copy, and must agree.
 async fn stock(app: &TestApp, who: &Person, threads: &str) -> Vec<(String, f64)> {
+    let code_and_quantity =
+        |t: &Value| (t["code"].as_str().unwrap().to_owned(), t["quantity"].as_f64().unwrap());
     let owned = app.api_get(who, &format!("{threads}/owned")).await;
     let mut owned: Vec<(String, f64)> = owned.assert_status(StatusCode::OK)["threads"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|t| (t["code"].as_str().unwrap().to_owned(), t["quantity"].as_f64().unwrap()))
+        .map(code_and_quantity)
         .collect();
     owned.sort_by(|a, b| a.0.cmp(&b.0));
     let listed = app.api_get(who, threads).await;
-    let listed = codes(listed.assert_status(StatusCode::OK));
-    assert_eq!(listed, owned.iter().map(|(code, _)| code.clone()).collect::<Vec<_>>());
+    let listed: Vec<(String, f64)> = listed.assert_status(StatusCode::OK)["threads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(code_and_quantity)
+        .collect();
+    assert_eq!(listed, owned);
     owned
+}
+
+/// The list is served from the server's copy of the entries, but who changed each last is read
+/// with every request: a person whose address changes is shown with the new one at once.
+#[rstest]
+#[tokio::test]
+async fn the_list_names_who_changed_an_entry_by_their_address_now(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let added = app
+        .api_post(
+            &owner,
+            &threads,
+            json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1, "notes": "Top shelf" }),
+        )
+        .await;
+    added.assert_status(StatusCode::CREATED);
+    let listed = app.api_get(&owner, &threads).await;
+    let thread = listed.assert_status(StatusCode::OK)["threads"][0].clone();
+    assert_eq!(thread["updated_by_email"], "owner@example.com");
+    assert_eq!(thread["notes"], "Top shelf", "the whole entry, from the copy");
+    let reads = app.threads.reads();
+
+    // The address changes (as a confirmed change of address does), and nothing in the inventory.
+    let sql = "UPDATE users SET email = 'owner.new@example.com' WHERE email = 'owner@example.com'";
+    let changed = app.db.execute_unprepared(sql).await.unwrap();
+    assert_eq!(changed.rows_affected(), 1);
+
+    let listed = app.api_get(&owner, &threads).await;
+    let thread = listed.assert_status(StatusCode::OK)["threads"][0].clone();
+    assert_eq!(thread["updated_by_email"], "owner.new@example.com");
+    assert_eq!(app.threads.reads(), reads, "served from the copy");
+
+    // The whole entry the copy kept for the page is not shown once the entry has changed.
+    let id = thread["id"].as_str().unwrap();
+    let edit = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1, "notes": "Bottom drawer", "version": 1 });
+    let edited = app.api(&owner, reqwest::Method::PUT, &format!("{threads}/{id}"), Some(edit)).await;
+    edited.assert_status(StatusCode::OK);
+    let listed = app.api_get(&owner, &threads).await;
+    assert_eq!(listed.assert_status(StatusCode::OK)["threads"][0]["notes"], "Bottom drawer");
 }
 
 /// Each server keeps a team's thread list in memory between requests, and every change raises

@@ -189,8 +189,8 @@ pub async fn list(
 ) -> Result<Json<ThreadPage>, AppError> {
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
     let query = search_query(&params, team_default)?;
-    // The search runs over the team's entries as this server keeps them (thread_cache); whole
-    // rows are read for the page's hits only.
+    // The search runs over the team's entries as this server keeps them (thread_cache), and the
+    // page shows their whole entries, kept there too once read.
     let team = state.threads.threads(&state.db, &member.team).await?;
     let stock: Vec<Stock<'_>> = team
         .threads
@@ -198,16 +198,17 @@ pub async fn list(
         .map(|thread| Stock { entry: &thread.entry, updated_at: thread.updated_at })
         .collect();
     let page = search::search(Catalogue::builtin(), &stock, &query);
-    let ids = page.hits.iter().map(|&(index, _)| team.threads[index].id).collect();
-    let full = threads::by_ids(&state.db, ids).await?;
-    // An entry removed between the two reads is left out of the page.
-    let threads = page
-        .hits
+    let positions: Vec<usize> = page.hits.iter().map(|&(position, _)| position).collect();
+    let whole = team.whole(&state.db, &positions).await?;
+    // An entry removed since the copy was read is left out of the page.
+    let (whole, distances): (Vec<_>, Vec<_>) = whole
         .iter()
-        .filter_map(|&(index, distance)| {
-            full.get(&team.threads[index].id).map(|thread| view(thread, distance, team_default))
-        })
-        .collect();
+        .zip(&page.hits)
+        .filter_map(|(entry, &(_, distance))| entry.as_deref().map(|entry| (entry, distance)))
+        .unzip();
+    let shown = threads::shown_whole(&state.db, &whole).await?;
+    let threads =
+        shown.iter().zip(distances).map(|(thread, distance)| view(thread, distance, team_default)).collect();
     Ok(Json(ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page }))
 }
 
