@@ -32,8 +32,10 @@
 //! person may change theirs at any time.
 //!
 //! The copies are bounded by the bytes they hold together ([`CACHED_BYTES`], as
-//! [`Stocked::weight`] estimates an entry, and at most [`WHOLE_BYTES`] of whole entries a team);
-//! the least used teams are dropped first (moka). The locks are bounded too ([`LOCKED_TEAMS`]); a
+//! [`TeamThreads::weight`] estimates them: each copy counts the most whole entries it may keep,
+//! [`WHOLE_BYTES`] or [`WHOLE_BYTES_AN_ENTRY`] an entry, kept or not, since moka weighs a copy
+//! once); the least used teams are dropped first (moka). When a copy's whole entries reach its
+//! bound they are all dropped, and read again as pages are shown. The locks are bounded too ([`LOCKED_TEAMS`]); a
 //! lock dropped while held only lets a second read run beside the first.
 
 use std::{
@@ -61,13 +63,16 @@ use crate::{
 };
 
 /// The most the copies hold together, across teams, in bytes as [`TeamThreads::weight`]
-/// estimates them: about 32 MB, some 100,000 entries (about 200 bytes each as the search reads
-/// them) with the whole entries of the pages shown.
-pub const CACHED_BYTES: u64 = 32 * 1024 * 1024;
-/// The most bytes of whole entries one team's copy keeps (about 1 KB an entry estimated, for a
-/// team with few): some 40 pages of 50 without long notes. Past it they are dropped, and read
-/// again as pages are shown.
+/// estimates them: 48 MB, some 70,000 entries of small teams (about 200 bytes each as the search
+/// reads them, and 512 for their whole entries) or ten of the largest inventories (20,000
+/// entries, 4 MB, and 256 KB of whole entries).
+pub const CACHED_BYTES: u64 = 48 * 1024 * 1024;
+/// The most bytes of whole entries one team's copy keeps: some 18 pages of 50 entries without
+/// notes (about 280 bytes each).
 pub const WHOLE_BYTES: usize = 256 * 1024;
+/// For a team with few entries, the most bytes of whole entries it keeps for each: room for all
+/// of them unless their notes are long.
+pub const WHOLE_BYTES_AN_ENTRY: usize = 512;
 /// The most teams whose read locks are kept (a few dozen bytes each).
 pub const LOCKED_TEAMS: u64 = 10_000;
 
@@ -136,10 +141,13 @@ fn texts(entry: &ThreadEntry) -> usize {
 /// A team's entries as they were at `revision` (or later).
 #[derive(Debug)]
 pub struct TeamThreads {
+    team_id: TeamId,
     revision: i64,
     pub threads: Vec<Stocked>,
     /// Whole entries read for pages, each at the version its entry in `threads` has.
     whole: SyncMutex<WholeEntries>,
+    /// Whole entries read from the database (the cache's count, shared by its copies).
+    whole_reads: Counter,
 }
 
 #[derive(Debug, Default)]
@@ -151,8 +159,14 @@ struct WholeEntries {
 impl TeamThreads {
     /// The copy of `threads`, with the whole entries of `previous` (an older copy) whose version
     /// is unchanged.
-    fn new(revision: i64, threads: Vec<Stocked>, previous: Option<&Self>) -> Self {
-        let copy = Self { revision, threads, whole: SyncMutex::default() };
+    fn new(team: &team::Model, threads: Vec<Stocked>, previous: Option<&Self>, whole_reads: Counter) -> Self {
+        let copy = Self {
+            team_id: team.id,
+            revision: team.threads_revision,
+            threads,
+            whole: SyncMutex::default(),
+            whole_reads,
+        };
         let kept = previous.map(Self::whole_entries).unwrap_or_default();
         if !kept.is_empty() {
             let versions: HashMap<ThreadId, i32> =
@@ -196,7 +210,8 @@ impl TeamThreads {
         if missing.is_empty() {
             return Ok(found);
         }
-        let mut read: HashMap<ThreadId, Arc<Whole>> = threads::whole_by_ids(db, missing)
+        self.whole_reads.inc_by(missing.len() as u64);
+        let mut read: HashMap<ThreadId, Arc<Whole>> = threads::whole_by_ids(db, self.team_id, missing)
             .await?
             .into_iter()
             .map(|entry| (entry.id, Arc::new(entry)))
@@ -216,10 +231,10 @@ impl TeamThreads {
         Ok(found)
     }
 
-    /// The most bytes of whole entries this copy keeps: [`WHOLE_BYTES`], or about 1 KB an entry
-    /// for a team with few.
+    /// The most bytes of whole entries this copy keeps: [`WHOLE_BYTES`], or
+    /// [`WHOLE_BYTES_AN_ENTRY`] an entry for a team with few.
     fn whole_bound(&self) -> usize {
-        WHOLE_BYTES.min(self.threads.len().saturating_mul(1024))
+        WHOLE_BYTES.min(self.threads.len().saturating_mul(WHOLE_BYTES_AN_ENTRY))
     }
 
     /// About how many bytes the copy takes, at the most: the search's entries and the bound of
@@ -264,6 +279,8 @@ pub struct ThreadCache {
     /// How many times a team's entries were read from the database (`/metrics`; the tests of
     /// the coalescing count them).
     reads: Counter,
+    /// How many whole entries were read from the database for pages (the tests count them).
+    whole_reads: Counter,
 }
 
 impl ThreadCache {
@@ -276,7 +293,14 @@ impl ThreadCache {
             locks: Cache::new(LOCKED_TEAMS),
             hits: Counter::default(),
             reads: Counter::default(),
+            whole_reads: Counter::default(),
         }
+    }
+
+    /// How many whole entries have been read from the database for pages since the server
+    /// started.
+    pub fn whole_reads(&self) -> u64 {
+        self.whole_reads.get()
     }
 
     /// How many times a team's entries have been read from the database since the server
@@ -317,7 +341,7 @@ impl ThreadCache {
         self.reads.inc();
         let threads = threads::stocked_of_team(db, team.id).await?;
         let previous = self.copies.get(&team.id);
-        let copy = Arc::new(TeamThreads::new(team.threads_revision, threads, previous.as_deref()));
+        let copy = Arc::new(TeamThreads::new(team, threads, previous.as_deref(), self.whole_reads.clone()));
         self.copies.insert(team.id, Arc::clone(&copy));
         Ok(copy)
     }
@@ -336,8 +360,11 @@ mod tests {
 
     #[test]
     fn the_bound_counts_bytes_not_teams() {
-        let team = |n: usize| TeamThreads::new(0, (0..n).map(|_| stocked(1)).collect(), None);
+        let team = |n: usize| {
+            TeamThreads::new(&a_team(), (0..n).map(|_| stocked(1)).collect(), None, Counter::default())
+        };
         let six = team(6).weight() as u64;
+        assert!(six > 6 * (size_of::<Stocked>() + WHOLE_BYTES_AN_ENTRY) as u64, "{six}");
         let cache = ThreadCache::new(10 * six / 6);
         cache.copies.insert(TeamId::new(), Arc::new(team(6)));
         cache.copies.insert(TeamId::new(), Arc::new(team(6)));
@@ -348,35 +375,58 @@ mod tests {
 
     #[test]
     fn whole_entries_stay_within_their_bound_and_carry_over_at_the_same_version() {
-        let threads: Vec<Stocked> = (0..4).map(|_| stocked(1)).collect();
+        let team = a_team();
+        let threads: Vec<Stocked> = (0..8).map(|_| stocked(1)).collect();
         let ids: Vec<ThreadId> = threads.iter().map(|thread| thread.id).collect();
-        let copy = TeamThreads::new(0, threads, None);
-        assert_eq!(copy.whole_bound(), 4 * 1024, "about 1 KB an entry for a team with few");
+        let copy = TeamThreads::new(&team, threads, None, Counter::default());
+        let bound = copy.whole_bound();
+        assert_eq!(bound, 8 * WHOLE_BYTES_AN_ENTRY, "a team with few entries");
+        let plain = whole_entry(ids[0], 1, "").weight();
+        assert!(plain * 8 <= bound, "every entry without notes fits: {plain}");
+        // Notes that leave room for one more plain entry, not two.
+        let long = "n".repeat(bound - 2 * plain);
         {
             let mut whole = copy.lock_whole();
             for &id in &ids {
                 copy.keep(&mut whole, Arc::new(whole_entry(id, 1, "")));
             }
-            assert_eq!(whole.by_id.len(), 4);
-            // Notes that would pass the bound: what was kept goes first.
-            copy.keep(&mut whole, Arc::new(whole_entry(ids[0], 1, &"n".repeat(3 * 1024))));
+            assert_eq!(whole.by_id.len(), 8);
+            assert_eq!(whole.bytes, 8 * plain);
+            // Past the bound, what was kept goes first.
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[0], 1, &long)));
             assert_eq!(whole.by_id.len(), 1);
-            assert!(whole.bytes <= copy.whole_bound());
-            // One larger than the bound is not kept at all.
-            copy.keep(&mut whole, Arc::new(whole_entry(ids[1], 1, &"n".repeat(5 * 1024))));
-            assert!(!whole.by_id.contains_key(&ids[1]));
+            assert!(whole.bytes <= bound);
             copy.keep(&mut whole, Arc::new(whole_entry(ids[1], 1, "")));
+            assert_eq!(whole.by_id.len(), 2);
+            // One larger than the bound is not kept at all, and drops nothing.
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[2], 1, &"n".repeat(bound))));
+            assert_eq!(whole.by_id.len(), 2);
             copy.keep(&mut whole, Arc::new(whole_entry(ids[2], 1, "")));
+            assert_eq!(whole.by_id.len(), 1, "a third one passes the bound: all dropped first");
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[1], 1, "")));
+            copy.keep(&mut whole, Arc::new(whole_entry(ids[3], 1, "")));
+            assert_eq!(whole.by_id.len(), 3);
         }
 
-        // Read again after a change to the third entry (version 2) and the removal of the first.
+        // Read again after a change to the third entry (version 2) and the removal of the fourth.
         let mut changed = stocked(2);
         changed.id = ids[2];
         let mut second = stocked(1);
         second.id = ids[1];
-        let again = TeamThreads::new(1, vec![second, changed], Some(&copy));
+        let again = TeamThreads::new(&team, vec![second, changed], Some(&copy), Counter::default());
         let kept: Vec<ThreadId> = again.whole_entries().iter().map(|entry| entry.id).collect();
         assert_eq!(kept, vec![ids[1]]);
+    }
+
+    fn a_team() -> team::Model {
+        team::Model {
+            id: TeamId::new(),
+            public_id: "team-of-16-chars".into(),
+            name: "Stitch & Co".into(),
+            created_at: OffsetDateTime::UNIX_EPOCH,
+            updated_at: OffsetDateTime::UNIX_EPOCH,
+            threads_revision: 0,
+        }
     }
 
     fn stocked(version: i32) -> Stocked {

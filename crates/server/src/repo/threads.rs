@@ -62,18 +62,22 @@ pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) ->
     thread_of(&row, &people)
 }
 
-/// The whole entries with these ids (internal ids, as the thread copies hold them). An entry
-/// removed meanwhile is left out.
+/// The whole entries of the team with these ids (internal ids, as the thread copies hold them).
+/// An entry removed meanwhile is left out.
 ///
 /// # Errors
 ///
 /// A database error, or a stored entry the core cannot read.
 pub(super) async fn whole_by_ids(
     db: &impl ConnectionTrait,
+    team_id: TeamId,
     ids: Vec<ThreadId>,
 ) -> Result<Vec<Whole>, AppError> {
-    let rows =
-        inventory_thread::Entity::find().filter(inventory_thread::Column::Id.is_in(ids)).all(db).await?;
+    let rows = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::TeamId.eq(team_id))
+        .filter(inventory_thread::Column::Id.is_in(ids))
+        .all(db)
+        .await?;
     rows.iter().map(whole_of).collect()
 }
 

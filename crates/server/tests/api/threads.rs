@@ -442,8 +442,9 @@ async fn stock(app: &TestApp, who: &Person, threads: &str) -> Vec<(String, f64)>
     owned
 }
 
-/// The list is served from the server's copy of the entries, but who changed each last is read
-/// with every request: a person whose address changes is shown with the new one at once.
+/// The list is served from the server's copy of the entries, with the whole entries it kept for
+/// the pages shown, but who changed each last is read with every request: a person whose address
+/// changes is shown with the new one at once. A changed entry is read again.
 #[rstest]
 #[tokio::test]
 async fn the_list_names_who_changed_an_entry_by_their_address_now(
@@ -463,8 +464,8 @@ async fn the_list_names_who_changed_an_entry_by_their_address_now(
     let listed = app.api_get(&owner, &threads).await;
     let thread = listed.assert_status(StatusCode::OK)["threads"][0].clone();
     assert_eq!(thread["updated_by_email"], "owner@example.com");
-    assert_eq!(thread["notes"], "Top shelf", "the whole entry, from the copy");
-    let reads = app.threads.reads();
+    assert_eq!(thread["notes"], "Top shelf", "the whole entry");
+    let (reads, whole_reads) = (app.threads.reads(), app.threads.whole_reads());
 
     // The address changes (as a confirmed change of address does), and nothing in the inventory.
     let sql = "UPDATE users SET email = 'owner.new@example.com' WHERE email = 'owner@example.com'";
@@ -475,6 +476,7 @@ async fn the_list_names_who_changed_an_entry_by_their_address_now(
     let thread = listed.assert_status(StatusCode::OK)["threads"][0].clone();
     assert_eq!(thread["updated_by_email"], "owner.new@example.com");
     assert_eq!(app.threads.reads(), reads, "served from the copy");
+    assert_eq!(app.threads.whole_reads(), whole_reads, "with the whole entry the copy kept");
 
     // The whole entry the copy kept for the page is not shown once the entry has changed.
     let id = thread["id"].as_str().unwrap();
@@ -483,6 +485,7 @@ async fn the_list_names_who_changed_an_entry_by_their_address_now(
     edited.assert_status(StatusCode::OK);
     let listed = app.api_get(&owner, &threads).await;
     assert_eq!(listed.assert_status(StatusCode::OK)["threads"][0]["notes"], "Bottom drawer");
+    assert_eq!(app.threads.whole_reads(), whole_reads + 1, "the changed entry, read again");
 }
 
 /// Each server keeps a team's thread list in memory between requests, and every change raises
