@@ -70,7 +70,8 @@ try {
   const seconds = ((performance.now() - started) / 1000).toFixed(2);
   console.log(`Imported ${ENTRIES} threads in ${imports} CSV file${imports > 1 ? 's' : ''} in ${seconds} s.`);
 
-  const list = (query) => () => call(`${teams}/threads?${query}`, { headers: auth }).then((r) => r.arrayBuffer());
+  const get = (path) => () => call(path, { headers: auth }).then((r) => r.arrayBuffer());
+  const list = (query) => get(`${teams}/threads?${query}`);
   const [{ id: tapped }] = (await (await call(`${teams}/threads?per_page=1`, { headers: auth })).json()).threads;
   // A +1, then the first page: the server reads the team's entries again before the search.
   const afterChange = async () => {
@@ -82,22 +83,17 @@ try {
     return performance.now() - start;
   };
   const cases = [
-    ['the machines, none: what any signed-in team request costs', 'MACHINES'],
-    [`first page by code (50 of ${ENTRIES})`, 'per_page=50'],
-    ['first page right after a +1 (the entries read again)', 'AFTER_CHANGE'],
-    ['page 60 by code', 'per_page=50&page=60'],
-    ['text "blue"', 'q=blue&per_page=50'],
-    ['below reorder point, by quantity', 'low=true&sort=quantity&per_page=50'],
-    ['closest to #C8102E', 'closest=%23C8102E&per_page=50'],
-    [`owned list for the converter (all ${ENTRIES})`, null],
+    ['the machines, none: what any signed-in team request costs', get(`${teams}/machines`)],
+    [`first page by code (50 of ${ENTRIES})`, list('per_page=50')],
+    ['first page right after a +1 (the entries read again)', afterChange],
+    ['page 60 by code', list('per_page=50&page=60')],
+    ['text "blue"', list('q=blue&per_page=50')],
+    ['below reorder point, by quantity', list('low=true&sort=quantity&per_page=50')],
+    ['closest to #C8102E', list('closest=%23C8102E&per_page=50')],
+    [`owned list for the converter (all ${ENTRIES})`, get(`${teams}/threads/owned`)],
   ];
   console.log(`Each: ${RUNS} requests after 5 untimed, one at a time, ${databaseUrl ? 'PostgreSQL' : 'SQLite'}.`);
-  for (const [name, query] of cases) {
-    const path = { MACHINES: `${teams}/machines`, null: `${teams}/threads/owned` }[query];
-    const fn =
-      query === 'AFTER_CHANGE' ? afterChange : path ? () => call(path, { headers: auth }).then((r) => r.arrayBuffer()) : list(query);
-    console.log(`${name}: ${await time(fn)}`);
-  }
+  for (const [name, fn] of cases) console.log(`${name}: ${await time(fn)}`);
 } finally {
   server.stop();
 }
