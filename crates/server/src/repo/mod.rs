@@ -67,12 +67,17 @@ pub fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, Ap
 /// "thread" or "machine".
 pub fn unless_changed_meanwhile(rows_affected: u64, what: &str) -> Result<(), AppError> {
     if rows_affected == 0 {
-        return Err(AppError::conflict(
-            "edit_conflict",
-            format!(
-                "Someone changed this {what} after you opened it. Reload it to see their change, then edit again."
-            ),
-        ));
+        return Err(changed_meanwhile(what));
     }
     Ok(())
+}
+
+/// The refusal of [`unless_changed_meanwhile`], for an edit that found its entry changed.
+pub fn changed_meanwhile(what: &str) -> AppError {
+    AppError::conflict(
+        "edit_conflict",
+        format!(
+            "Someone changed this {what} after you opened it. Reload it to see their change, then edit again."
+        ),
+    )
 }

@@ -1,10 +1,14 @@
 //! A team's thread inventory in the database: reading entries as the core's [`ThreadEntry`],
 //! and every change to them.
 //!
-//! Every write here runs in one transaction that also raises the team's thread revision
-//! ([`touch`]), which the [`super::thread_cache`] copies are checked against, and every change
-//! to an entry raises its `version` ([`change`]): a handler cannot forget either, because it
-//! cannot write an entry any other way.
+//! Every change to an entry raises its `version` ([`change`], [`change_entry`]): a handler cannot
+//! forget it, because it cannot write an entry any other way. The database itself raises the
+//! team's thread revision, which the [`super::thread_cache`] copies are checked against, in the
+//! statement that adds, changes or removes a row (triggers: migration 10).
+//!
+//! A change of one entry is one statement (`UPDATE … RETURNING`) in its transaction: no read
+//! of the entry before it, and none after it to answer with. Only a change that matched no row
+//! reads the entry, to tell a missing entry from a refused change.
 
 use std::collections::{HashMap, HashSet};
 
@@ -21,16 +25,15 @@ use sea_orm::{
 use time::OffsetDateTime;
 
 use super::{
-    new_public_id, raised_version, stored_as,
+    changed_meanwhile, new_public_id, raised_version, stored_as,
     thread_cache::{Stocked, Whole},
-    unless_changed_meanwhile,
     users::{Person, people_of},
 };
 use crate::{
     db::committed,
     entity::{
         ids::{TeamId, ThreadId, UserId},
-        inventory_thread, team,
+        inventory_thread, user,
     },
     error::AppError,
 };
@@ -120,17 +123,15 @@ pub async fn identities(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Ha
 pub async fn create(
     db: &DatabaseConnection,
     team_id: TeamId,
-    user_id: UserId,
+    user: &user::Model,
     entry: &ThreadEntry,
 ) -> Result<Thread, AppError> {
     let row = committed(db, async |txn| {
         check_room(txn, team_id, 1).await?;
-        let row = insert(txn, team_id, user_id, entry).await?;
-        touch(txn, team_id).await?;
-        Ok::<_, AppError>(row)
+        insert(txn, team_id, user.id, entry).await
     })
     .await?;
-    shown(db, &row).await
+    changed_by(&row, user)
 }
 
 /// A full edit, made from `version`: refused with 409 `edit_conflict` when the entry changed
@@ -142,26 +143,26 @@ pub async fn create(
 pub async fn edit(
     db: &DatabaseConnection,
     team_id: TeamId,
-    user_id: UserId,
+    user: &user::Model,
     public_id: &str,
     version: i32,
     entry: &ThreadEntry,
 ) -> Result<Thread, AppError> {
-    let current = find(db, team_id, public_id).await?;
     let columns = active_of(entry)?;
-    committed(db, async |txn| {
-        let result = change(current.id, user_id)
+    let changed = committed(db, async |txn| {
+        change_entry(team_id, public_id, user.id)
             .set(columns)
             .filter(inventory_thread::Column::Version.eq(version))
-            .exec(txn)
+            .exec_with_returning(txn)
             .await
-            .map_err(duplicate_entry)?;
-        unless_changed_meanwhile(result.rows_affected, "thread")?;
-        touch(txn, team_id).await?;
-        Ok::<_, AppError>(())
+            .map_err(duplicate_entry)
     })
     .await?;
-    get(db, team_id, public_id).await
+    if let Some(row) = changed.first() {
+        return changed_by(row, user);
+    }
+    find(db, team_id, public_id).await?;
+    Err(changed_meanwhile("thread"))
 }
 
 /// Changes the quantity by `delta` hundredths, in the database (`quantity + delta`), so taps made
@@ -174,30 +175,28 @@ pub async fn edit(
 pub async fn adjust(
     db: &DatabaseConnection,
     team_id: TeamId,
-    user_id: UserId,
+    user: &user::Model,
     public_id: &str,
     delta: i64,
 ) -> Result<Thread, AppError> {
-    let current = find(db, team_id, public_id).await?;
-    committed(db, async |txn| {
-        let after = Expr::col(inventory_thread::Column::Quantity).add(delta);
-        let result = change(current.id, user_id)
+    let after = Expr::col(inventory_thread::Column::Quantity).add(delta);
+    let changed = committed(db, async |txn| {
+        change_entry(team_id, public_id, user.id)
             .col_expr(inventory_thread::Column::Quantity, after.clone())
             .filter(after.clone().gte(0))
             .filter(after.lte(MAX_HUNDREDTHS))
-            .exec(txn)
-            .await?;
-        if result.rows_affected == 0 {
-            return Err(AppError::rejected(
-                "negative_quantity",
-                "That would leave fewer than zero spools. Check the count on the shelf and set it with an edit.",
-            ));
-        }
-        touch(txn, team_id).await?;
-        Ok(())
+            .exec_with_returning(txn)
+            .await
     })
     .await?;
-    get(db, team_id, public_id).await
+    if let Some(row) = changed.first() {
+        return changed_by(row, user);
+    }
+    find(db, team_id, public_id).await?;
+    Err(AppError::rejected(
+        "negative_quantity",
+        "That would leave fewer than zero spools. Check the count on the shelf and set it with an edit.",
+    ))
 }
 
 /// Sets the quantity to `quantity` if it is still `expected`, the count the person
@@ -211,36 +210,31 @@ pub async fn adjust(
 pub async fn set_quantity(
     db: &DatabaseConnection,
     team_id: TeamId,
-    user_id: UserId,
+    user: &user::Model,
     public_id: &str,
     expected: Hundredths,
     quantity: Hundredths,
 ) -> Result<Thread, AppError> {
-    let current = find(db, team_id, public_id).await?;
-    let set = committed(db, async |txn| {
-        let result = change(current.id, user_id)
+    let changed = committed(db, async |txn| {
+        change_entry(team_id, public_id, user.id)
             .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
             .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()))
-            .exec(txn)
-            .await?;
-        if result.rows_affected == 1 {
-            touch(txn, team_id).await?;
-        }
-        Ok::<_, AppError>(result.rows_affected == 1)
+            .exec_with_returning(txn)
+            .await
     })
     .await?;
-    let thread = get(db, team_id, public_id).await?;
-    if !set {
-        return Err(AppError::conflict(
-            "quantity_changed",
-            format!(
-                "Someone changed this count to {} after you saw {expected}, so your {quantity} was not saved. \
-                 Enter it again if yours is right.",
-                thread.entry.quantity,
-            ),
-        ));
+    if let Some(row) = changed.first() {
+        return changed_by(row, user);
     }
-    Ok(thread)
+    let now = find(db, team_id, public_id).await?;
+    Err(AppError::conflict(
+        "quantity_changed",
+        format!(
+            "Someone changed this count to {} after you saw {expected}, so your {quantity} was not saved. \
+             Enter it again if yours is right.",
+            amount_of(now.id, now.quantity)?,
+        ),
+    ))
 }
 
 /// What a change of many entries at once sets: each field given, the others left as they are.
@@ -279,7 +273,6 @@ pub async fn change_many(
             }
             update.exec(txn).await?;
         }
-        touch(txn, team_id).await?;
         Ok::<_, AppError>(())
     })
     .await?;
@@ -296,13 +289,18 @@ pub async fn change_many(
 ///
 /// 404; a database error.
 pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
-    let row = find(db, team_id, public_id).await?;
-    committed(db, async |txn| {
-        inventory_thread::Entity::delete_by_id(row.id).exec(txn).await?;
-        touch(txn, team_id).await?;
-        Ok::<_, AppError>(())
+    let deleted = committed(db, async |txn| {
+        inventory_thread::Entity::delete_many()
+            .filter(inventory_thread::Column::TeamId.eq(team_id))
+            .filter(inventory_thread::Column::PublicId.eq(public_id))
+            .exec(txn)
+            .await
     })
-    .await
+    .await?;
+    if deleted.rows_affected == 0 {
+        return Err(AppError::NotFound(NOT_FOUND.to_owned()));
+    }
+    Ok(())
 }
 
 /// Adds the entries the team does not have yet; those it has are left as they are.
@@ -314,7 +312,7 @@ pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -
 pub async fn add_missing(
     db: &DatabaseConnection,
     team_id: TeamId,
-    user_id: UserId,
+    user: &user::Model,
     entries: Vec<ThreadEntry>,
 ) -> Result<(Vec<Thread>, Vec<ThreadEntry>), AppError> {
     let (rows, already) = committed(db, async |txn| {
@@ -331,14 +329,12 @@ pub async fn add_missing(
         check_room(txn, team_id, new.len()).await?;
         let mut rows = Vec::with_capacity(new.len());
         for entry in &new {
-            rows.push(insert(txn, team_id, user_id, entry).await?);
+            rows.push(insert(txn, team_id, user.id, entry).await?);
         }
-        touch(txn, team_id).await?;
         Ok::<_, AppError>((rows, already))
     })
     .await?;
-    let people = people_of(db, [user_id].into_iter()).await?;
-    let added = rows.iter().map(|row| thread_of(row, &people)).collect::<Result<_, _>>()?;
+    let added = rows.iter().map(|row| changed_by(row, user)).collect::<Result<_, _>>()?;
     Ok((added, already))
 }
 
@@ -369,7 +365,6 @@ pub async fn import(
                 }
             }
         }
-        touch(txn, team_id).await?;
         Ok(existing.into_keys().collect())
     })
     .await
@@ -459,26 +454,27 @@ pub(super) async fn stocked_of_team(
 
 // ---- Between rows and entries --------------------------------------------------------------
 
-/// Raises the team's thread revision: in the transaction of every change to its threads, so a
-/// thread copy tagged with an older revision is read again ([`super::thread_cache`]).
-async fn touch(db: &impl ConnectionTrait, team_id: TeamId) -> Result<(), DbErr> {
-    team::Entity::update_many()
-        .col_expr(team::Column::ThreadsRevision, Expr::col(team::Column::ThreadsRevision).add(1))
-        .filter(team::Column::Id.eq(team_id))
-        .exec(db)
-        .await?;
-    Ok(())
-}
-
 /// A change of the entry `id` by `user`, to which the caller adds what changes. Every change to
 /// an entry goes through here, so none forgets to raise the version (a full edit made from an
 /// older one is then refused) or to say who changed it and when.
 fn change(id: ThreadId, user: UserId) -> UpdateMany<inventory_thread::Entity> {
+    stamped(user).filter(inventory_thread::Column::Id.eq(id))
+}
+
+/// [`change`] of the team's entry with this public id, if the team has it.
+fn change_entry(team_id: TeamId, public_id: &str, user: UserId) -> UpdateMany<inventory_thread::Entity> {
+    stamped(user)
+        .filter(inventory_thread::Column::TeamId.eq(team_id))
+        .filter(inventory_thread::Column::PublicId.eq(public_id))
+}
+
+/// An update of entries that raises their version and records who changed them, and when; with
+/// no filter yet: only [`change`] and [`change_entry`] call it.
+fn stamped(user: UserId) -> UpdateMany<inventory_thread::Entity> {
     inventory_thread::Entity::update_many()
         .col_expr(inventory_thread::Column::Version, raised_version(inventory_thread::Column::Version))
         .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user))
         .col_expr(inventory_thread::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
-        .filter(inventory_thread::Column::Id.eq(id))
 }
 
 /// The entry's columns (everything but ids, version and who/when).
@@ -570,10 +566,9 @@ async fn find(
         .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
 }
 
-/// A row just written, as the API shows it.
-async fn shown(db: &impl ConnectionTrait, row: &inventory_thread::Model) -> Result<Thread, AppError> {
-    let people = people_of(db, row.updated_by.into_iter()).await?;
-    thread_of(row, &people)
+/// A row `user` has just written, as the API shows it.
+fn changed_by(row: &inventory_thread::Model, user: &user::Model) -> Result<Thread, AppError> {
+    thread_of(row, &Person::only(user))
 }
 
 fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, AppError> {

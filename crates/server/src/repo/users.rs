@@ -24,6 +24,19 @@ pub struct Person {
     pub name: Option<String>,
 }
 
+impl Person {
+    /// The person as answers name them.
+    pub fn of(user: &user::Model) -> Self {
+        Self { email: user.email.clone(), name: full_name(user) }
+    }
+
+    /// The map that [`people_of`] answers, holding only `user`: for an answer about a change
+    /// `user` has just made, so that it reads nobody from the database.
+    pub fn only(user: &user::Model) -> HashMap<UserId, Self> {
+        HashMap::from([(user.id, Self::of(user))])
+    }
+}
+
 /// Each of these users (who changed an entry, who saved a quote), read in one query.
 pub async fn people_of(
     db: &impl ConnectionTrait,
@@ -36,10 +49,7 @@ pub async fn people_of(
         return Ok(HashMap::new());
     }
     let users = user::Entity::find().filter(user::Column::Id.is_in(ids)).all(db).await?;
-    Ok(users
-        .into_iter()
-        .map(|user| (user.id, Person { name: full_name(&user), email: user.email }))
-        .collect())
+    Ok(users.into_iter().map(|user| (user.id, Person::of(&user))).collect())
 }
 
 /// The public id of the person's default team, while they are still its member (`None` once they

@@ -83,6 +83,37 @@ async fn a_thread_is_added_from_the_catalogue_and_edited_from_its_version(
     let stale = app.api(&owner, reqwest::Method::PUT, &format!("{threads}/{id}"), Some(edit)).await;
     stale.assert_api_error(StatusCode::CONFLICT, "edit_conflict");
 
+    // A change answers with the entry as it wrote it: a member's tap and typed count name the
+    // member as who changed it last, and raise the version.
+    let member = app.person("member").await;
+    app.join(&owner, &team, &member, "member").await;
+    let shown = |answer: &Value| {
+        let thread = &answer["thread"];
+        (thread["quantity"].clone(), thread["version"].clone(), thread["updated_by_email"].clone())
+    };
+    let tapped = app.api_post(&member, &format!("{threads}/{id}/adjust"), json!({ "delta": 1 })).await;
+    assert_eq!(
+        shown(tapped.assert_status(StatusCode::OK)),
+        (json!(1.5), json!(3), json!("member@example.com"))
+    );
+    let typed = json!({ "quantity": 4, "expected": 1.5 });
+    let counted = app.api_post(&member, &format!("{threads}/{id}/quantity"), typed).await;
+    assert_eq!(
+        shown(counted.assert_status(StatusCode::OK)),
+        (json!(4.0), json!(4), json!("member@example.com"))
+    );
+    // A change of an entry the team does not have is a 404, whatever it would have changed.
+    let missing = format!("{threads}/no-such-thread");
+    let put = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1, "version": 1 });
+    for answer in [
+        app.api_post(&member, &format!("{missing}/adjust"), json!({ "delta": -100 })).await,
+        app.api_post(&member, &format!("{missing}/quantity"), json!({ "quantity": 1, "expected": 0 })).await,
+        app.api(&member, reqwest::Method::PUT, &missing, Some(put)).await,
+        app.api_delete(&member, &missing).await,
+    ] {
+        answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+
     let fetched = app.api_get(&owner, &format!("{threads}/{id}")).await;
     assert_eq!(fetched.assert_status(StatusCode::OK)["thread"]["location"], "Shelf B");
     app.api_delete(&owner, &format!("{threads}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
@@ -490,7 +521,8 @@ async fn the_list_names_who_changed_an_entry_by_their_address_now(
 
 /// Each server keeps a team's thread list in memory between requests, and every change raises
 /// the team's revision in the database: so every kind of change shows in the next list, on the
-/// server that made it and on another server on the same database, whose copy was read before.
+/// server that made it and on another server on the same database, whose copy was read before,
+/// and so does a change made in the database without any server.
 #[rstest]
 #[tokio::test]
 async fn every_change_shows_in_the_next_list_on_every_server(
@@ -541,6 +573,18 @@ async fn every_change_shows_in_the_next_list_on_every_server(
 
     other.api_delete(&owner, &format!("{threads}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
     both(&[("1610", 1.0), ("1801", 7.0)]).await;
+
+    // The database raises the revision itself (migration 10's triggers), so a change made there
+    // without the server shows too, if it raises the entry's version as every change must.
+    app.db
+        .execute_unprepared(
+            "UPDATE inventory_threads SET quantity = 1200, version = version + 1 WHERE code = '1801'",
+        )
+        .await
+        .unwrap();
+    both(&[("1610", 1.0), ("1801", 12.0)]).await;
+    app.db.execute_unprepared("DELETE FROM inventory_threads WHERE code = '1610'").await.unwrap();
+    both(&[("1801", 12.0)]).await;
 }
 
 /// Codes of the low threads with how many to buy of each, from the shopping list

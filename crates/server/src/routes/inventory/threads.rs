@@ -168,7 +168,7 @@ pub async fn create(
     ApiJson(input): ApiJson<ThreadInput>,
 ) -> Result<Response, AppError> {
     let entry = parse_input(&input)?;
-    let thread = threads::create(&state.db, member.team.id, member.user.id, &entry).await?;
+    let thread = threads::create(&state.db, member.team.id, &member.user, &entry).await?;
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
     Ok((StatusCode::CREATED, Json(ThreadBody { thread: view(&thread, None, team_default) })).into_response())
 }
@@ -292,8 +292,7 @@ pub async fn update(
     let version = super::edited_version(version)?;
     let entry = parse_input(&input)?;
     // Only the version the edit was made from is overwritten; anything newer stays.
-    let thread =
-        threads::edit(&state.db, member.team.id, member.user.id, &thread_id, version, &entry).await?;
+    let thread = threads::edit(&state.db, member.team.id, &member.user, &thread_id, version, &entry).await?;
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
@@ -327,7 +326,7 @@ pub async fn adjust(
         AppError::Validation(vec![FieldError::new("delta", "bad_number", format!("The change {error}."))])
     })?;
     let delta = if input.delta < 0.0 { -magnitude.hundredths() } else { magnitude.hundredths() };
-    let thread = threads::adjust(&state.db, member.team.id, member.user.id, &thread_id, delta).await?;
+    let thread = threads::adjust(&state.db, member.team.id, &member.user, &thread_id, delta).await?;
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
@@ -373,7 +372,7 @@ pub async fn set_quantity(
         }
     };
     let thread =
-        threads::set_quantity(&state.db, member.team.id, member.user.id, &thread_id, expected, quantity)
+        threads::set_quantity(&state.db, member.team.id, &member.user, &thread_id, expected, quantity)
             .await?;
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
@@ -582,7 +581,7 @@ pub async fn bulk(
         problems.dedup_by(|a, b| a.field == b.field && a.code == b.code);
         return Err(AppError::Validation(problems));
     }
-    let (added, already) = threads::add_missing(&state.db, member.team.id, member.user.id, entries).await?;
+    let (added, already) = threads::add_missing(&state.db, member.team.id, &member.user, entries).await?;
     let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
     let added = added.iter().map(|thread| view(thread, None, team_default)).collect();
     let already_owned = already
