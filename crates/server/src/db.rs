@@ -11,9 +11,9 @@ use std::{
 use anyhow::{Context as _, bail};
 use rand::RngCore as _;
 use sea_orm::{
-    ConnAcquireErr, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, ExecResult,
-    QueryResult, RuntimeErr, SqliteTransactionMode, SqlxPostgresConnector, SqlxSqliteConnector, Statement,
-    TransactionOptions, TransactionTrait as _,
+    ConnAcquireErr, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend, DbErr, EntityTrait,
+    ExecResult, QueryResult, RuntimeErr, SqliteTransactionMode, SqlxPostgresConnector, SqlxSqliteConnector,
+    Statement, TransactionOptions, TransactionTrait as _, UpdateMany,
     sea_query::{Alias, OnConflict, Query},
     sqlx::{
         self, Connection as _,
@@ -284,6 +284,26 @@ pub async fn committed<T, E: From<DbErr>>(
     let value = write(&txn).await?;
     txn.commit().await?;
     Ok(value)
+}
+
+/// Runs one `UPDATE … RETURNING` and answers the rows it changed, once they are committed. On
+/// SQLite it runs in a transaction of its own, as [`committed`] explains. On PostgreSQL a single
+/// statement is its own transaction, triggers included, and a write error is reported with the
+/// statement's answer: the statement alone is one round trip to the database where a
+/// transaction around it takes three, and a row changed by many at once (a `+1` tapped on
+/// several phones) stays locked only while the statement runs.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn updated<E: EntityTrait>(
+    db: &DatabaseConnection,
+    update: UpdateMany<E>,
+) -> Result<Vec<E::Model>, DbErr> {
+    if db.get_database_backend() == DbBackend::Postgres {
+        return update.exec_with_returning(db).await;
+    }
+    committed(db, async |txn| update.exec_with_returning(txn).await).await
 }
 
 /// How much a write probe writes: a full disk with a few pages of slack left must still fail it.

@@ -6,8 +6,8 @@
 //! team's thread revision, which the [`super::thread_cache`] copies are checked against, in the
 //! statement that adds, changes or removes a row (triggers: migration 10).
 //!
-//! A change of one entry is one statement (`UPDATE … RETURNING`) in its transaction: no read
-//! of the entry before it, and none after it to answer with. Only a change that matched no row
+//! A change of one entry is one statement (`UPDATE … RETURNING`, [`updated`]): no read of the
+//! entry before it, and none after it to answer with. Only a change that matched no row
 //! reads the entry, to tell a missing entry from a refused change.
 
 use std::collections::{HashMap, HashSet};
@@ -30,7 +30,7 @@ use super::{
     users::{Person, people_of},
 };
 use crate::{
-    db::committed,
+    db::{committed, updated},
     entity::{
         ids::{TeamId, ThreadId, UserId},
         inventory_thread, user,
@@ -149,15 +149,10 @@ pub async fn edit(
     entry: &ThreadEntry,
 ) -> Result<Thread, AppError> {
     let columns = active_of(entry)?;
-    let changed = committed(db, async |txn| {
-        change_entry(team_id, public_id, user.id)
-            .set(columns)
-            .filter(inventory_thread::Column::Version.eq(version))
-            .exec_with_returning(txn)
-            .await
-            .map_err(duplicate_entry)
-    })
-    .await?;
+    let edit = change_entry(team_id, public_id, user.id)
+        .set(columns)
+        .filter(inventory_thread::Column::Version.eq(version));
+    let changed = updated(db, edit).await.map_err(duplicate_entry)?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -180,15 +175,11 @@ pub async fn adjust(
     delta: i64,
 ) -> Result<Thread, AppError> {
     let after = Expr::col(inventory_thread::Column::Quantity).add(delta);
-    let changed = committed(db, async |txn| {
-        change_entry(team_id, public_id, user.id)
-            .col_expr(inventory_thread::Column::Quantity, after.clone())
-            .filter(after.clone().gte(0))
-            .filter(after.lte(MAX_HUNDREDTHS))
-            .exec_with_returning(txn)
-            .await
-    })
-    .await?;
+    let tap = change_entry(team_id, public_id, user.id)
+        .col_expr(inventory_thread::Column::Quantity, after.clone())
+        .filter(after.clone().gte(0))
+        .filter(after.lte(MAX_HUNDREDTHS));
+    let changed = updated(db, tap).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -215,14 +206,10 @@ pub async fn set_quantity(
     expected: Hundredths,
     quantity: Hundredths,
 ) -> Result<Thread, AppError> {
-    let changed = committed(db, async |txn| {
-        change_entry(team_id, public_id, user.id)
-            .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
-            .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()))
-            .exec_with_returning(txn)
-            .await
-    })
-    .await?;
+    let count = change_entry(team_id, public_id, user.id)
+        .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
+        .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()));
+    let changed = updated(db, count).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
