@@ -9,7 +9,7 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, sea_query::OnConflict,
+    QueryFilter as _, sea_query::OnConflict,
 };
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -98,6 +98,7 @@ pub struct TooManyKeys;
 
 /// Applies checked changes in one transaction: a key with `Some(json)` (compact JSON text) is
 /// set, one with `None` removed. Nothing is changed if `scope` would end up over [`MAX_KEYS`].
+/// Answers every setting of `scope` as the transaction commits them, read in it.
 ///
 /// # Errors
 ///
@@ -106,7 +107,7 @@ pub async fn write(
     db: &DatabaseConnection,
     scope: Scope,
     changes: Vec<(SettingKey, Option<String>)>,
-) -> Result<Result<(), TooManyKeys>, AppError> {
+) -> Result<Result<BTreeMap<String, Value>, TooManyKeys>, AppError> {
     let txn = crate::db::begin_write(db).await?;
     let now = OffsetDateTime::now_utc();
     for (key, json) in changes {
@@ -155,23 +156,12 @@ pub async fn write(
             }
         }
     }
-    let count = match scope {
-        Scope::Team(team_id) => {
-            team_setting::Entity::find().filter(team_setting::Column::TeamId.eq(team_id)).count(&txn).await?
-        }
-        Scope::Member { team_id, user_id } => {
-            member_setting::Entity::find()
-                .filter(member_setting::Column::TeamId.eq(team_id))
-                .filter(member_setting::Column::UserId.eq(user_id))
-                .count(&txn)
-                .await?
-        }
-    };
-    if count > MAX_KEYS as u64 {
+    let settings = all(&*txn, scope).await?;
+    if settings.len() > MAX_KEYS {
         return Ok(Err(TooManyKeys));
     }
     txn.commit().await?;
-    Ok(Ok(()))
+    Ok(Ok(settings))
 }
 
 fn stored_value(json: &str) -> Result<Value, AppError> {

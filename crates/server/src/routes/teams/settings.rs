@@ -65,9 +65,7 @@ pub async fn team_patch(
     member: TeamAdmin,
     ApiJson(changes): ApiJson<Map<String, Value>>,
 ) -> Result<Json<SettingsBody>, AppError> {
-    let scope = Scope::Team(member.team.id);
-    write(&state, scope, changes).await?;
-    Ok(Json(SettingsBody { settings: repo::settings::all(&state.db, scope).await? }))
+    Ok(Json(SettingsBody { settings: write(&state, Scope::Team(member.team.id), changes).await? }))
 }
 
 /// One team setting (every member).
@@ -132,9 +130,7 @@ pub async fn member_patch(
     member: TeamViewer,
     ApiJson(changes): ApiJson<Map<String, Value>>,
 ) -> Result<Json<SettingsBody>, AppError> {
-    let scope = member_scope(&member);
-    write(&state, scope, changes).await?;
-    Ok(Json(SettingsBody { settings: repo::settings::all(&state.db, scope).await? }))
+    Ok(Json(SettingsBody { settings: write(&state, member_scope(&member), changes).await? }))
 }
 
 /// One of the caller's own settings in the team.
@@ -186,8 +182,8 @@ async fn set_one(
 ) -> Result<Json<ValueBody>, AppError> {
     let mut changes = Map::new();
     changes.insert(key.clone(), value);
-    write(state, scope, changes).await?;
-    read_one(state, scope, &key).await.map(|value| Json(ValueBody { value }))
+    let mut settings = write(state, scope, changes).await?;
+    Ok(Json(ValueBody { value: settings.remove(&key).unwrap_or(Value::Null) }))
 }
 
 fn field_error(key: &str, error: &SettingError) -> FieldError {
@@ -203,8 +199,13 @@ async fn read_one(state: &AppState, scope: Scope, key: &str) -> Result<Value, Ap
 }
 
 /// Checks every change first (each bad one becomes a field error, all reported together), then
-/// applies them all, or none if the map would end up over the key limit.
-async fn write(state: &AppState, scope: Scope, changes: Map<String, Value>) -> Result<(), AppError> {
+/// applies them all, or none if the map would end up over the key limit. Answers the settings
+/// as written.
+async fn write(
+    state: &AppState,
+    scope: Scope,
+    changes: Map<String, Value>,
+) -> Result<BTreeMap<String, Value>, AppError> {
     let catalogue = Catalogue::builtin();
     let is_thread_line = |id: &str| catalogue.line_by_id(id).is_ok();
     let mut errors = Vec::new();
