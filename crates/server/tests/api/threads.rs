@@ -2,7 +2,7 @@
 
 use reqwest::StatusCode;
 use rstest::rstest;
-use sea_orm::ConnectionTrait as _;
+use sea_orm::{ConnectionTrait as _, Statement, TransactionTrait as _};
 use serde_json::{Value, json};
 
 use crate::{
@@ -585,6 +585,54 @@ async fn every_change_shows_in_the_next_list_on_every_server(
     both(&[("1610", 1.0), ("1801", 12.0)]).await;
     app.db.execute_unprepared("DELETE FROM inventory_threads WHERE code = '1610'").await.unwrap();
     both(&[("1801", 12.0)]).await;
+}
+
+/// The database raises a team's thread revision with every change (migration 10). PostgreSQL's
+/// trigger does it once a transaction, noting the teams it raised in a setting local to the
+/// transaction; a savepoint rolled back must undo the note with the raise, or the changes made
+/// after it would commit without one, and every server would keep serving its old copy.
+#[rstest]
+#[tokio::test]
+async fn the_database_raises_the_revision_in_every_transaction_that_changes_threads(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let added = app
+        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }))
+        .await;
+    added.assert_status(StatusCode::CREATED);
+    let db_backend = app.db.get_database_backend();
+    let revision = async || {
+        let sql = format!("SELECT threads_revision AS r FROM teams WHERE public_id = '{team}'");
+        let row = app.db.query_one_raw(Statement::from_string(db_backend, sql)).await.unwrap().unwrap();
+        row.try_get::<i64>("", "r").unwrap()
+    };
+    let tap =
+        "UPDATE inventory_threads SET quantity = quantity + 100, version = version + 1 WHERE code = '1800'";
+
+    // The server keeps its copy of the list from here on, at the revision it read.
+    assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 1.0)]);
+    let before = revision().await;
+    let txn = app.db.begin().await.unwrap();
+    txn.execute_unprepared("SAVEPOINT first").await.unwrap();
+    txn.execute_unprepared(tap).await.unwrap();
+    txn.execute_unprepared("ROLLBACK TO SAVEPOINT first").await.unwrap();
+    txn.execute_unprepared(tap).await.unwrap();
+    txn.execute_unprepared(tap).await.unwrap();
+    txn.commit().await.unwrap();
+    let after = revision().await;
+    assert!(after > before, "raised: {before} -> {after}");
+    if backend == Backend::Postgres {
+        assert_eq!(after, before + 1, "once a transaction");
+    }
+    assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 3.0)]);
+
+    // A change in a transaction of its own raises it again.
+    app.db.execute_unprepared(tap).await.unwrap();
+    assert!(revision().await > after);
+    assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 4.0)]);
 }
 
 /// Codes of the low threads with how many to buy of each, from the shopping list
