@@ -13,7 +13,8 @@ pub struct Model {
     pub name: String,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
-    /// Raised with every change to the team's thread inventory (`repo::threads`).
+    /// Raised by the database with every change to the team's thread inventory (migration 10's
+    /// triggers).
     pub threads_revision: i64,
 }
 

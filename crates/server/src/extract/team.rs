@@ -12,7 +12,10 @@
 use std::marker::PhantomData;
 
 use axum::{extract::FromRequestParts, http::request::Parts};
-use bobbin_core::team::{Action, Role};
+use bobbin_core::{
+    inventory::Hundredths,
+    team::{Action, Role},
+};
 
 use crate::{
     entity::{team, user},
@@ -64,6 +67,8 @@ pub struct InTeam<L> {
     pub user: user::Model,
     pub team: team::Model,
     pub role: Role,
+    /// The team's default reorder point, read with the membership ([`repo::teams::Membership`]).
+    pub default_reorder_point: Option<Hundredths>,
     level: PhantomData<L>,
 }
 
@@ -86,9 +91,10 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
             .into_iter()
             .find_map(|(name, value)| (name == "team_id").then_some(value))
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))?;
-        let (team, role) = repo::teams::membership(&state.db, &team_id, current.user.id)
-            .await?
-            .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
+        let repo::teams::Membership { team, role, default_reorder_point } =
+            repo::teams::membership(&state.db, &team_id, current.user.id)
+                .await?
+                .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
         if let Some(action) = L::ACTION
             && !role.can(action)
         {
@@ -97,6 +103,6 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
                 Role::who_may(action),
             )));
         }
-        Ok(Self { user: current.user, team, role, level: PhantomData })
+        Ok(Self { user: current.user, team, role, default_reorder_point, level: PhantomData })
     }
 }

@@ -8,8 +8,9 @@ use bobbin_core::{
     settings::{self, MAX_KEYS, SettingKey},
 };
 use sea_orm::{
-    ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _,
-    QueryFilter as _, sea_query::OnConflict,
+    ActiveValue::Set,
+    ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _, QueryFilter as _,
+    sea_query::{Expr, ExprTrait as _, OnConflict, Query, SelectStatement},
 };
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -17,7 +18,7 @@ use time::OffsetDateTime;
 use crate::{
     entity::{
         ids::{TeamId, UserId},
-        member_setting, team_setting,
+        member_setting, team, team_setting,
     },
     error::AppError,
 };
@@ -73,23 +74,33 @@ pub async fn one(db: &impl ConnectionTrait, scope: Scope, key: &SettingKey) -> R
     json.map_or(Ok(Value::Null), |json| stored_value(&json))
 }
 
-/// The team's default reorder point, its `default_reorder_point` setting (docs/behaviour.md,
-/// "Low stock"); `None` when it is not set.
+/// The team's default reorder point (docs/behaviour.md, "Low stock") that its stored
+/// `default_reorder_point` setting holds; `None` when it is not set.
 ///
 /// # Errors
 ///
-/// The database's, or the stored value's when it is not JSON.
-pub async fn default_reorder_point(
-    db: &impl ConnectionTrait,
-    team_id: TeamId,
-) -> Result<Option<Hundredths>, AppError> {
-    let row = team_setting::Entity::find_by_id((team_id, settings::DEFAULT_REORDER_POINT.to_owned()))
-        .one(db)
-        .await?;
-    Ok(match row {
-        Some(row) => settings::default_reorder_point(&stored_value(&row.value)?),
+/// The stored value's when it is not JSON.
+pub fn default_reorder_point_of(stored: Option<&str>) -> Result<Option<Hundredths>, AppError> {
+    Ok(match stored {
+        Some(json) => settings::default_reorder_point(&stored_value(json)?),
         None => None,
     })
+}
+
+/// The stored `default_reorder_point` of the team of `teams.id`: a subquery, for a query that
+/// reads the team row anyway ([`super::teams::membership`]).
+pub fn default_reorder_point_of_team_row() -> SelectStatement {
+    Query::select()
+        .column(team_setting::Column::Value)
+        .from(team_setting::Entity)
+        .and_where(
+            Expr::col((team_setting::Entity, team_setting::Column::TeamId))
+                .equals((team::Entity, team::Column::Id)),
+        )
+        .and_where(
+            Expr::col((team_setting::Entity, team_setting::Column::Key)).eq(settings::DEFAULT_REORDER_POINT),
+        )
+        .to_owned()
 }
 
 /// Why [`write`] changed nothing: `scope` would end up with more than [`MAX_KEYS`] keys.

@@ -1,6 +1,9 @@
 //! Teams: the `teams` rows, and which of them a person belongs to.
 
-use bobbin_core::team::{Role, TeamName};
+use bobbin_core::{
+    inventory::Hundredths,
+    team::{Role, TeamName},
+};
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
@@ -17,7 +20,7 @@ use crate::{
         inventory_thread, machine, quote, team, team_member, user,
     },
     error::AppError,
-    repo::{members, new_public_id, users::adopt_as_default_if_none},
+    repo::{members, new_public_id, settings, users::adopt_as_default_if_none},
 };
 
 /// How many teams one person may own: enough for any shop, few enough that a script cannot
@@ -77,10 +80,34 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<J
         .collect())
 }
 
-/// The team `team_id` names and `user_id`'s role in it, if they are its member. Answers carry a
-/// team's `id` as well as its `public_id`, so either names it: a client that kept the `id` would
-/// otherwise get a 404 for a team it is in. The two cannot be confused: a public id is 16 letters
-/// and digits, never a UUID.
+/// A member's view of a team: what [`membership`] answers.
+#[derive(Debug, Clone)]
+pub struct Membership {
+    pub team: team::Model,
+    pub role: Role,
+    /// The team's `default_reorder_point` setting, which every answer about its threads needs
+    /// (docs/behaviour.md, "Low stock"): read in the same query, not in one of its own.
+    pub default_reorder_point: Option<Hundredths>,
+}
+
+/// A row of [`membership`]: the columns of `find_also_related` (`A_` the team's, `B_` the
+/// membership's) and the stored `default_reorder_point`.
+struct MembershipRow(team::Model, team_member::Model, Option<String>);
+
+impl FromQueryResult for MembershipRow {
+    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
+        Ok(Self(
+            team::Model::from_query_result(row, "A_")?,
+            team_member::Model::from_query_result(row, "B_")?,
+            row.try_get("", "default_reorder_point")?,
+        ))
+    }
+}
+
+/// The team `team_id` names and `user_id`'s role in it, if they are its member, in one query.
+/// Answers carry a team's `id` as well as its `public_id`, so either names it: a client that
+/// kept the `id` would otherwise get a 404 for a team it is in. The two cannot be confused: a
+/// public id is 16 letters and digits, never a UUID.
 ///
 /// # Errors
 ///
@@ -89,19 +116,27 @@ pub async fn membership(
     db: &impl ConnectionTrait,
     team_id: &str,
     user_id: UserId,
-) -> Result<Option<(team::Model, Role)>, AppError> {
+) -> Result<Option<Membership>, AppError> {
     let named = match Uuid::parse_str(team_id) {
         Ok(id) => team::Column::Id.eq(id),
         Err(_) => team::Column::PublicId.eq(team_id),
     };
-    let found = team::Entity::find()
+    let default = settings::default_reorder_point_of_team_row();
+    let query = team::Entity::find()
         .filter(named)
         .find_also_related(team_member::Entity)
         .filter(team_member::Column::UserId.eq(user_id))
-        .one(db)
-        .await?;
-    let Some((team, Some(member))) = found else { return Ok(None) };
-    Ok(Some((team, member.role.0)))
+        .expr_as(Expr::SubQuery(None, Box::new(default.into())), "default_reorder_point")
+        .build(db.get_database_backend());
+    let Some(MembershipRow(team, member, default)) = MembershipRow::find_by_statement(query).one(db).await?
+    else {
+        return Ok(None);
+    };
+    Ok(Some(Membership {
+        team,
+        role: member.role.0,
+        default_reorder_point: settings::default_reorder_point_of(default.as_deref())?,
+    }))
 }
 
 /// Every team, oldest first (the operator's `bobbin teams list`).

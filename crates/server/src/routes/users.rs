@@ -85,9 +85,10 @@ pub async fn set_default_team(
             "Name the team to open first.",
         )]));
     }
-    let (team, _role) = repo::teams::membership(&state.db, public_id, current.user.id)
+    let team = repo::teams::membership(&state.db, public_id, current.user.id)
         .await?
-        .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
+        .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?
+        .team;
     let user = repo::users::set_default_team(&state.db, current.user.id, team.id).await?;
     let profile = profile_of(&state, user).await?;
     Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))

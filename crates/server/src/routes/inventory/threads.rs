@@ -38,10 +38,7 @@ use crate::{
     entity::ids::TeamId,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
-    repo::{
-        settings,
-        threads::{self, MAX_THREADS, Thread},
-    },
+    repo::threads::{self, MAX_THREADS, Thread},
     state::AppState,
 };
 
@@ -169,7 +166,7 @@ pub async fn create(
 ) -> Result<Response, AppError> {
     let entry = parse_input(&input)?;
     let thread = threads::create(&state.db, member.team.id, &member.user, &entry).await?;
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     Ok((StatusCode::CREATED, Json(ThreadBody { thread: view(&thread, None, team_default) })).into_response())
 }
 
@@ -187,7 +184,7 @@ pub async fn list(
     member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Json<ThreadPage>, AppError> {
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     let query = search_query(&params, team_default)?;
     // The search runs over the team's entries as this server keeps them (thread_cache), and the
     // page shows their whole entries, kept there too once read.
@@ -260,7 +257,7 @@ pub async fn get(
     ApiPath((_team, thread_id)): ApiPath<(String, String)>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let thread = threads::get(&state.db, member.team.id, &thread_id).await?;
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
@@ -293,7 +290,7 @@ pub async fn update(
     let entry = parse_input(&input)?;
     // Only the version the edit was made from is overwritten; anything newer stays.
     let thread = threads::edit(&state.db, member.team.id, &member.user, &thread_id, version, &entry).await?;
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
@@ -327,7 +324,7 @@ pub async fn adjust(
     })?;
     let delta = if input.delta < 0.0 { -magnitude.hundredths() } else { magnitude.hundredths() };
     let thread = threads::adjust(&state.db, member.team.id, &member.user, &thread_id, delta).await?;
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
@@ -374,7 +371,7 @@ pub async fn set_quantity(
     let thread =
         threads::set_quantity(&state.db, member.team.id, &member.user, &thread_id, expected, quantity)
             .await?;
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
 }
 
@@ -463,7 +460,7 @@ pub async fn change_many(
     let changes = threads::ManyChanges { location, reorder_point };
     let threads =
         threads::change_many(&state.db, member.team.id, member.user.id, &input.ids, &changes).await?;
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     Ok(Json(ManyResult { threads: threads.iter().map(|thread| view(thread, None, team_default)).collect() }))
 }
 
@@ -582,7 +579,7 @@ pub async fn bulk(
         return Err(AppError::Validation(problems));
     }
     let (added, already) = threads::add_missing(&state.db, member.team.id, &member.user, entries).await?;
-    let team_default = settings::default_reorder_point(&state.db, member.team.id).await?;
+    let team_default = member.default_reorder_point;
     let added = added.iter().map(|thread| view(thread, None, team_default)).collect();
     let already_owned = already
         .into_iter()
@@ -608,7 +605,7 @@ pub async fn export(
     member: TeamViewer,
     ApiQuery(params): ApiQuery<ListParams>,
 ) -> Result<Response, AppError> {
-    let body = csv_of(&state, member.team.id, &params).await?;
+    let body = csv_of(&state, member.team.id, member.default_reorder_point, &params).await?;
     let name = if params.low == Some(true) { "shopping-list" } else { "threads" };
     Ok((
         [
@@ -626,9 +623,9 @@ pub async fn export(
 pub(crate) async fn csv_of(
     state: &AppState,
     team_id: TeamId,
+    team_default: Option<Hundredths>,
     params: &ListParams,
 ) -> Result<String, AppError> {
-    let team_default = settings::default_reorder_point(&state.db, team_id).await?;
     let mut query = search_query(params, team_default)?;
     query.page = 1;
     query.per_page = usize::MAX;

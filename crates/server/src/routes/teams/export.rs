@@ -55,7 +55,8 @@ struct TeamFile<'a> {
 )]
 pub async fn export(State(state): State<AppState>, member: TeamAdmin) -> Result<Response, AppError> {
     let team = &member.team;
-    let threads_csv = threads::csv_of(&state, team.id, &ListParams::default()).await?;
+    let threads_csv =
+        threads::csv_of(&state, team.id, member.default_reorder_point, &ListParams::default()).await?;
     let machines: Vec<MachineView> = repo::machines::list(&state.db, team.id)
         .await?
         .into_iter()
