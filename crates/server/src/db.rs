@@ -153,9 +153,11 @@ impl Outage {
     /// PostgreSQL's SQLSTATE codes (<https://www.postgresql.org/docs/current/errcodes-appendix.html>).
     fn of_sqlstate(code: &str) -> Option<Self> {
         match code {
-            "53100" => Some(Self::Full),                               // disk_full
-            "25006" => Some(Self::ReadOnly),                           // read_only_sql_transaction
-            "53300" | "55P03" | "57014" => Some(Self::Busy), // too_many_connections, lock_not_available, query_canceled
+            "53100" => Some(Self::Full),     // disk_full
+            "25006" => Some(Self::ReadOnly), // read_only_sql_transaction
+            // too_many_connections, lock_not_available, query_canceled; deadlock_detected and
+            // serialization_failure, which ask to try again
+            "53300" | "55P03" | "57014" | "40P01" | "40001" => Some(Self::Busy),
             "57P01" | "57P02" | "57P03" => Some(Self::Unavailable), // shutdown, crash, cannot connect now
             code if code.starts_with("08") => Some(Self::Unavailable), // connection exceptions
             _ => None,
@@ -476,6 +478,7 @@ mod tests {
         assert_eq!(Outage::of_sqlstate("57P01"), Some(Outage::Unavailable));
         assert_eq!(Outage::of_sqlstate("08006"), Some(Outage::Unavailable));
         assert_eq!(Outage::of_sqlstate("25006"), Some(Outage::ReadOnly));
+        assert_eq!(Outage::of_sqlstate("40P01"), Some(Outage::Busy));
         assert_eq!(Outage::of_sqlstate("23505"), None);
         assert_eq!(Outage::of(&DbErr::ConnectionAcquire(ConnAcquireErr::Timeout)), Some(Outage::Busy));
         assert_eq!(Outage::of(&DbErr::RecordNotFound("a quote".to_owned())), None);

@@ -132,11 +132,14 @@ pub async fn membership(
     else {
         return Ok(None);
     };
-    Ok(Some(Membership {
-        team,
-        role: member.role.0,
-        default_reorder_point: settings::default_reorder_point_of(default.as_deref())?,
-    }))
+    // Every request to the team reads it: a stored value that is not JSON (only a hand edit of
+    // the database makes one) is logged and left out, not a 500 on every page of the team.
+    let default_reorder_point =
+        settings::default_reorder_point_of(default.as_deref()).unwrap_or_else(|error| {
+            tracing::warn!(team = %team.public_id, %error, "the stored default_reorder_point cannot be read");
+            None
+        });
+    Ok(Some(Membership { team, role: member.role.0, default_reorder_point }))
 }
 
 /// Every team, oldest first (the operator's `bobbin teams list`).

@@ -3,7 +3,7 @@
 //! Reading every entry from the database was most of a list request: with 20,000 entries, about
 //! 120 ms of 160 (`scripts/bench-inventory.mjs`), against about 10 ms for the core's search. So
 //! each server keeps the entries as the search reads them, tagged with the team's
-//! `threads_revision`, which the database raises in the statement of every change to the
+//! `threads_revision`, which the database raises in the transaction of every change to the
 //! inventory (triggers, migration 10). A request whose team row (read by the team extractors, before
 //! the entries) shows a newer revision than the copy's reads the entries again, and tags them
 //! with the revision it saw. The copy is therefore never older than its tag, no request is

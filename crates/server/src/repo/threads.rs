@@ -4,7 +4,7 @@
 //! Every change to an entry raises its `version` ([`change`], [`change_entry`]): a handler cannot
 //! forget it, because it cannot write an entry any other way. The database itself raises the
 //! team's thread revision, which the [`super::thread_cache`] copies are checked against, in the
-//! statement that adds, changes or removes a row (triggers: migration 10).
+//! transaction that adds, changes or removes a row (triggers: migration 10).
 //!
 //! A change of one entry is one statement (`UPDATE … RETURNING`, [`updated`]): no read of the
 //! entry before it, and none after it to answer with. Only a change that matched no row
@@ -115,7 +115,7 @@ pub async fn identities(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Ha
     Ok(by_identity(db, team_id).await?.into_keys().collect())
 }
 
-/// Adds one entry, changed by `user_id`.
+/// Adds one entry, made by `user`.
 ///
 /// # Errors
 ///

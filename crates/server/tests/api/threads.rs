@@ -635,6 +635,43 @@ async fn the_database_raises_the_revision_in_every_transaction_that_changes_thre
     assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 4.0)]);
 }
 
+/// PostgreSQL raises the revision at the commit (a deferred trigger), after the transaction has
+/// locked its entries, as the server's own statement used to. Raised with a transaction's first
+/// change, the team row stayed locked while it went on: a `+1` on another entry, holding that
+/// entry and waiting for the team row, deadlocked with a transaction that then changed that
+/// entry too (an import replacing entries, say). SQLite takes one writer at a time instead.
+#[tokio::test]
+async fn a_tap_while_a_long_transaction_changes_the_same_team_neither_waits_nor_deadlocks() {
+    let app = spawn_app(Backend::Postgres).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let mut ids = Vec::new();
+    for code in ["1800", "1801"] {
+        let added = app
+            .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": code, "quantity": 1 }))
+            .await;
+        ids.push(added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned());
+    }
+    let tap = |code: &str| {
+        format!(
+            "UPDATE inventory_threads SET quantity = quantity + 100, version = version + 1 WHERE code = '{code}'"
+        )
+    };
+
+    let txn = app.db.begin().await.unwrap();
+    txn.execute_unprepared(&tap("1800")).await.unwrap();
+    let tapped = tokio::time::timeout(
+        std::time::Duration::from_secs(5),
+        app.api_post(&owner, &format!("{threads}/{}/adjust", ids[1]), json!({ "delta": 1 })),
+    )
+    .await
+    .expect("the +1 waited for the other transaction to end");
+    tapped.assert_status(StatusCode::OK);
+    txn.execute_unprepared(&tap("1801")).await.unwrap();
+    txn.commit().await.unwrap();
+    assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 2.0), ("1801".to_owned(), 3.0)]);
+}
+
 /// Codes of the low threads with how many to buy of each, from the shopping list
 /// (`low=true`); custom threads as "custom".
 async fn shopping(app: &TestApp, who: &Person, threads: &str) -> Vec<(String, Value)> {
