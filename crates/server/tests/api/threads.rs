@@ -449,6 +449,21 @@ async fn many_codes_are_added_at_once_and_the_list_searches_them(
     assert_eq!(text.lines().count(), 2, "the header and the one low thread: {text}");
 }
 
+/// Adds one spool of a Madeira Polyneon `code` as `who`; the entry's id.
+async fn one_spool(app: &TestApp, who: &Person, threads: &str, code: &str) -> String {
+    let added =
+        app.api_post(who, threads, json!({ "line": "madeira-polyneon", "code": code, "quantity": 1 })).await;
+    added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned()
+}
+
+/// A `+1` on the entry of `code` made in SQL, without the server, raising its version as every
+/// change must.
+fn sql_tap(code: &str) -> String {
+    format!(
+        "UPDATE inventory_threads SET quantity = quantity + 100, version = version + 1 WHERE code = '{code}'"
+    )
+}
+
 /// Codes and quantities as one server's copy of the team's entries has them: the list and the
 /// converter's owned list are both made from the copy, and must agree.
 async fn stock(app: &TestApp, who: &Person, threads: &str) -> Vec<(String, f64)> {
@@ -539,10 +554,7 @@ async fn every_change_shows_in_the_next_list_on_every_server(
     };
     both(&[]).await;
 
-    let added = app
-        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }))
-        .await;
-    let id = added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
+    let id = one_spool(&app, &owner, &threads, "1800").await;
     both(&[("1800", 1.0)]).await;
 
     other
@@ -599,28 +611,24 @@ async fn the_database_raises_the_revision_in_every_transaction_that_changes_thre
     let app = spawn_app(backend).await;
     let (owner, team) = owner_with_team(&app).await;
     let threads = format!("/teams/{team}/threads");
-    let added = app
-        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1 }))
-        .await;
-    added.assert_status(StatusCode::CREATED);
+    one_spool(&app, &owner, &threads, "1800").await;
     let db_backend = app.db.get_database_backend();
     let revision = async || {
         let sql = format!("SELECT threads_revision AS r FROM teams WHERE public_id = '{team}'");
         let row = app.db.query_one_raw(Statement::from_string(db_backend, sql)).await.unwrap().unwrap();
         row.try_get::<i64>("", "r").unwrap()
     };
-    let tap =
-        "UPDATE inventory_threads SET quantity = quantity + 100, version = version + 1 WHERE code = '1800'";
+    let tap = sql_tap("1800");
 
     // The server keeps its copy of the list from here on, at the revision it read.
     assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 1.0)]);
     let before = revision().await;
     let txn = app.db.begin().await.unwrap();
     txn.execute_unprepared("SAVEPOINT first").await.unwrap();
-    txn.execute_unprepared(tap).await.unwrap();
+    txn.execute_unprepared(&tap).await.unwrap();
     txn.execute_unprepared("ROLLBACK TO SAVEPOINT first").await.unwrap();
-    txn.execute_unprepared(tap).await.unwrap();
-    txn.execute_unprepared(tap).await.unwrap();
+    txn.execute_unprepared(&tap).await.unwrap();
+    txn.execute_unprepared(&tap).await.unwrap();
     txn.commit().await.unwrap();
     let after = revision().await;
     assert!(after > before, "raised: {before} -> {after}");
@@ -630,7 +638,7 @@ async fn the_database_raises_the_revision_in_every_transaction_that_changes_thre
     assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 3.0)]);
 
     // A change in a transaction of its own raises it again.
-    app.db.execute_unprepared(tap).await.unwrap();
+    app.db.execute_unprepared(&tap).await.unwrap();
     assert!(revision().await > after);
     assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 4.0)]);
 }
@@ -645,29 +653,19 @@ async fn a_tap_while_a_long_transaction_changes_the_same_team_neither_waits_nor_
     let app = spawn_app(Backend::Postgres).await;
     let (owner, team) = owner_with_team(&app).await;
     let threads = format!("/teams/{team}/threads");
-    let mut ids = Vec::new();
-    for code in ["1800", "1801"] {
-        let added = app
-            .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": code, "quantity": 1 }))
-            .await;
-        ids.push(added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned());
-    }
-    let tap = |code: &str| {
-        format!(
-            "UPDATE inventory_threads SET quantity = quantity + 100, version = version + 1 WHERE code = '{code}'"
-        )
-    };
+    one_spool(&app, &owner, &threads, "1800").await;
+    let other = one_spool(&app, &owner, &threads, "1801").await;
 
     let txn = app.db.begin().await.unwrap();
-    txn.execute_unprepared(&tap("1800")).await.unwrap();
+    txn.execute_unprepared(&sql_tap("1800")).await.unwrap();
     let tapped = tokio::time::timeout(
         std::time::Duration::from_secs(5),
-        app.api_post(&owner, &format!("{threads}/{}/adjust", ids[1]), json!({ "delta": 1 })),
+        app.api_post(&owner, &format!("{threads}/{other}/adjust"), json!({ "delta": 1 })),
     )
     .await
     .expect("the +1 waited for the other transaction to end");
     tapped.assert_status(StatusCode::OK);
-    txn.execute_unprepared(&tap("1801")).await.unwrap();
+    txn.execute_unprepared(&sql_tap("1801")).await.unwrap();
     txn.commit().await.unwrap();
     assert_eq!(stock(&app, &owner, &threads).await, [("1800".to_owned(), 2.0), ("1801".to_owned(), 3.0)]);
 }
