@@ -88,7 +88,26 @@ fn facts(catalogue: &Catalogue, entry: &ThreadEntry) -> Facts {
     }
 }
 
-/// Searches `stock` and answers the requested page.
+/// Where an entry goes in the list's default order (by code): catalogue threads by line and
+/// code (numbers as numbers: 2 before 10), custom ones after, by name. [`search`] takes its stock
+/// sorted by this key: `stock.sort_by_cached_key(|item| code_order(item.entry))`.
+#[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct CodeOrder(u8, String, u64, String);
+
+pub fn code_order(entry: &ThreadEntry) -> CodeOrder {
+    match &entry.source {
+        ThreadSource::Catalogue { line, code } => {
+            let key = code_key(code).unwrap_or_default();
+            CodeOrder(0, line.clone(), key.parse().unwrap_or(u64::MAX), key)
+        }
+        ThreadSource::Custom { name, .. } => CodeOrder(1, String::new(), 0, name.to_lowercase()),
+    }
+}
+
+/// Searches `stock`, which must be in code order ([`code_order`]), and answers the requested
+/// page. The order is the caller's to keep, made once for many searches: the default sort then
+/// sorts nothing, and the other sorts break ties by position instead of by making each entry's
+/// key again (the server's list sorted 1,000 entries' keys with every request before).
 pub fn search(catalogue: &Catalogue, stock: &[Stock<'_>], query: &Query) -> Page {
     let text = query.text.trim().to_lowercase();
     let text_colour = Rgb8::parse_hex(&text).ok().filter(|_| text.starts_with('#'));
@@ -137,8 +156,13 @@ pub fn search(catalogue: &Catalogue, stock: &[Stock<'_>], query: &Query) -> Page
     if target.is_some() {
         found.sort_by(|a, b| a.2.unwrap_or(f64::MAX).total_cmp(&b.2.unwrap_or(f64::MAX)));
     } else {
-        // Each key is made once per entry, not once per comparison.
-        found.sort_by_cached_key(|(index, facts, _)| sort_key(query.sort, &stock[*index], facts.as_ref()));
+        // `found` is in code order already, as `stock` is. Each key is made once per entry, not
+        // once per comparison; ties keep that order.
+        if query.sort != SortKey::Code {
+            found.sort_by_cached_key(|(index, facts, _)| {
+                (sort_key(query.sort, &stock[*index], facts.as_ref()), *index)
+            });
+        }
         if query.descending {
             found.reverse();
         }
@@ -178,33 +202,21 @@ fn matches_text(
         || entry.location.to_lowercase().contains(text)
 }
 
-/// What an entry sorts by: the chosen field, then its line and code.
+/// What an entry sorts by, before its place in code order.
 #[derive(Debug, PartialEq, Eq, PartialOrd, Ord)]
 enum Primary {
-    None,
     Number(i64),
     Text(String),
 }
 
-fn sort_key(key: SortKey, item: &Stock<'_>, facts: Option<&Facts>) -> (Primary, (u8, String, u64, String)) {
-    let primary = match key {
-        SortKey::Code => Primary::None,
+fn sort_key(key: SortKey, item: &Stock<'_>, facts: Option<&Facts>) -> Primary {
+    match key {
+        // Not sorted by: the stock is in code order already.
+        SortKey::Code => Primary::Number(0),
         SortKey::Name => Primary::Text(facts.map(|f| f.name.to_lowercase()).unwrap_or_default()),
         SortKey::Quantity => Primary::Number(item.entry.quantity.hundredths()),
         SortKey::Location => Primary::Text(item.entry.location.to_lowercase()),
         SortKey::Updated => Primary::Number(item.updated_at),
-    };
-    (primary, source_order(&item.entry.source))
-}
-
-/// Catalogue threads by line and code (numbers as numbers: 2 before 10), custom ones after.
-fn source_order(source: &ThreadSource) -> (u8, String, u64, String) {
-    match source {
-        ThreadSource::Catalogue { line, code } => {
-            let key = code_key(code).unwrap_or_default();
-            (0, line.clone(), key.parse().unwrap_or(u64::MAX), key)
-        }
-        ThreadSource::Custom { name, .. } => (1, String::new(), 0, name.to_lowercase()),
     }
 }
 
@@ -242,16 +254,24 @@ mod tests {
         ]
     }
 
+    /// `entries` as the search takes them, in code order: each with its index in `entries`, and
+    /// that index as the second it changed.
+    fn stock(entries: &[ThreadEntry]) -> (Vec<Stock<'_>>, Vec<usize>) {
+        let mut indexed: Vec<(usize, &ThreadEntry)> = entries.iter().enumerate().collect();
+        indexed.sort_by_cached_key(|(_, entry)| code_order(entry));
+        indexed
+            .into_iter()
+            .map(|(i, entry)| (Stock { entry, updated_at: i64::try_from(i).unwrap() }, i))
+            .unzip()
+    }
+
+    /// The indices in `entries` of the first page's hits.
     fn run(entries: &[ThreadEntry], query: Query) -> Vec<usize> {
-        let stock: Vec<Stock<'_>> = entries
-            .iter()
-            .enumerate()
-            .map(|(i, entry)| Stock { entry, updated_at: i64::try_from(i).unwrap() })
-            .collect();
+        let (stock, indices) = stock(entries);
         search(Catalogue::builtin(), &stock, &Query { per_page: 50, ..query })
             .hits
             .into_iter()
-            .map(|(i, _)| i)
+            .map(|(i, _)| indices[i])
             .collect()
     }
 
@@ -303,9 +323,29 @@ mod tests {
     }
 
     #[test]
+    fn ties_keep_the_code_order() {
+        let entries = inventory();
+        let (mut stock, indices) = stock(&entries);
+        for item in &mut stock {
+            item.updated_at = 0;
+        }
+        let by = |sort, descending| {
+            let page = search(
+                Catalogue::builtin(),
+                &stock,
+                &Query { sort, descending, per_page: 9, ..Query::default() },
+            );
+            page.hits.iter().map(|&(i, _)| indices[i]).collect::<Vec<_>>()
+        };
+        assert_eq!(by(SortKey::Updated, false), [2, 0, 1, 3], "all changed at once: by line and code");
+        assert_eq!(by(SortKey::Updated, true), [3, 1, 0, 2]);
+        assert_eq!(by(SortKey::Code, true), [3, 1, 0, 2]);
+    }
+
+    #[test]
     fn closest_colour_comes_first_with_its_distance() {
         let entries = inventory();
-        let stock: Vec<Stock<'_>> = entries.iter().map(|entry| Stock { entry, updated_at: 0 }).collect();
+        let (stock, indices) = stock(&entries);
         let near_black = Rgb8::parse_hex("#303030").unwrap();
         let page = search(
             Catalogue::builtin(),
@@ -314,7 +354,7 @@ mod tests {
         );
         assert_eq!(page.total, 4);
         assert_eq!(page.hits.len(), 2);
-        assert_eq!(page.hits[0].0, 0, "Polyneon 1800 Black is nearest");
+        assert_eq!(indices[page.hits[0].0], 0, "Polyneon 1800 Black is nearest");
         let (first, second) = (page.hits[0].1.unwrap(), page.hits[1].1.unwrap());
         assert!(first < 2.0 && first <= second, "{first} {second}");
     }
@@ -322,7 +362,7 @@ mod tests {
     #[test]
     fn pages_split_the_results() {
         let entries = inventory();
-        let stock: Vec<Stock<'_>> = entries.iter().map(|entry| Stock { entry, updated_at: 0 }).collect();
+        let (stock, _) = stock(&entries);
         let second =
             search(Catalogue::builtin(), &stock, &Query { page: 2, per_page: 3, ..Query::default() });
         assert_eq!((second.total, second.hits.len()), (4, 1));

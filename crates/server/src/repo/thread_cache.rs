@@ -43,7 +43,7 @@ use std::{
     sync::{Arc, Mutex as SyncMutex, PoisonError},
 };
 
-use bobbin_core::inventory::{ThreadEntry, ThreadSource};
+use bobbin_core::inventory::{ThreadEntry, ThreadSource, search};
 use moka::sync::Cache;
 use prometheus_client::metrics::counter::Counter;
 use sea_orm::ConnectionTrait;
@@ -143,6 +143,7 @@ fn texts(entry: &ThreadEntry) -> usize {
 pub struct TeamThreads {
     team_id: TeamId,
     revision: i64,
+    /// In code order ([`search::code_order`]).
     pub threads: Vec<Stocked>,
     /// Whole entries read for pages, each at the version its entry in `threads` has.
     whole: SyncMutex<WholeEntries>,
@@ -157,9 +158,15 @@ struct WholeEntries {
 }
 
 impl TeamThreads {
-    /// The copy of `threads`, with the whole entries of `previous` (an older copy) whose version
-    /// is unchanged.
-    fn new(team: &team::Model, threads: Vec<Stocked>, previous: Option<&Self>, whole_reads: Counter) -> Self {
+    /// The copy of `threads`, in code order (as the core's search takes them), with the whole
+    /// entries of `previous` (an older copy) whose version is unchanged.
+    fn new(
+        team: &team::Model,
+        mut threads: Vec<Stocked>,
+        previous: Option<&Self>,
+        whole_reads: Counter,
+    ) -> Self {
+        threads.sort_by_cached_key(|thread| search::code_order(&thread.entry));
         let copy = Self {
             team_id: team.id,
             revision: team.threads_revision,

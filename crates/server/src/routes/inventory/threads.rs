@@ -629,7 +629,8 @@ pub(crate) async fn csv_of(
     let mut query = search_query(params, team_default)?;
     query.page = 1;
     query.per_page = usize::MAX;
-    let entries = threads::all(&state.db, team_id).await?;
+    let mut entries = threads::all(&state.db, team_id).await?;
+    entries.sort_by_cached_key(|(entry, _)| search::code_order(entry));
     let stock: Vec<Stock<'_>> =
         entries.iter().map(|(entry, updated_at)| Stock { entry, updated_at: *updated_at }).collect();
     let mut chosen = Vec::new();
