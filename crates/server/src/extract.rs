@@ -21,7 +21,10 @@ use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::de::DeserializeOwned;
 
 use crate::{
-    auth::extract::{CurrentSession, bearer, from_access_token},
+    auth::{
+        error::AuthError,
+        extract::{CurrentSession, bearer, from_access_token},
+    },
     error::{AppError, FieldError},
     state::AppState,
 };
@@ -213,11 +216,16 @@ impl FromRequestParts<AppState> for AuthUser {
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let SignedIn(current) = SignedIn::from_request_parts(parts, state).await?;
-        if !current.is_aal2() && current.has_verified_factor {
-            return Err(AppError::InsufficientAal);
-        }
-        Ok(Self(current))
+        Ok(Self(with_second_factor(current)?))
     }
+}
+
+/// `current`, unless they have a verified authenticator app whose code this session lacks.
+pub(crate) fn with_second_factor(current: CurrentSession) -> Result<CurrentSession, AppError> {
+    if !current.is_aal2() && current.has_verified_factor {
+        return Err(AppError::InsufficientAal);
+    }
+    Ok(current)
 }
 
 /// Signed in, perhaps still without the second factor's code: only for what the app needs to
@@ -229,24 +237,29 @@ impl FromRequestParts<AppState> for SignedIn {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let token = match bearer(&parts.headers) {
-            Some(token) => token.to_owned(),
-            None => access_token_from_cookies(&parts.headers)
-                .ok_or_else(|| AppError::Unauthorized("Sign in to continue.".to_owned()))?,
-        };
-        let current = from_access_token(state, &token).await.map_err(|error| {
-            if error.status.is_server_error() {
-                auth_failure(&error)
-            } else {
-                AppError::Unauthorized("Your session has ended. Sign in again.".to_owned())
-            }
-        })?;
+        let token = access_token(parts)?;
+        let current = from_access_token(state, &token).await.map_err(|error| session_refused(&error))?;
         Ok(Self(current))
     }
 }
 
-fn auth_failure(error: &crate::auth::error::AuthError) -> AppError {
-    AppError::from_auth(error, "checking an access token")
+/// The access token of a product API request: the bearer token, or else the auth cookie's.
+pub(crate) fn access_token(parts: &Parts) -> Result<String, AppError> {
+    match bearer(&parts.headers) {
+        Some(token) => Ok(token.to_owned()),
+        None => access_token_from_cookies(&parts.headers)
+            .ok_or_else(|| AppError::Unauthorized("Sign in to continue.".to_owned())),
+    }
+}
+
+/// The answer to a request whose access token the auth service refused: 401, or the database's
+/// failure as it is.
+pub(crate) fn session_refused(error: &AuthError) -> AppError {
+    if error.status.is_server_error() {
+        AppError::from_auth(error, "checking an access token")
+    } else {
+        AppError::Unauthorized("Your session has ended. Sign in again.".to_owned())
+    }
 }
 
 /// The access token inside the chunked auth cookie: `name`, or `name.0`, `name.1`, ... joined

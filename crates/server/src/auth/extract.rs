@@ -23,7 +23,10 @@ use crate::{
         session::{self, Aal},
         user,
     },
-    repo::auth::sessions,
+    repo::{
+        auth::sessions::{self, SignedIn},
+        teams::{self, Membership},
+    },
     state::AppState,
 };
 
@@ -170,13 +173,40 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 /// still exist, in the database on every request: a signed-out session's tokens stop working at
 /// once, not when they expire, on every server sharing the database.
 pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<CurrentSession> {
-    let claims = state.auth.keys.verify(token).map_err(|error| {
+    let claims = verified(state, token)?;
+    let signed_in = sessions::signed_in(&state.db, claims.session_id, claims.sub).await?;
+    still_signed_in(state, claims, signed_in)
+}
+
+/// [`from_access_token`], with the caller's membership of the team `team_id` names read in the
+/// same query (`None`: no such team, or not theirs): what the team extractors check.
+pub async fn from_access_token_in_team(
+    state: &AppState,
+    token: &str,
+    team_id: &str,
+) -> AuthResult<(CurrentSession, Option<Membership>)> {
+    let claims = verified(state, token)?;
+    let (signed_in, membership) =
+        teams::signed_in_member(&state.db, claims.session_id, claims.sub, team_id).await?.unzip();
+    Ok((still_signed_in(state, claims, signed_in)?, membership.flatten()))
+}
+
+/// The claims of `token`, if its signature, expiry, audience and issuer hold.
+fn verified(state: &AppState, token: &str) -> AuthResult<Arc<Claims>> {
+    state.auth.keys.verify(token).map_err(|error| {
         AuthError::forbidden("bad_jwt", format!("invalid JWT: unable to parse or verify signature, {error}"))
+    })
+}
+
+/// The signed-in caller of `claims`, if their session (read as `signed_in`) is still valid.
+fn still_signed_in(
+    state: &AppState,
+    claims: Arc<Claims>,
+    signed_in: Option<SignedIn>,
+) -> AuthResult<CurrentSession> {
+    let SignedIn { session, user, has_verified_factor } = signed_in.ok_or_else(|| {
+        AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
     })?;
-    let sessions::SignedIn { session, user, has_verified_factor } =
-        sessions::signed_in(&state.db, claims.session_id, claims.sub).await?.ok_or_else(|| {
-            AuthError::forbidden("session_not_found", "Session from session_id claim in JWT does not exist")
-        })?;
     if state.auth.session_limits.expired(&session, time::OffsetDateTime::now_utc()) {
         return Err(AuthError::forbidden("session_expired", "Session is no longer valid"));
     }

@@ -18,9 +18,10 @@ use bobbin_core::{
 };
 
 use crate::{
+    auth::extract::from_access_token_in_team,
     entity::{team, user},
     error::AppError,
-    extract::{ApiPath, AuthUser},
+    extract::{self, ApiPath},
     repo,
     state::AppState,
 };
@@ -84,17 +85,21 @@ pub type TeamOwner = InTeam<Own>;
 impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
     type Rejection = AppError;
 
+    /// The caller is checked as [`extract::AuthUser`] checks them, in the same query as their
+    /// membership.
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let AuthUser(current) = AuthUser::from_request_parts(parts, state).await?;
+        let token = extract::access_token(parts)?;
         let ApiPath(params) = ApiPath::<Vec<(String, String)>>::from_request_parts(parts, state).await?;
         let team_id = params
             .into_iter()
             .find_map(|(name, value)| (name == "team_id").then_some(value))
             .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))?;
+        let (current, membership) = from_access_token_in_team(state, &token, &team_id)
+            .await
+            .map_err(|error| extract::session_refused(&error))?;
+        let current = extract::with_second_factor(current)?;
         let repo::teams::Membership { team, role, default_reorder_point } =
-            repo::teams::membership(&state.db, &team_id, current.user.id)
-                .await?
-                .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
+            membership.ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?;
         if let Some(action) = L::ACTION
             && !role.can(action)
         {

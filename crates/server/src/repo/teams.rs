@@ -7,9 +7,10 @@ use bobbin_core::{
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
-    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _, QueryTrait as _,
-    sea_query::{Alias, Expr, ExprTrait as _, Query},
+    ColumnTrait as _, Condition, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult,
+    IdenStatic as _, Iterable as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QueryResult,
+    QuerySelect as _, QueryTrait,
+    sea_query::{Alias, Expr, ExprTrait as _, Query, SelectStatement},
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -17,10 +18,14 @@ use uuid::Uuid;
 use crate::{
     entity::{
         ids::{TeamId, UserId},
-        inventory_thread, machine, quote, team, team_member, user,
+        inventory_thread, machine, quote, session, team, team_member, user,
     },
     error::AppError,
-    repo::{members, new_public_id, settings, users::adopt_as_default_if_none},
+    repo::{
+        auth::sessions::{self, SignedIn},
+        members, new_public_id, settings,
+        users::adopt_as_default_if_none,
+    },
 };
 
 /// How many teams one person may own: enough for any shop, few enough that a script cannot
@@ -104,10 +109,32 @@ impl FromQueryResult for MembershipRow {
     }
 }
 
-/// The team `team_id` names and `user_id`'s role in it, if they are its member, in one query.
-/// Answers carry a team's `id` as well as its `public_id`, so either names it: a client that
-/// kept the `id` would otherwise get a 404 for a team it is in. The two cannot be confused: a
-/// public id is 16 letters and digits, never a UUID.
+impl Membership {
+    /// The membership a row shows: `team`, `member`'s role and the `stored` default reorder point.
+    fn of_row(team: team::Model, member: &team_member::Model, stored: Option<&str>) -> Self {
+        // Every request to the team reads it: a stored value that is not JSON (only a hand edit of
+        // the database makes one) is logged and left out, not a 500 on every page of the team.
+        let default_reorder_point = settings::default_reorder_point_of(stored).unwrap_or_else(|error| {
+            tracing::warn!(team = %team.public_id, %error, "the stored default_reorder_point cannot be read");
+            None
+        });
+        Self { team, role: member.role.0, default_reorder_point }
+    }
+}
+
+/// The team `team_id` names, by its `public_id` or its `id`. Answers carry a team's `id` as well
+/// as its `public_id`, so either names it: a client that kept the `id` would otherwise get a 404
+/// for a team it is in. The two cannot be confused: a public id is 16 letters and digits, never a
+/// UUID.
+fn named(team_id: &str) -> Expr {
+    match Uuid::parse_str(team_id) {
+        Ok(id) => team::Column::Id.eq(id),
+        Err(_) => team::Column::PublicId.eq(team_id),
+    }
+}
+
+/// The team `team_id` names ([`named`]) and `user_id`'s role in it, if they are its member, in
+/// one query.
 ///
 /// # Errors
 ///
@@ -117,29 +144,85 @@ pub async fn membership(
     team_id: &str,
     user_id: UserId,
 ) -> Result<Option<Membership>, AppError> {
-    let named = match Uuid::parse_str(team_id) {
-        Ok(id) => team::Column::Id.eq(id),
-        Err(_) => team::Column::PublicId.eq(team_id),
-    };
     let default = settings::default_reorder_point_of_team_row();
     let query = team::Entity::find()
-        .filter(named)
+        .filter(named(team_id))
         .find_also_related(team_member::Entity)
         .filter(team_member::Column::UserId.eq(user_id))
         .expr_as(Expr::SubQuery(None, Box::new(default.into())), "default_reorder_point")
         .build(db.get_database_backend());
-    let Some(MembershipRow(team, member, default)) = MembershipRow::find_by_statement(query).one(db).await?
+    let row = MembershipRow::find_by_statement(query).one(db).await?;
+    Ok(row.map(|MembershipRow(team, member, stored)| Membership::of_row(team, &member, stored.as_deref())))
+}
+
+/// A row of [`signed_in_member`]: the columns of [`SignedIn`], the team's (`C_`) and the
+/// membership's (`D_`), null where the person is not in the team, and the stored
+/// `default_reorder_point`.
+struct SignedInMemberRow(SignedIn, Option<(team::Model, team_member::Model)>, Option<String>);
+
+impl FromQueryResult for SignedInMemberRow {
+    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
+        let member = match team_member::Model::from_query_result_optional(row, "D_")? {
+            Some(member) => Some((team::Model::from_query_result(row, "C_")?, member)),
+            None => None,
+        };
+        Ok(Self(SignedIn::from_query_result(row, "")?, member, row.try_get("", "default_reorder_point")?))
+    }
+}
+
+/// What the team extractors read before every team handler, in one query: the sign-in check of
+/// [`sessions::signed_in`] (the session `session_id` of `user_id`, and its person) and that
+/// person's membership of the team `team_id` names, as [`membership`] reads it. `None` when
+/// there is no such session; a membership of `None` when there is no such team or the person is
+/// not in it. Each of the two was a round trip to the database of its own, and every request to
+/// a team made both.
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn signed_in_member(
+    db: &impl ConnectionTrait,
+    session_id: Uuid,
+    user_id: UserId,
+    team_id: &str,
+) -> Result<Option<(SignedIn, Option<Membership>)>, DbErr> {
+    let mut select = sessions::signed_in_query(session_id, user_id);
+    let in_team = Condition::all()
+        .add(
+            Expr::col((team_member::Entity, team_member::Column::TeamId))
+                .equals((team::Entity, team::Column::Id)),
+        )
+        .add(
+            Expr::col((team_member::Entity, team_member::Column::UserId))
+                .equals((session::Entity, session::Column::UserId)),
+        );
+    let default = settings::default_reorder_point_of_team_row();
+    let statement = QueryTrait::query(&mut select)
+        .left_join(team::Entity, named(team_id))
+        .left_join(team_member::Entity, in_team)
+        .expr_as(Expr::SubQuery(None, Box::new(default.into())), "default_reorder_point");
+    select_prefixed::<team::Entity>(statement, "C_");
+    select_prefixed::<team_member::Entity>(statement, "D_");
+    let query = select.build(db.get_database_backend());
+    let Some(SignedInMemberRow(signed_in, member, stored)) =
+        SignedInMemberRow::find_by_statement(query).one(db).await?
     else {
         return Ok(None);
     };
-    // Every request to the team reads it: a stored value that is not JSON (only a hand edit of
-    // the database makes one) is logged and left out, not a 500 on every page of the team.
-    let default_reorder_point =
-        settings::default_reorder_point_of(default.as_deref()).unwrap_or_else(|error| {
-            tracing::warn!(team = %team.public_id, %error, "the stored default_reorder_point cannot be read");
-            None
-        });
-    Ok(Some(Membership { team, role: member.role.0, default_reorder_point }))
+    let membership = member.map(|(team, member)| Membership::of_row(team, &member, stored.as_deref()));
+    Ok(Some((signed_in, membership)))
+}
+
+/// Adds every column of `E` to `statement` as `{prefix}{column}`, as sea-orm's `select_also`
+/// names (and casts) them, which its `from_query_result(row, prefix)` reads: for a row of more
+/// entities than sea-orm's relation joins reach.
+fn select_prefixed<E: EntityTrait>(statement: &mut SelectStatement, prefix: &str) {
+    for column in E::Column::iter() {
+        statement.expr_as(
+            column.select_as(column.into_expr()),
+            Alias::new(format!("{prefix}{}", column.as_str())),
+        );
+    }
 }
 
 /// Every team, oldest first (the operator's `bobbin teams list`).
@@ -163,13 +246,9 @@ pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<team::Model>, AppError
 /// The database's.
 pub async fn by_public_or_id(
     db: &impl ConnectionTrait,
-    named: &str,
+    team_id: &str,
 ) -> Result<Option<team::Model>, AppError> {
-    let named = match Uuid::parse_str(named) {
-        Ok(id) => team::Column::Id.eq(id),
-        Err(_) => team::Column::PublicId.eq(named),
-    };
-    Ok(team::Entity::find().filter(named).one(db).await?)
+    Ok(team::Entity::find().filter(named(team_id)).one(db).await?)
 }
 
 /// How much a team holds.

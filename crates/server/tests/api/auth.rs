@@ -613,9 +613,18 @@ async fn sign_out_ends_this_other_or_all_sessions(
     for _ in 0..4 {
         devices.push(app.sign_in("many@example.com", PASSWORD).await.access_token());
     }
+    // Alive on the auth service, and on a team route, which checks the session in the same query
+    // as the membership (a team nobody has: 404 while signed in, 401 once signed out).
     let alive = |token: String| {
         let app = &app;
-        async move { app.auth_get_as(&token, "/user").await.status == StatusCode::OK }
+        async move {
+            let alive = app.auth_get_as(&token, "/user").await.status == StatusCode::OK;
+            let team = app.client.get(app.url("/api/v2/teams/NoSuchTeam000000/threads")).bearer_auth(&token);
+            let team = team.send().await.unwrap().status();
+            let expected = if alive { StatusCode::NOT_FOUND } else { StatusCode::UNAUTHORIZED };
+            assert_eq!(team, expected, "a team route agrees with the auth service");
+            alive
+        }
     };
 
     let local = app.auth_post_as(&devices[0], "/logout?scope=local", &json!({})).await;

@@ -280,10 +280,16 @@ async fn ended_on_one_refused_on_the_other() {
     refused_by(&fleet, on_second, &robbed, "ended by a replayed refresh token").await;
 }
 
+/// A team route, which checks the session in the same query as the membership: a team nobody
+/// has, so a valid session gets 404 there and an ended one 401.
+const NO_ONES_TEAM: &str = "/api/v2/teams/NoSuchTeam000000/threads";
+
 /// `person`'s access token works on `server`, twice (the second time from its copy).
 async fn accepted_by(fleet: &Fleet, server: &str, person: &Person) {
     for _ in 0..2 {
         fleet.answer(server, Request::get("/api/v2/teams").by(&person.access)).await.ok();
+        let team = fleet.answer(server, Request::get(NO_ONES_TEAM).by(&person.access)).await;
+        assert_eq!(team.status, StatusCode::NOT_FOUND, "{} on {server}: {team:?}", person.email);
         let user = fleet.answer(server, Request::get("/auth/v1/user").by(&person.access)).await.ok();
         assert_eq!(user["email"], person.email.as_str(), "{user}");
     }
@@ -306,6 +312,8 @@ async fn refused_by(fleet: &Fleet, server: &str, person: &Person, why: &str) {
         tokio::time::sleep(Duration::from_millis(5)).await;
     };
     assert_eq!(teams.status, StatusCode::UNAUTHORIZED, "{why}, {} on {server}: {teams:?}", person.email);
+    let team = fleet.answer(server, Request::get(NO_ONES_TEAM).by(&person.access)).await;
+    assert_eq!(team.status, StatusCode::UNAUTHORIZED, "{why}, {} on {server}: {team:?}", person.email);
     let user = fleet.answer(server, Request::get("/auth/v1/user").by(&person.access)).await;
     assert_eq!(user.status, StatusCode::FORBIDDEN, "{why}, {} on {server}: {user:?}", person.email);
 }

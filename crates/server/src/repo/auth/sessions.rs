@@ -11,7 +11,7 @@ use sea_orm::{
     ActiveValue::Set,
     ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult,
     IntoActiveModel as _, JoinType, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _,
-    QueryTrait as _,
+    QueryTrait as _, SelectTwo,
     sea_query::{Expr, ExprTrait as _, Query},
 };
 use serde_json::Value;
@@ -253,6 +253,13 @@ pub async fn signed_in(
     id: Uuid,
     user_id: UserId,
 ) -> Result<Option<SignedIn>, DbErr> {
+    let query = signed_in_query(id, user_id).build(db.get_database_backend());
+    SignedIn::find_by_statement(query).one(db).await
+}
+
+/// The query of [`signed_in`], whose rows [`SignedIn`] reads, for a query that reads more
+/// beside it (`repo::teams::signed_in_member`).
+pub fn signed_in_query(id: Uuid, user_id: UserId) -> SelectTwo<session::Entity, user::Entity> {
     let verified_factor = Query::select()
         .expr(Expr::val(1))
         .from(mfa_factor::Entity)
@@ -262,7 +269,7 @@ pub async fn signed_in(
         )
         .and_where(mfa_factor::Column::Status.eq(FactorStatus::Verified))
         .to_owned();
-    let query = session::Entity::find_by_id(id)
+    session::Entity::find_by_id(id)
         .filter(session::Column::UserId.eq(user_id))
         .join(
             JoinType::InnerJoin,
@@ -273,8 +280,6 @@ pub async fn signed_in(
         )
         .select_also(user::Entity)
         .expr_as(Expr::exists(verified_factor), "has_verified_factor")
-        .build(db.get_database_backend());
-    SignedIn::find_by_statement(query).one(db).await
 }
 
 /// Stores a new refresh token of `session_id` (the child of `parent`, if any), and answers it.
