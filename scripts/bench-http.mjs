@@ -26,8 +26,8 @@ const SECONDS_EACH = Number(process.env.SECONDS_EACH ?? 5);
 const THREADS = Number(process.env.THREADS ?? 1_000);
 const CONNECTIONS = 64;
 const STARTS = 7;
-// Another build of the server to measure (an older one, to compare); target/release/bobbin by default.
-const binary = process.env.BOBBIN_BINARY ?? join(root, 'target/release/bobbin');
+// Another build of the server to measure (an older one, to compare); target/dist/bobbin by default.
+const binary = process.env.BOBBIN_BINARY ?? join(root, 'target/dist/bobbin');
 const scratch = mkdtempSync(join(tmpdir(), 'bobbin-bench-http-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
@@ -63,7 +63,7 @@ function wrk(url, { method = 'GET', body, headers = {} } = {}) {
 /** Runs the reference server for the time `measure` takes. */
 async function withReference(measure) {
   const port = await freePort();
-  const child = spawn(join(root, 'target/release/examples/bare_axum'), [`127.0.0.1:${port}`], { stdio: 'inherit' });
+  const child = spawn(join(root, 'target/dist/examples/bare_axum'), [`127.0.0.1:${port}`], { stdio: 'inherit' });
   try {
     for (let attempt = 0; ; attempt += 1) {
       try {

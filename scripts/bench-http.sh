@@ -6,8 +6,8 @@
 #   SECONDS_EACH=10 scripts/bench-http.sh
 #
 # It builds the reference (crates/server/examples/bare_axum.rs: one JSON handler, the same axum,
-# tokio and compiler settings), then scripts/bench-http.mjs loads it and each endpoint of the
-# release server with wrk (64 connections, 2 threads, SECONDS_EACH seconds each, loopback only)
+# tokio and compiler settings: Cargo.toml's `dist` profile, as the server ships), then
+# scripts/bench-http.mjs loads it and each endpoint of the shipped server with wrk (64 connections, 2 threads, SECONDS_EACH seconds each, loopback only)
 # and prints each endpoint's requests per second as a share of the reference's, with p50 and p99.
 # PostgreSQL is the one scripts/with-postgres.sh finds or starts; the benchmark makes its own
 # database there and drops it. Installs wrk from Debian's packages when it is missing.
@@ -16,6 +16,6 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 command -v wrk >/dev/null || ensure_debian_packages wrk
-[ -x target/release/bobbin ] || { echo "bench-http.sh: run make build first" >&2; exit 1; }
-cargo build --release --locked -p bobbin-server --example bare_axum
+[ -x target/dist/bobbin ] || { echo "bench-http.sh: run make build first" >&2; exit 1; }
+cargo build --profile dist --locked -p bobbin-server --example bare_axum
 exec scripts/with-postgres.sh node scripts/bench-http.mjs "$@"

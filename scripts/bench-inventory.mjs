@@ -2,7 +2,7 @@
 // `node scripts/bench-inventory.mjs [DATABASE_URL]` after `make build`; ENTRIES=20000 for the
 // largest inventory a team may hold (MAX_THREADS); BOBBIN_BINARY measures another build.
 //
-// It starts the release binary (target/release/bobbin) in development mode on a free loopback
+// It starts the release binary (target/dist/bobbin) in development mode on a free loopback
 // port, with a fresh SQLite database in a temporary folder unless DATABASE_URL names an empty
 // one (PostgreSQL: `createdb bobbin_bench`, then the URL
 // postgres://postgres@127.0.0.1:5432/bobbin_bench), signs up one account
