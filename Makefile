@@ -15,7 +15,8 @@ MAKEFLAGS += --no-builtin-rules
 
 CARGO ?= cargo
 NPM ?= npm
-BIN := target/dist/bobbin
+BIN := target/release/bobbin
+SHIPPED := target/dist/bobbin
 WASM := crates/wasm/pkg/bobbin_wasm_bg.wasm
 NODE_MODULES := node_modules/.package-lock.json
 DIST := app-react/dist/index.html
@@ -25,16 +26,25 @@ WASM_SOURCES := $(shell find crates/core crates/wasm -name pkg -prune -o -type f
 APP_SOURCES := $(shell find app-react/src app-react/service-worker app-react/icons style -type f) \
 	app-react/index.html app-react/build.mjs app-react/tsconfig.json
 
-.PHONY: run build api-types test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e test-deploy clean
+.PHONY: run dist build api-types test lint test-rust test-load test-fuzz test-api-fuzz test-web test-e2e test-deploy clean
 
-run: build
-	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(BIN) serve
+run: dist
+	BOBBIN_ENV=$${BOBBIN_ENV:-development} $(SHIPPED) serve
 
-# The server as it ships (Cargo.toml's `dist` profile: link-time optimisation), with the
-# benchmark's bare server (crates/server/examples) built the same way, so the two compare fairly.
-# Every test that runs the binary (load, fuzzing, Playwright, deployment) runs this one.
-build: $(DIST)
+# The server as it ships (Cargo.toml's `dist` profile: link-time optimisation), which `make run`
+# serves, with the benchmark's bare server (crates/server/examples) built the same way, so the two
+# compare fairly (scripts/bench-http.sh).
+dist: $(DIST)
 	$(CARGO) build --profile dist --locked -p bobbin-server --bin bobbin --example bare_axum
+
+# The release build, which the tests run: the same code without link-time optimisation, which
+# would add about 10 minutes to `make test` (a second build of every dependency). With the
+# benchmark's bare server: an example, like a test, builds on the server's dev-dependencies too,
+# and their features then reach the dependencies both share (tokio's `process`, say). The server
+# built so is the one the tests build on, so `make test` compiles only the tests instead of the
+# whole dependency tree a second time.
+build: $(DIST)
+	$(CARGO) build --release --locked -p bobbin-server --bin bobbin --example bare_axum
 
 $(NODE_MODULES): package.json package-lock.json app-react/package.json end2end/package.json tools/api-types/package.json
 	$(NPM) ci
@@ -68,14 +78,14 @@ lint: build
 		echo "make lint: the lines above read outside the repository" >&2; exit 1; fi
 
 # The server's tests (with the migrations', which it depends on) and the core's in two runs, not
-# one `--workspace`: each run's dependency features are then those of what it tests. They build
-# the release profile: no link-time optimisation, so each test binary links in seconds.
+# one `--workspace`: each run's dependency features are then those of what it tests, and the
+# first run's are those of `make build`, whose compiled dependencies it reuses.
 test-rust: build
 	scripts/ensure-smtp-sink.sh
 	scripts/with-postgres.sh $(CARGO) test --release --locked -p bobbin-server -p bobbin-migrations
 	$(CARGO) test --release --locked -p bobbin-core -p bobbin-wasm
 
-# 1,000 readers of a 2,000-entry thread list and a +1 every 0.1 s against the shipped binary for
+# 1,000 readers of a 2,000-entry thread list and a +1 every 0.1 s against the release binary for
 # LOAD_SECONDS (10; about 15 s in all); fails on an answer other than 200 or 503, a refused
 # write, or an acknowledged +1 that is missing (scripts/load-inventory.mjs).
 LOAD_SECONDS ?= 10
@@ -87,7 +97,7 @@ test-load: build
 test-fuzz:
 	scripts/fuzz-designs.sh
 
-# Every operation of /api/v2/openapi.json fuzzed for API_FUZZ_SECONDS (100) against the shipped
+# Every operation of /api/v2/openapi.json fuzzed for API_FUZZ_SECONDS (100) against the release
 # binary, signed in, on records that exist; fails on a 5xx or an answer the document does not
 # describe. Installs schemathesis into ~/.cache/bobbin/ the first time (scripts/api-fuzz.sh).
 test-api-fuzz: build
@@ -100,7 +110,7 @@ test-e2e: build
 	scripts/ensure-chromium.sh
 	$(NPM) test -w end2end
 
-# docs/deploy.md's files, tried: deploy/bobbin.service through systemd-analyze, and the shipped
+# docs/deploy.md's files, tried: deploy/bobbin.service through systemd-analyze, and the release
 # binary behind Debian's Caddy (installed the first time) with deploy/Caddyfile and
 # deploy/bobbin.env.example on loopback: HTTPS, per-client sign-in limits, a Secure auth cookie
 # in Chromium (scripts/test-deploy.sh, about 15 s).

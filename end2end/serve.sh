@@ -9,7 +9,7 @@ port=$2
 folder="$here/.tmp/$environment-$port"
 rm -rf "$folder"
 mkdir -p "$folder"
-cp "$here/../target/dist/bobbin" "$folder/bobbin"
+cp "$here/../target/release/bobbin" "$folder/bobbin"
 cd "$folder"
 # Every test signs in from 127.0.0.1, so the per-address rate limit is raised here; the Rust
 # tests check the limit itself.

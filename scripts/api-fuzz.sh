@@ -5,7 +5,7 @@
 # operation, any body or content type that does not match the documented one, and any
 # operation that answers without a valid session as if it had one.
 #
-# Starts the shipped binary (BIN, default target/dist/bobbin; `make test` builds it) on a free
+# Starts the release binary (BIN, default target/release/bobbin; `make test` builds it) on a free
 # loopback port with a fresh SQLite database in a temporary folder, makes the records with
 # scripts/api-fuzz-fixtures.mjs, runs for API_FUZZ_SECONDS (default 100) and stops the server
 # whatever happens. Settings are in scripts/api-fuzz.toml. API_FUZZ_SEED picks other examples
@@ -26,7 +26,7 @@ source scripts/lib.sh
 SCHEMATHESIS_VERSION=4.32.5
 # Once per user and version, outside the checkout, so a second clone does not install it again.
 VENV="${XDG_CACHE_HOME:-$HOME/.cache}/bobbin/api-fuzz-venv-$SCHEMATHESIS_VERSION"
-BIN=${BIN:-target/dist/bobbin}
+BIN=${BIN:-target/release/bobbin}
 API_FUZZ_SECONDS=${API_FUZZ_SECONDS:-100}
 API_FUZZ_SEED=${API_FUZZ_SEED:-1}
 

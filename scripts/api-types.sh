@@ -7,12 +7,12 @@
 #   scripts/api-types.sh           writes the file (make api-types)
 #   scripts/api-types.sh --check   fails if the file is not what the server's document gives (make lint)
 #
-# BOBBIN_BIN names another binary than target/dist/bobbin.
+# BOBBIN_BIN names another binary than target/release/bobbin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-bin=${BOBBIN_BIN:-target/dist/bobbin}
+bin=${BOBBIN_BIN:-target/release/bobbin}
 generator=tools/api-types/node_modules/.bin/openapi-typescript
 schema=app-react/src/lib/api-schema.d.ts
 

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-http.sh: how close Bobbin's API comes to what axum itself answers, on this machine, in
-# one run. After `make build`:
+# one run. After `make dist`:
 #
 #   scripts/bench-http.sh            SQLite, then PostgreSQL
 #   SECONDS_EACH=10 scripts/bench-http.sh
@@ -16,6 +16,6 @@ cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
 command -v wrk >/dev/null || ensure_debian_packages wrk
-[ -x target/dist/bobbin ] || { echo "bench-http.sh: run make build first" >&2; exit 1; }
+[ -x target/dist/bobbin ] || { echo "bench-http.sh: run make dist first" >&2; exit 1; }
 cargo build --profile dist --locked -p bobbin-server --example bare_axum
 exec scripts/with-postgres.sh node scripts/bench-http.mjs "$@"

@@ -1,8 +1,8 @@
 // Times the thread inventory list the way the app asks for it, through the real server:
-// `node scripts/bench-inventory.mjs [DATABASE_URL]` after `make build`; ENTRIES=20000 for the
+// `node scripts/bench-inventory.mjs [DATABASE_URL]` after `make dist`; ENTRIES=20000 for the
 // largest inventory a team may hold (MAX_THREADS); BOBBIN_BINARY measures another build.
 //
-// It starts the release binary (target/dist/bobbin) in development mode on a free loopback
+// It starts the shipped binary (target/dist/bobbin) in development mode on a free loopback
 // port, with a fresh SQLite database in a temporary folder unless DATABASE_URL names an empty
 // one (PostgreSQL: `createdb bobbin_bench`, then the URL
 // postgres://postgres@127.0.0.1:5432/bobbin_bench), signs up one account
@@ -14,7 +14,9 @@
 // The core's share of each request (search, sort and page, without the database and HTTP) is
 // `cargo bench -p bobbin-core --bench inventory`.
 
+import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 
 import { inventoryRows, startServer } from './lib/bobbin-server.mjs';
 
@@ -27,7 +29,7 @@ const databaseUrl = process.argv[2] ?? process.env.DATABASE_URL;
 const server = await startServer({
   name: 'bench',
   // Another build of the server to measure (an older one, to compare).
-  ...(process.env.BOBBIN_BINARY ? { binary: process.env.BOBBIN_BINARY } : {}),
+  binary: process.env.BOBBIN_BINARY ?? join(dirname(fileURLToPath(import.meta.url)), '../target/dist/bobbin'),
   env: { BOBBIN_LOG: 'warn', ...(databaseUrl ? { DATABASE_URL: databaseUrl } : {}) },
 });
 const { call } = server;

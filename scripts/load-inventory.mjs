@@ -1,7 +1,7 @@
 // Overload of the thread inventory through the real server: many people reading one team's list
 // while someone keeps tapping `+1`. `node scripts/load-inventory.mjs` after `make build`.
 //
-// It starts the release binary (target/dist/bobbin, or SERVER_BINARY) in development mode on
+// It starts the release binary (target/release/bobbin, or SERVER_BINARY) in development mode on
 // a free loopback port with a fresh SQLite database in a temporary folder, signs up one account
 // (confirmed through the development outbox), imports ENTRIES (2,000) catalogue threads by CSV,
 // then for LOAD_SECONDS (20) runs READERS (1,000) readers, each asking for the first page of the

@@ -23,7 +23,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh
 
-BIN=${BOBBIN_BIN:-target/dist/bobbin}
+BIN=${BOBBIN_BIN:-target/release/bobbin}
 [ -x "$BIN" ] || { echo "test-deploy: no $BIN (run make build)" >&2; exit 1; }
 scripts/ensure-caddy.sh
 scripts/ensure-chromium.sh

@@ -50,11 +50,11 @@ async function waitForServer(base, poll) {
  *
  * `name` names the temporary folder (`bobbin-<name>-...`) and the account's e-mail
  * (`<name>-<time>@example.com`); `env` is added to the server's environment, which otherwise holds
- * only PATH; `binary` defaults to target/dist/bobbin. With `quiet`, the server's log goes to a
+ * only PATH; `binary` defaults to target/release/bobbin. With `quiet`, the server's log goes to a
  * file, printed only when it does not start (a load run's request lines would flood the terminal);
  * `poll` is how often it asks whether the server is up, in ms.
  */
-export async function startServer({ name, env = {}, binary = join(root, 'target/dist/bobbin'), quiet = false, poll = 100 }) {
+export async function startServer({ name, env = {}, binary = join(root, 'target/release/bobbin'), quiet = false, poll = 100 }) {
   const folder = mkdtempSync(join(tmpdir(), `bobbin-${name}-`));
   const log = join(folder, 'server.log');
   const port = await freePort();

@@ -3,7 +3,7 @@
 //! of Bobbin's endpoints as a share of what the framework itself answers on the same machine in
 //! the same run.
 //!
-//! `cargo run --release --example bare_axum -- 127.0.0.1:PORT`
+//! `cargo run --profile dist --example bare_axum -- 127.0.0.1:PORT` (the shipped server's profile)
 
 use axum::{Json, Router, routing::get};
 use serde_json::{Value, json};

@@ -89,11 +89,14 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
     /// membership.
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = extract::access_token(parts)?;
-        let ApiPath(params) = ApiPath::<Vec<(String, String)>>::from_request_parts(parts, state).await?;
-        let team_id = params
-            .into_iter()
-            .find_map(|(name, value)| (name == "team_id").then_some(value))
-            .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))?;
+        let team_id = match team_id(parts, state).await {
+            Ok(team_id) => team_id,
+            // A path that cannot be read answers as any other route: who is asking first.
+            Err(error) => {
+                extract::AuthUser::from_request_parts(parts, state).await?;
+                return Err(error);
+            }
+        };
         let (current, membership) = from_access_token_in_team(state, &token, &team_id)
             .await
             .map_err(|error| extract::session_refused(&error))?;
@@ -110,4 +113,13 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
         }
         Ok(Self { user: current.user, team, role, default_reorder_point, level: PhantomData })
     }
+}
+
+/// The path's `{team_id}`.
+async fn team_id(parts: &mut Parts, state: &AppState) -> Result<String, AppError> {
+    let ApiPath(params) = ApiPath::<Vec<(String, String)>>::from_request_parts(parts, state).await?;
+    params
+        .into_iter()
+        .find_map(|(name, value)| (name == "team_id").then_some(value))
+        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))
 }

@@ -88,7 +88,7 @@ pub fn default_reorder_point_of(stored: Option<&str>) -> Result<Option<Hundredth
 }
 
 /// The stored `default_reorder_point` of the team of `teams.id`: a subquery, for a query that
-/// reads the team row anyway ([`super::teams::membership`]).
+/// reads the team row anyway ([`super::teams::membership`], [`super::teams::signed_in_member`]).
 pub fn default_reorder_point_of_team_row() -> SelectStatement {
     Query::select()
         .column(team_setting::Column::Value)

@@ -162,8 +162,14 @@ struct SignedInMemberRow(SignedIn, Option<(team::Model, team_member::Model)>, Op
 
 impl FromQueryResult for SignedInMemberRow {
     fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
-        let member = match team_member::Model::from_query_result_optional(row, "D_")? {
-            Some(member) => Some((team::Model::from_query_result(row, "C_")?, member)),
+        // A membership's team id is null only where the join found none: a row that is there
+        // but cannot be read is an error, not "no such team".
+        let in_team: Option<TeamId> = row.try_get("D_", team_member::Column::TeamId.as_str())?;
+        let member = match in_team {
+            Some(_) => Some((
+                team::Model::from_query_result(row, "C_")?,
+                team_member::Model::from_query_result(row, "D_")?,
+            )),
             None => None,
         };
         Ok(Self(SignedIn::from_query_result(row, "")?, member, row.try_get("", "default_reorder_point")?))

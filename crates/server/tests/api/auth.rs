@@ -645,6 +645,9 @@ async fn sign_out_ends_this_other_or_all_sessions(
     app.auth_post_as(&devices[1], "/logout", &json!({}))
         .await
         .assert_error(StatusCode::FORBIDDEN, "session_not_found");
+    // A team path that cannot be read answers who is asking first, as every route does.
+    let unreadable = app.client.get(app.url("/api/v2/teams/%FF/threads")).bearer_auth(&devices[1]);
+    assert_eq!(unreadable.send().await.unwrap().status(), StatusCode::UNAUTHORIZED);
     let other = app.sign_in("many@example.com", PASSWORD).await.access_token();
     app.auth_post_as(&other, "/logout?scope=everything", &json!({}))
         .await
