@@ -157,11 +157,10 @@ pub fn search(catalogue: &Catalogue, stock: &[Stock<'_>], query: &Query) -> Page
         found.sort_by(|a, b| a.2.unwrap_or(f64::MAX).total_cmp(&b.2.unwrap_or(f64::MAX)));
     } else {
         // `found` is in code order already, as `stock` is. Each key is made once per entry, not
-        // once per comparison; ties keep that order.
+        // once per comparison; the sort is stable, so ties keep that order.
         if query.sort != SortKey::Code {
-            found.sort_by_cached_key(|(index, facts, _)| {
-                (sort_key(query.sort, &stock[*index], facts.as_ref()), *index)
-            });
+            found
+                .sort_by_cached_key(|(index, facts, _)| sort_key(query.sort, &stock[*index], facts.as_ref()));
         }
         if query.descending {
             found.reverse();
