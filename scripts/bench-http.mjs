@@ -28,6 +28,9 @@ const CONNECTIONS = 64;
 const STARTS = 7;
 // Another build of the server to measure (an older one, to compare); target/dist/bobbin by default.
 const binary = process.env.BOBBIN_BINARY ?? join(root, 'target/dist/bobbin');
+// Only the endpoints whose name holds one of these words (`ENDPOINTS=adjust,threads`), to compare
+// two builds on a few; all of them by default.
+const only = process.env.ENDPOINTS?.split(',').filter(Boolean);
 const scratch = mkdtempSync(join(tmpdir(), 'bobbin-bench-http-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
@@ -120,6 +123,7 @@ async function measureBobbin(databaseUrl) {
   try {
     const results = [];
     for (const [name, path, request] of await prepare(server)) {
+      if (only && !only.some((word) => name.includes(word))) continue;
       results.push({ name, ...wrk(server.base + path, request) });
     }
     return { results, afterLoad: memory(server.pid) };

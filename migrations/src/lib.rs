@@ -1,7 +1,8 @@
 //! Bobbin's schema, one migration per file, in time order. Each migration is written with
 //! sea-orm's schema helpers (not raw SQL of one dialect), so the same migration runs on SQLite
-//! and on PostgreSQL; the server's integration tests run them on both. The one exception is
-//! migration 10's triggers, for which sea-query has no statement: it gives both dialects' SQL.
+//! and on PostgreSQL; the server's integration tests run them on both. The exceptions are
+//! the triggers of migrations 10 and 11, for which sea-query has no statement: they give both
+//! dialects' SQL.
 
 // `allow`, not `expect`: clippy exempts test builds from this lint, which would leave an
 // expectation unfulfilled there.
@@ -19,6 +20,7 @@ mod m20261125_000007_security;
 mod m20261125_000008_write_probe;
 mod m20261125_000009_disabled_users;
 mod m20261127_000010_threads_revision_triggers;
+mod m20261127_000011_changer_address_triggers;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -37,6 +39,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261125_000008_write_probe::Migration),
             Box::new(m20261125_000009_disabled_users::Migration),
             Box::new(m20261127_000010_threads_revision_triggers::Migration),
+            Box::new(m20261127_000011_changer_address_triggers::Migration),
         ]
     }
 }

@@ -28,8 +28,12 @@
 //! read again after a change takes over those whose version is unchanged. Reading the 50 whole
 //! entries of a page with every request was half of a list request under load (README, "API
 //! speed"); reading every column for the search copy instead doubled the read after a change.
-//! Who changed an entry is kept as their id: their address is read with each request, since a
-//! person may change theirs at any time.
+//! Who changed an entry is kept as their id, and the copy keeps the addresses of everyone who
+//! changed one of the team's entries last ([`TeamThreads::people`]), read with the entries. A
+//! person may change their address at any time: the database then raises the revision of every
+//! team with an entry they changed last (triggers, migration 11), so the copy is read again.
+//! Reading the addresses of a page's entries with every request was a second round trip to the
+//! database after the sign-in check, and a sixth of a list request.
 //!
 //! The copies are bounded by the bytes they hold together ([`CACHED_BYTES`], as
 //! [`TeamThreads::weight`] estimates them: each copy counts the most whole entries it may keep,
@@ -52,7 +56,7 @@ use tokio::sync::Mutex;
 
 use super::{
     threads::{self, Thread},
-    users::Person,
+    users::{Person, people_of},
 };
 use crate::{
     entity::{
@@ -109,17 +113,14 @@ pub struct Whole {
 }
 
 impl Whole {
-    /// The entry as the API shows it, with `people` (at least the one who changed it last).
-    pub fn shown(&self, people: &HashMap<UserId, Person>) -> Thread {
+    /// The entry as the API shows it, changed last by `changer`.
+    pub fn shown(&self, changer: Option<&Person>) -> Thread {
         Thread {
             public_id: self.public_id.clone(),
             entry: self.entry.clone(),
             stored_colour: self.stored_colour.clone(),
             version: self.version,
-            updated_by_email: self
-                .updated_by
-                .and_then(|id| people.get(&id))
-                .map(|person| person.email.clone()),
+            updated_by_email: changer.map(|person| person.email.clone()),
             updated_at: self.updated_at,
         }
     }
@@ -147,6 +148,8 @@ pub struct TeamThreads {
     pub threads: Vec<Stocked>,
     /// Whole entries read for pages, each at the version its entry in `threads` has.
     whole: SyncMutex<WholeEntries>,
+    /// Everyone who changed one of the entries last, as they were at `revision` (or later).
+    people: HashMap<UserId, Person>,
     /// Whole entries read from the database (the cache's count, shared by its copies).
     whole_reads: Counter,
 }
@@ -158,11 +161,13 @@ struct WholeEntries {
 }
 
 impl TeamThreads {
-    /// The copy of `threads`, in code order (as the core's search takes them), with the whole
-    /// entries of `previous` (an older copy) whose version is unchanged.
+    /// The copy of `threads`, in code order (as the core's search takes them), with the people
+    /// who changed them last and the whole entries of `previous` (an older copy) whose version
+    /// is unchanged.
     fn new(
         team: &team::Model,
         mut threads: Vec<Stocked>,
+        people: HashMap<UserId, Person>,
         previous: Option<&Self>,
         whole_reads: Counter,
     ) -> Self {
@@ -172,6 +177,7 @@ impl TeamThreads {
             revision: team.threads_revision,
             threads,
             whole: SyncMutex::default(),
+            people,
             whole_reads,
         };
         let kept = previous.map(Self::whole_entries).unwrap_or_default();
@@ -238,6 +244,20 @@ impl TeamThreads {
         Ok(found)
     }
 
+    /// Whole entries as the API shows them, with the address of who changed each last: from
+    /// the copy, or, for an entry changed since it was read, from the database.
+    ///
+    /// # Errors
+    ///
+    /// A database error.
+    pub async fn shown(&self, db: &impl ConnectionTrait, whole: &[&Whole]) -> Result<Vec<Thread>, AppError> {
+        let unknown =
+            whole.iter().filter_map(|entry| entry.updated_by).filter(|id| !self.people.contains_key(id));
+        let read = people_of(db, unknown).await?;
+        let person = |id: &UserId| self.people.get(id).or_else(|| read.get(id));
+        Ok(whole.iter().map(|entry| entry.shown(entry.updated_by.as_ref().and_then(person))).collect())
+    }
+
     /// The most bytes of whole entries this copy keeps: [`WHOLE_BYTES`], or
     /// [`WHOLE_BYTES_AN_ENTRY`] an entry for a team with few.
     fn whole_bound(&self) -> usize {
@@ -247,7 +267,12 @@ impl TeamThreads {
     /// About how many bytes the copy takes, at the most: the search's entries and the bound of
     /// the whole ones.
     fn weight(&self) -> usize {
-        size_of::<Self>() + self.threads.iter().map(Stocked::weight).sum::<usize>() + self.whole_bound()
+        let people: usize =
+            self.people.values().map(|person| size_of::<(UserId, Person)>() + person.weight()).sum();
+        size_of::<Self>()
+            + self.threads.iter().map(Stocked::weight).sum::<usize>()
+            + people
+            + self.whole_bound()
     }
 
     /// Keeps `entry`; when it would pass the bound, what is kept is dropped first.
@@ -347,8 +372,10 @@ impl ThreadCache {
         }
         self.reads.inc();
         let threads = threads::stocked_of_team(db, team.id).await?;
+        let people = threads::changers_of_team(db, team.id).await?;
         let previous = self.copies.get(&team.id);
-        let copy = Arc::new(TeamThreads::new(team, threads, previous.as_deref(), self.whole_reads.clone()));
+        let copy =
+            Arc::new(TeamThreads::new(team, threads, people, previous.as_deref(), self.whole_reads.clone()));
         self.copies.insert(team.id, Arc::clone(&copy));
         Ok(copy)
     }
@@ -368,7 +395,13 @@ mod tests {
     #[test]
     fn the_bound_counts_bytes_not_teams() {
         let team = |n: usize| {
-            TeamThreads::new(&a_team(), (0..n).map(|_| stocked(1)).collect(), None, Counter::default())
+            TeamThreads::new(
+                &a_team(),
+                (0..n).map(|_| stocked(1)).collect(),
+                HashMap::new(),
+                None,
+                Counter::default(),
+            )
         };
         let six = team(6).weight() as u64;
         assert!(six > 6 * (size_of::<Stocked>() + WHOLE_BYTES_AN_ENTRY) as u64, "{six}");
@@ -385,7 +418,7 @@ mod tests {
         let team = a_team();
         let threads: Vec<Stocked> = (0..8).map(|_| stocked(1)).collect();
         let ids: Vec<ThreadId> = threads.iter().map(|thread| thread.id).collect();
-        let copy = TeamThreads::new(&team, threads, None, Counter::default());
+        let copy = TeamThreads::new(&team, threads, HashMap::new(), None, Counter::default());
         let bound = copy.whole_bound();
         assert_eq!(bound, 8 * WHOLE_BYTES_AN_ENTRY, "a team with few entries");
         let plain = whole_entry(ids[0], 1, "").weight();
@@ -420,7 +453,8 @@ mod tests {
         changed.id = ids[2];
         let mut second = stocked(1);
         second.id = ids[1];
-        let again = TeamThreads::new(&team, vec![second, changed], Some(&copy), Counter::default());
+        let again =
+            TeamThreads::new(&team, vec![second, changed], HashMap::new(), Some(&copy), Counter::default());
         let kept: Vec<ThreadId> = again.whole_entries().iter().map(|entry| entry.id).collect();
         assert_eq!(kept, vec![ids[1]]);
     }

@@ -4,7 +4,8 @@
 //! Every change to an entry raises its `version` ([`change`], [`change_entry`]): a handler cannot
 //! forget it, because it cannot write an entry any other way. The database itself raises the
 //! team's thread revision, which the [`super::thread_cache`] copies are checked against, in the
-//! transaction that adds, changes or removes a row (triggers: migration 10).
+//! transaction that adds, changes or removes a row (triggers: migration 10), or changes the address
+//! of someone who changed one last (migration 11).
 //!
 //! A change of one entry is one statement (`UPDATE … RETURNING`, [`updated`]): no read of the
 //! entry before it, and none after it to answer with. Only a change that matched no row
@@ -18,9 +19,12 @@ use bobbin_core::{
     inventory::{Hundredths, ThreadEntry, ThreadSource, amount::MAX_HUNDREDTHS},
 };
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, UpdateMany,
-    prelude::Expr, sea_query::ExprTrait as _,
+    ActiveModelTrait as _,
+    ActiveValue::Set,
+    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult,
+    PaginatorTrait as _, QueryFilter as _, QuerySelect as _, UpdateMany,
+    prelude::Expr,
+    sea_query::{ExprTrait as _, Query},
 };
 use time::OffsetDateTime;
 
@@ -84,15 +88,23 @@ pub(super) async fn whole_by_ids(
     rows.iter().map(whole_of).collect()
 }
 
-/// Whole entries as the API shows them: the addresses of the people who changed them last are
-/// read now.
+/// The people who changed an entry of the team last, for the team's copy
+/// ([`super::thread_cache`]), which shows them by their address.
 ///
 /// # Errors
 ///
 /// A database error.
-pub async fn shown_whole(db: &impl ConnectionTrait, whole: &[&Whole]) -> Result<Vec<Thread>, AppError> {
-    let people = people_of(db, whole.iter().filter_map(|entry| entry.updated_by)).await?;
-    Ok(whole.iter().map(|entry| entry.shown(&people)).collect())
+pub(super) async fn changers_of_team(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+) -> Result<HashMap<UserId, Person>, DbErr> {
+    let changers = Query::select()
+        .column(inventory_thread::Column::UpdatedBy)
+        .from(inventory_thread::Entity)
+        .and_where(inventory_thread::Column::TeamId.eq(team_id))
+        .to_owned();
+    let users = user::Entity::find().filter(user::Column::Id.in_subquery(changers)).all(db).await?;
+    Ok(users.into_iter().map(|user| (user.id, Person::of(&user))).collect())
 }
 
 /// Every entry of the team with the Unix second it last changed, in no particular order.
@@ -559,7 +571,7 @@ fn changed_by(row: &inventory_thread::Model, user: &user::Model) -> Result<Threa
 }
 
 fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, AppError> {
-    Ok(whole_of(row)?.shown(people))
+    Ok(whole_of(row)?.shown(row.updated_by.and_then(|id| people.get(&id))))
 }
 
 fn whole_of(row: &inventory_thread::Model) -> Result<Whole, AppError> {

@@ -30,6 +30,11 @@ impl Person {
         Self { email: user.email.clone(), name: full_name(user) }
     }
 
+    /// About how many bytes the person takes in memory beyond their own size: their texts.
+    pub fn weight(&self) -> usize {
+        self.email.len() + self.name.as_ref().map_or(0, String::len)
+    }
+
     /// The map that [`people_of`] answers, holding only `user`: for an answer about a change
     /// `user` has just made, so that it reads nobody from the database.
     pub fn only(user: &user::Model) -> HashMap<UserId, Self> {

@@ -109,6 +109,12 @@ async fn committed_machines(database: &Path) -> HashSet<String> {
     rows.iter().map(|row| row.get::<String, _>(0)).collect()
 }
 
+/// The id of the first entry of the team's thread list.
+async fn listed_thread(app: &TestApp, owner: &Person, threads: &str) -> String {
+    let listed = app.api_get(owner, threads).await;
+    listed.assert_status(StatusCode::OK)["threads"][0]["id"].as_str().expect("an entry").to_owned()
+}
+
 async fn health(app: &TestApp) -> (StatusCode, Value) {
     let started = Instant::now();
     let response = app.get("/healthz").await;
@@ -211,6 +217,12 @@ async fn a_database_locked_by_another_process_answers_503_and_reads_go_on() {
 
     // Another process (a backup tool, an operator's sqlite3 shell) takes the write lock and
     // keeps it longer than the busy timeout.
+    let threads = format!("/teams/{team}/threads");
+    let added = app
+        .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 2 }))
+        .await;
+    added.assert_status(StatusCode::CREATED);
+
     let mut other = SqliteConnection::connect(&app.database.url).await.unwrap();
     other.execute("BEGIN IMMEDIATE").await.unwrap();
 
@@ -233,9 +245,21 @@ async fn a_database_locked_by_another_process_answers_503_and_reads_go_on() {
         )
         .await;
     preview.assert_status(StatusCode::OK);
+    // A `+1`, which the server sends to SQLite as one command (`db::updated`), is refused too.
+    let entry = &listed_thread(&app, &owner, &threads).await;
+    let started = Instant::now();
+    let adjusted = app.api_post(&owner, &format!("{threads}/{entry}/adjust"), json!({ "delta": 1 })).await;
+    assert_storage_refusal(adjusted.status, &adjusted.body, started.elapsed());
+    assert_eq!(adjusted.body["code"], "database_busy", "{:?}", adjusted.body);
 
     other.execute("ROLLBACK").await.unwrap();
     add_machine(&app, &owner, &team, 3).await.expect("a write once the lock is released");
+    let adjusted = app.api_post(&owner, &format!("{threads}/{entry}/adjust"), json!({ "delta": 1 })).await;
+    assert_eq!(
+        adjusted.assert_status(StatusCode::OK)["thread"]["quantity"],
+        3.0,
+        "the refused +1 counted nothing"
+    );
 }
 
 #[tokio::test]

@@ -521,8 +521,16 @@ async fn the_list_names_who_changed_an_entry_by_their_address_now(
     let listed = app.api_get(&owner, &threads).await;
     let thread = listed.assert_status(StatusCode::OK)["threads"][0].clone();
     assert_eq!(thread["updated_by_email"], "owner.new@example.com");
-    assert_eq!(app.threads.reads(), reads, "served from the copy");
+    // The database raised the team's revision with the address (migration 11): the copy, which
+    // keeps the addresses, was read again, and took over the whole entry it had kept.
+    assert_eq!(app.threads.reads(), reads + 1, "the copy read again");
     assert_eq!(app.threads.whole_reads(), whole_reads, "with the whole entry the copy kept");
+    let listed = app.api_get(&owner, &threads).await;
+    assert_eq!(
+        listed.assert_status(StatusCode::OK)["threads"][0]["updated_by_email"],
+        "owner.new@example.com"
+    );
+    assert_eq!(app.threads.reads(), reads + 1, "then served from the copy");
 
     // The whole entry the copy kept for the page is not shown once the entry has changed.
     let id = thread["id"].as_str().unwrap();
@@ -532,6 +540,55 @@ async fn the_list_names_who_changed_an_entry_by_their_address_now(
     let listed = app.api_get(&owner, &threads).await;
     assert_eq!(listed.assert_status(StatusCode::OK)["threads"][0]["notes"], "Bottom drawer");
     assert_eq!(app.threads.whole_reads(), whole_reads + 1, "the changed entry, read again");
+}
+
+/// A change of one entry is one command to the database (on SQLite: `BEGIN IMMEDIATE`, the
+/// change and `COMMIT` at once, `db::updated`). One that fails half-way, here an edit into a
+/// thread the team already has, must not leave its transaction open on a pooled connection,
+/// holding SQLite's write lock: every later write would then wait for it, and fail.
+#[rstest]
+#[tokio::test]
+async fn a_refused_change_of_one_entry_leaves_no_transaction_open(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let threads = format!("/teams/{team}/threads");
+    let add = async |code: &str| {
+        let added = app
+            .api_post(&owner, &threads, json!({ "line": "madeira-polyneon", "code": code, "quantity": 1 }))
+            .await;
+        added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned()
+    };
+    let (black, white) = (add("1800").await, add("1801").await);
+
+    for _ in 0..3 {
+        let into_black = json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 1, "version": 1 });
+        let edited =
+            app.api(&owner, reqwest::Method::PUT, &format!("{threads}/{white}"), Some(into_black)).await;
+        edited.assert_api_error(StatusCode::CONFLICT, "already_in_inventory");
+    }
+    // Another connection takes the write lock at once (it has no busy timeout: a lock still
+    // held would refuse it), and lets it go.
+    if backend == Backend::Sqlite {
+        use sea_orm::sqlx::{Connection as _, Executor as _};
+        let mut other = sea_orm::sqlx::SqliteConnection::connect(&app.database.url).await.unwrap();
+        other.execute("BEGIN IMMEDIATE").await.expect("no connection of the server holds the write lock");
+        other.execute("ROLLBACK").await.unwrap();
+    }
+    for expected in [2.0, 3.0, 4.0] {
+        let started = std::time::Instant::now();
+        let adjusted =
+            app.api_post(&owner, &format!("{threads}/{black}/adjust"), json!({ "delta": 1 })).await;
+        assert_eq!(adjusted.assert_status(StatusCode::OK)["thread"]["quantity"], expected);
+        assert!(started.elapsed() < std::time::Duration::from_secs(2), "a +1 waited {:?}", started.elapsed());
+    }
+    let white = app.api_get(&owner, &format!("{threads}/{white}")).await;
+    assert_eq!(
+        white.assert_status(StatusCode::OK)["thread"]["code"],
+        "1801",
+        "the refused edit changed nothing"
+    );
 }
 
 /// Each server keeps a team's thread list in memory between requests, and every change raises

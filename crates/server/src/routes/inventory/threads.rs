@@ -203,7 +203,7 @@ pub async fn list(
         .zip(&page.hits)
         .filter_map(|(entry, &(_, distance))| entry.as_deref().map(|entry| (entry, distance)))
         .unzip();
-    let shown = threads::shown_whole(&state.db, &whole).await?;
+    let shown = team.shown(&state.db, &whole).await?;
     let threads =
         shown.iter().zip(distances).map(|(thread, distance)| view(thread, distance, team_default)).collect();
     Ok(Json(ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page }))
