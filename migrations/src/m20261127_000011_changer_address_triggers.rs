@@ -14,7 +14,15 @@
 //!
 //! Written in each dialect's own SQL, as migration 10 is: sea-query has no statement for
 //! triggers. PostgreSQL's is a plain trigger, run at once: an address is changed in a short
-//! transaction of its own, which locks the person's row, then their teams'.
+//! transaction of its own, which locks the person's row, then their teams' rows in the order of
+//! their ids (two people changing their addresses at once, each with entries in the same teams,
+//! would otherwise lock them in opposite orders and deadlock).
+//!
+//! On PostgreSQL the trigger cannot miss an entry a transaction still in progress is changing:
+//! a change that names a new `updated_by` checks the foreign key, which takes a key-share lock on
+//! the person's row, and a change of their address (a column with a unique index) waits for it,
+//! so the trigger's statement then sees the entry committed. An entry that named them already is
+//! seen either way.
 
 use sea_orm_migration::{prelude::*, sea_orm::DatabaseBackend};
 
@@ -22,8 +30,7 @@ use sea_orm_migration::{prelude::*, sea_orm::DatabaseBackend};
 pub struct Migration;
 
 /// The teams with an entry changed last by the person whose address changed.
-const RAISE: &str = "UPDATE teams SET threads_revision = threads_revision + 1 \
-                     WHERE id IN (SELECT team_id FROM inventory_threads WHERE updated_by = NEW.id)";
+const CHANGED: &str = "SELECT team_id FROM inventory_threads WHERE updated_by = NEW.id";
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {
@@ -42,7 +49,11 @@ impl MigrationTrait for Migration {
             DatabaseBackend::Postgres => {
                 db.execute_unprepared(&format!(
                     "CREATE FUNCTION raise_threads_revision_of_changer() RETURNS trigger LANGUAGE plpgsql AS $$ \
-                     BEGIN {RAISE}; RETURN NULL; END $$"
+                     BEGIN \
+                         PERFORM 1 FROM teams WHERE id IN ({CHANGED}) ORDER BY id FOR NO KEY UPDATE; \
+                         UPDATE teams SET threads_revision = threads_revision + 1 WHERE id IN ({CHANGED}); \
+                         RETURN NULL; \
+                     END $$"
                 ))
                 .await?;
                 db.execute_unprepared(
@@ -55,7 +66,9 @@ impl MigrationTrait for Migration {
             _ => {
                 db.execute_unprepared(&format!(
                     "CREATE TRIGGER users_address_changed AFTER UPDATE OF email ON users \
-                     FOR EACH ROW WHEN OLD.email IS NOT NEW.email BEGIN {RAISE}; END"
+                     FOR EACH ROW WHEN OLD.email IS NOT NEW.email BEGIN \
+                         UPDATE teams SET threads_revision = threads_revision + 1 WHERE id IN ({CHANGED}); \
+                     END"
                 ))
                 .await?;
             }

@@ -185,7 +185,13 @@ impl TeamThreads {
             let versions: HashMap<ThreadId, i32> =
                 copy.threads.iter().map(|thread| (thread.id, thread.version)).collect();
             let mut whole = copy.lock_whole();
-            for entry in kept.into_iter().filter(|entry| versions.get(&entry.id) == Some(&entry.version)) {
+            // Not one whose changer is gone: removing an account leaves the entries' versions as
+            // they were (`updated_by` becomes null), and the kept entry would name them still.
+            let current = |entry: &Arc<Whole>| {
+                versions.get(&entry.id) == Some(&entry.version)
+                    && entry.updated_by.is_none_or(|id| copy.people.contains_key(&id))
+            };
+            for entry in kept.into_iter().filter(current) {
                 copy.keep(&mut whole, entry);
             }
         }
@@ -457,6 +463,27 @@ mod tests {
             TeamThreads::new(&team, vec![second, changed], HashMap::new(), Some(&copy), Counter::default());
         let kept: Vec<ThreadId> = again.whole_entries().iter().map(|entry| entry.id).collect();
         assert_eq!(kept, vec![ids[1]]);
+    }
+
+    #[test]
+    fn a_whole_entry_whose_changer_is_gone_is_not_carried_over() {
+        let (team, kept_by, gone) = (a_team(), UserId::new(), UserId::new());
+        let threads: Vec<Stocked> = (0..2).map(|_| stocked(1)).collect();
+        let ids: Vec<ThreadId> = threads.iter().map(|thread| thread.id).collect();
+        let copy = TeamThreads::new(&team, threads, HashMap::new(), None, Counter::default());
+        {
+            let mut whole = copy.lock_whole();
+            for (&id, changer) in ids.iter().zip([kept_by, gone]) {
+                let entry = Whole { updated_by: Some(changer), ..whole_entry(id, 1, "") };
+                copy.keep(&mut whole, Arc::new(entry));
+            }
+        }
+        // Read again after the second changer's account was removed: the versions are unchanged.
+        let again_threads = ids.iter().map(|&id| Stocked { id, ..stocked(1) }).collect();
+        let people = HashMap::from([(kept_by, Person { email: "kept@example.com".into(), name: None })]);
+        let again = TeamThreads::new(&team, again_threads, people, Some(&copy), Counter::default());
+        let kept: Vec<ThreadId> = again.whole_entries().iter().map(|entry| entry.id).collect();
+        assert_eq!(kept, vec![ids[0]]);
     }
 
     fn a_team() -> team::Model {

@@ -489,8 +489,9 @@ async fn stock(app: &TestApp, who: &Person, threads: &str) -> Vec<(String, f64)>
 }
 
 /// The list is served from the server's copy of the entries, with the whole entries it kept for
-/// the pages shown, but who changed each last is read with every request: a person whose address
-/// changes is shown with the new one at once. A changed entry is read again.
+/// the pages shown and the addresses of who changed each last: a person whose address changes is
+/// shown with the new one at once, since the database then raises the team's revision and the
+/// copy is read again. A changed entry is read again.
 #[rstest]
 #[tokio::test]
 async fn the_list_names_who_changed_an_entry_by_their_address_now(
@@ -568,11 +569,12 @@ async fn a_refused_change_of_one_entry_leaves_no_transaction_open(
             app.api(&owner, reqwest::Method::PUT, &format!("{threads}/{white}"), Some(into_black)).await;
         edited.assert_api_error(StatusCode::CONFLICT, "already_in_inventory");
     }
-    // Another connection takes the write lock at once (it has no busy timeout: a lock still
+    // Another connection takes the write lock at once (without a busy timeout: a lock still
     // held would refuse it), and lets it go.
     if backend == Backend::Sqlite {
         use sea_orm::sqlx::{Connection as _, Executor as _};
         let mut other = sea_orm::sqlx::SqliteConnection::connect(&app.database.url).await.unwrap();
+        other.execute("PRAGMA busy_timeout = 0").await.unwrap();
         other.execute("BEGIN IMMEDIATE").await.expect("no connection of the server holds the write lock");
         other.execute("ROLLBACK").await.unwrap();
     }
