@@ -277,7 +277,8 @@ impl ConnectionTrait for WriteTransaction {
 }
 
 /// Runs `write` in a transaction of its own, and answers only once it is committed. Every write
-/// outside a longer transaction goes through here.
+/// outside a longer transaction goes through here, but for a single `UPDATE … RETURNING`, which
+/// [`updated`] sends in one command.
 ///
 /// sea-orm writes `insert` and `update` as `INSERT/UPDATE … RETURNING`. On SQLite such a
 /// statement outside a transaction commits only when the driver resets it after reading the
@@ -297,9 +298,9 @@ pub async fn committed<T, E: From<DbErr>>(
     Ok(value)
 }
 
-/// Runs one `UPDATE … RETURNING` and answers the rows it changed, once they are committed: in one
-/// round trip to the database, which a change of one entry (a `+1` tapped on several phones at
-/// once, say) is.
+/// Runs one `UPDATE … RETURNING` and answers the rows it changed, once they are committed, in one
+/// round trip to the database. Every change of one entry goes through here (a `+1` tapped on
+/// several phones at once, say).
 ///
 /// On PostgreSQL a single statement is its own transaction, triggers included, and a write error
 /// is reported with the statement's answer; the row stays locked only while the statement runs.
