@@ -24,7 +24,12 @@ export default defineConfig({
   retries: 0,
   workers: 2,
   timeout: 30_000,
-  reporter: [['list']],
+  // An assertion waits up to 10 s (Playwright's default is 5 s). The machines that run
+  // `make test` are shared and, some days, run at under half their usual speed; a page's first
+  // load (its chunks, then the WebAssembly core compiled) takes about 1 s on an idle one. A wait
+  // is only an upper bound: an assertion returns as soon as it holds.
+  expect: { timeout: 10_000 },
+  reporter: [['list'], ['./failures-reporter.ts']],
   outputDir: './test-results',
   use: {
     launchOptions: { executablePath, args },

@@ -1,0 +1,25 @@
+// Repeats each failed test's first error line at the very end of the run, after the list
+// reporter's summary: a CI log that keeps only its last lines then still says what failed and
+// why, not only the failure's attachments.
+import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
+
+export default class FailuresReporter implements Reporter {
+  private readonly failures: string[] = [];
+
+  onTestEnd(test: TestCase, result: TestResult): void {
+    if (result.status === 'passed' || result.status === 'skipped') return;
+    const error = result.errors[0]?.message ?? result.status;
+    // The error's first line without the terminal's colour codes.
+    // eslint-disable-next-line no-control-regex
+    const line = error.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0] ?? '';
+    this.failures.push(`${test.titlePath().slice(1).join(' › ')}: ${line.slice(0, 400)}`);
+  }
+
+  onEnd(): void {
+    for (const failure of this.failures) console.log(`FAILED ${failure}`);
+  }
+
+  printsToStdio(): boolean {
+    return true;
+  }
+}
