@@ -1,6 +1,8 @@
 // Repeats each failed test's first error line at the very end of the run, after the list
 // reporter's summary: a CI log that keeps only its last lines then still says what failed and
 // why, not only the failure's attachments.
+import path from 'node:path';
+
 import type { Reporter, TestCase, TestResult } from '@playwright/test/reporter';
 
 export default class FailuresReporter implements Reporter {
@@ -8,11 +10,12 @@ export default class FailuresReporter implements Reporter {
 
   onTestEnd(test: TestCase, result: TestResult): void {
     if (result.status === 'passed' || result.status === 'skipped') return;
-    const error = result.errors[0]?.message ?? result.status;
-    // The error's first line without the terminal's colour codes.
+    const error = result.errors.at(0);
+    // The error's first line without the terminal's colour codes, and where it was thrown.
     // eslint-disable-next-line no-control-regex
-    const line = error.replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0] ?? '';
-    this.failures.push(`${test.titlePath().slice(1).join(' › ')}: ${line.slice(0, 400)}`);
+    const line = (error?.message ?? result.status).replace(/\u001b\[[0-9;]*m/g, '').split('\n')[0] ?? '';
+    const where = error?.location ? ` (${path.basename(error.location.file)}:${error.location.line})` : '';
+    this.failures.push(`${test.titlePath().slice(1).join(' › ')}: ${line.slice(0, 400)}${where}`);
   }
 
   onEnd(): void {
