@@ -6,7 +6,7 @@
 
 mod team;
 
-pub use team::{InTeam, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner, TeamViewer};
+pub use team::{InTeam, MyTeams, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner, TeamViewer};
 
 use axum::{
     body::Bytes,

@@ -191,6 +191,17 @@ pub async fn from_access_token_in_team(
     Ok((still_signed_in(state, claims, signed_in)?, membership.flatten()))
 }
 
+/// [`from_access_token`], with the teams the caller belongs to read in the same query: what
+/// `GET /teams` answers.
+pub async fn from_access_token_with_teams(
+    state: &AppState,
+    token: &str,
+) -> AuthResult<(CurrentSession, Vec<teams::Joined>)> {
+    let claims = verified(state, token)?;
+    let (signed_in, joined) = teams::signed_in_teams(&state.db, claims.session_id, claims.sub).await?.unzip();
+    Ok((still_signed_in(state, claims, signed_in)?, joined.unwrap_or_default()))
+}
+
 /// The claims of `token`, if its signature, expiry, audience and issuer hold.
 fn verified(state: &AppState, token: &str) -> AuthResult<Arc<Claims>> {
     state.auth.keys.verify(token).map_err(|error| {

@@ -7,7 +7,7 @@
 //! signed-in person who is not in the team gets the same 404 as for a team that does not exist,
 //! so no answer tells a stranger that a team is there (the path names the team by its
 //! `public_id` or its `id`); a member whose role is too low gets 403,
-//! naming the roles that may.
+//! naming the roles that may. [`MyTeams`] is the teams the signed-in caller belongs to.
 
 use std::marker::PhantomData;
 
@@ -18,7 +18,7 @@ use bobbin_core::{
 };
 
 use crate::{
-    auth::extract::from_access_token_in_team,
+    auth::extract::{from_access_token_in_team, from_access_token_with_teams},
     entity::{team, user},
     error::AppError,
     extract::{self, ApiPath},
@@ -122,4 +122,22 @@ async fn team_id(parts: &mut Parts, state: &AppState) -> Result<String, AppError
         .into_iter()
         .find_map(|(name, value)| (name == "team_id").then_some(value))
         .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a team route has no {{team_id}}")))
+}
+
+/// The teams of a signed-in person, checked as [`extract::AuthUser`] checks them, and read in the
+/// same query (`GET /teams`, which the app asks on every page load).
+#[derive(Debug, Clone)]
+pub struct MyTeams(pub Vec<repo::teams::Joined>);
+
+impl FromRequestParts<AppState> for MyTeams {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let token = extract::access_token(parts)?;
+        let (current, teams) = from_access_token_with_teams(state, &token)
+            .await
+            .map_err(|error| extract::session_refused(&error))?;
+        extract::with_second_factor(current)?;
+        Ok(Self(teams))
+    }
 }

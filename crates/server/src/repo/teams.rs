@@ -63,19 +63,10 @@ impl FromQueryResult for JoinedRow {
 ///
 /// The database's, or a broken row's.
 pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<Joined>, AppError> {
-    let peers = Alias::new("peers");
-    let member_count = Query::select()
-        .expr(Expr::col((peers.clone(), team_member::Column::UserId)).count())
-        .from_as(team_member::Entity, peers.clone())
-        .and_where(
-            Expr::col((peers, team_member::Column::TeamId))
-                .equals((team_member::Entity, team_member::Column::TeamId)),
-        )
-        .to_owned();
     let query = team_member::Entity::find()
         .filter(team_member::Column::UserId.eq(user_id))
         .find_also_related(team::Entity)
-        .expr_as(Expr::SubQuery(None, Box::new(member_count.into())), "member_count")
+        .expr_as(member_count(), "member_count")
         .build(db.get_database_backend());
     Ok(JoinedRow::find_by_statement(query)
         .all(db)
@@ -83,6 +74,20 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<J
         .into_iter()
         .map(|JoinedRow(joined)| joined)
         .collect())
+}
+
+/// How many members the team of the row's `team_members` entry has: a subquery.
+fn member_count() -> Expr {
+    let peers = Alias::new("peers");
+    let count = Query::select()
+        .expr(Expr::col((peers.clone(), team_member::Column::UserId)).count())
+        .from_as(team_member::Entity, peers.clone())
+        .and_where(
+            Expr::col((peers, team_member::Column::TeamId))
+                .equals((team_member::Entity, team_member::Column::TeamId)),
+        )
+        .to_owned();
+    Expr::SubQuery(None, Box::new(count.into()))
 }
 
 /// A member's view of a team: what [`membership`] answers.
@@ -217,6 +222,67 @@ pub async fn signed_in_member(
     };
     let membership = member.map(|(team, member)| Membership::of_row(team, &member, stored.as_deref()));
     Ok(Some((signed_in, membership)))
+}
+
+/// A row of [`signed_in_teams`]: the columns of [`SignedIn`], the team's (`C_`) and the
+/// membership's (`D_`), as in [`SignedInMemberRow`], null where the person is in no team, and `member_count`.
+struct SignedInTeamRow(SignedIn, Option<Joined>);
+
+impl FromQueryResult for SignedInTeamRow {
+    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
+        // As in `SignedInMemberRow`: null only where the join found no membership.
+        let in_team: Option<TeamId> = row.try_get("D_", team_member::Column::TeamId.as_str())?;
+        let joined = match in_team {
+            Some(_) => {
+                let member = team_member::Model::from_query_result(row, "D_")?;
+                let count: i64 = row.try_get("", "member_count")?;
+                Some(Joined {
+                    team: team::Model::from_query_result(row, "C_")?,
+                    role: member.role.0,
+                    member_count: u64::try_from(count).unwrap_or(0),
+                })
+            }
+            None => None,
+        };
+        Ok(Self(SignedIn::from_query_result(row, "")?, joined))
+    }
+}
+
+/// What `GET /teams` reads, in one query: the sign-in check of [`sessions::signed_in`] and the
+/// teams that person belongs to, as [`of_user`] reads them (a row for each, the sign-in's
+/// columns repeated; one row with no team for a person in none). `None` when there is no such
+/// session. The app asks for the teams on every page load, and the two were a round trip each.
+///
+/// # Errors
+///
+/// The database's, or a broken row's.
+pub async fn signed_in_teams(
+    db: &impl ConnectionTrait,
+    session_id: Uuid,
+    user_id: UserId,
+) -> Result<Option<(SignedIn, Vec<Joined>)>, DbErr> {
+    let mut select = sessions::signed_in_query(session_id, user_id);
+    let statement = QueryTrait::query(&mut select)
+        .left_join(
+            team_member::Entity,
+            Expr::col((team_member::Entity, team_member::Column::UserId))
+                .equals((session::Entity, session::Column::UserId)),
+        )
+        .left_join(
+            team::Entity,
+            Expr::col((team::Entity, team::Column::Id))
+                .equals((team_member::Entity, team_member::Column::TeamId)),
+        )
+        .expr_as(member_count(), "member_count");
+    select_prefixed::<team::Entity>(statement, "C_");
+    select_prefixed::<team_member::Entity>(statement, "D_");
+    let query = select.build(db.get_database_backend());
+    let mut rows = SignedInTeamRow::find_by_statement(query).all(db).await?.into_iter();
+    let Some(SignedInTeamRow(signed_in, first)) = rows.next() else {
+        return Ok(None);
+    };
+    let teams = first.into_iter().chain(rows.filter_map(|SignedInTeamRow(_, joined)| joined)).collect();
+    Ok(Some((signed_in, teams)))
 }
 
 /// Adds every column of `E` to `statement` as `{prefix}{column}`, as sea-orm's `select_also`

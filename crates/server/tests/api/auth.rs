@@ -613,8 +613,9 @@ async fn sign_out_ends_this_other_or_all_sessions(
     for _ in 0..4 {
         devices.push(app.sign_in("many@example.com", PASSWORD).await.access_token());
     }
-    // Alive on the auth service, and on a team route, which checks the session in the same query
-    // as the membership (a team nobody has: 404 while signed in, 401 once signed out).
+    // Alive on the auth service, on a team route, which checks the session in the same query as
+    // the membership (a team nobody has: 404 while signed in, 401 once signed out), and on the
+    // team list.
     let alive = |token: String| {
         let app = &app;
         async move {
@@ -623,6 +624,11 @@ async fn sign_out_ends_this_other_or_all_sessions(
             let team = team.send().await.unwrap().status();
             let expected = if alive { StatusCode::NOT_FOUND } else { StatusCode::UNAUTHORIZED };
             assert_eq!(team, expected, "a team route agrees with the auth service");
+            // And the team list, which checks the session in the same query as the teams.
+            let listed =
+                app.client.get(app.url("/api/v2/teams")).bearer_auth(&token).send().await.unwrap().status();
+            let expected = if alive { StatusCode::OK } else { StatusCode::UNAUTHORIZED };
+            assert_eq!(listed, expected, "the team list agrees with the auth service");
             alive
         }
     };

@@ -87,6 +87,52 @@ async fn creating_a_team_makes_the_caller_its_owner_and_their_default_team(
     assert_eq!(chosen.headers["cache-control"], "no-store");
 }
 
+/// `GET /teams` reads the sign-in check and the caller's teams in one query: each team with the
+/// caller's own role in it and its own member count, and nobody else's teams.
+#[rstest]
+#[tokio::test]
+async fn the_team_list_gives_each_team_its_own_count_and_the_callers_role(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (ada, bo, cy) = (app.person("ada").await, app.person("bo").await, app.person("cy").await);
+    let workshop = app.team(&ada, "Workshop").await;
+    let solo = app.team(&ada, "Solo").await;
+    app.join(&ada, &workshop, &bo, "member").await;
+    app.join(&ada, &workshop, &cy, "viewer").await;
+    let theirs = app.team(&cy, "Cy's corner").await;
+
+    let listed = |body: &Value| -> Vec<(String, String, String, u64)> {
+        body["teams"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|team| {
+                let field = |name: &str| team[name].as_str().unwrap().to_owned();
+                (field("public_id"), field("name"), field("role"), team["member_count"].as_u64().unwrap())
+            })
+            .collect()
+    };
+    let of = |public_id: &str, name: &str, role: &str, count: u64| {
+        (public_id.to_owned(), name.to_owned(), role.to_owned(), count)
+    };
+    let ada_sees = app.api_get(&ada, "/teams").await;
+    assert_eq!(
+        listed(ada_sees.assert_status(StatusCode::OK)),
+        [of(&solo, "Solo", "owner", 1), of(&workshop, "Workshop", "owner", 3)]
+    );
+    assert_eq!(listed(&app.api_get(&bo, "/teams").await.body), [of(&workshop, "Workshop", "member", 3)]);
+    assert_eq!(
+        listed(&app.api_get(&cy, "/teams").await.body),
+        [of(&theirs, "Cy's corner", "owner", 1), of(&workshop, "Workshop", "viewer", 3)]
+    );
+
+    // Signed out, the same token lists nothing.
+    let signed_out = app.auth_post_as(&bo.token, "/logout", &json!({})).await;
+    assert_eq!(signed_out.status, StatusCode::NO_CONTENT);
+    app.api_get(&bo, "/teams").await.assert_api_error(StatusCode::UNAUTHORIZED, "unauthorized");
+}
+
 #[rstest]
 #[tokio::test]
 async fn a_team_name_must_be_given_and_short(#[values(Backend::Sqlite)] backend: Backend) {

@@ -26,7 +26,7 @@ use crate::{
         team,
     },
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, AuthUser, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer},
+    extract::{ApiJson, ApiPath, AuthUser, MyTeams, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer},
     repo::{
         self,
         members::{Placed, PutRefusal, RemoveRefusal},
@@ -106,17 +106,11 @@ pub struct PutMemberBody {
     ),
     security(("bearer" = []), ("cookie" = []))
 )]
-pub async fn list(
-    state: axum::extract::State<AppState>,
-    AuthUser(current): AuthUser,
-) -> Result<Json<TeamsBody>, AppError> {
-    let mut teams: Vec<Team> = repo::teams::of_user(&state.db, current.user.id)
-        .await?
-        .into_iter()
-        .map(|joined| team_view(joined.team, joined.role, joined.member_count))
-        .collect();
+pub async fn list(MyTeams(teams): MyTeams) -> Json<TeamsBody> {
+    let mut teams: Vec<Team> =
+        teams.into_iter().map(|joined| team_view(joined.team, joined.role, joined.member_count)).collect();
     teams.sort_by_cached_key(|team| (team.name.to_lowercase(), team.public_id.clone()));
-    Ok(Json(TeamsBody { teams }))
+    Json(TeamsBody { teams })
 }
 
 /// Creates a team with the caller as its owner. The first team a person creates or joins
