@@ -56,8 +56,9 @@ impl FromQueryResult for JoinedRow {
     }
 }
 
-/// The teams `user_id` belongs to, with how many members each has, in no particular order: one
-/// query (`GET /teams` runs on every page load).
+/// The teams `user_id` belongs to, with how many members each has, in no particular order, in one
+/// query (an account's removal and the operator's commands; `GET /teams` reads them with the
+/// sign-in check, in [`signed_in_teams`]).
 ///
 /// # Errors
 ///
@@ -252,6 +253,8 @@ impl FromQueryResult for SignedInTeamRow {
 /// teams that person belongs to, as [`of_user`] reads them (a row for each, the sign-in's
 /// columns repeated; one row with no team for a person in none). `None` when there is no such
 /// session. The app asks for the teams on every page load, and the two were a round trip each.
+/// A team row that cannot be read fails the sign-in check with it (a 500), as in
+/// [`signed_in_member`].
 ///
 /// # Errors
 ///

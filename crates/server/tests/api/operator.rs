@@ -122,12 +122,14 @@ async fn a_disabled_person_cannot_sign_in_and_their_sessions_end(
     // Used twice first: the server keeps a copy of the check it made.
     for _ in 0..2 {
         app.api_get(&ada, "/users/me").await.assert_status(StatusCode::OK);
+        app.api_get(&ada, "/teams").await.assert_status(StatusCode::OK);
     }
 
     let disabled = bobbin(&app, &["users", "disable", &ada.id]).await;
     assert!(disabled.ok().contains("Disabled ada@example.com"), "{}", disabled.stdout);
 
     app.api_get(&ada, "/users/me").await.assert_status(StatusCode::UNAUTHORIZED);
+    app.api_get(&ada, "/teams").await.assert_status(StatusCode::UNAUTHORIZED);
     let refused = app.sign_in(&ada.email, PASSWORD).await;
     refused.assert_error(StatusCode::BAD_REQUEST, "user_banned");
     assert!(refused.body["msg"].as_str().unwrap_or_default().contains("disabled"), "{refused:?}");

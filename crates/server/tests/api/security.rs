@@ -289,8 +289,12 @@ async fn a_session_unused_for_the_inactivity_timeout_ends(
         .auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": refreshed.refresh_token() }))
         .await;
     assert_eq!(again.status, StatusCode::OK, "{again:?}");
+    // Its access token lists the person's teams until the session has been idle too long.
+    let teams = || app.client.get(app.url("/api/v2/teams")).bearer_auth(again.access_token()).send();
+    assert_eq!(teams().await.unwrap().status(), StatusCode::OK);
 
     age(&app, "sessions", "refreshed_at", 2 * 3600 + 1).await;
+    assert_eq!(teams().await.unwrap().status(), StatusCode::UNAUTHORIZED, "an idle session's token");
 
     app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": again.refresh_token() }))
         .await
