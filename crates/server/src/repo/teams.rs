@@ -46,13 +46,20 @@ struct JoinedRow(Joined);
 
 impl FromQueryResult for JoinedRow {
     fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
-        let member = team_member::Model::from_query_result(row, "A_")?;
+        Joined::of_row(row, "A_", "B_").map(Self)
+    }
+}
+
+impl Joined {
+    /// A row's membership (its columns prefixed `member`), team (`team`) and `member_count`.
+    fn of_row(row: &QueryResult, member: &str, team: &str) -> Result<Self, DbErr> {
+        let role = team_member::Model::from_query_result(row, member)?.role.0;
         let count: i64 = row.try_get("", "member_count")?;
-        Ok(Self(Joined {
-            team: team::Model::from_query_result(row, "B_")?,
-            role: member.role.0,
+        Ok(Self {
+            team: team::Model::from_query_result(row, team)?,
+            role,
             member_count: u64::try_from(count).unwrap_or(0),
-        }))
+        })
     }
 }
 
@@ -234,15 +241,7 @@ impl FromQueryResult for SignedInTeamRow {
         // As in `SignedInMemberRow`: null only where the join found no membership.
         let in_team: Option<TeamId> = row.try_get("D_", team_member::Column::TeamId.as_str())?;
         let joined = match in_team {
-            Some(_) => {
-                let member = team_member::Model::from_query_result(row, "D_")?;
-                let count: i64 = row.try_get("", "member_count")?;
-                Some(Joined {
-                    team: team::Model::from_query_result(row, "C_")?,
-                    role: member.role.0,
-                    member_count: u64::try_from(count).unwrap_or(0),
-                })
-            }
+            Some(_) => Some(Joined::of_row(row, "D_", "C_")?),
             None => None,
         };
         Ok(Self(SignedIn::from_query_result(row, "")?, joined))
