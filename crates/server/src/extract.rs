@@ -2,7 +2,7 @@
 //! problem answers in the API's one error shape, with the path of the offending field; [`ApiQuery`]
 //! and [`ApiPath`] do the same for query and path parameters, naming the parameter, where axum
 //! answered a bare 400. [`AuthUser`] is the signed-in person of a product API request
-//! ([`SignedIn`] before their second factor's code).
+//! ([`MyProfile`] before their second factor's code).
 
 mod team;
 
@@ -23,7 +23,7 @@ use serde::de::DeserializeOwned;
 use crate::{
     auth::{
         error::AuthError,
-        extract::{CurrentSession, bearer, from_access_token},
+        extract::{CurrentSession, bearer, from_access_token, from_access_token_with_default_team},
     },
     error::{AppError, FieldError},
     state::AppState,
@@ -207,7 +207,7 @@ pub const AUTH_COOKIE: &str = "sb-bobbin-auth-token";
 /// A person with a verified authenticator app must have entered its code in this session
 /// (`aal2`): a password alone answers 401 `insufficient_aal`, whatever the endpoint, so a stolen
 /// password is not enough. The one endpoint the app needs before the code, the profile, takes
-/// [`SignedIn`] instead.
+/// [`MyProfile`] instead.
 #[derive(Debug, Clone)]
 pub struct AuthUser(pub CurrentSession);
 
@@ -215,7 +215,8 @@ impl FromRequestParts<AppState> for AuthUser {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let SignedIn(current) = SignedIn::from_request_parts(parts, state).await?;
+        let token = access_token(parts)?;
+        let current = from_access_token(state, &token).await.map_err(|error| session_refused(&error))?;
         Ok(Self(with_second_factor(current)?))
     }
 }
@@ -228,18 +229,25 @@ pub(crate) fn with_second_factor(current: CurrentSession) -> Result<CurrentSessi
     Ok(current)
 }
 
-/// Signed in, perhaps still without the second factor's code: only for what the app needs to
-/// ask for that code (the profile). Everything else takes [`AuthUser`].
+/// Signed in, perhaps still without the second factor's code, with the public id of their
+/// default team (while they are still its member) read in the same query: the profile
+/// (`GET /users/me`), which the app reads to know whom to ask for that code. Everything else takes
+/// [`AuthUser`].
 #[derive(Debug, Clone)]
-pub struct SignedIn(pub CurrentSession);
+pub struct MyProfile {
+    pub current: CurrentSession,
+    pub default_team_pid: Option<String>,
+}
 
-impl FromRequestParts<AppState> for SignedIn {
+impl FromRequestParts<AppState> for MyProfile {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let token = access_token(parts)?;
-        let current = from_access_token(state, &token).await.map_err(|error| session_refused(&error))?;
-        Ok(Self(current))
+        let (current, default_team_pid) = from_access_token_with_default_team(state, &token)
+            .await
+            .map_err(|error| session_refused(&error))?;
+        Ok(Self { current, default_team_pid })
     }
 }
 

@@ -26,6 +26,7 @@ use crate::{
     repo::{
         auth::sessions::{self, SignedIn},
         teams::{self, Membership},
+        users,
     },
     state::AppState,
 };
@@ -200,6 +201,18 @@ pub async fn from_access_token_with_teams(
     let claims = verified(state, token)?;
     let (signed_in, joined) = teams::signed_in_teams(&state.db, claims.session_id, claims.sub).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, joined.unwrap_or_default()))
+}
+
+/// [`from_access_token`], with the public id of the caller's default team read in the same query
+/// (`None` while they have none, or once they have left it): what the profile answers.
+pub async fn from_access_token_with_default_team(
+    state: &AppState,
+    token: &str,
+) -> AuthResult<(CurrentSession, Option<String>)> {
+    let claims = verified(state, token)?;
+    let (signed_in, default_team_pid) =
+        users::signed_in_profile(&state.db, claims.session_id, claims.sub).await?.unzip();
+    Ok((still_signed_in(state, claims, signed_in)?, default_team_pid.flatten()))
 }
 
 /// The claims of `token`, if its signature, expiry, audience and issuer hold.

@@ -11,6 +11,7 @@
 
 pub mod account;
 pub mod auth;
+pub mod built_once;
 pub mod invites;
 pub mod machines;
 pub mod members;

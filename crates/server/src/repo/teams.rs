@@ -9,7 +9,7 @@ use sea_orm::{
     ActiveValue::Set,
     ColumnTrait as _, Condition, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult,
     IdenStatic as _, Iterable as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QueryResult,
-    QuerySelect as _, QueryTrait,
+    QuerySelect as _, QueryTrait, SelectTwo,
     sea_query::{Alias, Expr, ExprTrait as _, Query, SelectStatement},
 };
 use time::OffsetDateTime;
@@ -23,6 +23,7 @@ use crate::{
     error::AppError,
     repo::{
         auth::sessions::{self, SignedIn},
+        built_once::BuiltOnce,
         members, new_public_id, settings,
         users::adopt_as_default_if_none,
     },
@@ -205,6 +206,37 @@ pub async fn signed_in_member(
     user_id: UserId,
     team_id: &str,
 ) -> Result<Option<(SignedIn, Option<Membership>)>, DbErr> {
+    // The team is named by its id or its public id: a query of each shape.
+    static BY_ID: BuiltOnce = BuiltOnce::new();
+    static BY_PUBLIC_ID: BuiltOnce = BuiltOnce::new();
+    let (query, team) = match Uuid::parse_str(team_id) {
+        Ok(id) => (&BY_ID, id.into()),
+        Err(_) => (&BY_PUBLIC_ID, team_id.into()),
+    };
+    let mut values = sessions::signed_in_values(session_id, user_id);
+    let values = values
+        .next()
+        .into_iter()
+        .chain([bobbin_core::settings::DEFAULT_REORDER_POINT.into(), team])
+        .chain(values);
+    let query = query.statement(db.get_database_backend(), values.collect(), |backend| {
+        signed_in_member_query(session_id, user_id, team_id).build(backend)
+    });
+    let Some(SignedInMemberRow(signed_in, member, stored)) =
+        SignedInMemberRow::find_by_statement(query).one(db).await?
+    else {
+        return Ok(None);
+    };
+    let membership = member.map(|(team, member)| Membership::of_row(team, &member, stored.as_deref()));
+    Ok(Some((signed_in, membership)))
+}
+
+/// The query of [`signed_in_member`].
+fn signed_in_member_query(
+    session_id: Uuid,
+    user_id: UserId,
+    team_id: &str,
+) -> SelectTwo<session::Entity, user::Entity> {
     let mut select = sessions::signed_in_query(session_id, user_id);
     let in_team = Condition::all()
         .add(
@@ -222,14 +254,7 @@ pub async fn signed_in_member(
         .expr_as(Expr::SubQuery(None, Box::new(default.into())), "default_reorder_point");
     select_prefixed::<team::Entity>(statement, "C_");
     select_prefixed::<team_member::Entity>(statement, "D_");
-    let query = select.build(db.get_database_backend());
-    let Some(SignedInMemberRow(signed_in, member, stored)) =
-        SignedInMemberRow::find_by_statement(query).one(db).await?
-    else {
-        return Ok(None);
-    };
-    let membership = member.map(|(team, member)| Membership::of_row(team, &member, stored.as_deref()));
-    Ok(Some((signed_in, membership)))
+    select
 }
 
 /// A row of [`signed_in_teams`]: the columns of [`SignedIn`], the team's (`C_`) and the
@@ -263,6 +288,18 @@ pub async fn signed_in_teams(
     session_id: Uuid,
     user_id: UserId,
 ) -> Result<Option<(SignedIn, Vec<Joined>)>, DbErr> {
+    static QUERY: BuiltOnce = BuiltOnce::new();
+    let query = sessions::signed_in_statement(&QUERY, db, session_id, user_id, signed_in_teams_query);
+    let mut rows = SignedInTeamRow::find_by_statement(query).all(db).await?.into_iter();
+    let Some(SignedInTeamRow(signed_in, first)) = rows.next() else {
+        return Ok(None);
+    };
+    let teams = first.into_iter().chain(rows.filter_map(|SignedInTeamRow(_, joined)| joined)).collect();
+    Ok(Some((signed_in, teams)))
+}
+
+/// The query of [`signed_in_teams`].
+fn signed_in_teams_query(session_id: Uuid, user_id: UserId) -> SelectTwo<session::Entity, user::Entity> {
     let mut select = sessions::signed_in_query(session_id, user_id);
     let statement = QueryTrait::query(&mut select)
         .left_join(
@@ -278,13 +315,7 @@ pub async fn signed_in_teams(
         .expr_as(member_count(), "member_count");
     select_prefixed::<team::Entity>(statement, "C_");
     select_prefixed::<team_member::Entity>(statement, "D_");
-    let query = select.build(db.get_database_backend());
-    let mut rows = SignedInTeamRow::find_by_statement(query).all(db).await?.into_iter();
-    let Some(SignedInTeamRow(signed_in, first)) = rows.next() else {
-        return Ok(None);
-    };
-    let teams = first.into_iter().chain(rows.filter_map(|SignedInTeamRow(_, joined)| joined)).collect();
-    Ok(Some((signed_in, teams)))
+    select
 }
 
 /// Adds every column of `E` to `statement` as `{prefix}{column}`, as sea-orm's `select_also`

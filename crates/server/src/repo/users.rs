@@ -3,18 +3,24 @@
 use std::collections::HashMap;
 
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, QueryFilter as _, prelude::Expr,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait,
+    DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult, QueryFilter as _, QueryResult, QueryTrait,
+    SelectTwo, prelude::Expr, sea_query::ExprTrait as _,
 };
 use time::OffsetDateTime;
+use uuid::Uuid;
 
 use crate::{
     auth::user::full_name,
     entity::{
         ids::{TeamId, UserId},
-        team, team_member, user,
+        session, team, team_member, user,
     },
     error::AppError,
+    repo::{
+        auth::sessions::{self, SignedIn},
+        built_once::BuiltOnce,
+    },
 };
 
 /// Someone named in an answer: their address, and their full name where they gave one.
@@ -72,6 +78,58 @@ pub async fn default_team_public_id(
         return Ok(None);
     }
     Ok(team::Entity::find_by_id(team_id).one(db).await?.map(|team| team.public_id))
+}
+
+/// A row of [`signed_in_profile`]: the columns of [`SignedIn`] and `default_team_pid`.
+struct SignedInProfileRow(SignedIn, Option<String>);
+
+impl FromQueryResult for SignedInProfileRow {
+    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
+        Ok(Self(SignedIn::from_query_result(row, "")?, row.try_get("", "default_team_pid")?))
+    }
+}
+
+/// What the profile (`GET /users/me`) reads, in one query: the sign-in check of
+/// [`sessions::signed_in`] and the public id of the person's default team, as
+/// [`default_team_public_id`] reads it (null while they have none, or once they have left it).
+/// `None` when there is no such session. The app asks for the profile on every page load, and it
+/// was three round trips: the sign-in check, the membership, the team.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn signed_in_profile(
+    db: &impl ConnectionTrait,
+    session_id: Uuid,
+    user_id: UserId,
+) -> Result<Option<(SignedIn, Option<String>)>, DbErr> {
+    static QUERY: BuiltOnce = BuiltOnce::new();
+    let query = sessions::signed_in_statement(&QUERY, db, session_id, user_id, signed_in_profile_query);
+    let row = SignedInProfileRow::find_by_statement(query).one(db).await?;
+    Ok(row.map(|SignedInProfileRow(signed_in, default_team_pid)| (signed_in, default_team_pid)))
+}
+
+/// The query of [`signed_in_profile`].
+fn signed_in_profile_query(session_id: Uuid, user_id: UserId) -> SelectTwo<session::Entity, user::Entity> {
+    let mut select = sessions::signed_in_query(session_id, user_id);
+    let in_default_team = Condition::all()
+        .add(
+            Expr::col((team_member::Entity, team_member::Column::TeamId))
+                .equals((user::Entity, user::Column::DefaultTeamId)),
+        )
+        .add(
+            Expr::col((team_member::Entity, team_member::Column::UserId))
+                .equals((user::Entity, user::Column::Id)),
+        );
+    QueryTrait::query(&mut select)
+        .left_join(team_member::Entity, in_default_team)
+        .left_join(
+            team::Entity,
+            Expr::col((team::Entity, team::Column::Id))
+                .equals((team_member::Entity, team_member::Column::TeamId)),
+        )
+        .expr_as(Expr::col((team::Entity, team::Column::PublicId)), "default_team_pid");
+    select
 }
 
 /// Makes `team_id` the person's default team; answers them as they are now. The caller has

@@ -8,7 +8,7 @@ use utoipa::ToSchema;
 use crate::{
     entity::{ids::UserId, user},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, AuthUser, SignedIn, TEAM_NOT_FOUND},
+    extract::{ApiJson, AuthUser, MyProfile, TEAM_NOT_FOUND},
     repo,
     state::AppState,
 };
@@ -27,6 +27,14 @@ pub struct Profile {
     pub created_at: OffsetDateTime,
 }
 
+impl Profile {
+    /// The profile of `user`, whose default team's public id is `default_team_pid`.
+    fn of(user: user::Model, default_team_pid: Option<String>) -> Self {
+        let full_name = crate::auth::user::full_name(&user);
+        Self { id: user.id, email: user.email, full_name, default_team_pid, created_at: user.created_at }
+    }
+}
+
 /// The signed-in person's profile. Sent with `Cache-Control: no-store`: it changes with the
 /// session and must never be served from a cache to someone else.
 #[utoipa::path(
@@ -40,12 +48,10 @@ pub struct Profile {
     security(("bearer" = []), ("cookie" = []))
 )]
 pub async fn me(
-    State(state): State<AppState>,
     // Also before the second factor's code: the app reads the profile to know whom to ask.
-    SignedIn(current): SignedIn,
-) -> Result<impl IntoResponse, AppError> {
-    let profile = profile_of(&state, current.user).await?;
-    Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
+    MyProfile { current, default_team_pid }: MyProfile,
+) -> impl IntoResponse {
+    ([(header::CACHE_CONTROL, "no-store")], Json(Profile::of(current.user, default_team_pid)))
 }
 
 /// The team to open first.
@@ -97,6 +103,5 @@ pub async fn set_default_team(
 /// The profile of `user`. The default team counts only while they are still its member.
 async fn profile_of(state: &AppState, user: user::Model) -> Result<Profile, AppError> {
     let default_team_pid = repo::users::default_team_public_id(&state.db, &user).await?;
-    let full_name = crate::auth::user::full_name(&user);
-    Ok(Profile { id: user.id, email: user.email, full_name, default_team_pid, created_at: user.created_at })
+    Ok(Profile::of(user, default_team_pid))
 }

@@ -11,7 +11,7 @@ use sea_orm::{
     ActiveValue::Set,
     ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult,
     IntoActiveModel as _, JoinType, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _,
-    QueryTrait as _, SelectTwo,
+    QueryTrait as _, SelectTwo, Statement,
     sea_query::{Expr, ExprTrait as _, Query},
 };
 use serde_json::Value;
@@ -28,6 +28,7 @@ use crate::{
         session::{self, Aal},
         user,
     },
+    repo::built_once::BuiltOnce,
 };
 
 /// How long a just-rotated refresh token stays usable, for tabs that refresh at the same moment.
@@ -253,15 +254,37 @@ pub async fn signed_in(
     id: Uuid,
     user_id: UserId,
 ) -> Result<Option<SignedIn>, DbErr> {
-    let query = signed_in_query(id, user_id).build(db.get_database_backend());
+    static QUERY: BuiltOnce = BuiltOnce::new();
+    let query = signed_in_statement(&QUERY, db, id, user_id, signed_in_query);
     SignedIn::find_by_statement(query).one(db).await
+}
+
+/// The statement of `query`, [`signed_in_query`] or one that reads more beside it with no values
+/// of its own, for the session `id` of `user_id`: its SQL built once for each database (`cached`).
+pub fn signed_in_statement(
+    cached: &BuiltOnce,
+    db: &impl ConnectionTrait,
+    id: Uuid,
+    user_id: UserId,
+    query: impl FnOnce(Uuid, UserId) -> SelectTwo<session::Entity, user::Entity>,
+) -> Statement {
+    cached.statement(db.get_database_backend(), signed_in_values(id, user_id).collect(), |backend| {
+        query(id, user_id).build(backend)
+    })
+}
+
+/// The values [`signed_in_query`] binds: the factor status it looks for in its columns, then the
+/// session and the person. A query that adds columns with values of their own lists those
+/// between the first and the rest (`repo::teams::signed_in_member`).
+pub fn signed_in_values(id: Uuid, user_id: UserId) -> impl Iterator<Item = sea_orm::Value> {
+    [FactorStatus::Verified.into(), id.into(), user_id.into()].into_iter()
 }
 
 /// The query of [`signed_in`], whose rows [`SignedIn`] reads, for a query that reads more
 /// beside it (`repo::teams::signed_in_member`).
 pub fn signed_in_query(id: Uuid, user_id: UserId) -> SelectTwo<session::Entity, user::Entity> {
     let verified_factor = Query::select()
-        .expr(Expr::val(1))
+        .column((mfa_factor::Entity, mfa_factor::Column::Id))
         .from(mfa_factor::Entity)
         .and_where(
             Expr::col((mfa_factor::Entity, mfa_factor::Column::UserId))
