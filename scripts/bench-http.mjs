@@ -10,7 +10,9 @@
 // a 2xx: wrk's count of others is printed and fails the run, so a figure never hides errors.
 //
 // Printed per endpoint: requests/s, that as a percentage of the reference's (the mean of its two
-// runs), p50 and p99 latency. The README's "API speed" section records the results.
+// runs), p50 and p99 latency, and the server's CPU time per request (user and system, from
+// /proc): on a shared machine the rates move with what else runs, the CPU time much less. The
+// README's "API speed" section records the results.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -41,26 +43,38 @@ function milliseconds(text) {
   return Number(number) * { us: 0.001, ms: 1, s: 1000, m: 60_000 }[unit];
 }
 
+/** The CPU time process `pid` has used, user and system, in microseconds (Linux's /proc). */
+function cpuMicroseconds(pid) {
+  // After the command's name, in parentheses: the state is field 3, utime and stime 14 and 15.
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').at(-1).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / TICKS_PER_SECOND;
+}
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
+
 /**
- * Loads `url` with wrk; `request` (method, body, headers) is sent by a Lua script. Answers
- * requests/s, p50 and p99 in ms, and the count of answers that were not 2xx or 3xx.
+ * Loads `url`, served by process `pid`, with wrk; `request` (method, body, headers) is sent by a
+ * Lua script. Answers requests/s, p50 and p99 in ms, the server's CPU time per request in
+ * microseconds, and the count of answers that were not 2xx or 3xx.
  */
-function wrk(url, { method = 'GET', body, headers = {} } = {}) {
+function wrk(url, pid, { method = 'GET', body, headers = {} } = {}) {
   const script = join(scratch, 'request.lua');
   const lines = [`wrk.method = ${JSON.stringify(method)}`];
   if (body) lines.push(`wrk.body = ${JSON.stringify(body)}`);
   for (const [name, value] of Object.entries(headers)) lines.push(`wrk.headers[${JSON.stringify(name)}] = ${JSON.stringify(value)}`);
   writeFileSync(script, `${lines.join('\n')}\n`);
+  const cpuBefore = cpuMicroseconds(pid);
   const output = execFileSync('wrk', ['-t2', `-c${CONNECTIONS}`, `-d${SECONDS_EACH}s`, '--latency', '-s', script, url], {
     encoding: 'utf8',
   });
+  const cpu = cpuMicroseconds(pid) - cpuBefore;
+  const requests = Number(/(\d+) requests in/.exec(output)?.[1]);
   const perSecond = Number(/Requests\/sec:\s+([\d.]+)/.exec(output)?.[1]);
   const p50 = /\n\s+50%\s+(\S+)/.exec(output)?.[1];
   const p99 = /\n\s+99%\s+(\S+)/.exec(output)?.[1];
   const errors = Number(/Non-2xx or 3xx responses:\s+(\d+)/.exec(output)?.[1] ?? 0);
   const socketErrors = /Socket errors:.*/.exec(output)?.[0];
-  if (!perSecond || !p50 || !p99) throw new Error(`wrk printed what I cannot read:\n${output}`);
-  return { perSecond, p50: milliseconds(p50), p99: milliseconds(p99), errors, socketErrors };
+  if (!perSecond || !p50 || !p99 || !requests) throw new Error(`wrk printed what I cannot read:\n${output}`);
+  return { perSecond, p50: milliseconds(p50), p99: milliseconds(p99), cpuEach: cpu / requests, errors, socketErrors };
 }
 
 /** Runs the reference server for the time `measure` takes. */
@@ -77,7 +91,7 @@ async function withReference(measure) {
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
     }
-    return measure(`http://127.0.0.1:${port}/`);
+    return measure(`http://127.0.0.1:${port}/`, child.pid);
   } finally {
     child.kill();
   }
@@ -124,7 +138,7 @@ async function measureBobbin(databaseUrl) {
     const results = [];
     for (const [name, path, request] of await prepare(server)) {
       if (only && !only.some((word) => name.includes(word))) continue;
-      results.push({ name, ...wrk(server.base + path, request) });
+      results.push({ name, ...wrk(server.base + path, server.pid, request) });
     }
     return { results, afterLoad: memory(server.pid) };
   } finally {
@@ -161,12 +175,12 @@ async function measureStartUp(databaseUrl) {
 
 function printTable(title, results, reference) {
   console.log(`\n${title}`);
-  console.log('| Endpoint | Requests/s | Share of bare axum | p50 | p99 | Not 2xx |');
-  console.log('|---|---:|---:|---:|---:|---:|');
-  for (const { name, perSecond, p50, p99, errors } of results) {
+  console.log('| Endpoint | Requests/s | Share of bare axum | p50 | p99 | CPU per request | Not 2xx |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const { name, perSecond, p50, p99, cpuEach, errors } of results) {
     const share = ((100 * perSecond) / reference).toFixed(1);
     console.log(
-      `| ${name} | ${Math.round(perSecond).toLocaleString('en')} | ${share}% | ${p50.toFixed(2)} ms | ${p99.toFixed(2)} ms | ${errors} |`,
+      `| ${name} | ${Math.round(perSecond).toLocaleString('en')} | ${share}% | ${p50.toFixed(2)} ms | ${p99.toFixed(2)} ms | ${cpuEach.toFixed(0)} µs | ${errors} |`,
     );
   }
 }
@@ -175,7 +189,7 @@ const postgres = process.env.BOBBIN_TEST_POSTGRES_URL;
 const database = `bobbin_bench_${process.pid}`;
 const psql = (sql) => execFileSync('psql', [postgres, '-Atqc', sql], { stdio: ['ignore', 'ignore', 'inherit'] });
 
-const before = await withReference((url) => wrk(url));
+const before = await withReference((url, pid) => wrk(url, pid));
 const sqliteUrl = `sqlite://${join(scratch, 'bobbin.db')}`;
 const sqlite = await measureBobbin(sqliteUrl);
 const startUp = await measureStartUp(sqliteUrl);
@@ -188,11 +202,11 @@ if (postgres) {
     psql(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`);
   }
 }
-const after = await withReference((url) => wrk(url));
+const after = await withReference((url, pid) => wrk(url, pid));
 const reference = (before.perSecond + after.perSecond) / 2;
 
 console.log(
-  `\nbare axum (examples/bare_axum): ${Math.round(before.perSecond).toLocaleString('en')} requests/s before, ${Math.round(after.perSecond).toLocaleString('en')} after; p50 ${before.p50.toFixed(2)} ms, p99 ${before.p99.toFixed(2)} ms`,
+  `\nbare axum (examples/bare_axum): ${Math.round(before.perSecond).toLocaleString('en')} requests/s before, ${Math.round(after.perSecond).toLocaleString('en')} after; p50 ${before.p50.toFixed(2)} ms, p99 ${before.p99.toFixed(2)} ms; CPU per request ${before.cpuEach.toFixed(1)} and ${after.cpuEach.toFixed(1)} µs`,
 );
 console.log(`wrk: ${CONNECTIONS} connections, 2 threads, ${SECONDS_EACH} s each, loopback`);
 printTable('SQLite', sqlite.results, reference);
