@@ -5,8 +5,7 @@
 //! for the sign-in check, its joins and its 40 columns, that was a seventh of a `GET /teams`
 //! in a profile (building, writing and dropping the tree), more than running the query. The SQL
 //! of such a query does not depend on its values, only on the database, so it is kept here the
-//! first time it is built; sqlx then also finds its prepared statement by that same text.
-//! sea-query has no such templates, hence this small cache.
+//! first time it is built. sea-query has no such templates, hence this small cache.
 
 use std::sync::OnceLock;
 

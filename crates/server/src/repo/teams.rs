@@ -136,15 +136,41 @@ impl Membership {
     }
 }
 
-/// The team `team_id` names, by its `public_id` or its `id`. Answers carry a team's `id` as well
-/// as its `public_id`, so either names it: a client that kept the `id` would otherwise get a 404
-/// for a team it is in. The two cannot be confused: a public id is 16 letters and digits, never a
-/// UUID.
-fn named(team_id: &str) -> Expr {
-    match Uuid::parse_str(team_id) {
-        Ok(id) => team::Column::Id.eq(id),
-        Err(_) => team::Column::PublicId.eq(team_id),
+/// How a request names a team: by its `public_id` or its `id`. Answers carry a team's `id` as
+/// well as its `public_id`, so either names it: a client that kept the `id` would otherwise get a
+/// 404 for a team it is in. The two cannot be confused: a public id is 16 letters and digits,
+/// never a UUID.
+#[derive(Debug, Clone, Copy)]
+enum TeamRef<'a> {
+    Id(Uuid),
+    Public(&'a str),
+}
+
+impl<'a> TeamRef<'a> {
+    fn of(team_id: &'a str) -> Self {
+        Uuid::parse_str(team_id).map_or(Self::Public(team_id), Self::Id)
     }
+
+    /// The condition on `teams` that finds the team.
+    fn condition(self) -> Expr {
+        match self {
+            Self::Id(id) => team::Column::Id.eq(id),
+            Self::Public(public_id) => team::Column::PublicId.eq(public_id),
+        }
+    }
+
+    /// The value [`Self::condition`] binds.
+    fn value(self) -> sea_orm::Value {
+        match self {
+            Self::Id(id) => id.into(),
+            Self::Public(public_id) => public_id.into(),
+        }
+    }
+}
+
+/// The team `team_id` names ([`TeamRef`]).
+fn named(team_id: &str) -> Expr {
+    TeamRef::of(team_id).condition()
 }
 
 /// The team `team_id` names ([`named`]) and `user_id`'s role in it, if they are its member, in
@@ -206,21 +232,21 @@ pub async fn signed_in_member(
     user_id: UserId,
     team_id: &str,
 ) -> Result<Option<(SignedIn, Option<Membership>)>, DbErr> {
-    // The team is named by its id or its public id: a query of each shape.
+    // A query of each shape: the team named by its id, or by its public id.
     static BY_ID: BuiltOnce = BuiltOnce::new();
     static BY_PUBLIC_ID: BuiltOnce = BuiltOnce::new();
-    let (query, team) = match Uuid::parse_str(team_id) {
-        Ok(id) => (&BY_ID, id.into()),
-        Err(_) => (&BY_PUBLIC_ID, team_id.into()),
+    let team = TeamRef::of(team_id);
+    let cached = match team {
+        TeamRef::Id(_) => &BY_ID,
+        TeamRef::Public(_) => &BY_PUBLIC_ID,
     };
-    let mut values = sessions::signed_in_values(session_id, user_id);
-    let values = values
-        .next()
-        .into_iter()
-        .chain([bobbin_core::settings::DEFAULT_REORDER_POINT.into(), team])
-        .chain(values);
-    let query = query.statement(db.get_database_backend(), values.collect(), |backend| {
-        signed_in_member_query(session_id, user_id, team_id).build(backend)
+    let values = sessions::signed_in_values_with(
+        session_id,
+        user_id,
+        [bobbin_core::settings::DEFAULT_REORDER_POINT.into(), team.value()],
+    );
+    let query = cached.statement(db.get_database_backend(), values, |backend| {
+        signed_in_member_query(session_id, user_id, team).build(backend)
     });
     let Some(SignedInMemberRow(signed_in, member, stored)) =
         SignedInMemberRow::find_by_statement(query).one(db).await?
@@ -235,7 +261,7 @@ pub async fn signed_in_member(
 fn signed_in_member_query(
     session_id: Uuid,
     user_id: UserId,
-    team_id: &str,
+    team: TeamRef<'_>,
 ) -> SelectTwo<session::Entity, user::Entity> {
     let mut select = sessions::signed_in_query(session_id, user_id);
     let in_team = Condition::all()
@@ -249,7 +275,7 @@ fn signed_in_member_query(
         );
     let default = settings::default_reorder_point_of_team_row();
     let statement = QueryTrait::query(&mut select)
-        .left_join(team::Entity, named(team_id))
+        .left_join(team::Entity, team.condition())
         .left_join(team_member::Entity, in_team)
         .expr_as(Expr::SubQuery(None, Box::new(default.into())), "default_reorder_point");
     select_prefixed::<team::Entity>(statement, "C_");

@@ -96,12 +96,6 @@ pub async fn set_default_team(
         .ok_or_else(|| AppError::NotFound(TEAM_NOT_FOUND.to_owned()))?
         .team;
     let user = repo::users::set_default_team(&state.db, current.user.id, team.id).await?;
-    let profile = profile_of(&state, user).await?;
-    Ok(([(header::CACHE_CONTROL, "no-store")], Json(profile)))
-}
-
-/// The profile of `user`. The default team counts only while they are still its member.
-async fn profile_of(state: &AppState, user: user::Model) -> Result<Profile, AppError> {
-    let default_team_pid = repo::users::default_team_public_id(&state.db, &user).await?;
-    Ok(Profile::of(user, default_team_pid))
+    // The membership was checked just above.
+    Ok(([(header::CACHE_CONTROL, "no-store")], Json(Profile::of(user, Some(team.public_id)))))
 }

@@ -289,12 +289,21 @@ async fn a_session_unused_for_the_inactivity_timeout_ends(
         .auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": refreshed.refresh_token() }))
         .await;
     assert_eq!(again.status, StatusCode::OK, "{again:?}");
-    // Its access token lists the person's teams until the session has been idle too long.
-    let teams = || app.client.get(app.url("/api/v2/teams")).bearer_auth(again.access_token()).send();
-    assert_eq!(teams().await.unwrap().status(), StatusCode::OK);
+    // Its access token lists the person's teams and reads their profile until the session has
+    // been idle too long (each reads the sign-in check in a query of its own).
+    let get = |path: &str| app.client.get(app.url(path)).bearer_auth(again.access_token()).send();
+    for path in ["/api/v2/teams", "/api/v2/users/me"] {
+        assert_eq!(get(path).await.unwrap().status(), StatusCode::OK, "{path}");
+    }
 
     age(&app, "sessions", "refreshed_at", 2 * 3600 + 1).await;
-    assert_eq!(teams().await.unwrap().status(), StatusCode::UNAUTHORIZED, "an idle session's token");
+    for path in ["/api/v2/teams", "/api/v2/users/me"] {
+        assert_eq!(
+            get(path).await.unwrap().status(),
+            StatusCode::UNAUTHORIZED,
+            "an idle session's token: {path}"
+        );
+    }
 
     app.auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": again.refresh_token() }))
         .await
@@ -364,8 +373,9 @@ async fn a_password_alone_cannot_use_the_api_once_an_authenticator_app_is_set_up
     let by_cookie =
         send(app.client.get(app.url("/api/v2/teams")).header("cookie", auth_cookie(&aal1.token))).await;
     by_cookie.assert_api_error(StatusCode::UNAUTHORIZED, "insufficient_aal");
-    // What the app needs to ask for the code still answers.
-    app.api_get(&aal1, "/users/me").await.assert_status(StatusCode::OK);
+    // What the app needs to ask for the code still answers, whole.
+    let profile = app.api_get(&aal1, "/users/me").await;
+    assert_eq!(profile.assert_status(StatusCode::OK)["default_team_pid"], team);
 
     // With the code, everything works, and nothing was changed meanwhile.
     let with_code = Person { token: aal2, ..owner.clone() };

@@ -85,6 +85,7 @@ async fn creating_a_team_makes_the_caller_its_owner_and_their_default_team(
     let chosen = app.api_patch(&ada, "/users/me/default-team", json!({ "teamPublicId": second })).await;
     assert_eq!(chosen.assert_status(StatusCode::OK)["default_team_pid"], second);
     assert_eq!(chosen.headers["cache-control"], "no-store");
+    assert_eq!(app.api_get(&ada, "/users/me").await.body["default_team_pid"], second);
 }
 
 /// `GET /teams` reads the sign-in check and the caller's teams in one query: each team with the

@@ -268,20 +268,28 @@ pub fn signed_in_statement(
     user_id: UserId,
     query: impl FnOnce(Uuid, UserId) -> SelectTwo<session::Entity, user::Entity>,
 ) -> Statement {
-    cached.statement(db.get_database_backend(), signed_in_values(id, user_id).collect(), |backend| {
+    cached.statement(db.get_database_backend(), signed_in_values_with(id, user_id, []), |backend| {
         query(id, user_id).build(backend)
     })
 }
 
-/// The values [`signed_in_query`] binds: the factor status it looks for in its columns, then the
-/// session and the person. A query that adds columns with values of their own lists those
-/// between the first and the rest (`repo::teams::signed_in_member`).
-pub fn signed_in_values(id: Uuid, user_id: UserId) -> impl Iterator<Item = sea_orm::Value> {
-    [FactorStatus::Verified.into(), id.into(), user_id.into()].into_iter()
+/// The values a query made of [`signed_in_query`] binds, in order: the factor status it looks for
+/// among its columns, then `added`, the values of what the query adds to it (columns and joins,
+/// which come before its `WHERE`), then the session and the person.
+pub fn signed_in_values_with(
+    id: Uuid,
+    user_id: UserId,
+    added: impl IntoIterator<Item = sea_orm::Value>,
+) -> Vec<sea_orm::Value> {
+    let mut values = vec![FactorStatus::Verified.into()];
+    values.extend(added);
+    values.extend([id.into(), user_id.into()]);
+    values
 }
 
-/// The query of [`signed_in`], whose rows [`SignedIn`] reads, for a query that reads more
-/// beside it (`repo::teams::signed_in_member`).
+/// The query of [`signed_in`], whose rows [`SignedIn`] reads, for the queries that read more
+/// beside it (`repo::teams::signed_in_member` and `signed_in_teams`,
+/// `repo::users::signed_in_profile`).
 pub fn signed_in_query(id: Uuid, user_id: UserId) -> SelectTwo<session::Entity, user::Entity> {
     let verified_factor = Query::select()
         .column((mfa_factor::Entity, mfa_factor::Column::Id))
