@@ -4,7 +4,10 @@ use std::{
     collections::HashMap,
     path::PathBuf,
     str::FromStr as _,
-    sync::{Arc, LazyLock, Mutex},
+    sync::{
+        Arc, LazyLock, Mutex,
+        atomic::{AtomicUsize, Ordering},
+    },
     time::Duration,
 };
 
@@ -17,7 +20,7 @@ use sea_orm::{
     TransactionOptions, TransactionTrait as _, UpdateMany,
     sea_query::{Alias, OnConflict, Query, Values},
     sqlx::{
-        self, Connection as _,
+        self, ConnectOptions as _, Connection as _,
         postgres::{PgConnectOptions, PgPoolOptions},
         sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
     },
@@ -429,14 +432,7 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
     let url = args.database_url.expose();
     match Engine::from_url(url)? {
         Engine::Sqlite => {
-            let options = SqliteConnectOptions::from_str(url)
-                .context("DATABASE_URL is not a valid SQLite URL")?
-                .create_if_missing(true)
-                .journal_mode(SqliteJournalMode::Wal)
-                // NORMAL is safe with WAL: a power cut can lose the last commits, never corrupt.
-                .synchronous(SqliteSynchronous::Normal)
-                .foreign_keys(true)
-                .busy_timeout(SQLITE_BUSY_TIMEOUT);
+            let options = sqlite_options(url)?;
             if let Some(folder) = options.get_filename().parent()
                 && !folder.as_os_str().is_empty()
             {
@@ -473,6 +469,109 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
                 .await
                 .context("connecting to PostgreSQL")?;
             Ok(SqlxPostgresConnector::from_sqlx_postgres_pool(pool))
+        }
+    }
+}
+
+/// How every SQLite connection is opened: WAL, foreign keys, the busy timeout.
+fn sqlite_options(url: &str) -> anyhow::Result<SqliteConnectOptions> {
+    Ok(SqliteConnectOptions::from_str(url)
+        .context("DATABASE_URL is not a valid SQLite URL")?
+        .create_if_missing(true)
+        .journal_mode(SqliteJournalMode::Wal)
+        // NORMAL is safe with WAL: a power cut can lose the last commits, never corrupt.
+        .synchronous(SqliteSynchronous::Normal)
+        .foreign_keys(true)
+        .busy_timeout(SQLITE_BUSY_TIMEOUT))
+}
+
+/// Where the sign-in checks, which every request makes before its handler runs, read: on SQLite,
+/// connections of their own beside the pool; on PostgreSQL, the pool.
+///
+/// sqlx's pool pings every connection it takes back, to see it can be used again. On SQLite each
+/// connection runs on a thread of its own, so that ping is a second hand-over to that thread and
+/// back after every query: for a request whose only query is the sign-in check (`GET /teams`),
+/// about a sixth of its time. A connection here only ever runs one read at a time, in autocommit
+/// (no transaction to roll back, nothing left pending if the request is dropped half-way), so it
+/// needs no such check; requests take the connections in turn. Each read sees every commit made
+/// before it, by any connection or process, as the pool's would: an ended session is refused at
+/// once. Written by hand because it is this small (a turn counter and a lock per connection); a
+/// pool crate would add its own checks back.
+#[derive(Debug)]
+pub struct SignInReads {
+    db: DatabaseConnection,
+    /// Empty on PostgreSQL. `None` once [`Self::close`] has closed it.
+    sqlite: Vec<tokio::sync::Mutex<Option<sqlx::SqliteConnection>>>,
+    next: AtomicUsize,
+}
+
+impl SignInReads {
+    /// Enough for two cores: a read holds its connection for some microseconds.
+    const SQLITE_CONNECTIONS: usize = 4;
+
+    /// Opens the SQLite connections (after the pool has created the database); on PostgreSQL,
+    /// reads go to `db`.
+    ///
+    /// # Errors
+    ///
+    /// When a connection cannot be opened.
+    pub async fn open(db: &DatabaseConnection, args: &DatabaseArgs) -> anyhow::Result<Self> {
+        let mut sqlite = Vec::new();
+        if db.get_database_backend() == DbBackend::Sqlite {
+            let options = sqlite_options(args.database_url.expose())?;
+            for _ in 0..Self::SQLITE_CONNECTIONS {
+                let connection = options.connect().await.context("opening the SQLite database")?;
+                sqlite.push(tokio::sync::Mutex::new(Some(connection)));
+            }
+        }
+        Ok(Self { db: db.clone(), sqlite, next: AtomicUsize::new(0) })
+    }
+
+    pub fn backend(&self) -> DbBackend {
+        self.db.get_database_backend()
+    }
+
+    /// The rows of `statement`, a read.
+    ///
+    /// # Errors
+    ///
+    /// The database's; [`Outage::Busy`] when no connection came free in time.
+    pub async fn all(&self, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
+        if self.sqlite.is_empty() {
+            return self.db.query_all_raw(statement).await;
+        }
+        let turn = self.next.fetch_add(1, Ordering::Relaxed) % self.sqlite.len();
+        let mut connection = tokio::time::timeout(ACQUIRE_TIMEOUT, self.sqlite[turn].lock())
+            .await
+            .map_err(|_elapsed| DbErr::ConnectionAcquire(ConnAcquireErr::Timeout))?;
+        let connection =
+            connection.as_mut().ok_or(DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed))?;
+        let values = statement.values.unwrap_or(Values(Vec::new()));
+        let rows = sqlx::query_with(sqlx::AssertSqlSafe(statement.sql), SqlxValues(values))
+            .fetch_all(connection)
+            .await
+            .map_err(|error| DbErr::Query(RuntimeErr::SqlxError(Arc::new(error))))?;
+        Ok(rows.into_iter().map(QueryResult::from).collect())
+    }
+
+    /// The first row of `statement`, a read.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::all`].
+    pub async fn one(&self, statement: Statement) -> Result<Option<QueryResult>, DbErr> {
+        Ok(self.all(statement).await?.into_iter().next())
+    }
+
+    /// Closes the SQLite connections, as the server stops (the last connection to close folds
+    /// the write-ahead log back into the database file).
+    pub async fn close(&self) {
+        for connection in &self.sqlite {
+            if let Some(connection) = connection.lock().await.take()
+                && let Err(error) = connection.close().await
+            {
+                tracing::warn!(%error, "closing a SQLite connection");
+            }
         }
     }
 }
@@ -591,6 +690,45 @@ mod tests {
             .unwrap();
         let order: Vec<i64> = rows.iter().map(|row| row.try_get("", "writer").unwrap()).collect();
         assert_eq!(order, (0..16).collect::<Vec<i64>>());
+    }
+
+    /// The sign-in checks' own connections are opened as the pool's are, each sees the pool's
+    /// commits at once (an ended session is refused on the next request), and closed before the
+    /// pool they leave no write-ahead log behind.
+    #[tokio::test]
+    async fn the_sign_in_reads_see_every_commit_at_once_and_close_with_the_pool() {
+        use sea_orm::{ConnectionTrait as _, DbBackend, Statement};
+        let folder = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", folder.path().join("reads.db").display());
+        let args = crate::config::DatabaseArgs { database_url: url.as_str().into(), db_max_connections: 4 };
+        let db = super::connect(&args).await.unwrap();
+        let reads = super::SignInReads::open(&db, &args).await.unwrap();
+        let read = |sql: &str| reads.one(Statement::from_string(DbBackend::Sqlite, sql.to_owned()));
+        let number = |row: Option<sea_orm::QueryResult>| row.unwrap().try_get_by_index::<i64>(0).unwrap();
+        // Every connection in turn.
+        let each = super::SignInReads::SQLITE_CONNECTIONS;
+        for _ in 0..each {
+            assert_eq!(number(read("PRAGMA foreign_keys").await.unwrap()), 1);
+            assert_eq!(number(read("PRAGMA busy_timeout").await.unwrap()), 5000);
+        }
+
+        db.execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
+            .await
+            .unwrap();
+        for _ in 0..each {
+            assert_eq!(number(read("SELECT COUNT(*) FROM sessions").await.unwrap()), 1);
+        }
+        db.execute_unprepared("DELETE FROM sessions").await.unwrap();
+        for _ in 0..each {
+            assert_eq!(number(read("SELECT COUNT(*) FROM sessions").await.unwrap()), 0, "ended at once");
+        }
+
+        reads.close().await;
+        let closed = read("SELECT 1").await.unwrap_err();
+        assert_eq!(Outage::of(&closed), Some(Outage::Unavailable), "{closed}");
+        db.close().await.unwrap();
+        assert!(folder.path().join("reads.db").exists());
+        assert!(!folder.path().join("reads.db-wal").exists(), "the log is folded into the database");
     }
 
     #[test]

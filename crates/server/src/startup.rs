@@ -24,7 +24,7 @@ use crate::{
     blocking::HeavyWork,
     config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     db,
-    db::StorageWatch,
+    db::{SignInReads, StorageWatch},
     limits::{InFlight, PerClient},
     listener::JsonErrorsListener,
     metrics::Metrics,
@@ -39,6 +39,7 @@ pub struct Application {
     listener: TcpListener,
     router: axum::Router,
     db: DatabaseConnection,
+    sign_in_reads: Arc<SignInReads>,
     threads: ThreadCache,
     /// `--metrics-bind`'s listener and what it serves.
     metrics: Option<(TcpListener, axum::Router)>,
@@ -97,11 +98,13 @@ impl Application {
                 tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
             }
         }
+        let sign_in_reads = Arc::new(SignInReads::open(&db, &args.database).await?);
         let threads = ThreadCache::new(CACHED_BYTES);
         let metrics = (metrics_listener.is_some() || args.metrics.metrics_token.is_some())
             .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));
         let state = AppState::new(Shared {
             db: db.clone(),
+            sign_in_reads: sign_in_reads.clone(),
             environment: args.environment,
             auth,
             trust_forwarded_for: args.trust_forwarded_for,
@@ -123,6 +126,7 @@ impl Application {
             listener,
             router,
             db,
+            sign_in_reads,
             threads,
             metrics,
             shutdown_grace: args.shutdown_grace(),
@@ -181,6 +185,7 @@ impl Application {
             result = server => result.context("serving")?,
             () = grace_over => tracing::warn!(?grace, "requests still running after the grace period; stopping anyway"),
         }
+        self.sign_in_reads.close().await;
         self.db.close().await.context("closing the database")?;
         tracing::info!("stopped");
         Ok(())

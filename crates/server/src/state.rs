@@ -6,7 +6,7 @@ use crate::{
     auth::AuthService,
     blocking::HeavyWork,
     config::{Environment, Secret},
-    db::StorageWatch,
+    db::{SignInReads, StorageWatch},
     limits::{InFlight, PerClient},
     metrics::Metrics,
     repo::thread_cache::ThreadCache,
@@ -37,6 +37,8 @@ impl Deref for AppState {
 #[derive(Debug)]
 pub struct Shared {
     pub db: DatabaseConnection,
+    /// Where the sign-in checks read ([`SignInReads`]).
+    pub sign_in_reads: Arc<SignInReads>,
     pub environment: Environment,
     pub auth: Arc<AuthService>,
     /// Whether the client address comes from `X-Forwarded-For` (behind a trusted proxy).

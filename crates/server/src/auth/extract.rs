@@ -175,7 +175,7 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 /// once, not when they expire, on every server sharing the database.
 pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<CurrentSession> {
     let claims = verified(state, token)?;
-    let signed_in = sessions::signed_in(&state.db, claims.session_id, claims.sub).await?;
+    let signed_in = sessions::signed_in(&state.sign_in_reads, claims.session_id, claims.sub).await?;
     still_signed_in(state, claims, signed_in)
 }
 
@@ -188,7 +188,7 @@ pub async fn from_access_token_in_team(
 ) -> AuthResult<(CurrentSession, Option<Membership>)> {
     let claims = verified(state, token)?;
     let (signed_in, membership) =
-        teams::signed_in_member(&state.db, claims.session_id, claims.sub, team_id).await?.unzip();
+        teams::signed_in_member(&state.sign_in_reads, claims.session_id, claims.sub, team_id).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, membership.flatten()))
 }
 
@@ -199,7 +199,8 @@ pub async fn from_access_token_with_teams(
     token: &str,
 ) -> AuthResult<(CurrentSession, Vec<teams::Joined>)> {
     let claims = verified(state, token)?;
-    let (signed_in, joined) = teams::signed_in_teams(&state.db, claims.session_id, claims.sub).await?.unzip();
+    let (signed_in, joined) =
+        teams::signed_in_teams(&state.sign_in_reads, claims.session_id, claims.sub).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, joined.unwrap_or_default()))
 }
 
@@ -211,7 +212,7 @@ pub async fn from_access_token_with_default_team(
 ) -> AuthResult<(CurrentSession, Option<String>)> {
     let claims = verified(state, token)?;
     let (signed_in, default_team_pid) =
-        users::signed_in_profile(&state.db, claims.session_id, claims.sub).await?.unzip();
+        users::signed_in_profile(&state.sign_in_reads, claims.session_id, claims.sub).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, default_team_pid.flatten()))
 }
 

@@ -16,6 +16,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
+    db::SignInReads,
     entity::{
         ids::{TeamId, UserId},
         inventory_thread, machine, quote, session, team, team_member, user,
@@ -227,7 +228,7 @@ impl FromQueryResult for SignedInMemberRow {
 ///
 /// The database's, or a broken row's.
 pub async fn signed_in_member(
-    db: &impl ConnectionTrait,
+    reads: &SignInReads,
     session_id: Uuid,
     user_id: UserId,
     team_id: &str,
@@ -245,14 +246,13 @@ pub async fn signed_in_member(
         user_id,
         [bobbin_core::settings::DEFAULT_REORDER_POINT.into(), team.value()],
     );
-    let query = cached.statement(db.get_database_backend(), values, |backend| {
+    let query = cached.statement(reads.backend(), values, |backend| {
         signed_in_member_query(session_id, user_id, team).build(backend)
     });
-    let Some(SignedInMemberRow(signed_in, member, stored)) =
-        SignedInMemberRow::find_by_statement(query).one(db).await?
-    else {
+    let Some(row) = reads.one(query).await? else {
         return Ok(None);
     };
+    let SignedInMemberRow(signed_in, member, stored) = SignedInMemberRow::from_query_result(&row, "")?;
     let membership = member.map(|(team, member)| Membership::of_row(team, &member, stored.as_deref()));
     Ok(Some((signed_in, membership)))
 }
@@ -310,17 +310,21 @@ impl FromQueryResult for SignedInTeamRow {
 ///
 /// The database's, or a broken row's.
 pub async fn signed_in_teams(
-    db: &impl ConnectionTrait,
+    reads: &SignInReads,
     session_id: Uuid,
     user_id: UserId,
 ) -> Result<Option<(SignedIn, Vec<Joined>)>, DbErr> {
     static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = sessions::signed_in_statement(&QUERY, db, session_id, user_id, signed_in_teams_query);
-    let mut rows = SignedInTeamRow::find_by_statement(query).all(db).await?.into_iter();
-    let Some(SignedInTeamRow(signed_in, first)) = rows.next() else {
+    let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, signed_in_teams_query);
+    let rows = reads.all(query).await?;
+    let mut rows = rows.iter().map(|row| SignedInTeamRow::from_query_result(row, ""));
+    let Some(SignedInTeamRow(signed_in, first)) = rows.next().transpose()? else {
         return Ok(None);
     };
-    let teams = first.into_iter().chain(rows.filter_map(|SignedInTeamRow(_, joined)| joined)).collect();
+    let mut teams: Vec<Joined> = first.into_iter().collect();
+    for row in rows {
+        teams.extend(row?.1);
+    }
     Ok(Some((signed_in, teams)))
 }
 

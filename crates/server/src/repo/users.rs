@@ -12,6 +12,7 @@ use uuid::Uuid;
 
 use crate::{
     auth::user::full_name,
+    db::SignInReads,
     entity::{
         ids::{TeamId, UserId},
         session, team, team_member, user,
@@ -99,14 +100,17 @@ impl FromQueryResult for SignedInProfileRow {
 ///
 /// The database's.
 pub async fn signed_in_profile(
-    db: &impl ConnectionTrait,
+    reads: &SignInReads,
     session_id: Uuid,
     user_id: UserId,
 ) -> Result<Option<(SignedIn, Option<String>)>, DbErr> {
     static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = sessions::signed_in_statement(&QUERY, db, session_id, user_id, signed_in_profile_query);
-    let row = SignedInProfileRow::find_by_statement(query).one(db).await?;
-    Ok(row.map(|SignedInProfileRow(signed_in, default_team_pid)| (signed_in, default_team_pid)))
+    let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, signed_in_profile_query);
+    let Some(row) = reads.one(query).await? else {
+        return Ok(None);
+    };
+    let SignedInProfileRow(signed_in, default_team_pid) = SignedInProfileRow::from_query_result(&row, "")?;
+    Ok(Some((signed_in, default_team_pid)))
 }
 
 /// The query of [`signed_in_profile`].

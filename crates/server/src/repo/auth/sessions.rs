@@ -20,7 +20,7 @@ use uuid::Uuid;
 
 use crate::{
     auth::secret,
-    db::begin_write,
+    db::{SignInReads, begin_write},
     entity::{
         ids::UserId,
         mfa_factor::{self, FactorStatus},
@@ -249,26 +249,22 @@ impl FromQueryResult for SignedIn {
 /// # Errors
 ///
 /// The database's.
-pub async fn signed_in(
-    db: &impl ConnectionTrait,
-    id: Uuid,
-    user_id: UserId,
-) -> Result<Option<SignedIn>, DbErr> {
+pub async fn signed_in(reads: &SignInReads, id: Uuid, user_id: UserId) -> Result<Option<SignedIn>, DbErr> {
     static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = signed_in_statement(&QUERY, db, id, user_id, signed_in_query);
-    SignedIn::find_by_statement(query).one(db).await
+    let query = signed_in_statement(&QUERY, reads, id, user_id, signed_in_query);
+    reads.one(query).await?.map(|row| SignedIn::from_query_result(&row, "")).transpose()
 }
 
 /// The statement of `query`, [`signed_in_query`] or one that reads more beside it with no values
 /// of its own, for the session `id` of `user_id`: its SQL built once for each database (`cached`).
 pub fn signed_in_statement(
     cached: &BuiltOnce,
-    db: &impl ConnectionTrait,
+    reads: &SignInReads,
     id: Uuid,
     user_id: UserId,
     query: impl FnOnce(Uuid, UserId) -> SelectTwo<session::Entity, user::Entity>,
 ) -> Statement {
-    cached.statement(db.get_database_backend(), signed_in_values_with(id, user_id, []), |backend| {
+    cached.statement(reads.backend(), signed_in_values_with(id, user_id, []), |backend| {
         query(id, user_id).build(backend)
     })
 }
