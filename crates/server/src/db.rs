@@ -4,10 +4,7 @@ use std::{
     collections::HashMap,
     path::PathBuf,
     str::FromStr as _,
-    sync::{
-        Arc, LazyLock, Mutex,
-        atomic::{AtomicUsize, Ordering},
-    },
+    sync::{Arc, LazyLock, Mutex},
     time::Duration,
 };
 
@@ -490,43 +487,42 @@ fn sqlite_options(url: &str) -> anyhow::Result<SqliteConnectOptions> {
 ///
 /// sqlx's pool pings every connection it takes back, to see it can be used again. On SQLite each
 /// connection runs on a thread of its own, so that ping is a second hand-over to that thread and
-/// back after every query: for a request whose only query is the sign-in check (`GET /teams`),
-/// about a sixth of its time. A connection here only ever runs one read at a time, in autocommit
-/// (no transaction to roll back, nothing left pending if the request is dropped half-way), so it
-/// needs no such check; requests take the connections in turn. Each read sees every commit made
-/// before it, by any connection or process, as the pool's would: an ended session is refused at
-/// once. Written by hand because it is this small (a turn counter and a lock per connection); a
-/// pool crate would add its own checks back.
+/// back after every query, as costly as the query's own. A connection here only ever runs one
+/// read at a time, in autocommit: each read sees every commit made before it, by any connection
+/// or process, as the pool's would (an ended session is refused at once), there is no
+/// transaction to roll back, and a read dropped half-way (its client gone) leaves nothing pending
+/// (sqlx's worker stops at once and resets the statement before it takes the next command). So
+/// these connections are never pinged. Written here because it is this small, a turn and a list of
+/// free connections, with no dependency.
 #[derive(Debug)]
 pub struct SignInReads {
     db: DatabaseConnection,
-    /// Empty on PostgreSQL. `None` once [`Self::close`] has closed it.
-    sqlite: Vec<tokio::sync::Mutex<Option<sqlx::SqliteConnection>>>,
-    next: AtomicUsize,
+    /// On SQLite, the pool's own options, so these connections open the same database (an
+    /// in-memory one too) with the same settings.
+    sqlite: Option<Arc<SqliteConnectOptions>>,
+    /// The connections not in use: opened as needed, up to [`Self::SQLITE_CONNECTIONS`].
+    free: Mutex<Vec<sqlx::SqliteConnection>>,
+    /// A turn for each of those connections.
+    turns: Semaphore,
 }
 
 impl SignInReads {
     /// Enough for two cores: a read holds its connection for some microseconds.
-    const SQLITE_CONNECTIONS: usize = 4;
+    const SQLITE_CONNECTIONS: u32 = 4;
 
-    /// Opens the SQLite connections (after the pool has created the database); on PostgreSQL,
-    /// reads go to `db`.
-    ///
-    /// # Errors
-    ///
-    /// When a connection cannot be opened.
-    pub async fn open(db: &DatabaseConnection, args: &DatabaseArgs) -> anyhow::Result<Self> {
-        let mut sqlite = Vec::new();
-        if db.get_database_backend() == DbBackend::Sqlite {
-            let options = sqlite_options(args.database_url.expose())?;
-            for _ in 0..Self::SQLITE_CONNECTIONS {
-                let connection = options.connect().await.context("opening the SQLite database")?;
-                sqlite.push(tokio::sync::Mutex::new(Some(connection)));
-            }
+    /// Reads of `db`'s database; on SQLite, the connections open with their first reads.
+    pub fn new(db: &DatabaseConnection) -> Self {
+        let sqlite = (db.get_database_backend() == DbBackend::Sqlite)
+            .then(|| db.get_sqlite_connection_pool().connect_options());
+        Self {
+            db: db.clone(),
+            sqlite,
+            free: Mutex::new(Vec::new()),
+            turns: Semaphore::new(Self::SQLITE_CONNECTIONS as usize),
         }
-        Ok(Self { db: db.clone(), sqlite, next: AtomicUsize::new(0) })
     }
 
+    /// The database the reads go to, for the queries' SQL.
     pub fn backend(&self) -> DbBackend {
         self.db.get_database_backend()
     }
@@ -535,22 +531,38 @@ impl SignInReads {
     ///
     /// # Errors
     ///
-    /// The database's; [`Outage::Busy`] when no connection came free in time.
+    /// The database's; [`Outage::Busy`] when no connection came free in time, and
+    /// [`Outage::Unavailable`] once the server has closed them.
     pub async fn all(&self, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
-        if self.sqlite.is_empty() {
+        let Some(options) = &self.sqlite else {
             return self.db.query_all_raw(statement).await;
-        }
-        let turn = self.next.fetch_add(1, Ordering::Relaxed) % self.sqlite.len();
-        let mut connection = tokio::time::timeout(ACQUIRE_TIMEOUT, self.sqlite[turn].lock())
+        };
+        let _turn = tokio::time::timeout(ACQUIRE_TIMEOUT, self.turns.acquire())
             .await
-            .map_err(|_elapsed| DbErr::ConnectionAcquire(ConnAcquireErr::Timeout))?;
-        let connection =
-            connection.as_mut().ok_or(DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed))?;
+            .map_err(|_elapsed| DbErr::ConnectionAcquire(ConnAcquireErr::Timeout))?
+            .map_err(|_closed| DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed))?;
+        // Declared after the turn, so it goes back to the list before the turn is given up.
+        let mut taken = Taken { free: &self.free, connection: self.free_connection() };
+        let connection = match &mut taken.connection {
+            Some(connection) => connection,
+            None => taken.connection.insert(
+                options
+                    .connect()
+                    .await
+                    .map_err(|error| DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error))))?,
+            ),
+        };
         let values = statement.values.unwrap_or(Values(Vec::new()));
         let rows = sqlx::query_with(sqlx::AssertSqlSafe(statement.sql), SqlxValues(values))
             .fetch_all(connection)
             .await
-            .map_err(|error| DbErr::Query(RuntimeErr::SqlxError(Arc::new(error))))?;
+            .map_err(|error| {
+                // A connection whose worker thread has gone is not kept: the next read opens another.
+                if matches!(error, sqlx::Error::WorkerCrashed | sqlx::Error::Io(_)) {
+                    taken.connection = None;
+                }
+                DbErr::Query(RuntimeErr::SqlxError(Arc::new(error)))
+            })?;
         Ok(rows.into_iter().map(QueryResult::from).collect())
     }
 
@@ -563,15 +575,37 @@ impl SignInReads {
         Ok(self.all(statement).await?.into_iter().next())
     }
 
-    /// Closes the SQLite connections, as the server stops (the last connection to close folds
-    /// the write-ahead log back into the database file).
+    fn free_connection(&self) -> Option<sqlx::SqliteConnection> {
+        self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop()
+    }
+
+    /// Closes the SQLite connections once the reads in progress are done, as the server stops
+    /// (the last connection to close folds the write-ahead log back into the database file);
+    /// reads after it fail as [`Outage::Unavailable`].
     pub async fn close(&self) {
-        for connection in &self.sqlite {
-            if let Some(connection) = connection.lock().await.take()
-                && let Err(error) = connection.close().await
-            {
+        let Ok(_all) = self.turns.acquire_many(Self::SQLITE_CONNECTIONS).await else {
+            return;
+        };
+        self.turns.close();
+        while let Some(connection) = self.free_connection() {
+            if let Err(error) = connection.close().await {
                 tracing::warn!(%error, "closing a SQLite connection");
             }
+        }
+    }
+}
+
+/// A connection of [`SignInReads`] in use: back to the free list when done with, even when the
+/// read was dropped half-way.
+struct Taken<'a> {
+    free: &'a Mutex<Vec<sqlx::SqliteConnection>>,
+    connection: Option<sqlx::SqliteConnection>,
+}
+
+impl Drop for Taken<'_> {
+    fn drop(&mut self) {
+        if let Some(connection) = self.connection.take() {
+            self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(connection);
         }
     }
 }
@@ -692,39 +726,51 @@ mod tests {
         assert_eq!(order, (0..16).collect::<Vec<i64>>());
     }
 
-    /// The sign-in checks' own connections are opened as the pool's are, each sees the pool's
-    /// commits at once (an ended session is refused on the next request), and closed before the
-    /// pool they leave no write-ahead log behind.
+    /// The sign-in checks' own connections open the pool's database (an in-memory one too), see
+    /// its commits at once (an ended session is refused on the next request), even after a read
+    /// dropped half-way, and once closed before the pool they leave no write-ahead log behind.
     #[tokio::test]
     async fn the_sign_in_reads_see_every_commit_at_once_and_close_with_the_pool() {
         use sea_orm::{ConnectionTrait as _, DbBackend, Statement};
+        async fn count(reads: &super::SignInReads) -> i64 {
+            let statement = Statement::from_string(DbBackend::Sqlite, "SELECT COUNT(*) FROM sessions");
+            reads.one(statement).await.unwrap().unwrap().try_get_by_index::<i64>(0).unwrap()
+        }
+        let args =
+            |url: &str| crate::config::DatabaseArgs { database_url: url.into(), db_max_connections: 4 };
+
+        let memory = super::connect(&args("sqlite::memory:")).await.unwrap();
+        memory
+            .execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
+            .await
+            .unwrap();
+        assert_eq!(count(&super::SignInReads::new(&memory)).await, 1, "the pool's in-memory database");
+
         let folder = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", folder.path().join("reads.db").display());
-        let args = crate::config::DatabaseArgs { database_url: url.as_str().into(), db_max_connections: 4 };
-        let db = super::connect(&args).await.unwrap();
-        let reads = super::SignInReads::open(&db, &args).await.unwrap();
-        let read = |sql: &str| reads.one(Statement::from_string(DbBackend::Sqlite, sql.to_owned()));
-        let number = |row: Option<sea_orm::QueryResult>| row.unwrap().try_get_by_index::<i64>(0).unwrap();
-        // Every connection in turn.
-        let each = super::SignInReads::SQLITE_CONNECTIONS;
-        for _ in 0..each {
-            assert_eq!(number(read("PRAGMA foreign_keys").await.unwrap()), 1);
-            assert_eq!(number(read("PRAGMA busy_timeout").await.unwrap()), 5000);
-        }
-
+        let db = super::connect(&args(&url)).await.unwrap();
+        let reads = super::SignInReads::new(&db);
         db.execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
             .await
             .unwrap();
-        for _ in 0..each {
-            assert_eq!(number(read("SELECT COUNT(*) FROM sessions").await.unwrap()), 1);
-        }
+        assert_eq!(count(&reads).await, 1);
         db.execute_unprepared("DELETE FROM sessions").await.unwrap();
-        for _ in 0..each {
-            assert_eq!(number(read("SELECT COUNT(*) FROM sessions").await.unwrap()), 0, "ended at once");
-        }
+        assert_eq!(count(&reads).await, 0, "ended at once");
+
+        // A read of a million rows, dropped after its first rows: its connection goes back to
+        // the list, and the next read on it sees the commits made since.
+        let long = Statement::from_string(
+            DbBackend::Sqlite,
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) SELECT i FROM n",
+        );
+        let dropped = tokio::time::timeout(std::time::Duration::from_millis(20), reads.all(long)).await;
+        assert!(dropped.is_err(), "the long read was still running");
+        db.execute_unprepared("INSERT INTO sessions VALUES (2)").await.unwrap();
+        assert_eq!(count(&reads).await, 1);
+        assert_eq!(reads.free.lock().unwrap().len(), 1, "one connection, reused");
 
         reads.close().await;
-        let closed = read("SELECT 1").await.unwrap_err();
+        let closed = reads.one(Statement::from_string(DbBackend::Sqlite, "SELECT 1")).await.unwrap_err();
         assert_eq!(Outage::of(&closed), Some(Outage::Unavailable), "{closed}");
         db.close().await.unwrap();
         assert!(folder.path().join("reads.db").exists());
