@@ -429,7 +429,14 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
     let url = args.database_url.expose();
     match Engine::from_url(url)? {
         Engine::Sqlite => {
-            let options = sqlite_options(url)?;
+            let options = SqliteConnectOptions::from_str(url)
+                .context("DATABASE_URL is not a valid SQLite URL")?
+                .create_if_missing(true)
+                .journal_mode(SqliteJournalMode::Wal)
+                // NORMAL is safe with WAL: a power cut can lose the last commits, never corrupt.
+                .synchronous(SqliteSynchronous::Normal)
+                .foreign_keys(true)
+                .busy_timeout(SQLITE_BUSY_TIMEOUT);
             if let Some(folder) = options.get_filename().parent()
                 && !folder.as_os_str().is_empty()
             {
@@ -468,18 +475,6 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
             Ok(SqlxPostgresConnector::from_sqlx_postgres_pool(pool))
         }
     }
-}
-
-/// How every SQLite connection is opened: WAL, foreign keys, the busy timeout.
-fn sqlite_options(url: &str) -> anyhow::Result<SqliteConnectOptions> {
-    Ok(SqliteConnectOptions::from_str(url)
-        .context("DATABASE_URL is not a valid SQLite URL")?
-        .create_if_missing(true)
-        .journal_mode(SqliteJournalMode::Wal)
-        // NORMAL is safe with WAL: a power cut can lose the last commits, never corrupt.
-        .synchronous(SqliteSynchronous::Normal)
-        .foreign_keys(true)
-        .busy_timeout(SQLITE_BUSY_TIMEOUT))
 }
 
 /// Where the sign-in checks, which every request makes before its handler runs, read: on SQLite,

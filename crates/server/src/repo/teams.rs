@@ -241,14 +241,11 @@ pub async fn signed_in_member(
         TeamRef::Id(_) => &BY_ID,
         TeamRef::Public(_) => &BY_PUBLIC_ID,
     };
-    let values = sessions::signed_in_values_with(
-        session_id,
-        user_id,
-        [bobbin_core::settings::DEFAULT_REORDER_POINT.into(), team.value()],
-    );
-    let query = cached.statement(reads.backend(), values, |backend| {
-        signed_in_member_query(session_id, user_id, team).build(backend)
-    });
+    let added = [bobbin_core::settings::DEFAULT_REORDER_POINT.into(), team.value()];
+    let query =
+        sessions::signed_in_statement(cached, reads, session_id, user_id, added, |session_id, user_id| {
+            signed_in_member_query(session_id, user_id, team)
+        });
     let Some(row) = reads.one(query).await? else {
         return Ok(None);
     };
@@ -315,7 +312,7 @@ pub async fn signed_in_teams(
     user_id: UserId,
 ) -> Result<Option<(SignedIn, Vec<Joined>)>, DbErr> {
     static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, signed_in_teams_query);
+    let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, [], signed_in_teams_query);
     let rows = reads.all(query).await?;
     let mut rows = rows.iter().map(|row| SignedInTeamRow::from_query_result(row, ""));
     let Some(SignedInTeamRow(signed_in, first)) = rows.next().transpose()? else {

@@ -105,7 +105,8 @@ pub async fn signed_in_profile(
     user_id: UserId,
 ) -> Result<Option<(SignedIn, Option<String>)>, DbErr> {
     static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, signed_in_profile_query);
+    let query =
+        sessions::signed_in_statement(&QUERY, reads, session_id, user_id, [], signed_in_profile_query);
     let Some(row) = reads.one(query).await? else {
         return Ok(None);
     };

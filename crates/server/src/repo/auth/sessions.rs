@@ -251,36 +251,27 @@ impl FromQueryResult for SignedIn {
 /// The database's.
 pub async fn signed_in(reads: &SignInReads, id: Uuid, user_id: UserId) -> Result<Option<SignedIn>, DbErr> {
     static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = signed_in_statement(&QUERY, reads, id, user_id, signed_in_query);
+    let query = signed_in_statement(&QUERY, reads, id, user_id, [], signed_in_query);
     reads.one(query).await?.map(|row| SignedIn::from_query_result(&row, "")).transpose()
 }
 
-/// The statement of `query`, [`signed_in_query`] or one that reads more beside it with no values
-/// of its own, for the session `id` of `user_id`: its SQL built once for each database (`cached`).
+/// The statement of `query`, [`signed_in_query`] or one that reads more beside it, for the
+/// session `id` of `user_id`: its SQL built once for each database (`cached`). `added` are the
+/// values of what the query adds (columns and joins, which come before its `WHERE`), in order;
+/// they are bound after the factor status [`signed_in_query`] looks for among its columns and
+/// before the session and the person.
 pub fn signed_in_statement(
     cached: &BuiltOnce,
     reads: &SignInReads,
     id: Uuid,
     user_id: UserId,
+    added: impl IntoIterator<Item = sea_orm::Value>,
     query: impl FnOnce(Uuid, UserId) -> SelectTwo<session::Entity, user::Entity>,
 ) -> Statement {
-    cached.statement(reads.backend(), signed_in_values_with(id, user_id, []), |backend| {
-        query(id, user_id).build(backend)
-    })
-}
-
-/// The values a query made of [`signed_in_query`] binds, in order: the factor status it looks for
-/// among its columns, then `added`, the values of what the query adds to it (columns and joins,
-/// which come before its `WHERE`), then the session and the person.
-pub fn signed_in_values_with(
-    id: Uuid,
-    user_id: UserId,
-    added: impl IntoIterator<Item = sea_orm::Value>,
-) -> Vec<sea_orm::Value> {
     let mut values = vec![FactorStatus::Verified.into()];
     values.extend(added);
     values.extend([id.into(), user_id.into()]);
-    values
+    cached.statement(reads.backend(), values, |backend| query(id, user_id).build(backend))
 }
 
 /// The query of [`signed_in`], whose rows [`SignedIn`] reads, for the queries that read more
