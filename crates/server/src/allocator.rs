@@ -40,10 +40,51 @@ pub fn give_freed_memory_back() -> bool {
     false
 }
 
+/// Gives back what starting up used and freed. Building the router builds the OpenAPI
+/// description of every route (utoipa's `routes!`), about 3 MB at its peak, and the migrations
+/// read the schema; nearly all of it is freed before the first request, but in blocks among those
+/// still in use, which the trim threshold above never reaches: the heap kept 3.8 MB where 1.3 MB
+/// were in use. `malloc_trim` hands every free page back, wherever it is. Answers whether it did.
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[allow(unsafe_code)]
+pub fn give_start_up_memory_back() -> bool {
+    // SAFETY: `malloc_trim` only releases free memory, under the allocator's own locks.
+    unsafe { libc::malloc_trim(0) == 1 }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+pub fn give_start_up_memory_back() -> bool {
+    false
+}
+
 #[cfg(all(test, target_os = "linux", target_env = "gnu"))]
 mod tests {
     #[test]
     fn glibc_takes_the_settings() {
         assert!(super::give_freed_memory_back());
+    }
+
+    /// The process's anonymous resident memory (heap and stacks), in KB.
+    fn anonymous_kb() -> usize {
+        let status = std::fs::read_to_string("/proc/self/status").expect("Linux has /proc/self/status");
+        let line = status.lines().find(|line| line.starts_with("RssAnon:")).expect("a RssAnon line");
+        line.split_whitespace().nth(1).and_then(|kb| kb.parse().ok()).expect("RssAnon in kB")
+    }
+
+    #[test]
+    fn memory_freed_among_blocks_in_use_goes_back() {
+        super::give_freed_memory_back();
+        // 32 MB in blocks below the mapping threshold, each followed by a small one that stays,
+        // as start-up leaves them: what is freed is never at the top of the heap.
+        let blocks: Vec<(Vec<u8>, Box<u64>)> =
+            (0..2048).map(|i| (vec![1_u8; 16 * 1024], Box::new(i))).collect();
+        let (freed, kept): (Vec<_>, Vec<_>) = blocks.into_iter().unzip();
+        drop(freed);
+        let before = anonymous_kb();
+        assert!(super::give_start_up_memory_back(), "there was free memory to hand back");
+        let after = anonymous_kb();
+        // Other tests run beside this one; 16 MB of the 32 is far beyond what they move.
+        assert!(before.saturating_sub(after) > 16 * 1024, "kept {before} kB, then {after} kB");
+        assert_eq!(kept.len(), 2048);
     }
 }

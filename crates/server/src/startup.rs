@@ -122,6 +122,7 @@ impl Application {
         let threads = state.threads.clone();
         let router = routes::router(state, args.request_timeout());
         let metrics = metrics_listener.zip(metrics.map(routes::metrics_router));
+        crate::allocator::give_start_up_memory_back();
         Ok(Self {
             listener,
             router,
