@@ -32,6 +32,8 @@ use crate::config::DatabaseArgs;
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a request waits for a free pooled connection.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long a PostgreSQL connection sits in the pool before it is checked again as it goes out.
+const CHECKED_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// The database engines Bobbin runs on, chosen by the scheme of `DATABASE_URL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -359,23 +361,108 @@ async fn committed_in_one_trip(
     let values = statement.values.unwrap_or(Values(Vec::new()));
     let write = tokio::spawn(async move {
         let _turn = turn;
-        let mut connection = pool.acquire().await.map_err(|error| match error {
-            sqlx::Error::PoolTimedOut => DbErr::ConnectionAcquire(ConnAcquireErr::Timeout),
-            sqlx::Error::PoolClosed => DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed),
-            error => DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error))),
-        })?;
+        let mut connection = acquire_writer(&pool).await?;
         let rows =
             sqlx::query_with(sqlx::AssertSqlSafe(sql), SqlxValues(values)).fetch_all(&mut *connection).await;
-        if rows.is_err()
-            && sqlx::raw_sql(sqlx::AssertSqlSafe("ROLLBACK")).execute(&mut *connection).await.is_err()
-        {
-            connection.close_on_drop();
+        if rows.is_err() {
+            roll_back(&mut connection).await;
         }
         rows.map_err(|error| DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))
     });
     let rows =
         write.await.map_err(|error| DbErr::Custom(format!("a write to SQLite stopped: {error}")))??;
     Ok(rows.into_iter().map(QueryResult::from).collect())
+}
+
+/// Runs `statements` in one write transaction, hands the rows they answer (in practice those of a
+/// last `SELECT`, which sees the writes before it) to `keep`, and commits if `keep` answers `Ok`;
+/// its `Err` (a refusal) rolls everything back. For a write of several statements whose result
+/// decides whether it stands: a map of settings that must not end up over its limit, say.
+///
+/// On SQLite the statements go to the connection's worker thread as one command (`BEGIN
+/// IMMEDIATE; …`) and the `COMMIT` or `ROLLBACK` as a second, in a task of its own like
+/// [`committed_in_one_trip`]'s: two trips while the writer holds SQLite's one write lock, where a
+/// sea-orm transaction takes one for each statement, and two more to begin and commit. On
+/// PostgreSQL, whose transactions lock only the rows they write, they are a transaction's
+/// statements one by one.
+///
+/// # Errors
+///
+/// The database's, or an [`Outage::Busy`] when no turn or connection came in time.
+pub async fn written_if<T, R>(
+    db: &DatabaseConnection,
+    statements: Vec<Statement>,
+    keep: impl FnOnce(Vec<QueryResult>) -> Result<T, R> + Send + 'static,
+) -> Result<Result<T, R>, DbErr>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    if db.get_database_backend() != DbBackend::Sqlite {
+        let txn = begin_write(db).await?;
+        let mut rows = Vec::new();
+        for statement in statements {
+            rows = txn.query_all_raw(statement).await?;
+        }
+        let kept = keep(rows);
+        if kept.is_ok() {
+            txn.commit().await?;
+        }
+        return Ok(kept);
+    }
+    let turn = writer_turn(db).await?;
+    let pool = db.get_sqlite_connection_pool().clone();
+    let mut sql = String::from("BEGIN IMMEDIATE");
+    let mut values = Vec::new();
+    for statement in statements {
+        sql.push_str("; ");
+        sql.push_str(&statement.sql);
+        values.extend(statement.values.map(|values| values.0).unwrap_or_default());
+    }
+    let write = tokio::spawn(async move {
+        let _turn = turn;
+        let mut connection = acquire_writer(&pool).await?;
+        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), SqlxValues(Values(values)))
+            .fetch_all(&mut *connection)
+            .await;
+        let rows = match rows {
+            Ok(rows) => rows,
+            Err(error) => {
+                roll_back(&mut connection).await;
+                return Err(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))));
+            }
+        };
+        let kept = keep(rows.into_iter().map(QueryResult::from).collect());
+        if kept.is_err() {
+            roll_back(&mut connection).await;
+            return Ok(kept);
+        }
+        if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut *connection).await {
+            roll_back(&mut connection).await;
+            return Err(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))));
+        }
+        Ok(kept)
+    });
+    write.await.map_err(|error| DbErr::Custom(format!("a write to SQLite stopped: {error}")))?
+}
+
+/// A pooled SQLite connection for a writer that holds its turn, with the pool's errors as
+/// sea-orm's.
+async fn acquire_writer(pool: &sqlx::SqlitePool) -> Result<sqlx::pool::PoolConnection<sqlx::Sqlite>, DbErr> {
+    pool.acquire().await.map_err(|error| match error {
+        sqlx::Error::PoolTimedOut => DbErr::ConnectionAcquire(ConnAcquireErr::Timeout),
+        sqlx::Error::PoolClosed => DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed),
+        error => DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error))),
+    })
+}
+
+/// Ends the transaction a failed or refused command left open; a connection whose `ROLLBACK` fails
+/// too (none was open, or SQLite ended it itself on a full disk) is closed rather than pooled,
+/// since it cannot be told to be out of one.
+async fn roll_back(connection: &mut sqlx::pool::PoolConnection<sqlx::Sqlite>) {
+    if sqlx::raw_sql(sqlx::AssertSqlSafe("ROLLBACK")).execute(&mut **connection).await.is_err() {
+        connection.close_on_drop();
+    }
 }
 
 /// How much a write probe writes: a full disk with a few pages of slack left must still fail it.
@@ -468,6 +555,19 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
             let pool = PgPoolOptions::new()
                 .max_connections(args.db_max_connections)
                 .acquire_timeout(ACQUIRE_TIMEOUT)
+                // sqlx pings every connection as it comes back, and by default again as it goes
+                // out: two more round trips to PostgreSQL around each query. A connection back
+                // for less than `CHECKED_AFTER_IDLE` was just found working and goes out as it is;
+                // one idle longer (PostgreSQL restarted meanwhile, say) is checked first.
+                .test_before_acquire(false)
+                .before_acquire(|connection, meta| {
+                    Box::pin(async move {
+                        if meta.idle_for >= CHECKED_AFTER_IDLE {
+                            connection.ping().await?;
+                        }
+                        Ok(true)
+                    })
+                })
                 .after_release(|connection, _| Box::pin(reusable(connection)))
                 .connect_with(options)
                 .await

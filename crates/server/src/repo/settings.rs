@@ -9,7 +9,8 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveValue::Set,
-    ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _, QueryFilter as _,
+    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait as _, QueryFilter as _,
+    QueryResult, QuerySelect as _, QueryTrait as _, Statement,
     sea_query::{Expr, ExprTrait as _, OnConflict, Query, SelectStatement},
 };
 use serde_json::Value;
@@ -36,24 +37,34 @@ pub enum Scope {
 ///
 /// The database's, or a stored value's that is not JSON.
 pub async fn all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, AppError> {
-    let rows: Vec<(String, String)> = match scope {
+    settings_of(&db.query_all_raw(select_all(db.get_database_backend(), scope)).await?)
+}
+
+/// The key and value of every setting of `scope`, in that order.
+fn select_all(backend: DbBackend, scope: Scope) -> Statement {
+    match scope {
         Scope::Team(team_id) => team_setting::Entity::find()
+            .select_only()
+            .columns([team_setting::Column::Key, team_setting::Column::Value])
             .filter(team_setting::Column::TeamId.eq(team_id))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|row| (row.key, row.value))
-            .collect(),
+            .build(backend),
         Scope::Member { team_id, user_id } => member_setting::Entity::find()
+            .select_only()
+            .columns([member_setting::Column::Key, member_setting::Column::Value])
             .filter(member_setting::Column::TeamId.eq(team_id))
             .filter(member_setting::Column::UserId.eq(user_id))
-            .all(db)
-            .await?
-            .into_iter()
-            .map(|row| (row.key, row.value))
-            .collect(),
-    };
-    rows.into_iter().map(|(key, json)| Ok((key, stored_value(&json)?))).collect()
+            .build(backend),
+    }
+}
+
+/// The settings in the rows [`select_all`] answers.
+fn settings_of(rows: &[QueryResult]) -> Result<BTreeMap<String, Value>, AppError> {
+    rows.iter()
+        .map(|row| {
+            let (key, json): (String, String) = row.try_get_many_by_index()?;
+            Ok((key, stored_value(&json)?))
+        })
+        .collect()
 }
 
 /// One setting of `scope`; `null` when it is not set.
@@ -111,6 +122,10 @@ pub struct TooManyKeys;
 /// set, one with `None` removed. Nothing is changed if `scope` would end up over [`MAX_KEYS`].
 /// Answers every setting of `scope` as the transaction commits them, read in it.
 ///
+/// The changes and that read go to the database together ([`crate::db::written_if`]): on SQLite,
+/// whose writers take turns, the write lock is held for two trips to the database rather than
+/// one for each statement and two more to begin and commit.
+///
 /// # Errors
 ///
 /// The database's; a refusal is the inner `Err`.
@@ -119,60 +134,67 @@ pub async fn write(
     scope: Scope,
     changes: Vec<(SettingKey, Option<String>)>,
 ) -> Result<Result<BTreeMap<String, Value>, TooManyKeys>, AppError> {
-    let txn = crate::db::begin_write(db).await?;
+    let backend = db.get_database_backend();
     let now = OffsetDateTime::now_utc();
-    for (key, json) in changes {
-        let key = key.as_str().to_owned();
-        match (scope, json) {
-            (Scope::Team(team_id), Some(value)) => {
-                team_setting::Entity::insert(team_setting::ActiveModel {
-                    team_id: Set(team_id),
-                    key: Set(key),
-                    value: Set(value),
-                    updated_at: Set(now),
-                })
-                .on_conflict(
-                    OnConflict::columns([team_setting::Column::TeamId, team_setting::Column::Key])
-                        .update_columns([team_setting::Column::Value, team_setting::Column::UpdatedAt])
-                        .to_owned(),
-                )
-                .exec(&txn)
-                .await?;
-            }
-            (Scope::Team(team_id), None) => {
-                team_setting::Entity::delete_by_id((team_id, key)).exec(&txn).await?;
-            }
-            (Scope::Member { team_id, user_id }, Some(value)) => {
-                member_setting::Entity::insert(member_setting::ActiveModel {
-                    team_id: Set(team_id),
-                    user_id: Set(user_id),
-                    key: Set(key),
-                    value: Set(value),
-                    updated_at: Set(now),
-                })
-                .on_conflict(
-                    OnConflict::columns([
-                        member_setting::Column::TeamId,
-                        member_setting::Column::UserId,
-                        member_setting::Column::Key,
-                    ])
-                    .update_columns([member_setting::Column::Value, member_setting::Column::UpdatedAt])
-                    .to_owned(),
-                )
-                .exec(&txn)
-                .await?;
-            }
-            (Scope::Member { team_id, user_id }, None) => {
-                member_setting::Entity::delete_by_id((team_id, user_id, key)).exec(&txn).await?;
-            }
+    let mut statements: Vec<Statement> =
+        changes.into_iter().map(|(key, json)| change(backend, scope, &key, json, now)).collect();
+    statements.push(select_all(backend, scope));
+    let written = crate::db::written_if(db, statements, |rows| {
+        if rows.len() > MAX_KEYS { Err(TooManyKeys) } else { Ok(rows) }
+    })
+    .await?;
+    Ok(match written {
+        Ok(rows) => Ok(settings_of(&rows)?),
+        Err(too_many) => Err(too_many),
+    })
+}
+
+/// The statement that sets `key` to `json` in `scope` (`Some`), or removes it (`None`).
+fn change(
+    backend: DbBackend,
+    scope: Scope,
+    key: &SettingKey,
+    json: Option<String>,
+    now: OffsetDateTime,
+) -> Statement {
+    let key = key.as_str().to_owned();
+    match (scope, json) {
+        (Scope::Team(team_id), Some(value)) => team_setting::Entity::insert(team_setting::ActiveModel {
+            team_id: Set(team_id),
+            key: Set(key),
+            value: Set(value),
+            updated_at: Set(now),
+        })
+        .on_conflict(
+            OnConflict::columns([team_setting::Column::TeamId, team_setting::Column::Key])
+                .update_columns([team_setting::Column::Value, team_setting::Column::UpdatedAt])
+                .to_owned(),
+        )
+        .build(backend),
+        (Scope::Team(team_id), None) => team_setting::Entity::delete_by_id((team_id, key)).build(backend),
+        (Scope::Member { team_id, user_id }, Some(value)) => {
+            member_setting::Entity::insert(member_setting::ActiveModel {
+                team_id: Set(team_id),
+                user_id: Set(user_id),
+                key: Set(key),
+                value: Set(value),
+                updated_at: Set(now),
+            })
+            .on_conflict(
+                OnConflict::columns([
+                    member_setting::Column::TeamId,
+                    member_setting::Column::UserId,
+                    member_setting::Column::Key,
+                ])
+                .update_columns([member_setting::Column::Value, member_setting::Column::UpdatedAt])
+                .to_owned(),
+            )
+            .build(backend)
+        }
+        (Scope::Member { team_id, user_id }, None) => {
+            member_setting::Entity::delete_by_id((team_id, user_id, key)).build(backend)
         }
     }
-    let settings = all(&*txn, scope).await?;
-    if settings.len() > MAX_KEYS {
-        return Ok(Err(TooManyKeys));
-    }
-    txn.commit().await?;
-    Ok(Ok(settings))
 }
 
 fn stored_value(json: &str) -> Result<Value, AppError> {

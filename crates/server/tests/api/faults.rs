@@ -283,7 +283,6 @@ async fn a_postgresql_connection_lost_mid_write_loses_nothing_acknowledged() {
     let app = Arc::new(spawn_app(Backend::Postgres).await);
     let owner = app.person("owner").await;
     let team = app.team(&owner, "Lost connections").await;
-    let database_name = app.database.url.rsplit('/').next().unwrap().to_owned();
 
     let acknowledged = Arc::new(Mutex::new(Vec::new()));
     let writers: Vec<_> = (0..6)
@@ -305,22 +304,16 @@ async fn a_postgresql_connection_lost_mid_write_loses_nothing_acknowledged() {
         })
         .collect();
     // Cut every connection of the server, several times, while the writers run.
-    let admin_url = std::env::var("BOBBIN_TEST_POSTGRES_URL")
-        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
-    let mut admin = PgConnection::connect(&admin_url).await.unwrap();
     for _ in 0..5 {
         tokio::time::sleep(Duration::from_millis(150)).await;
-        admin
-            .execute(AssertSqlSafe(format!(
-                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-                 WHERE datname = '{database_name}' AND pid <> pg_backend_pid()"
-            )))
-            .await
-            .unwrap();
+        cut_connections(&app).await;
     }
     for writer in writers {
         writer.await.expect("a writer panicked");
     }
+    // A connection cut while it sat in the pool for less than a second answers its next request
+    // 503, which the writers above allow for; one idle longer is checked before it goes out.
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
 
     let acknowledged = acknowledged.lock().await.clone();
     let listed = app.api_get(&owner, &format!("/teams/{team}/machines")).await;
@@ -333,4 +326,34 @@ async fn a_postgresql_connection_lost_mid_write_loses_nothing_acknowledged() {
     let lost = acknowledged.iter().filter(|id| !stored.contains(id.as_str())).count();
     assert_eq!(lost, 0, "{lost} of {} acknowledged writes are lost", acknowledged.len());
     add_machine(&app, &owner, &team, 99_999).await.expect("writes work again");
+}
+
+#[tokio::test]
+async fn a_postgresql_connection_cut_while_idle_is_replaced_unseen() {
+    let app = spawn_app(Backend::Postgres).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Idle connections").await;
+    // Long enough in the pool to be checked as they go out again (db.rs, `CHECKED_AFTER_IDLE`).
+    tokio::time::sleep(Duration::from_millis(1_200)).await;
+    cut_connections(&app).await;
+    for n in 0..3 {
+        app.api_get(&owner, &format!("/teams/{team}/machines")).await.assert_status(StatusCode::OK);
+        add_machine(&app, &owner, &team, n).await.expect("a write after the cut");
+    }
+}
+
+/// Ends every connection the server holds to its PostgreSQL database, as a restart would.
+async fn cut_connections(app: &TestApp) {
+    let database_name = app.database.url.rsplit('/').next().unwrap();
+    let admin_url = std::env::var("BOBBIN_TEST_POSTGRES_URL")
+        .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
+    let mut admin = PgConnection::connect(&admin_url).await.unwrap();
+    admin
+        .execute(AssertSqlSafe(format!(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
+             WHERE datname = '{database_name}' AND pid <> pg_backend_pid()"
+        )))
+        .await
+        .unwrap();
+    admin.close().await.unwrap();
 }

@@ -114,10 +114,37 @@ async fn a_map_holds_at_most_a_hundred_keys(#[values(Backend::Sqlite, Backend::P
         .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "too_many_settings");
     let kept = app.api_get(&owner, &settings).await;
     assert_eq!(kept.body["settings"].as_object().unwrap().len(), 100);
-    // Replacing a key and removing one in the same change is fine at the limit.
-    app.api_patch(&owner, &settings, json!({ "key0": null, "one-more": true, "key1": "changed" }))
+    // At the limit a key is still changed, alone or with others.
+    let changed = app.api_patch(&owner, &settings, json!({ "key2": "changed" })).await;
+    assert_eq!(changed.assert_status(StatusCode::OK)["settings"]["key2"], "changed");
+    app.api_patch(&owner, &format!("{settings}/key3"), json!({ "value": 3.5 }))
         .await
         .assert_status(StatusCode::OK);
+    // A change that would end over the limit changes nothing, not even the keys it removes.
+    app.api_patch(&owner, &settings, json!({ "key4": null, "new1": 1, "new2": 2 }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "too_many_settings");
+    let kept = app.api_get(&owner, &settings).await;
+    let kept = kept.body["settings"].as_object().unwrap();
+    assert_eq!(
+        (kept.len(), &kept["key2"], &kept["key3"], &kept["key4"]),
+        (100, &json!("changed"), &json!(3.5), &json!(4))
+    );
+    // Replacing a key and removing one in the same change is fine at the limit.
+    let replaced =
+        app.api_patch(&owner, &settings, json!({ "key0": null, "one-more": true, "key1": "changed" })).await;
+    let replaced = replaced.assert_status(StatusCode::OK)["settings"].as_object().unwrap().clone();
+    assert_eq!((replaced.len(), replaced.get("key0"), &replaced["one-more"]), (100, None, &json!(true)));
+
+    // A member's own settings hold a hundred keys too.
+    let own = format!("/teams/{team}/members/settings");
+    let hundred: serde_json::Map<String, Value> = (0..100).map(|n| (format!("key{n}"), json!(n))).collect();
+    app.api_patch(&owner, &own, Value::Object(hundred)).await.assert_status(StatusCode::OK);
+    app.api_patch(&owner, &own, json!({ "one-more": true }))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "too_many_settings");
+    let mine = app.api_patch(&owner, &own, json!({ "key9": "mine" })).await;
+    assert_eq!(mine.assert_status(StatusCode::OK)["settings"]["key9"], "mine");
 }
 
 #[rstest]
