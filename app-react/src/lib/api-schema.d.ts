@@ -4248,7 +4248,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`, each bad key named as a field */
+            /** @description `validation_failed`, each bad key named as a field; `too_many_settings`: the map would hold over 100 keys, or the change names over 200 */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -5056,7 +5056,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`, each bad key named as a field */
+            /** @description `validation_failed`, each bad key named as a field; `too_many_settings`: the map would hold over 100 keys, or the change names over 200 */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -31,6 +31,9 @@ pub const KEY_MAX_LEN: usize = 64;
 pub const VALUE_MAX_BYTES: usize = 4 * 1024;
 /// The most keys one map (a team's, or one member's in one team) may hold.
 pub const MAX_KEYS: usize = 100;
+/// The most keys one change of a map may name: enough to remove every key and set as many new.
+/// Each is a statement the database runs while the change holds the write lock.
+pub const MAX_CHANGES: usize = 2 * MAX_KEYS;
 
 /// The team setting holding the reorder point of every thread without its own.
 pub const DEFAULT_REORDER_POINT: &str = "default_reorder_point";
@@ -64,6 +67,8 @@ pub enum SettingError {
     InvalidValue(String),
     #[error("A settings map holds at most {MAX_KEYS} keys: remove some first.")]
     TooManyKeys,
+    #[error("One change may name at most {MAX_CHANGES} settings: send the rest in another.")]
+    TooManyChanges,
 }
 
 impl SettingError {
@@ -74,6 +79,7 @@ impl SettingError {
             Self::ValueTooLarge => "too_large",
             Self::InvalidValue(_) => "invalid",
             Self::TooManyKeys => "too_many_keys",
+            Self::TooManyChanges => "too_many_changes",
         }
     }
 }

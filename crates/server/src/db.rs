@@ -374,17 +374,19 @@ async fn committed_in_one_trip(
     Ok(rows.into_iter().map(QueryResult::from).collect())
 }
 
-/// Runs `statements` in one write transaction, hands the rows they answer (in practice those of a
-/// last `SELECT`, which sees the writes before it) to `keep`, and commits if `keep` answers `Ok`;
-/// its `Err` (a refusal) rolls everything back. For a write of several statements whose result
-/// decides whether it stands: a map of settings that must not end up over its limit, say.
+/// Runs `statements` in one write transaction, hands every row they answer (in practice those of
+/// a last `SELECT`, which sees the writes before it) to `keep`, and commits if `keep` answers
+/// `Ok`; its `Err` (a refusal) rolls everything back. For a write of several statements whose
+/// result decides whether it stands: a map of settings that must not end up over its limit, say.
 ///
 /// On SQLite the statements go to the connection's worker thread as one command (`BEGIN
 /// IMMEDIATE; …`) and the `COMMIT` or `ROLLBACK` as a second, in a task of its own like
 /// [`committed_in_one_trip`]'s: two trips while the writer holds SQLite's one write lock, where a
-/// sea-orm transaction takes one for each statement, and two more to begin and commit. On
-/// PostgreSQL, whose transactions lock only the rows they write, they are a transaction's
-/// statements one by one.
+/// sea-orm transaction takes one for each statement, and two more to begin and commit. A command
+/// of one or two statements (a change and its read) stays prepared on its connection for the
+/// next; a longer one is prepared for its one use, so that the connection's cache of prepared
+/// statements does not fill with every mix of changes someone sends. On PostgreSQL, whose
+/// transactions lock only the rows they write, they are a transaction's statements one by one.
 ///
 /// # Errors
 ///
@@ -402,7 +404,7 @@ where
         let txn = begin_write(db).await?;
         let mut rows = Vec::new();
         for statement in statements {
-            rows = txn.query_all_raw(statement).await?;
+            rows.extend(txn.query_all_raw(statement).await?);
         }
         let kept = keep(rows);
         if kept.is_ok() {
@@ -412,6 +414,7 @@ where
     }
     let turn = writer_turn(db).await?;
     let pool = db.get_sqlite_connection_pool().clone();
+    let kept_prepared = statements.len() <= 2;
     let mut sql = String::from("BEGIN IMMEDIATE");
     let mut values = Vec::new();
     for statement in statements {
@@ -423,6 +426,7 @@ where
         let _turn = turn;
         let mut connection = acquire_writer(&pool).await?;
         let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), SqlxValues(Values(values)))
+            .persistent(kept_prepared)
             .fetch_all(&mut *connection)
             .await;
         let rows = match rows {
@@ -432,7 +436,16 @@ where
                 return Err(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))));
             }
         };
-        let kept = keep(rows.into_iter().map(QueryResult::from).collect());
+        let rows = rows.into_iter().map(QueryResult::from).collect();
+        // sqlx counts only the transactions it began, so a connection dropped here would go back
+        // to the pool inside this one, holding the write lock.
+        let kept = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| keep(rows))) {
+            Ok(kept) => kept,
+            Err(panic) => {
+                roll_back(&mut connection).await;
+                std::panic::resume_unwind(panic);
+            }
+        };
         if kept.is_err() {
             roll_back(&mut connection).await;
             return Ok(kept);

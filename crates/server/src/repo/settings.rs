@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 
 use bobbin_core::{
     inventory::Hundredths,
-    settings::{self, MAX_KEYS, SettingKey},
+    settings::{self, MAX_KEYS, SettingError, SettingKey},
 };
 use sea_orm::{
     ActiveValue::Set,
@@ -114,13 +114,10 @@ pub fn default_reorder_point_of_team_row() -> SelectStatement {
         .to_owned()
 }
 
-/// Why [`write`] changed nothing: `scope` would end up with more than [`MAX_KEYS`] keys.
-#[derive(Debug)]
-pub struct TooManyKeys;
-
 /// Applies checked changes in one transaction: a key with `Some(json)` (compact JSON text) is
-/// set, one with `None` removed. Nothing is changed if `scope` would end up over [`MAX_KEYS`].
-/// Answers every setting of `scope` as the transaction commits them, read in it.
+/// set, one with `None` removed. Nothing is changed if `scope` would end up over [`MAX_KEYS`]
+/// (`422 too_many_settings`). Answers every setting of `scope` as the transaction commits them,
+/// read in it.
 ///
 /// The changes and that read go to the database together ([`crate::db::written_if`]): on SQLite,
 /// whose writers take turns, the write lock is held for two trips to the database rather than
@@ -128,25 +125,25 @@ pub struct TooManyKeys;
 ///
 /// # Errors
 ///
-/// The database's; a refusal is the inner `Err`.
+/// The refusal above; the database's, or a stored value's that is not JSON (nothing is changed).
 pub async fn write(
     db: &DatabaseConnection,
     scope: Scope,
     changes: Vec<(SettingKey, Option<String>)>,
-) -> Result<Result<BTreeMap<String, Value>, TooManyKeys>, AppError> {
+) -> Result<BTreeMap<String, Value>, AppError> {
     let backend = db.get_database_backend();
     let now = OffsetDateTime::now_utc();
     let mut statements: Vec<Statement> =
         changes.into_iter().map(|(key, json)| change(backend, scope, &key, json, now)).collect();
     statements.push(select_all(backend, scope));
-    let written = crate::db::written_if(db, statements, |rows| {
-        if rows.len() > MAX_KEYS { Err(TooManyKeys) } else { Ok(rows) }
+    crate::db::written_if(db, statements, |rows| {
+        let settings = settings_of(&rows)?;
+        if settings.len() > MAX_KEYS {
+            return Err(AppError::rejected("too_many_settings", SettingError::TooManyKeys.to_string()));
+        }
+        Ok(settings)
     })
-    .await?;
-    Ok(match written {
-        Ok(rows) => Ok(settings_of(&rows)?),
-        Err(too_many) => Err(too_many),
-    })
+    .await?
 }
 
 /// The statement that sets `key` to `json` in `scope` (`Some`), or removes it (`None`).

@@ -16,9 +16,7 @@ use std::{
 };
 
 use reqwest::StatusCode;
-use sea_orm::sqlx::{
-    AssertSqlSafe, Connection as _, Executor as _, PgConnection, Row as _, SqliteConnection,
-};
+use sea_orm::sqlx::{self, Connection as _, Executor as _, PgConnection, Row as _, SqliteConnection};
 use serde_json::{Value, json};
 use tokio::sync::Mutex;
 
@@ -342,18 +340,34 @@ async fn a_postgresql_connection_cut_while_idle_is_replaced_unseen() {
     }
 }
 
-/// Ends every connection the server holds to its PostgreSQL database, as a restart would.
+/// Ends every connection the server holds to its PostgreSQL database, as a restart would, and
+/// waits until those backends are gone (`pg_terminate_backend` only signals them).
 async fn cut_connections(app: &TestApp) {
     let database_name = app.database.url.rsplit('/').next().unwrap();
     let admin_url = std::env::var("BOBBIN_TEST_POSTGRES_URL")
         .unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned());
     let mut admin = PgConnection::connect(&admin_url).await.unwrap();
-    admin
-        .execute(AssertSqlSafe(format!(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity \
-             WHERE datname = '{database_name}' AND pid <> pg_backend_pid()"
-        )))
-        .await
-        .unwrap();
+    let cut: Vec<i32> =
+        sqlx::query_scalar("SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()")
+            .bind(database_name)
+            .fetch_all(&mut admin)
+            .await
+            .unwrap();
+    for pid in &cut {
+        sqlx::query("SELECT pg_terminate_backend($1)").bind(pid).execute(&mut admin).await.unwrap();
+    }
+    let gone = Instant::now();
+    loop {
+        let left: i64 = sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY($1)")
+            .bind(&cut)
+            .fetch_one(&mut admin)
+            .await
+            .unwrap();
+        if left == 0 {
+            break;
+        }
+        assert!(gone.elapsed() < Duration::from_secs(5), "{left} backends still running");
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
     admin.close().await.unwrap();
 }

@@ -145,6 +145,20 @@ async fn a_map_holds_at_most_a_hundred_keys(#[values(Backend::Sqlite, Backend::P
         .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "too_many_settings");
     let mine = app.api_patch(&owner, &own, json!({ "key9": "mine" })).await;
     assert_eq!(mine.assert_status(StatusCode::OK)["settings"]["key9"], "mine");
+
+    // One change names at most 200 keys: enough to replace a whole map.
+    let too_many: serde_json::Map<String, Value> =
+        (0..201).map(|n| (format!("gone{n}"), Value::Null)).collect();
+    app.api_patch(&owner, &own, Value::Object(too_many))
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "too_many_settings");
+    let replaced: serde_json::Map<String, Value> = (0..100)
+        .map(|n| (format!("key{n}"), Value::Null))
+        .chain((0..100).map(|n| (format!("new{n}"), json!(n))))
+        .collect();
+    let replaced = app.api_patch(&owner, &own, Value::Object(replaced)).await;
+    let replaced = replaced.assert_status(StatusCode::OK)["settings"].as_object().unwrap().clone();
+    assert_eq!((replaced.len(), replaced.get("key9"), &replaced["new99"]), (100, None, &json!(99)));
 }
 
 #[rstest]

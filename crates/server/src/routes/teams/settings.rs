@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use axum::{Json, extract::State};
 use bobbin_core::{
     catalogue::Catalogue,
-    settings::{self, SettingError, SettingKey},
+    settings::{self, MAX_CHANGES, SettingError, SettingKey},
 };
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
@@ -17,10 +17,7 @@ use utoipa::ToSchema;
 use crate::{
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiPath, InTeam, TeamAdmin, TeamViewer},
-    repo::{
-        self,
-        settings::{Scope, TooManyKeys},
-    },
+    repo::{self, settings::Scope},
     state::AppState,
 };
 
@@ -57,7 +54,7 @@ pub async fn team_all(
     responses(
         (status = 200, body = SettingsBody),
         (status = 403, description = "Only admins and owners change team settings", body = ErrorBody),
-        (status = 422, description = "`validation_failed`, each bad key named as a field", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, each bad key named as a field; `too_many_settings`: the map would hold over 100 keys, or the change names over 200", body = ErrorBody),
     ),
 )]
 pub async fn team_patch(
@@ -122,7 +119,7 @@ pub async fn member_all(
     request_body(content = Object, description = "Keys to set, `null` to remove"),
     responses(
         (status = 200, body = SettingsBody),
-        (status = 422, description = "`validation_failed`, each bad key named as a field", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, each bad key named as a field; `too_many_settings`: the map would hold over 100 keys, or the change names over 200", body = ErrorBody),
     ),
 )]
 pub async fn member_patch(
@@ -206,6 +203,9 @@ async fn write(
     scope: Scope,
     changes: Map<String, Value>,
 ) -> Result<BTreeMap<String, Value>, AppError> {
+    if changes.len() > MAX_CHANGES {
+        return Err(AppError::rejected("too_many_settings", SettingError::TooManyChanges.to_string()));
+    }
     let catalogue = Catalogue::builtin();
     let is_thread_line = |id: &str| catalogue.line_by_id(id).is_ok();
     let mut errors = Vec::new();
@@ -231,7 +231,5 @@ async fn write(
         return Err(AppError::Validation(errors));
     }
 
-    repo::settings::write(&state.db, scope, checked)
-        .await?
-        .map_err(|TooManyKeys| AppError::rejected("too_many_settings", SettingError::TooManyKeys.to_string()))
+    repo::settings::write(&state.db, scope, checked).await
 }
