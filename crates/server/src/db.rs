@@ -344,9 +344,7 @@ pub async fn updated<E: EntityTrait>(
 /// own, and sqlx counts only the transactions it began itself: so this function ends the
 /// transaction itself when a statement fails (`ROLLBACK`), and a connection it cannot tell is out
 /// of one (the rollback failed too: none was open, or SQLite ended it on a full disk) is closed,
-/// not pooled. It runs as a task of its own so that the command, once taken from the pool, is
-/// always seen to its end: a request dropped half-way (its client gone) would stop reading the
-/// command's rows, and SQLite would leave the transaction open on a pooled connection.
+/// not pooled. It runs as a task of its own ([`as_sqlite_writer`]).
 ///
 /// # Errors
 ///
@@ -355,29 +353,24 @@ async fn committed_in_one_trip(
     db: &DatabaseConnection,
     statement: Statement,
 ) -> Result<Vec<QueryResult>, DbErr> {
-    let turn = writer_turn(db).await?;
-    let pool = db.get_sqlite_connection_pool().clone();
-    let sql = format!("BEGIN IMMEDIATE; {}; COMMIT", statement.sql);
-    let values = statement.values.unwrap_or(Values(Vec::new()));
-    let write = tokio::spawn(async move {
-        let _turn = turn;
-        let mut connection = acquire_writer(&pool).await?;
-        let rows =
-            sqlx::query_with(sqlx::AssertSqlSafe(sql), SqlxValues(values)).fetch_all(&mut *connection).await;
+    let (sql, values) = one_command([statement]);
+    let sql = format!("{sql}; COMMIT");
+    let rows = as_sqlite_writer(db, move |mut connection| async move {
+        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values).fetch_all(&mut *connection).await;
         if rows.is_err() {
             roll_back(&mut connection).await;
         }
-        rows.map_err(|error| DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))))
-    });
-    let rows =
-        write.await.map_err(|error| DbErr::Custom(format!("a write to SQLite stopped: {error}")))??;
+        rows.map_err(exec_error)
+    })
+    .await?;
     Ok(rows.into_iter().map(QueryResult::from).collect())
 }
 
 /// Runs `statements` in one write transaction, hands every row they answer (in practice those of
 /// a last `SELECT`, which sees the writes before it) to `keep`, and commits if `keep` answers
-/// `Ok`; its `Err` (a refusal) rolls everything back. For a write of several statements whose
-/// result decides whether it stands: a map of settings that must not end up over its limit, say.
+/// `Ok`; its `Err` (a refusal) rolls everything back and is answered. For a write of several
+/// statements whose result decides whether it stands: a map of settings that must not end up
+/// over its limit, say.
 ///
 /// On SQLite the statements go to the connection's worker thread as one command (`BEGIN
 /// IMMEDIATE; …`) and the `COMMIT` or `ROLLBACK` as a second, in a task of its own like
@@ -390,15 +383,16 @@ async fn committed_in_one_trip(
 ///
 /// # Errors
 ///
-/// The database's, or an [`Outage::Busy`] when no turn or connection came in time.
-pub async fn written_if<T, R>(
+/// `keep`'s refusal; the database's, or an [`Outage::Busy`] when no turn or connection came in
+/// time.
+pub async fn written_if<T, E>(
     db: &DatabaseConnection,
     statements: Vec<Statement>,
-    keep: impl FnOnce(Vec<QueryResult>) -> Result<T, R> + Send + 'static,
-) -> Result<Result<T, R>, DbErr>
+    keep: impl FnOnce(Vec<QueryResult>) -> Result<T, E> + Send + 'static,
+) -> Result<T, E>
 where
     T: Send + 'static,
-    R: Send + 'static,
+    E: From<DbErr> + Send + 'static,
 {
     if db.get_database_backend() != DbBackend::Sqlite {
         let txn = begin_write(db).await?;
@@ -406,15 +400,49 @@ where
         for statement in statements {
             rows.extend(txn.query_all_raw(statement).await?);
         }
-        let kept = keep(rows);
-        if kept.is_ok() {
-            txn.commit().await?;
-        }
+        let kept = keep(rows)?;
+        txn.commit().await?;
         return Ok(kept);
     }
-    let turn = writer_turn(db).await?;
-    let pool = db.get_sqlite_connection_pool().clone();
     let kept_prepared = statements.len() <= 2;
+    let (sql, values) = one_command(statements);
+    as_sqlite_writer(db, move |mut connection| async move {
+        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
+            .persistent(kept_prepared)
+            .fetch_all(&mut *connection)
+            .await;
+        let rows = match rows {
+            Ok(rows) => rows.into_iter().map(QueryResult::from).collect(),
+            Err(error) => {
+                roll_back(&mut connection).await;
+                return Err(exec_error(error).into());
+            }
+        };
+        // sqlx counts only the transactions it began, so a connection dropped here would go back
+        // to the pool inside this one, holding the write lock.
+        let kept = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| keep(rows))) {
+            Ok(Ok(kept)) => kept,
+            Ok(Err(refused)) => {
+                roll_back(&mut connection).await;
+                return Err(refused);
+            }
+            Err(panic) => {
+                roll_back(&mut connection).await;
+                std::panic::resume_unwind(panic);
+            }
+        };
+        if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut *connection).await {
+            roll_back(&mut connection).await;
+            return Err(exec_error(error).into());
+        }
+        Ok(kept)
+    })
+    .await
+}
+
+/// `statements` as one SQLite command that begins a write transaction (`BEGIN IMMEDIATE; …`),
+/// with their values in order (sqlx binds SQLite's `?` across statements).
+fn one_command(statements: impl IntoIterator<Item = Statement>) -> (String, SqlxValues) {
     let mut sql = String::from("BEGIN IMMEDIATE");
     let mut values = Vec::new();
     for statement in statements {
@@ -422,51 +450,38 @@ where
         sql.push_str(&statement.sql);
         values.extend(statement.values.map(|values| values.0).unwrap_or_default());
     }
-    let write = tokio::spawn(async move {
-        let _turn = turn;
-        let mut connection = acquire_writer(&pool).await?;
-        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), SqlxValues(Values(values)))
-            .persistent(kept_prepared)
-            .fetch_all(&mut *connection)
-            .await;
-        let rows = match rows {
-            Ok(rows) => rows,
-            Err(error) => {
-                roll_back(&mut connection).await;
-                return Err(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))));
-            }
-        };
-        let rows = rows.into_iter().map(QueryResult::from).collect();
-        // sqlx counts only the transactions it began, so a connection dropped here would go back
-        // to the pool inside this one, holding the write lock.
-        let kept = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| keep(rows))) {
-            Ok(kept) => kept,
-            Err(panic) => {
-                roll_back(&mut connection).await;
-                std::panic::resume_unwind(panic);
-            }
-        };
-        if kept.is_err() {
-            roll_back(&mut connection).await;
-            return Ok(kept);
-        }
-        if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut *connection).await {
-            roll_back(&mut connection).await;
-            return Err(DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error))));
-        }
-        Ok(kept)
-    });
-    write.await.map_err(|error| DbErr::Custom(format!("a write to SQLite stopped: {error}")))?
+    (sql, SqlxValues(Values(values)))
 }
 
-/// A pooled SQLite connection for a writer that holds its turn, with the pool's errors as
-/// sea-orm's.
-async fn acquire_writer(pool: &sqlx::SqlitePool) -> Result<sqlx::pool::PoolConnection<sqlx::Sqlite>, DbErr> {
-    pool.acquire().await.map_err(|error| match error {
-        sqlx::Error::PoolTimedOut => DbErr::ConnectionAcquire(ConnAcquireErr::Timeout),
-        sqlx::Error::PoolClosed => DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed),
-        error => DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error))),
-    })
+/// Runs `write` with a pooled SQLite connection while holding this process's writer's turn
+/// ([`begin_write`]), in a task of its own, so that a command, once taken from the pool, is always
+/// seen to its end: a request dropped half-way (its client gone) would stop reading the command's
+/// rows, and SQLite would leave the transaction open on a pooled connection. The connection goes
+/// back to the pool before the turn goes to the next writer.
+async fn as_sqlite_writer<T, E, F, W>(db: &DatabaseConnection, write: F) -> Result<T, E>
+where
+    T: Send + 'static,
+    E: From<DbErr> + Send + 'static,
+    F: FnOnce(sqlx::pool::PoolConnection<sqlx::Sqlite>) -> W + Send + 'static,
+    W: Future<Output = Result<T, E>> + Send,
+{
+    let turn = writer_turn(db).await?;
+    let pool = db.get_sqlite_connection_pool().clone();
+    let task = tokio::spawn(async move {
+        let _turn = turn;
+        let connection = pool.acquire().await.map_err(|error| match error {
+            sqlx::Error::PoolTimedOut => DbErr::ConnectionAcquire(ConnAcquireErr::Timeout),
+            sqlx::Error::PoolClosed => DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed),
+            error => DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error))),
+        })?;
+        write(connection).await
+    });
+    task.await.map_err(|error| DbErr::Custom(format!("a write to SQLite stopped: {error}")))?
+}
+
+/// A statement's error as sea-orm reports one.
+fn exec_error(error: sqlx::Error) -> DbErr {
+    DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error)))
 }
 
 /// Ends the transaction a failed or refused command left open; a connection whose `ROLLBACK` fails

@@ -143,7 +143,7 @@ pub async fn write(
         }
         Ok(settings)
     })
-    .await?
+    .await
 }
 
 /// The statement that sets `key` to `json` in `scope` (`Some`), or removes it (`None`).
