@@ -5,7 +5,7 @@ use std::{
     path::PathBuf,
     str::FromStr as _,
     sync::{Arc, LazyLock, Mutex},
-    time::Duration,
+    time::{Duration, Instant},
 };
 
 use anyhow::{Context as _, bail};
@@ -17,7 +17,7 @@ use sea_orm::{
     TransactionOptions, TransactionTrait as _, UpdateMany,
     sea_query::{Alias, OnConflict, Query, Values},
     sqlx::{
-        self, ConnectOptions as _, Connection as _,
+        self, Connection as _,
         postgres::{PgConnectOptions, PgPoolOptions},
         sqlite::{SqliteConnectOptions, SqliteJournalMode, SqlitePoolOptions, SqliteSynchronous},
     },
@@ -605,49 +605,71 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
     }
 }
 
-/// Where the sign-in checks, which every request makes before its handler runs, read: on SQLite,
-/// connections of their own beside the pool; on PostgreSQL, the pool.
+/// Where the sign-in checks, which every request makes before its handler runs, read (with what
+/// the handler needs of the person in the same query: their teams, their role in one): connections
+/// of their own beside the pool.
 ///
 /// sqlx's pool pings every connection it takes back, to see it can be used again. On SQLite each
 /// connection runs on a thread of its own, so that ping is a second hand-over to that thread and
-/// back after every query (about 15 µs of CPU: README, "API speed"). A connection here only ever
-/// runs one read at a time, in autocommit: each read sees every commit made before it, by any
-/// connection or process, as the pool's would (an ended session is refused at once), there is no
-/// transaction to roll back, and a read dropped half-way (its client gone) leaves nothing pending
-/// (sqlx's worker stops at once and resets the statement before it takes the next command). So
-/// these connections are never pinged. Written here because it is this small, a turn and a list
-/// of free connections, with no dependency.
+/// back after every query (about 15 µs of CPU); on PostgreSQL it is a second round trip to the
+/// database, which costs its server as much as the query itself (README, "API speed"). A
+/// connection here only ever runs one read at a time, in autocommit: each read sees every commit
+/// made before it, by any connection, process or server (an ended session is refused at once), and
+/// there is no transaction to roll back. So these connections are checked only where the pool's
+/// would be: a PostgreSQL connection idle for [`CHECKED_AFTER_IDLE`] is pinged before its next
+/// read (PostgreSQL may have restarted meanwhile); a SQLite one never. One whose read failed or was
+/// dropped half-way (its client gone: on PostgreSQL the answer would still be on its way) is
+/// closed, and the next read opens another. Written here because it is this small, a turn and a
+/// list of free connections, with no dependency.
 #[derive(Debug)]
 pub struct SignInReads {
-    db: DatabaseConnection,
-    /// On SQLite, the pool's own options, so these connections open the same database (an
-    /// in-memory one too) with the same settings.
-    sqlite: Option<Arc<SqliteConnectOptions>>,
-    /// The connections not in use: opened as needed, up to [`Self::SQLITE_CONNECTIONS`].
-    free: Mutex<Vec<sqlx::SqliteConnection>>,
-    /// A turn for each of those connections.
+    connections: Connections,
+    /// A turn for each connection.
     turns: Semaphore,
 }
 
-impl SignInReads {
-    /// Enough for two cores: a read holds its connection for some microseconds.
-    const SQLITE_CONNECTIONS: u32 = 4;
+/// The connections of [`SignInReads`], on the pool's engine and with its options, so that they
+/// open the same database (an in-memory SQLite one too) with the same settings.
+#[derive(Debug)]
+enum Connections {
+    Sqlite(Kept<sqlx::SqliteConnection>),
+    Postgres(Kept<sqlx::PgConnection>),
+}
 
-    /// Reads of `db`'s database; on SQLite, the connections open with their first reads.
+/// Connections of one engine: how to open one, and those not in use, opened as needed (up to
+/// [`SignInReads::CONNECTIONS`]) with when each was last used.
+struct Kept<C: sqlx::Connection> {
+    options: Arc<C::Options>,
+    free: Mutex<Vec<(C, Instant)>>,
+}
+
+impl<C: sqlx::Connection> std::fmt::Debug for Kept<C> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kept").finish_non_exhaustive()
+    }
+}
+
+impl SignInReads {
+    /// Enough for two cores: a read holds its connection for some microseconds on SQLite, a round
+    /// trip on PostgreSQL. Each server holds these beside its pool.
+    const CONNECTIONS: u32 = 4;
+
+    /// Reads of `db`'s database; the connections open with their first reads.
     pub fn new(db: &DatabaseConnection) -> Self {
-        let sqlite = (db.get_database_backend() == DbBackend::Sqlite)
-            .then(|| db.get_sqlite_connection_pool().connect_options());
-        Self {
-            db: db.clone(),
-            sqlite,
-            free: Mutex::new(Vec::new()),
-            turns: Semaphore::new(Self::SQLITE_CONNECTIONS as usize),
-        }
+        let connections = if db.get_database_backend() == DbBackend::Sqlite {
+            Connections::Sqlite(Kept::new(db.get_sqlite_connection_pool().connect_options()))
+        } else {
+            Connections::Postgres(Kept::new(db.get_postgres_connection_pool().connect_options()))
+        };
+        Self { connections, turns: Semaphore::new(Self::CONNECTIONS as usize) }
     }
 
     /// The database the reads go to, for the queries' SQL.
     pub fn backend(&self) -> DbBackend {
-        self.db.get_database_backend()
+        match self.connections {
+            Connections::Sqlite(_) => DbBackend::Sqlite,
+            Connections::Postgres(_) => DbBackend::Postgres,
+        }
     }
 
     /// The rows of `statement`, a read.
@@ -657,36 +679,25 @@ impl SignInReads {
     /// The database's; [`Outage::Busy`] when no connection came free in time, and
     /// [`Outage::Unavailable`] once the server has closed them.
     pub async fn all(&self, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
-        let Some(options) = &self.sqlite else {
-            return self.db.query_all_raw(statement).await;
-        };
         let _turn = tokio::time::timeout(ACQUIRE_TIMEOUT, self.turns.acquire())
             .await
             .map_err(|_elapsed| DbErr::ConnectionAcquire(ConnAcquireErr::Timeout))?
             .map_err(|_closed| DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed))?;
-        // Declared after the turn, so it goes back to the list before the turn is given up.
-        let mut taken = Taken { free: &self.free, connection: self.free_connection() };
-        let connection = match &mut taken.connection {
-            Some(connection) => connection,
-            None => taken.connection.insert(
-                options
-                    .connect()
-                    .await
-                    .map_err(|error| DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error))))?,
-            ),
+        let values = SqlxValues(statement.values.unwrap_or(Values(Vec::new())));
+        let sql = sqlx::AssertSqlSafe(statement.sql);
+        let rows = match &self.connections {
+            Connections::Sqlite(kept) => {
+                let mut connection = kept.take(None).await?;
+                let rows = sqlx::query_with(sql, values).fetch_all(&mut connection).await;
+                kept.give_back_if_ok(connection, rows)?.into_iter().map(QueryResult::from).collect()
+            }
+            Connections::Postgres(kept) => {
+                let mut connection = kept.take(Some(CHECKED_AFTER_IDLE)).await?;
+                let rows = sqlx::query_with(sql, values).fetch_all(&mut connection).await;
+                kept.give_back_if_ok(connection, rows)?.into_iter().map(QueryResult::from).collect()
+            }
         };
-        let values = statement.values.unwrap_or(Values(Vec::new()));
-        let rows = sqlx::query_with(sqlx::AssertSqlSafe(statement.sql), SqlxValues(values))
-            .fetch_all(connection)
-            .await
-            .map_err(|error| {
-                // A connection whose worker thread has gone is not kept: the next read opens another.
-                if matches!(error, sqlx::Error::WorkerCrashed | sqlx::Error::Io(_)) {
-                    taken.connection = None;
-                }
-                DbErr::Query(RuntimeErr::SqlxError(Arc::new(error)))
-            })?;
-        Ok(rows.into_iter().map(QueryResult::from).collect())
+        Ok(rows)
     }
 
     /// The first row of `statement`, a read.
@@ -698,37 +709,61 @@ impl SignInReads {
         Ok(self.all(statement).await?.into_iter().next())
     }
 
-    fn free_connection(&self) -> Option<sqlx::SqliteConnection> {
-        self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner).pop()
-    }
-
-    /// Closes the SQLite connections once the reads in progress are done, as the server stops
-    /// (the last connection to close folds the write-ahead log back into the database file);
-    /// reads after it fail as [`Outage::Unavailable`].
+    /// Closes the connections once the reads in progress are done, as the server stops (on
+    /// SQLite, the last connection to close folds the write-ahead log back into the database
+    /// file); reads after it fail as [`Outage::Unavailable`].
     pub async fn close(&self) {
-        let Ok(_all) = self.turns.acquire_many(Self::SQLITE_CONNECTIONS).await else {
+        let Ok(_all) = self.turns.acquire_many(Self::CONNECTIONS).await else {
             return;
         };
         self.turns.close();
-        while let Some(connection) = self.free_connection() {
-            if let Err(error) = connection.close().await {
-                tracing::warn!(%error, "closing a SQLite connection");
-            }
+        match &self.connections {
+            Connections::Sqlite(kept) => kept.close().await,
+            Connections::Postgres(kept) => kept.close().await,
         }
     }
 }
 
-/// A connection of [`SignInReads`] in use: back to the free list when done with, even when the
-/// read was dropped half-way.
-struct Taken<'a> {
-    free: &'a Mutex<Vec<sqlx::SqliteConnection>>,
-    connection: Option<sqlx::SqliteConnection>,
-}
+impl<C: sqlx::Connection> Kept<C> {
+    fn new(options: Arc<C::Options>) -> Self {
+        Self { options, free: Mutex::new(Vec::new()) }
+    }
 
-impl Drop for Taken<'_> {
-    fn drop(&mut self) {
-        if let Some(connection) = self.connection.take() {
-            self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner).push(connection);
+    fn free(&self) -> std::sync::MutexGuard<'_, Vec<(C, Instant)>> {
+        self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    }
+
+    /// A free connection, pinged first if it has been idle for `checked_after`; or a new one.
+    async fn take(&self, checked_after: Option<Duration>) -> Result<C, DbErr> {
+        let connect_error = |error| DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error)));
+        // The free list's lock is not held across an await.
+        let free = self.free().pop();
+        if let Some((mut connection, last_used)) = free {
+            let checked = checked_after.is_none_or(|after| last_used.elapsed() < after);
+            if checked || connection.ping().await.is_ok() {
+                return Ok(connection);
+            }
+        }
+        C::connect_with(&self.options).await.map_err(connect_error)
+    }
+
+    /// `rows`, after giving `connection` back to the free list if its read succeeded.
+    fn give_back_if_ok<T>(&self, connection: C, rows: Result<T, sqlx::Error>) -> Result<T, DbErr> {
+        match rows {
+            Ok(rows) => {
+                self.free().push((connection, Instant::now()));
+                Ok(rows)
+            }
+            Err(error) => Err(DbErr::Query(RuntimeErr::SqlxError(Arc::new(error)))),
+        }
+    }
+
+    async fn close(&self) {
+        let free = std::mem::take(&mut *self.free());
+        for (connection, _) in free {
+            if let Err(error) = connection.close().await {
+                tracing::warn!(%error, "closing a database connection");
+            }
         }
     }
 }
@@ -849,6 +884,13 @@ mod tests {
         assert_eq!(order, (0..16).collect::<Vec<i64>>());
     }
 
+    fn free_connections(reads: &super::SignInReads) -> usize {
+        match &reads.connections {
+            super::Connections::Sqlite(kept) => kept.free().len(),
+            super::Connections::Postgres(kept) => kept.free().len(),
+        }
+    }
+
     /// The sign-in checks' own connections open the pool's database (an in-memory one too), see
     /// its commits at once (an ended session is refused on the next request), even after a read
     /// dropped half-way, and once closed before the pool they leave no write-ahead log behind.
@@ -880,8 +922,8 @@ mod tests {
         db.execute_unprepared("DELETE FROM sessions").await.unwrap();
         assert_eq!(count(&reads).await, 0, "ended at once");
 
-        // A read of a million rows, dropped after its first rows: its connection goes back to
-        // the list, and the next read on it sees the commits made since.
+        // A read of a million rows, dropped after its first rows: its connection is closed, and
+        // the next read opens another, which sees the commits made since.
         let long = Statement::from_string(
             DbBackend::Sqlite,
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) SELECT i FROM n",
@@ -890,7 +932,8 @@ mod tests {
         assert!(dropped.is_err(), "the long read was still running");
         db.execute_unprepared("INSERT INTO sessions VALUES (2)").await.unwrap();
         assert_eq!(count(&reads).await, 1);
-        assert_eq!(reads.free.lock().unwrap().len(), 1, "one connection, reused");
+        assert_eq!(count(&reads).await, 1);
+        assert_eq!(free_connections(&reads), 1, "one connection, reused");
 
         reads.close().await;
         let closed = reads.one(Statement::from_string(DbBackend::Sqlite, "SELECT 1")).await.unwrap_err();

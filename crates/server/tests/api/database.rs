@@ -1,5 +1,8 @@
 //! The migrations and connection settings, on both engines.
 
+use std::time::{Duration, Instant};
+
+use bobbin_server::db::SignInReads;
 use rstest::rstest;
 use sea_orm::{
     ConnectionTrait as _, DbBackend, Statement,
@@ -99,6 +102,27 @@ async fn an_email_address_belongs_to_one_account(
     let error = insert_user(&app, "ada@example.com").await.unwrap_err();
 
     assert!(matches!(error.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_))), "{error}");
+}
+
+/// The sign-in checks' own connections on PostgreSQL (`db::SignInReads`): a read dropped half-way
+/// (its client gone) closes its connection instead of handing it to the next read, which would
+/// first wait for the dropped read's answer; the next read sees the commits made since.
+#[tokio::test]
+async fn a_postgresql_sign_in_read_dropped_half_way_does_not_hold_up_the_next() {
+    let app = spawn_app(Backend::Postgres).await;
+    let reads = SignInReads::new(&app.db);
+    let slow = Statement::from_string(DbBackend::Postgres, "SELECT pg_sleep(3)");
+    let dropped = tokio::time::timeout(Duration::from_millis(100), reads.one(slow)).await;
+    assert!(dropped.is_err(), "the slow read was still running");
+    insert_user(&app, "ada@example.com").await.unwrap();
+
+    let started = Instant::now();
+    let count = Statement::from_string(DbBackend::Postgres, "SELECT count(*) FROM users");
+    let users: i64 = reads.one(count).await.unwrap().unwrap().try_get_by_index(0).unwrap();
+
+    assert_eq!(users, 1, "the commit made since is seen");
+    assert!(started.elapsed() < Duration::from_secs(2), "the next read waited {:?}", started.elapsed());
+    reads.close().await;
 }
 
 #[tokio::test]
