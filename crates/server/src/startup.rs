@@ -98,7 +98,8 @@ impl Application {
                 tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
             }
         }
-        let sign_in_reads = Arc::new(SignInReads::new(&db));
+        let sign_in_reads =
+            Arc::new(SignInReads::open(&db).await.context("opening the sign-in checks' connections")?);
         let threads = ThreadCache::new(CACHED_BYTES);
         let metrics = (metrics_listener.is_some() || args.metrics.metrics_token.is_some())
             .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));

@@ -105,12 +105,13 @@ async fn an_email_address_belongs_to_one_account(
 }
 
 /// The sign-in checks' own connections on PostgreSQL (`db::SignInReads`): a read dropped half-way
-/// (its client gone) closes its connection instead of handing it to the next read, which would
-/// first wait for the dropped read's answer; the next read sees the commits made since.
+/// (its client gone) keeps its connection until the rest of its answer has come, instead of
+/// handing it to the next read, which would first wait for that answer; the next read sees the
+/// commits made since.
 #[tokio::test]
 async fn a_postgresql_sign_in_read_dropped_half_way_does_not_hold_up_the_next() {
     let app = spawn_app(Backend::Postgres).await;
-    let reads = SignInReads::new(&app.db);
+    let reads = SignInReads::open(&app.db).await.unwrap();
     let slow = Statement::from_string(DbBackend::Postgres, "SELECT pg_sleep(3)");
     let dropped = tokio::time::timeout(Duration::from_millis(100), reads.one(slow)).await;
     assert!(dropped.is_err(), "the slow read was still running");
