@@ -30,9 +30,11 @@ use crate::config::DatabaseArgs;
 
 /// How long a query waits for a locked SQLite database before failing with "database is busy".
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long a request waits for a free pooled connection.
+/// How long a request waits for a connection: a free one (pooled, or one of [`SignInReads`]'), or
+/// a new one opened.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long a PostgreSQL connection sits in the pool before it is checked again as it goes out.
+/// How long a PostgreSQL connection sits unused (in the pool, or among [`SignInReads`]') before it
+/// is checked again as it goes out.
 const CHECKED_AFTER_IDLE: Duration = Duration::from_secs(1);
 
 /// The database engines Bobbin runs on, chosen by the scheme of `DATABASE_URL`.
@@ -693,23 +695,30 @@ impl SignInReads {
     ///
     /// # Errors
     ///
-    /// The database's; [`Outage::Busy`] when no connection came free in time, and
+    /// The database's; [`Outage::Busy`] when no connection came free or opened in time, and
     /// [`Outage::Unavailable`] once the server has closed them.
     pub async fn all(&self, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
-        let turn = tokio::time::timeout(ACQUIRE_TIMEOUT, Arc::clone(&self.turns).acquire_owned())
+        // The turn, an idle connection's ping and a new connection's opening are timed together,
+        // as the pool's acquiring is: a PostgreSQL gone silent answers 503, not a request that
+        // hangs.
+        let deadline = tokio::time::Instant::now() + ACQUIRE_TIMEOUT;
+        let timed_out = |_elapsed| DbErr::ConnectionAcquire(ConnAcquireErr::Timeout);
+        let turn = tokio::time::timeout_at(deadline, Arc::clone(&self.turns).acquire_owned())
             .await
-            .map_err(|_elapsed| DbErr::ConnectionAcquire(ConnAcquireErr::Timeout))?
+            .map_err(timed_out)?
             .map_err(|_closed| DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed))?;
         let values = SqlxValues(statement.values.unwrap_or(Values(Vec::new())));
         let sql = sqlx::AssertSqlSafe(statement.sql);
         let rows = match &self.connections {
             Connections::Sqlite(kept) => {
-                let mut taken = Taken::new(kept, turn, None).await?;
+                let taking = Taken::new(kept, turn, None);
+                let mut taken = tokio::time::timeout_at(deadline, taking).await.map_err(timed_out)??;
                 let rows = sqlx::query_with(sql, values).fetch_all(taken.connection()).await;
                 taken.done(rows)?.into_iter().map(QueryResult::from).collect()
             }
             Connections::Postgres(kept) => {
-                let mut taken = Taken::new(kept, turn, Some(CHECKED_AFTER_IDLE)).await?;
+                let taking = Taken::new(kept, turn, Some(CHECKED_AFTER_IDLE));
+                let mut taken = tokio::time::timeout_at(deadline, taking).await.map_err(timed_out)??;
                 let rows = sqlx::query_with(sql, values).fetch_all(taken.connection()).await;
                 taken.done(rows)?.into_iter().map(QueryResult::from).collect()
             }
@@ -791,7 +800,9 @@ struct Taken<C: sqlx::Connection + 'static> {
 }
 
 impl<C: sqlx::Connection + 'static> Taken<C> {
-    /// A free connection, pinged first if it has been idle for `checked_after`; or a new one.
+    /// A free connection, pinged first if it has been idle for `checked_after`; or a new one. A
+    /// connection whose ping is dropped half-way (the read's client gone, or its time up) is
+    /// closed; that can only happen after a second unused.
     async fn new(
         kept: &Arc<Kept<C>>,
         turn: OwnedSemaphorePermit,
@@ -840,15 +851,17 @@ impl<C: sqlx::Connection + 'static> Drop for Taken<C> {
     /// ping waits for it), keeping its turn meanwhile; without a runtime (the server stopping) it
     /// is closed.
     fn drop(&mut self) {
-        let (Some(mut connection), Ok(runtime)) =
-            (self.connection.take(), tokio::runtime::Handle::try_current())
-        else {
+        let Some(mut connection) = self.connection.take() else {
+            return;
+        };
+        let Ok(runtime) = tokio::runtime::Handle::try_current() else {
             return;
         };
         let kept = Arc::clone(&self.kept);
         let turn = self.turn.take();
         runtime.spawn(async move {
-            if connection.ping().await.is_ok() {
+            // A database gone silent does not keep the turn for longer than a request waits for one.
+            if let Ok(Ok(())) = tokio::time::timeout(ACQUIRE_TIMEOUT, connection.ping()).await {
                 kept.free().push((connection, Instant::now()));
             }
             drop(turn);

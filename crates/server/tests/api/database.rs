@@ -1,6 +1,9 @@
 //! The migrations and connection settings, on both engines.
 
-use std::time::{Duration, Instant};
+use std::{
+    collections::BTreeSet,
+    time::{Duration, Instant},
+};
 
 use bobbin_server::db::SignInReads;
 use rstest::rstest;
@@ -106,13 +109,18 @@ async fn an_email_address_belongs_to_one_account(
 
 /// The sign-in checks' own connections on PostgreSQL (`db::SignInReads`): a read dropped half-way
 /// (its client gone) keeps its connection until the rest of its answer has come, instead of
-/// handing it to the next read, which would first wait for that answer; the next read sees the
+/// handing it to the next read, which would first wait for that answer, and then gives it back,
+/// rather than closing it (the next load would open another, a stall); the next read sees the
 /// commits made since.
 #[tokio::test]
 async fn a_postgresql_sign_in_read_dropped_half_way_does_not_hold_up_the_next() {
     let app = spawn_app(Backend::Postgres).await;
     let reads = SignInReads::open(&app.db).await.unwrap();
+    let connections = backend_ids(&reads).await;
+    assert_eq!(connections.len(), 4);
+
     let slow = Statement::from_string(DbBackend::Postgres, "SELECT pg_sleep(3)");
+    let dropped_at = Instant::now();
     let dropped = tokio::time::timeout(Duration::from_millis(100), reads.one(slow)).await;
     assert!(dropped.is_err(), "the slow read was still running");
     insert_user(&app, "ada@example.com").await.unwrap();
@@ -123,7 +131,23 @@ async fn a_postgresql_sign_in_read_dropped_half_way_does_not_hold_up_the_next() 
 
     assert_eq!(users, 1, "the commit made since is seen");
     assert!(started.elapsed() < Duration::from_secs(2), "the next read waited {:?}", started.elapsed());
+    tokio::time::sleep_until((dropped_at + Duration::from_millis(3_500)).into()).await;
+    assert_eq!(backend_ids(&reads).await, connections, "the dropped read's connection came back");
     reads.close().await;
+}
+
+/// The PostgreSQL processes behind `reads`' four connections: four reads at once, each holding
+/// its connection for a fifth of a second.
+async fn backend_ids(reads: &SignInReads) -> BTreeSet<i32> {
+    let read = || async {
+        let statement = Statement::from_string(
+            DbBackend::Postgres,
+            "WITH slow AS (SELECT pg_sleep(0.2)) SELECT pg_backend_pid() FROM slow",
+        );
+        reads.one(statement).await.unwrap().unwrap().try_get_by_index::<i32>(0).unwrap()
+    };
+    let (a, b, c, d) = tokio::join!(read(), read(), read(), read());
+    BTreeSet::from([a, b, c, d])
 }
 
 #[tokio::test]
