@@ -617,8 +617,8 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
 /// database, which costs its server about as much as the query itself (README, "API speed"). A
 /// connection here only ever runs one read at a time, in autocommit: each read sees every commit
 /// made before it, by any connection, process or server (an ended session is refused at once), and
-/// there is no transaction to roll back. So these connections are checked only where the pool's
-/// would be:
+/// there is no transaction to roll back. So a connection here is checked only when a check can
+/// find something:
 ///
 /// - a PostgreSQL connection idle for [`CHECKED_AFTER_IDLE`] is pinged before its next read
 ///   (PostgreSQL may have restarted meanwhile); a SQLite one never;
