@@ -474,7 +474,7 @@ where
         let connection = pool.acquire().await.map_err(|error| match error {
             sqlx::Error::PoolTimedOut => DbErr::ConnectionAcquire(ConnAcquireErr::Timeout),
             sqlx::Error::PoolClosed => DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed),
-            error => DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error))),
+            error => connect_error(error),
         })?;
         write(connection).await
     });
@@ -484,6 +484,11 @@ where
 /// A statement's error as sea-orm reports one.
 fn exec_error(error: sqlx::Error) -> DbErr {
     DbErr::Exec(RuntimeErr::SqlxError(Arc::new(error)))
+}
+
+/// A connection's error, opening it or taking it, as sea-orm reports one.
+fn connect_error(error: sqlx::Error) -> DbErr {
+    DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error)))
 }
 
 /// Ends the transaction a failed or refused command left open; a connection whose `ROLLBACK` fails
@@ -785,10 +790,6 @@ impl<C: sqlx::Connection> Kept<C> {
             }
         }
     }
-}
-
-fn connect_error(error: sqlx::Error) -> DbErr {
-    DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error)))
 }
 
 /// A connection of [`SignInReads`] taken for one read, with its turn.
