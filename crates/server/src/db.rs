@@ -309,12 +309,12 @@ pub async fn committed<T, E: From<DbErr>>(
 /// On PostgreSQL a single statement is its own transaction, triggers included, and a write error
 /// is reported with the statement's answer; the row stays locked only while the statement runs.
 ///
-/// On SQLite the statement runs in a transaction of its own, as [`committed`] explains, but sent
-/// as one command (`BEGIN IMMEDIATE; …; COMMIT`, [`committed_in_one_trip`]). Through sea-orm's
-/// transaction the three were three round trips to the connection's worker thread while the
-/// writer held SQLite's one write lock, and under load each trip also waited for a free core to
-/// carry the request on: 64 writers then took turns at a lock held about half a millisecond each
-/// (README, "API speed").
+/// On SQLite the statement runs in a write transaction, as [`committed`] explains, with the
+/// changes that came while the one before was being written ([`committed_together`]); alone, it
+/// is sent as one command (`BEGIN IMMEDIATE; …; COMMIT`). Through sea-orm's transaction the three
+/// were three round trips to the connection's worker thread while the writer held SQLite's one
+/// write lock, and under load each trip also waited for a free core to carry the request on: 64
+/// writers then took turns at a lock held about half a millisecond each (README, "API speed").
 ///
 /// # Errors
 ///
@@ -331,15 +331,138 @@ pub async fn updated<E: EntityTrait>(
     query.returning(returning);
     let statement = backend.build(&query);
     let rows = if backend == DbBackend::Sqlite {
-        committed_in_one_trip(db, statement).await?
+        committed_together(db, statement).await?
     } else {
         db.query_all_raw(statement).await?
     };
     rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
 }
 
-/// Runs `statement` on SQLite in a write transaction of its own (its writer's turn, `BEGIN
-/// IMMEDIATE`, `COMMIT`; see [`begin_write`] and [`committed`]) sent to a pooled connection as one
+/// Runs `statement` on SQLite in a write transaction (its writer's turn, `BEGIN IMMEDIATE`,
+/// `COMMIT`; see [`begin_write`] and [`committed`]), and answers its rows once they are committed.
+///
+/// The changes that come while one is being written wait, and go to the database together, up to
+/// [`WRITTEN_TOGETHER`] at a time, as one transaction of their own ([`written_together`]); one
+/// that comes alone goes in one command ([`written_alone`]). SQLite takes one write at a time, so
+/// under load each change took its turn: a task of its own, a connection taken from the pool and
+/// checked as it went back (a second hand-over to the connection's thread), SQLite's file locks
+/// and a commit to the write-ahead log, for a statement that itself takes some microseconds.
+/// Together they share all that, and every change is answered only once the transaction holding
+/// it is committed, as before. The statements of a transaction run one after another, each seeing
+/// the changes before it, as they would have one by one.
+///
+/// # Errors
+///
+/// The database's, or an [`Outage::Busy`] when no turn or connection came in time.
+async fn committed_together(
+    db: &DatabaseConnection,
+    statement: Statement,
+) -> Result<Vec<QueryResult>, DbErr> {
+    // One queue per pool: the same `Arc` of options for as long as the pool lives.
+    let queue = Arc::as_ptr(&db.get_sqlite_connection_pool().connect_options()) as usize;
+    let (reply, answer) = tokio::sync::oneshot::channel();
+    let change = WaitingChange { statement, reply };
+    let first = {
+        let mut waiting = waiting_changes();
+        match waiting.entry(queue) {
+            std::collections::hash_map::Entry::Occupied(mut others) => {
+                others.get_mut().push(change);
+                None
+            }
+            std::collections::hash_map::Entry::Vacant(none) => {
+                none.insert(Vec::new());
+                Some(change)
+            }
+        }
+    };
+    if let Some(first) = first {
+        tokio::spawn(write_as_they_come(db.clone(), queue, first));
+    }
+    answer
+        .await
+        .map_err(|_stopped| DbErr::Custom("a write to SQLite stopped before it was answered".to_owned()))?
+}
+
+/// How many waiting changes go to SQLite in one transaction, at most: enough for the changes of
+/// a busy shop's every phone at once, and few enough that another writer waiting its turn (a
+/// sign-in, an import) waits for some milliseconds, not more.
+const WRITTEN_TOGETHER: usize = 32;
+
+/// A change waiting for [`write_as_they_come`], and where its answer goes.
+struct WaitingChange {
+    statement: Statement,
+    reply: tokio::sync::oneshot::Sender<Result<Vec<QueryResult>, DbErr>>,
+}
+
+/// The changes waiting for each pool's writer ([`committed_together`]). A pool has an entry
+/// while its writer is at work; the changes that come meanwhile wait in it.
+fn waiting_changes() -> std::sync::MutexGuard<'static, HashMap<usize, Vec<WaitingChange>>> {
+    static WAITING: LazyLock<Mutex<HashMap<usize, Vec<WaitingChange>>>> = LazyLock::new(Mutex::default);
+    WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Writes `first`, then whatever changes have come for `queue` meanwhile, until none waits.
+async fn write_as_they_come(db: DatabaseConnection, queue: usize, first: WaitingChange) {
+    /// Should the writer stop half-way (a panic), the changes still waiting are answered with an
+    /// error rather than left waiting, and the next change starts a writer again.
+    struct Writing {
+        queue: usize,
+        done: bool,
+    }
+    impl Drop for Writing {
+        fn drop(&mut self) {
+            if !self.done {
+                waiting_changes().remove(&self.queue);
+            }
+        }
+    }
+    let mut this_writer = Writing { queue, done: false };
+    let mut changes = vec![first];
+    loop {
+        write_changes(&db, changes).await;
+        let mut waiting = waiting_changes();
+        let Some(next) = waiting.get_mut(&queue).filter(|next| !next.is_empty()) else {
+            // Under the lock, so that no change joins a queue nobody is writing any more.
+            waiting.remove(&queue);
+            this_writer.done = true;
+            return;
+        };
+        let count = next.len().min(WRITTEN_TOGETHER);
+        changes = next.drain(..count).collect();
+    }
+}
+
+/// Writes `changes` and answers each: alone, or together in one transaction. If one of those
+/// fails (a duplicate name, say), nothing of theirs is kept, and each is written again alone, so
+/// that it gets its own answer; an outage (a full disk, no turn in time) is every one's answer.
+async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>) {
+    if changes.len() == 1 {
+        let WaitingChange { statement, reply } = changes.remove(0);
+        // Nobody left to answer (the server stopping): the write was still made.
+        let _answered = reply.send(written_alone(db, statement).await);
+        return;
+    }
+    let statements: Vec<Statement> = changes.iter().map(|change| change.statement.clone()).collect();
+    match written_together(db, statements).await {
+        Ok(rows) => {
+            for (change, rows) in changes.into_iter().zip(rows) {
+                let _answered = change.reply.send(Ok(rows));
+            }
+        }
+        Err(error) if Outage::of(&error).is_some() => {
+            for change in changes {
+                let _answered = change.reply.send(Err(error.clone()));
+            }
+        }
+        Err(_one_failed) => {
+            for WaitingChange { statement, reply } in changes {
+                let _answered = reply.send(written_alone(db, statement).await);
+            }
+        }
+    }
+}
+
+/// Runs `statement` in a write transaction of its own sent to a pooled connection as one
 /// command, and answers its rows once they are committed.
 ///
 /// Written here with sqlx because sea-orm's transactions send each statement as a command of its
@@ -347,14 +470,7 @@ pub async fn updated<E: EntityTrait>(
 /// transaction itself when a statement fails (`ROLLBACK`), and a connection it cannot tell is out
 /// of one (the rollback failed too: none was open, or SQLite ended it on a full disk) is closed,
 /// not pooled. It runs as a task of its own ([`as_sqlite_writer`]).
-///
-/// # Errors
-///
-/// The database's, or an [`Outage::Busy`] when no turn or connection came in time.
-async fn committed_in_one_trip(
-    db: &DatabaseConnection,
-    statement: Statement,
-) -> Result<Vec<QueryResult>, DbErr> {
+async fn written_alone(db: &DatabaseConnection, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
     let (sql, values) = one_command([statement]);
     let sql = format!("{sql}; COMMIT");
     let rows = as_sqlite_writer(db, move |mut connection| async move {
@@ -368,6 +484,40 @@ async fn committed_in_one_trip(
     Ok(rows.into_iter().map(QueryResult::from).collect())
 }
 
+/// Runs `statements` one after another in one write transaction, as [`written_alone`] runs one,
+/// and answers the rows of each once all are committed: a command to begin, one for each
+/// statement (each stays prepared on its connection: a change of one entry has a few shapes),
+/// and one to commit. When one fails, the transaction is rolled back and its error answered.
+async fn written_together(
+    db: &DatabaseConnection,
+    statements: Vec<Statement>,
+) -> Result<Vec<Vec<QueryResult>>, DbErr> {
+    as_sqlite_writer(db, move |mut connection| async move {
+        let begun = sqlx::raw_sql(sqlx::AssertSqlSafe("BEGIN IMMEDIATE")).execute(&mut *connection).await;
+        begun.map_err(exec_error)?;
+        let mut answers = Vec::with_capacity(statements.len());
+        for statement in statements {
+            let values = SqlxValues(statement.values.unwrap_or(Values(Vec::new())));
+            match sqlx::query_with(sqlx::AssertSqlSafe(statement.sql), values)
+                .fetch_all(&mut *connection)
+                .await
+            {
+                Ok(rows) => answers.push(rows.into_iter().map(QueryResult::from).collect()),
+                Err(error) => {
+                    roll_back(&mut connection).await;
+                    return Err(exec_error(error));
+                }
+            }
+        }
+        if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut *connection).await {
+            roll_back(&mut connection).await;
+            return Err(exec_error(error));
+        }
+        Ok(answers)
+    })
+    .await
+}
+
 /// Runs `statements` in one write transaction, hands every row they answer (in practice those of
 /// a last `SELECT`, which sees the writes before it) to `keep`, and commits if `keep` answers
 /// `Ok`; its `Err` (a refusal) rolls everything back and is answered. For a write of several
@@ -376,7 +526,7 @@ async fn committed_in_one_trip(
 ///
 /// On SQLite the statements go to the connection's worker thread as one command (`BEGIN
 /// IMMEDIATE; …`) and the `COMMIT` or `ROLLBACK` as a second, in a task of its own like
-/// [`committed_in_one_trip`]'s: two trips while the writer holds SQLite's one write lock, where a
+/// [`written_alone`]'s: two trips while the writer holds SQLite's one write lock, where a
 /// sea-orm transaction takes one for each statement, and two more to begin and commit. A command
 /// of one or two statements (a change and its read) stays prepared on its connection for the
 /// next; a longer one is prepared for its one use, so that the connection's cache of prepared
@@ -927,11 +1077,15 @@ fn is_unknown_host(error: &std::io::Error) -> bool {
 
 #[cfg(test)]
 mod tests {
+    use std::time::Duration;
+
+    use sea_orm::{ConnectionTrait as _, DatabaseConnection, DbBackend, DbErr, Statement};
+
     use super::{Engine, Outage};
 
     #[test]
     fn storage_and_connection_failures_are_outages_and_bugs_are_not() {
-        use sea_orm::{ConnAcquireErr, DbErr};
+        use sea_orm::ConnAcquireErr;
         assert_eq!(Outage::of_sqlite_code(13), Some(Outage::Full));
         // SQLITE_BUSY_SNAPSHOT and SQLITE_READONLY_DBMOVED: extended codes of the same primaries.
         assert_eq!(Outage::of_sqlite_code(5 | (2 << 8)), Some(Outage::Busy));
@@ -950,7 +1104,6 @@ mod tests {
     /// SQLite's busy handler let writers in whatever order their sleeps ended; here, each in turn.
     #[tokio::test]
     async fn writers_to_one_sqlite_file_take_turns_in_the_order_they_came() {
-        use sea_orm::{ConnectionTrait as _, DbBackend, Statement};
         let folder = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", folder.path().join("turns.db").display());
         let args = crate::config::DatabaseArgs { database_url: url.as_str().into(), db_max_connections: 24 };
@@ -967,9 +1120,9 @@ mod tests {
                 txn.commit().await.unwrap();
             }));
             // The test's runtime has one thread: the writer asks for its turn during this sleep.
-            tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+            tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        tokio::time::sleep(std::time::Duration::from_millis(200)).await;
+        tokio::time::sleep(Duration::from_millis(200)).await;
         holder.commit().await.unwrap();
         for writer in writers {
             writer.await.unwrap();
@@ -986,6 +1139,90 @@ mod tests {
         assert_eq!(order, (0..16).collect::<Vec<i64>>());
     }
 
+    /// A file database with `counters` (id 1 to 3 at 0, at most 40 each), and the changes
+    /// [`super::committed_together`] writes, each answering its counter's new value.
+    async fn counters() -> (tempfile::TempDir, DatabaseConnection) {
+        let folder = tempfile::tempdir().unwrap();
+        let url = format!("sqlite://{}", folder.path().join("counters.db").display());
+        let args = crate::config::DatabaseArgs { database_url: url.as_str().into(), db_max_connections: 4 };
+        let db = super::connect(&args).await.unwrap();
+        db.execute_unprepared(
+            "CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL CHECK (n <= 40));
+             INSERT INTO counters VALUES (1, 0), (2, 0), (3, 0)",
+        )
+        .await
+        .unwrap();
+        (folder, db)
+    }
+
+    /// Sends `sql`, a change of one counter, while the writer's turn is held elsewhere (so that it
+    /// waits with the others sent meanwhile); its answer, once the turn comes.
+    fn change(db: &DatabaseConnection, sql: &str) -> tokio::task::JoinHandle<Result<Vec<i64>, DbErr>> {
+        let (db, statement) = (db.clone(), Statement::from_string(DbBackend::Sqlite, sql));
+        tokio::spawn(async move {
+            let rows = super::committed_together(&db, statement).await?;
+            Ok(rows.iter().map(|row| row.try_get_by_index::<i64>(0).unwrap()).collect())
+        })
+    }
+
+    /// The frames SQLite's write-ahead log holds: a transaction adds one for each page it changed.
+    async fn log_frames(db: &DatabaseConnection) -> i64 {
+        let statement = Statement::from_string(DbBackend::Sqlite, "PRAGMA wal_checkpoint(PASSIVE)");
+        db.query_one_raw(statement).await.unwrap().unwrap().try_get_by_index::<i64>(1).unwrap()
+    }
+
+    /// 33 changes of one row sent while the writer was busy: the first is written alone, then
+    /// 32 in one transaction (the log holds the row's page twice, not 33 times), each answered
+    /// with what it wrote, as if they had been written one by one.
+    #[tokio::test]
+    async fn changes_that_come_while_one_is_written_are_committed_together() {
+        let (_folder, db) = counters().await;
+        db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
+        assert_eq!(log_frames(&db).await, 0);
+
+        let busy = super::begin_write(&db).await.unwrap();
+        let changes: Vec<_> =
+            (0..33).map(|_| change(&db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n")).collect();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        busy.commit().await.unwrap();
+
+        let mut answers = Vec::new();
+        for change in changes {
+            answers.extend(change.await.unwrap().unwrap());
+        }
+        answers.sort_unstable();
+        assert_eq!(answers, (1..=33).collect::<Vec<i64>>(), "each change answered with its own count");
+        assert_eq!(log_frames(&db).await, 2, "two transactions: the first change, then the other 32");
+    }
+
+    /// A change that fails among others written together (here it breaks the table's rule) gets
+    /// its own error; the others are kept and answered, and nothing of the failed one is.
+    #[tokio::test]
+    async fn a_change_that_fails_among_others_fails_alone() {
+        let (_folder, db) = counters().await;
+        let busy = super::begin_write(&db).await.unwrap();
+        let first = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let kept = change(&db, "UPDATE counters SET n = n + 2 WHERE id = 1 RETURNING n");
+        let broken = change(&db, "UPDATE counters SET n = 100 WHERE id = 2 RETURNING n");
+        let after = change(&db, "UPDATE counters SET n = n + 5 WHERE id = 3 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        busy.commit().await.unwrap();
+
+        assert_eq!(first.await.unwrap().unwrap(), [1]);
+        assert_eq!(kept.await.unwrap().unwrap(), [3]);
+        let error = broken.await.unwrap().unwrap_err();
+        assert!(error.to_string().contains("CHECK constraint failed"), "{error}");
+        assert_eq!(Outage::of(&error), None);
+        assert_eq!(after.await.unwrap().unwrap(), [5]);
+        let rows = db
+            .query_all_raw(Statement::from_string(DbBackend::Sqlite, "SELECT n FROM counters ORDER BY id"))
+            .await
+            .unwrap();
+        let counts: Vec<i64> = rows.iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
+        assert_eq!(counts, [3, 0, 5]);
+    }
+
     fn free_connections(reads: &super::SignInReads) -> usize {
         match &reads.connections {
             super::Connections::Sqlite(kept) => kept.free().len(),
@@ -998,7 +1235,6 @@ mod tests {
     /// dropped half-way, and once closed before the pool they leave no write-ahead log behind.
     #[tokio::test]
     async fn the_sign_in_reads_see_every_commit_at_once_and_close_with_the_pool() {
-        use sea_orm::{ConnectionTrait as _, DbBackend, Statement};
         async fn count(reads: &super::SignInReads) -> i64 {
             let statement = Statement::from_string(DbBackend::Sqlite, "SELECT COUNT(*) FROM sessions");
             reads.one(statement).await.unwrap().unwrap().try_get_by_index::<i64>(0).unwrap()
@@ -1035,12 +1271,12 @@ mod tests {
             DbBackend::Sqlite,
             "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) SELECT i FROM n",
         );
-        let dropped = tokio::time::timeout(std::time::Duration::from_millis(20), reads.all(long)).await;
+        let dropped = tokio::time::timeout(Duration::from_millis(20), reads.all(long)).await;
         assert!(dropped.is_err(), "the long read was still running");
         let since = std::time::Instant::now();
         while free_connections(&reads) == 0 {
-            assert!(since.elapsed() < std::time::Duration::from_secs(5), "the connection never came back");
-            tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+            assert!(since.elapsed() < Duration::from_secs(5), "the connection never came back");
+            tokio::time::sleep(Duration::from_millis(1)).await;
         }
         db.execute_unprepared("INSERT INTO sessions VALUES (2)").await.unwrap();
         assert_eq!(count(&reads).await, 1);

@@ -11,7 +11,10 @@ use std::{
     collections::HashSet,
     path::{Path, PathBuf},
     process::Command,
-    sync::Arc,
+    sync::{
+        Arc,
+        atomic::{AtomicBool, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -113,6 +116,30 @@ async fn listed_thread(app: &TestApp, owner: &Person, threads: &str) -> String {
     listed.assert_status(StatusCode::OK)["threads"][0]["id"].as_str().expect("an entry").to_owned()
 }
 
+/// Taps +1 on `adjust` while `writing` holds; answers how many taps were acknowledged. A refusal
+/// must be a storage fault's.
+fn tap_while(
+    app: &Arc<TestApp>,
+    owner: &Person,
+    adjust: &str,
+    writing: &Arc<AtomicBool>,
+) -> tokio::task::JoinHandle<i64> {
+    let (app, owner, adjust, writing) = (app.clone(), owner.clone(), adjust.to_owned(), writing.clone());
+    tokio::spawn(async move {
+        let mut acknowledged = 0;
+        while writing.load(Ordering::Relaxed) {
+            let started = Instant::now();
+            let tapped = app.api_post(&owner, &adjust, json!({ "delta": 1 })).await;
+            if tapped.status == StatusCode::OK {
+                acknowledged += 1;
+            } else {
+                assert_storage_refusal(tapped.status, &tapped.body, started.elapsed());
+            }
+        }
+        acknowledged
+    })
+}
+
 async fn health(app: &TestApp) -> (StatusCode, Value) {
     let started = Instant::now();
     let response = app.get("/healthz").await;
@@ -137,6 +164,20 @@ async fn a_full_disk_acknowledges_only_committed_writes_and_the_server_recovers_
     );
     let owner = app.person("owner").await;
     let team = app.team(&owner, "Full disk").await;
+    let added = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/threads"),
+            json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 0 }),
+        )
+        .await;
+    let thread = added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
+
+    // Meanwhile, four people tap +1 on one spool: changes that come at once are written together
+    // (db::updated), so a refusal must leave out every change of its transaction, and only those.
+    let writing = Arc::new(AtomicBool::new(true));
+    let adjust = format!("/teams/{team}/threads/{thread}/adjust");
+    let tappers: Vec<_> = (0..4).map(|_| tap_while(&app, &owner, &adjust, &writing)).collect();
 
     // Eight writers until each has been refused three times in a row.
     let acknowledged = Arc::new(Mutex::new(Vec::new()));
@@ -169,6 +210,12 @@ async fn a_full_disk_acknowledges_only_committed_writes_and_the_server_recovers_
     for writer in writers {
         refusals += writer.await.expect("a writer panicked");
     }
+    writing.store(false, Ordering::Relaxed);
+    let mut taps = 0;
+    for tapper in tappers {
+        taps += tapper.await.expect("a tapper panicked");
+    }
+    assert!(taps > 0, "no tap was acknowledged");
     let acknowledged = acknowledged.lock().await.clone();
     assert!(refusals > 0, "the disk never filled: {} writes acknowledged", acknowledged.len());
     assert!(!acknowledged.is_empty(), "nothing was written before the disk filled");
@@ -201,6 +248,12 @@ async fn a_full_disk_acknowledges_only_committed_writes_and_the_server_recovers_
         acknowledged.len() + 1
     );
     let mut other = SqliteConnection::connect(&url).await.unwrap();
+    let quantity: i64 = sqlx::query_scalar("SELECT quantity FROM inventory_threads WHERE public_id = ?")
+        .bind(&thread)
+        .fetch_one(&mut other)
+        .await
+        .unwrap();
+    assert_eq!(quantity, taps * 100, "the spools counted are the taps acknowledged, in hundredths");
     other.execute("PRAGMA busy_timeout = 2000").await.unwrap();
     other.execute("BEGIN IMMEDIATE").await.expect("no connection of the server still holds the write lock");
     other.execute("ROLLBACK").await.unwrap();
