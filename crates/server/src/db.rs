@@ -302,19 +302,17 @@ pub async fn committed<T, E: From<DbErr>>(
     Ok(value)
 }
 
-/// Runs one `UPDATE … RETURNING` and answers the rows it changed, once they are committed, in one
-/// round trip to the database. Every change of one entry goes through here (a `+1` tapped on
-/// several phones at once, say).
+/// Runs one `UPDATE … RETURNING` and answers the rows it changed, once they are committed. Every
+/// change of one entry goes through here (a `+1` tapped on several phones at once, say), with the
+/// changes that came while the one before was being written ([`committed_together`]).
 ///
-/// On PostgreSQL a single statement is its own transaction, triggers included, and a write error
-/// is reported with the statement's answer; the row stays locked only while the statement runs.
-///
-/// On SQLite the statement runs in a write transaction, as [`committed`] explains, with the
-/// changes that came while the one before was being written ([`committed_together`]); alone, it
-/// is sent as one command (`BEGIN IMMEDIATE; …; COMMIT`). Through sea-orm's transaction the three
-/// were three round trips to the connection's worker thread while the writer held SQLite's one
-/// write lock, and under load each trip also waited for a free core to carry the request on: 64
-/// writers then took turns at a lock held about half a millisecond each (README, "API speed").
+/// Alone, on PostgreSQL a single statement is its own transaction, triggers included, and a write
+/// error is reported with the statement's answer; the row stays locked only while the statement
+/// runs. On SQLite it runs in a write transaction, as [`committed`] explains, sent as one command
+/// (`BEGIN IMMEDIATE; …; COMMIT`). Through sea-orm's transaction the three were three round trips
+/// to the connection's worker thread while the writer held SQLite's one write lock, and under
+/// load each trip also waited for a free core to carry the request on: 64 writers then took turns
+/// at a lock held about half a millisecond each (README, "API speed").
 ///
 /// # Errors
 ///
@@ -330,26 +328,23 @@ pub async fn updated<E: EntityTrait>(
     let mut query = update.into_query();
     query.returning(returning);
     let statement = backend.build(&query);
-    let rows = if backend == DbBackend::Sqlite {
-        committed_together(db, statement).await?
-    } else {
-        db.query_all_raw(statement).await?
-    };
+    let rows = committed_together(db, statement).await?;
     rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
 }
 
-/// Runs `statement` on SQLite in a write transaction (its writer's turn, `BEGIN IMMEDIATE`,
-/// `COMMIT`; see [`begin_write`] and [`committed`]), and answers its rows once they are committed.
+/// Runs `statement`, a change, in a write transaction, and answers its rows once they are
+/// committed.
 ///
 /// The changes that come while one is being written wait, and go to the database together, up to
 /// [`WRITTEN_TOGETHER`] at a time, as one transaction of their own ([`written_together`]); one
-/// that comes alone goes in one command ([`written_alone`]). SQLite takes one write at a time, so
+/// that comes alone is written alone ([`written_alone`]). SQLite takes one write at a time, so
 /// under load each change took its turn: a task of its own, a connection taken from the pool and
 /// checked as it went back (a second hand-over to the connection's thread), SQLite's file locks
-/// and a commit to the write-ahead log, for a statement that itself takes some microseconds.
-/// Together they share all that, and every change is answered only once the transaction holding
-/// it is committed, as before. The statements of a transaction run one after another, each seeing
-/// the changes before it, as they would have one by one.
+/// and a commit to the write-ahead log, for a statement that itself takes some microseconds. On
+/// PostgreSQL each change waited for the commit before it to reach the disk, holding the row. Together they
+/// share all that, and every change is answered only once the transaction holding it is committed,
+/// as before. The statements of a transaction run one after another, each seeing the changes
+/// before it, as they would have one by one.
 ///
 /// # Errors
 ///
@@ -359,7 +354,10 @@ async fn committed_together(
     statement: Statement,
 ) -> Result<Vec<QueryResult>, DbErr> {
     // One queue per pool: the same `Arc` of options for as long as the pool lives.
-    let queue = Arc::as_ptr(&db.get_sqlite_connection_pool().connect_options()) as usize;
+    let queue = match db.get_database_backend() {
+        DbBackend::Sqlite => Arc::as_ptr(&db.get_sqlite_connection_pool().connect_options()) as usize,
+        _ => Arc::as_ptr(&db.get_postgres_connection_pool().connect_options()) as usize,
+    };
     let (reply, answer) = tokio::sync::oneshot::channel();
     let change = WaitingChange { statement, reply };
     let first = {
@@ -378,12 +376,10 @@ async fn committed_together(
     if let Some(first) = first {
         tokio::spawn(write_as_they_come(db.clone(), queue, first));
     }
-    answer
-        .await
-        .map_err(|_stopped| DbErr::Custom("a write to SQLite stopped before it was answered".to_owned()))?
+    answer.await.map_err(|_stopped| DbErr::Custom("a write stopped before it was answered".to_owned()))?
 }
 
-/// How many waiting changes go to SQLite in one transaction, at most: enough for the changes of
+/// How many waiting changes go to the database in one transaction, at most: enough for the changes of
 /// a busy shop's every phone at once, and few enough that another writer waiting its turn (a
 /// sign-in, an import) waits for some milliseconds, not more.
 const WRITTEN_TOGETHER: usize = 32;
@@ -449,7 +445,7 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
                 let _answered = change.reply.send(Ok(rows));
             }
         }
-        Err(error) if Outage::of(&error).is_some() => {
+        Err(error) if Outage::of(&error).is_some() && !waited_for_a_row(&error) => {
             for change in changes {
                 let _answered = change.reply.send(Err(error.clone()));
             }
@@ -462,15 +458,30 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
     }
 }
 
-/// Runs `statement` in a write transaction of its own sent to a pooled connection as one
-/// command, and answers its rows once they are committed.
+/// Whether `error` is PostgreSQL's for changes written together that waited too long for a row
+/// ([`written_together`]), or that it found locked in a cycle (each of two transactions waiting
+/// for a row the other holds) and rolled back: written one by one, they wait as long as it takes.
+fn waited_for_a_row(error: &DbErr) -> bool {
+    let (DbErr::Exec(RuntimeErr::SqlxError(error)) | DbErr::Query(RuntimeErr::SqlxError(error))) = error
+    else {
+        return false;
+    };
+    let code = error.as_database_error().and_then(sqlx::error::DatabaseError::code);
+    code.is_some_and(|code| code == "55P03" || code == "40P01")
+}
+
+/// Runs `statement`, a change, in a write transaction of its own, and answers its rows once they
+/// are committed. On PostgreSQL a single statement is one.
 ///
-/// Written here with sqlx because sea-orm's transactions send each statement as a command of its
+/// On SQLite it is sent to a pooled connection as one command. Written here with sqlx because sea-orm's transactions send each statement as a command of its
 /// own, and sqlx counts only the transactions it began itself: so this function ends the
 /// transaction itself when a statement fails (`ROLLBACK`), and a connection it cannot tell is out
 /// of one (the rollback failed too: none was open, or SQLite ended it on a full disk) is closed,
 /// not pooled. It runs as a task of its own ([`as_sqlite_writer`]).
 async fn written_alone(db: &DatabaseConnection, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
+    if db.get_database_backend() != DbBackend::Sqlite {
+        return db.query_all_raw(statement).await;
+    }
     let (sql, values) = one_command([statement]);
     let sql = format!("{sql}; COMMIT");
     let rows = as_sqlite_writer(db, move |mut connection| async move {
@@ -484,14 +495,31 @@ async fn written_alone(db: &DatabaseConnection, statement: Statement) -> Result<
     Ok(rows.into_iter().map(QueryResult::from).collect())
 }
 
-/// Runs `statements` one after another in one write transaction, as [`written_alone`] runs one,
-/// and answers the rows of each once all are committed: a command to begin, one for each
-/// statement (each stays prepared on its connection: a change of one entry has a few shapes),
-/// and one to commit. When one fails, the transaction is rolled back and its error answered.
+/// Runs `statements` one after another in one write transaction, and answers the rows of each
+/// once all are committed. When one fails, the transaction is rolled back and its error answered.
+///
+/// On SQLite: a command to begin, as [`written_alone`] does, one for each statement (each stays
+/// prepared on its connection: a change of one entry has a few shapes), and one to commit.
+///
+/// On PostgreSQL, a transaction of the pool's. A change written alone holds no row but its own
+/// while it waits for it; written together, each holds the rows of the changes before it, which
+/// another transaction (another server's changes, an import) may be waiting for while it holds
+/// the row this one waits for. So a wait for a row is cut short (`lock_timeout`), and the changes
+/// are then written one by one ([`waited_for_a_row`]).
 async fn written_together(
     db: &DatabaseConnection,
     statements: Vec<Statement>,
 ) -> Result<Vec<Vec<QueryResult>>, DbErr> {
+    if db.get_database_backend() != DbBackend::Sqlite {
+        let txn = db.begin().await?;
+        txn.execute_unprepared("SET LOCAL lock_timeout = '100ms'").await?;
+        let mut answers = Vec::with_capacity(statements.len());
+        for statement in statements {
+            answers.push(txn.query_all_raw(statement).await?);
+        }
+        txn.commit().await?;
+        return Ok(answers);
+    }
     as_sqlite_writer(db, move |mut connection| async move {
         let begun = sqlx::raw_sql(sqlx::AssertSqlSafe("BEGIN IMMEDIATE")).execute(&mut *connection).await;
         begun.map_err(exec_error)?;
