@@ -282,7 +282,7 @@ impl ConnectionTrait for WriteTransaction {
 
 /// Runs `write` in a transaction of its own, and answers only once it is committed. Every write
 /// outside a longer transaction goes through here, but for a single `UPDATE … RETURNING`, which
-/// [`updated`] sends in one command.
+/// [`updated`] writes in fewer trips.
 ///
 /// sea-orm writes `insert` and `update` as `INSERT/UPDATE … RETURNING`. On SQLite such a
 /// statement outside a transaction commits only when the driver resets it after reading the
@@ -303,16 +303,19 @@ pub async fn committed<T, E: From<DbErr>>(
 }
 
 /// Runs one `UPDATE … RETURNING` and answers the rows it changed, once they are committed. Every
-/// change of one entry goes through here (a `+1` tapped on several phones at once, say), with the
-/// changes that came while the one before was being written ([`committed_together`]).
+/// change of one entry goes through here (a `+1` tapped on several phones at once, say).
 ///
-/// Alone, on PostgreSQL a single statement is its own transaction, triggers included, and a write
-/// error is reported with the statement's answer; the row stays locked only while the statement
-/// runs. On SQLite it runs in a write transaction, as [`committed`] explains, sent as one command
-/// (`BEGIN IMMEDIATE; …; COMMIT`). Through sea-orm's transaction the three were three round trips
-/// to the connection's worker thread while the writer held SQLite's one write lock, and under
-/// load each trip also waited for a free core to carry the request on: 64 writers then took turns
-/// at a lock held about half a millisecond each (README, "API speed").
+/// On PostgreSQL a single statement is its own transaction, triggers included, and a write error
+/// is reported with the statement's answer; the row stays locked only while the statement runs,
+/// and changes of different entries run side by side.
+///
+/// On SQLite, which takes one write at a time, it runs in a write transaction, as [`committed`]
+/// explains, with the changes that came while the one before was being written
+/// ([`committed_together`]); alone, it is sent as one command (`BEGIN IMMEDIATE; …; COMMIT`).
+/// Through sea-orm's transaction the three were three round trips to the connection's worker
+/// thread while the writer held SQLite's one write lock, and under load each trip also waited for
+/// a free core to carry the request on: 64 writers then took turns at a lock held about half a
+/// millisecond each (README, "API speed").
 ///
 /// # Errors
 ///
@@ -328,23 +331,29 @@ pub async fn updated<E: EntityTrait>(
     let mut query = update.into_query();
     query.returning(returning);
     let statement = backend.build(&query);
-    let rows = committed_together(db, statement).await?;
+    let rows = if backend == DbBackend::Sqlite {
+        committed_together(db, statement).await?
+    } else {
+        db.query_all_raw(statement).await?
+    };
     rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
 }
 
-/// Runs `statement`, a change, in a write transaction, and answers its rows once they are
-/// committed.
+/// Runs `statement`, a change, on SQLite in a write transaction (its writer's turn, `BEGIN
+/// IMMEDIATE`, `COMMIT`; see [`begin_write`] and [`committed`]), and answers its rows once they
+/// are committed.
 ///
 /// The changes that come while one is being written wait, and go to the database together, up to
 /// [`WRITTEN_TOGETHER`] at a time, as one transaction of their own ([`written_together`]); one
 /// that comes alone is written alone ([`written_alone`]). SQLite takes one write at a time, so
 /// under load each change took its turn: a task of its own, a connection taken from the pool and
 /// checked as it went back (a second hand-over to the connection's thread), SQLite's file locks
-/// and a commit to the write-ahead log, for a statement that itself takes some microseconds. On
-/// PostgreSQL each change waited for the commit before it to reach the disk, holding the row. Together they
-/// share all that, and every change is answered only once the transaction holding it is committed,
-/// as before. The statements of a transaction run one after another, each seeing the changes
-/// before it, as they would have one by one.
+/// and a commit to the write-ahead log, for a statement that itself takes some microseconds.
+/// Together they share all that, and every change is answered only once the transaction holding
+/// it is committed, as before. The statements of a transaction run one after another, each seeing
+/// the changes before it, as they would have one by one. A change whose request is gone by the
+/// time its transaction begins (its client left, or it timed out) is not written, as one still
+/// waiting for its turn was not.
 ///
 /// # Errors
 ///
@@ -353,33 +362,35 @@ async fn committed_together(
     db: &DatabaseConnection,
     statement: Statement,
 ) -> Result<Vec<QueryResult>, DbErr> {
-    // One queue per pool: the same `Arc` of options for as long as the pool lives.
-    let queue = match db.get_database_backend() {
-        DbBackend::Sqlite => Arc::as_ptr(&db.get_sqlite_connection_pool().connect_options()) as usize,
-        _ => Arc::as_ptr(&db.get_postgres_connection_pool().connect_options()) as usize,
-    };
+    let options = db.get_sqlite_connection_pool().connect_options();
+    // One queue per pool: its options' address, held in the entry so that no other pool can
+    // have it while the entry is there.
+    let queue = Arc::as_ptr(&options) as usize;
     let (reply, answer) = tokio::sync::oneshot::channel();
     let change = WaitingChange { statement, reply };
     let first = {
         let mut waiting = waiting_changes();
         match waiting.entry(queue) {
             std::collections::hash_map::Entry::Occupied(mut others) => {
-                others.get_mut().push(change);
+                others.get_mut().changes.push(change);
                 None
             }
             std::collections::hash_map::Entry::Vacant(none) => {
-                none.insert(Vec::new());
+                none.insert(Waiting { _options: options, changes: Vec::new() });
                 Some(change)
             }
         }
     };
     if let Some(first) = first {
-        tokio::spawn(write_as_they_come(db.clone(), queue, first));
+        // Made before the task, so that the entry goes even if the task never runs (the runtime
+        // stopping).
+        let writer = Writer { queue, done: false };
+        tokio::spawn(write_as_they_come(db.clone(), writer, first));
     }
     answer.await.map_err(|_stopped| DbErr::Custom("a write stopped before it was answered".to_owned()))?
 }
 
-/// How many waiting changes go to the database in one transaction, at most: enough for the changes of
+/// How many waiting changes go to SQLite in one transaction, at most: enough for the changes of
 /// a busy shop's every phone at once, and few enough that another writer waiting its turn (a
 /// sign-in, an import) waits for some milliseconds, not more.
 const WRITTEN_TOGETHER: usize = 32;
@@ -390,52 +401,63 @@ struct WaitingChange {
     reply: tokio::sync::oneshot::Sender<Result<Vec<QueryResult>, DbErr>>,
 }
 
+/// A pool's writer at work, and the changes that came meanwhile.
+struct Waiting {
+    _options: Arc<SqliteConnectOptions>,
+    changes: Vec<WaitingChange>,
+}
+
 /// The changes waiting for each pool's writer ([`committed_together`]). A pool has an entry
 /// while its writer is at work; the changes that come meanwhile wait in it.
-fn waiting_changes() -> std::sync::MutexGuard<'static, HashMap<usize, Vec<WaitingChange>>> {
-    static WAITING: LazyLock<Mutex<HashMap<usize, Vec<WaitingChange>>>> = LazyLock::new(Mutex::default);
+fn waiting_changes() -> std::sync::MutexGuard<'static, HashMap<usize, Waiting>> {
+    static WAITING: LazyLock<Mutex<HashMap<usize, Waiting>>> = LazyLock::new(Mutex::default);
     WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
-/// Writes `first`, then whatever changes have come for `queue` meanwhile, until none waits.
-async fn write_as_they_come(db: DatabaseConnection, queue: usize, first: WaitingChange) {
-    /// Should the writer stop half-way (a panic), the changes still waiting are answered with an
-    /// error rather than left waiting, and the next change starts a writer again.
-    struct Writing {
-        queue: usize,
-        done: bool,
-    }
-    impl Drop for Writing {
-        fn drop(&mut self) {
-            if !self.done {
-                waiting_changes().remove(&self.queue);
-            }
+/// The writer of a queue. Should it stop half-way (a panic, the runtime stopping), the changes
+/// still waiting are answered with an error rather than left waiting, and the next change starts
+/// a writer again.
+struct Writer {
+    queue: usize,
+    done: bool,
+}
+
+impl Drop for Writer {
+    fn drop(&mut self) {
+        if !self.done {
+            waiting_changes().remove(&self.queue);
         }
     }
-    let mut this_writer = Writing { queue, done: false };
+}
+
+/// Writes `first`, then whatever changes have come for its queue meanwhile, until none waits.
+async fn write_as_they_come(db: DatabaseConnection, mut writer: Writer, first: WaitingChange) {
     let mut changes = vec![first];
     loop {
         write_changes(&db, changes).await;
         let mut waiting = waiting_changes();
-        let Some(next) = waiting.get_mut(&queue).filter(|next| !next.is_empty()) else {
+        let Some(next) = waiting.get_mut(&writer.queue).filter(|next| !next.changes.is_empty()) else {
             // Under the lock, so that no change joins a queue nobody is writing any more.
-            waiting.remove(&queue);
-            this_writer.done = true;
+            waiting.remove(&writer.queue);
+            writer.done = true;
             return;
         };
-        let count = next.len().min(WRITTEN_TOGETHER);
-        changes = next.drain(..count).collect();
+        let count = next.changes.len().min(WRITTEN_TOGETHER);
+        changes = next.changes.drain(..count).collect();
     }
 }
 
-/// Writes `changes` and answers each: alone, or together in one transaction. If one of those
-/// fails (a duplicate name, say), nothing of theirs is kept, and each is written again alone, so
-/// that it gets its own answer; an outage (a full disk, no turn in time) is every one's answer.
+/// Writes `changes` and answers each: alone, or together in one transaction. If a statement
+/// fails among others (a duplicate name, say), nothing of theirs is kept, and each is written
+/// again alone, so that it gets its own answer; any other failure (an outage, a failed commit)
+/// is every one's answer.
 async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>) {
-    if changes.len() == 1 {
-        let WaitingChange { statement, reply } = changes.remove(0);
-        // Nobody left to answer (the server stopping): the write was still made.
-        let _answered = reply.send(written_alone(db, statement).await);
+    changes.retain(|change| !change.reply.is_closed());
+    if changes.len() <= 1 {
+        if let Some(WaitingChange { statement, reply }) = changes.pop() {
+            // Its request gone since: the write was still made.
+            let _answered = reply.send(written_alone(db, statement).await);
+        }
         return;
     }
     let statements: Vec<Statement> = changes.iter().map(|change| change.statement.clone()).collect();
@@ -445,43 +467,28 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
                 let _answered = change.reply.send(Ok(rows));
             }
         }
-        Err(error) if Outage::of(&error).is_some() && !waited_for_a_row(&error) => {
-            for change in changes {
-                let _answered = change.reply.send(Err(error.clone()));
-            }
-        }
-        Err(_one_failed) => {
+        Err(Together::StatementFailed(error)) if Outage::of(&error).is_none() => {
             for WaitingChange { statement, reply } in changes {
                 let _answered = reply.send(written_alone(db, statement).await);
+            }
+        }
+        Err(Together::StatementFailed(error) | Together::Failed(error)) => {
+            for change in changes {
+                let _answered = change.reply.send(Err(error.clone()));
             }
         }
     }
 }
 
-/// Whether `error` is PostgreSQL's for changes written together that waited too long for a row
-/// ([`written_together`]), or that it found locked in a cycle (each of two transactions waiting
-/// for a row the other holds) and rolled back: written one by one, they wait as long as it takes.
-fn waited_for_a_row(error: &DbErr) -> bool {
-    let (DbErr::Exec(RuntimeErr::SqlxError(error)) | DbErr::Query(RuntimeErr::SqlxError(error))) = error
-    else {
-        return false;
-    };
-    let code = error.as_database_error().and_then(sqlx::error::DatabaseError::code);
-    code.is_some_and(|code| code == "55P03" || code == "40P01")
-}
-
-/// Runs `statement`, a change, in a write transaction of its own, and answers its rows once they
-/// are committed. On PostgreSQL a single statement is one.
+/// Runs `statement` in a write transaction of its own sent to a pooled connection as one
+/// command, and answers its rows once they are committed.
 ///
-/// On SQLite it is sent to a pooled connection as one command. Written here with sqlx because sea-orm's transactions send each statement as a command of its
+/// Written here with sqlx because sea-orm's transactions send each statement as a command of its
 /// own, and sqlx counts only the transactions it began itself: so this function ends the
 /// transaction itself when a statement fails (`ROLLBACK`), and a connection it cannot tell is out
 /// of one (the rollback failed too: none was open, or SQLite ended it on a full disk) is closed,
 /// not pooled. It runs as a task of its own ([`as_sqlite_writer`]).
 async fn written_alone(db: &DatabaseConnection, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
-    if db.get_database_backend() != DbBackend::Sqlite {
-        return db.query_all_raw(statement).await;
-    }
     let (sql, values) = one_command([statement]);
     let sql = format!("{sql}; COMMIT");
     let rows = as_sqlite_writer(db, move |mut connection| async move {
@@ -495,34 +502,33 @@ async fn written_alone(db: &DatabaseConnection, statement: Statement) -> Result<
     Ok(rows.into_iter().map(QueryResult::from).collect())
 }
 
-/// Runs `statements` one after another in one write transaction, and answers the rows of each
-/// once all are committed. When one fails, the transaction is rolled back and its error answered.
-///
-/// On SQLite: a command to begin, as [`written_alone`] does, one for each statement (each stays
-/// prepared on its connection: a change of one entry has a few shapes), and one to commit.
-///
-/// On PostgreSQL, a transaction of the pool's. A change written alone holds no row but its own
-/// while it waits for it; written together, each holds the rows of the changes before it, which
-/// another transaction (another server's changes, an import) may be waiting for while it holds
-/// the row this one waits for. So a wait for a row is cut short (`lock_timeout`), and the changes
-/// are then written one by one ([`waited_for_a_row`]).
+/// How a transaction of several changes failed: one of its statements (which may succeed alone),
+/// or anything else (no turn, the commit).
+enum Together {
+    StatementFailed(DbErr),
+    Failed(DbErr),
+}
+
+impl From<DbErr> for Together {
+    fn from(error: DbErr) -> Self {
+        Self::Failed(error)
+    }
+}
+
+/// Runs `statements` one after another in one write transaction, as [`written_alone`] runs one,
+/// and answers the rows of each once all are committed: a command to begin, one for each
+/// statement (each stays prepared on its connection: a change of an entry has a few shapes), and
+/// one to commit. When one fails, the transaction is rolled back and its error answered.
 async fn written_together(
     db: &DatabaseConnection,
     statements: Vec<Statement>,
-) -> Result<Vec<Vec<QueryResult>>, DbErr> {
-    if db.get_database_backend() != DbBackend::Sqlite {
-        let txn = db.begin().await?;
-        txn.execute_unprepared("SET LOCAL lock_timeout = '100ms'").await?;
-        let mut answers = Vec::with_capacity(statements.len());
-        for statement in statements {
-            answers.push(txn.query_all_raw(statement).await?);
-        }
-        txn.commit().await?;
-        return Ok(answers);
-    }
+) -> Result<Vec<Vec<QueryResult>>, Together> {
     as_sqlite_writer(db, move |mut connection| async move {
         let begun = sqlx::raw_sql(sqlx::AssertSqlSafe("BEGIN IMMEDIATE")).execute(&mut *connection).await;
-        begun.map_err(exec_error)?;
+        if let Err(error) = begun {
+            roll_back(&mut connection).await;
+            return Err(Together::Failed(exec_error(error)));
+        }
         let mut answers = Vec::with_capacity(statements.len());
         for statement in statements {
             let values = SqlxValues(statement.values.unwrap_or(Values(Vec::new())));
@@ -533,13 +539,13 @@ async fn written_together(
                 Ok(rows) => answers.push(rows.into_iter().map(QueryResult::from).collect()),
                 Err(error) => {
                     roll_back(&mut connection).await;
-                    return Err(exec_error(error));
+                    return Err(Together::StatementFailed(exec_error(error)));
                 }
             }
         }
         if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut *connection).await {
             roll_back(&mut connection).await;
-            return Err(exec_error(error));
+            return Err(Together::Failed(exec_error(error)));
         }
         Ok(answers)
     })
@@ -1249,6 +1255,35 @@ mod tests {
             .unwrap();
         let counts: Vec<i64> = rows.iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
         assert_eq!(counts, [3, 0, 5]);
+    }
+
+    /// A change whose request is gone (its client left, or it timed out) while it waited for the
+    /// writer is not written, as one still waiting for its turn was not; the others are.
+    #[tokio::test]
+    async fn a_change_whose_request_is_gone_before_its_turn_is_not_written() {
+        let (_folder, db) = counters().await;
+        let busy = super::begin_write(&db).await.unwrap();
+        let first = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let statement = Statement::from_string(
+            DbBackend::Sqlite,
+            "UPDATE counters SET n = n + 1 WHERE id = 2 RETURNING n",
+        );
+        let gone =
+            tokio::time::timeout(Duration::from_millis(20), super::committed_together(&db, statement)).await;
+        assert!(gone.is_err(), "the change was still waiting");
+        let kept = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 3 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        busy.commit().await.unwrap();
+
+        assert_eq!(first.await.unwrap().unwrap(), [1]);
+        assert_eq!(kept.await.unwrap().unwrap(), [1]);
+        let rows = db
+            .query_all_raw(Statement::from_string(DbBackend::Sqlite, "SELECT n FROM counters ORDER BY id"))
+            .await
+            .unwrap();
+        let counts: Vec<i64> = rows.iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
+        assert_eq!(counts, [1, 0, 1]);
     }
 
     fn free_connections(reads: &super::SignInReads) -> usize {
