@@ -1199,6 +1199,13 @@ mod tests {
         })
     }
 
+    /// The counters' values, in order.
+    async fn counts(db: &DatabaseConnection) -> Vec<i64> {
+        let statement = Statement::from_string(DbBackend::Sqlite, "SELECT n FROM counters ORDER BY id");
+        let rows = db.query_all_raw(statement).await.unwrap();
+        rows.iter().map(|row| row.try_get_by_index(0).unwrap()).collect()
+    }
+
     /// The frames SQLite's write-ahead log holds: a transaction adds one for each page it changed.
     async fn log_frames(db: &DatabaseConnection) -> i64 {
         let statement = Statement::from_string(DbBackend::Sqlite, "PRAGMA wal_checkpoint(PASSIVE)");
@@ -1249,12 +1256,7 @@ mod tests {
         assert!(error.to_string().contains("CHECK constraint failed"), "{error}");
         assert_eq!(Outage::of(&error), None);
         assert_eq!(after.await.unwrap().unwrap(), [5]);
-        let rows = db
-            .query_all_raw(Statement::from_string(DbBackend::Sqlite, "SELECT n FROM counters ORDER BY id"))
-            .await
-            .unwrap();
-        let counts: Vec<i64> = rows.iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
-        assert_eq!(counts, [3, 0, 5]);
+        assert_eq!(counts(&db).await, [3, 0, 5]);
     }
 
     /// A change whose request is gone (its client left, or it timed out) while it waited for the
@@ -1278,12 +1280,7 @@ mod tests {
 
         assert_eq!(first.await.unwrap().unwrap(), [1]);
         assert_eq!(kept.await.unwrap().unwrap(), [1]);
-        let rows = db
-            .query_all_raw(Statement::from_string(DbBackend::Sqlite, "SELECT n FROM counters ORDER BY id"))
-            .await
-            .unwrap();
-        let counts: Vec<i64> = rows.iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
-        assert_eq!(counts, [1, 0, 1]);
+        assert_eq!(counts(&db).await, [1, 0, 1]);
     }
 
     fn free_connections(reads: &super::SignInReads) -> usize {
