@@ -352,8 +352,8 @@ pub async fn updated<E: EntityTrait>(
 /// Together they share all that, and every change is answered only once the transaction holding
 /// it is committed, as before. The statements of a transaction run one after another, each seeing
 /// the changes before it, as they would have one by one. A change whose request is gone by the
-/// time its transaction begins (its client left, or it timed out) is not written, as one still
-/// waiting for its turn was not.
+/// time the writer takes it from the queue (its client left, or it timed out) is not written, as
+/// one still waiting for its turn was not.
 ///
 /// # Errors
 ///
