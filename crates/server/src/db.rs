@@ -543,10 +543,7 @@ async fn written_together(
                 }
             }
         }
-        if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut *connection).await {
-            roll_back(&mut connection).await;
-            return Err(Together::Failed(exec_error(error)));
-        }
+        commit(&mut connection).await.map_err(Together::Failed)?;
         Ok(answers)
     })
     .await
@@ -617,10 +614,7 @@ where
                 std::panic::resume_unwind(panic);
             }
         };
-        if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut *connection).await {
-            roll_back(&mut connection).await;
-            return Err(exec_error(error).into());
-        }
+        commit(&mut connection).await?;
         Ok(kept)
     })
     .await
@@ -673,6 +667,16 @@ fn exec_error(error: sqlx::Error) -> DbErr {
 /// A connection's error, opening it or taking it, as sea-orm reports one.
 fn connect_error(error: sqlx::Error) -> DbErr {
     DbErr::Conn(RuntimeErr::SqlxError(Arc::new(error)))
+}
+
+/// Commits the transaction a command began on `connection`; one whose `COMMIT` fails is rolled
+/// back ([`roll_back`]).
+async fn commit(connection: &mut sqlx::pool::PoolConnection<sqlx::Sqlite>) -> Result<(), DbErr> {
+    if let Err(error) = sqlx::raw_sql(sqlx::AssertSqlSafe("COMMIT")).execute(&mut **connection).await {
+        roll_back(connection).await;
+        return Err(exec_error(error));
+    }
+    Ok(())
 }
 
 /// Ends the transaction a failed or refused command left open; a connection whose `ROLLBACK` fails
