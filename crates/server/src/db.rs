@@ -302,26 +302,30 @@ pub async fn committed<T, E: From<DbErr>>(
     Ok(value)
 }
 
-/// Runs one `UPDATE … RETURNING` and answers the rows it changed, once they are committed. Every
-/// change of one entry goes through here (a `+1` tapped on several phones at once, say).
+/// Runs one `UPDATE … RETURNING` of the one row `entry` names (its key, unique in `E`'s table: a
+/// team's id and the entry's public id, say) and answers the rows it changed, once they are
+/// committed. Every change of one entry goes through here (a `+1` tapped on several phones at
+/// once, say), with the changes that came while the one before was being written
+/// ([`committed_together`]).
 ///
-/// On PostgreSQL a single statement is its own transaction, triggers included, and a write error
-/// is reported with the statement's answer; the row stays locked only while the statement runs,
-/// and changes of different entries run side by side.
+/// On SQLite, which takes one write at a time, the changes of every entry wait for each other:
+/// alone, a change is sent as one command (`BEGIN IMMEDIATE; …; COMMIT`). Through sea-orm's
+/// transaction the three were three round trips to the connection's worker thread while the
+/// writer held SQLite's one write lock, and under load each trip also waited for a free core to
+/// carry the request on: 64 writers then took turns at a lock held about half a millisecond each
+/// (README, "API speed").
 ///
-/// On SQLite, which takes one write at a time, it runs in a write transaction, as [`committed`]
-/// explains, with the changes that came while the one before was being written
-/// ([`committed_together`]); alone, it is sent as one command (`BEGIN IMMEDIATE; …; COMMIT`).
-/// Through sea-orm's transaction the three were three round trips to the connection's worker
-/// thread while the writer held SQLite's one write lock, and under load each trip also waited for
-/// a free core to carry the request on: 64 writers then took turns at a lock held about half a
-/// millisecond each (README, "API speed").
+/// On PostgreSQL only the changes of one entry wait for each other, as they would for its row
+/// anyway: changes of different entries run side by side, and one entry held by a long
+/// transaction (an import) holds up no other's. Alone, a single statement is its own
+/// transaction, triggers included, and a write error is reported with the statement's answer.
 ///
 /// # Errors
 ///
 /// The database's.
 pub async fn updated<E: EntityTrait>(
     db: &DatabaseConnection,
+    entry: &str,
     update: UpdateMany<E>,
 ) -> Result<Vec<E::Model>, DbErr> {
     let backend = db.get_database_backend();
@@ -331,46 +335,51 @@ pub async fn updated<E: EntityTrait>(
     let mut query = update.into_query();
     query.returning(returning);
     let statement = backend.build(&query);
-    let rows = if backend == DbBackend::Sqlite {
-        committed_together(db, statement).await?
-    } else {
-        db.query_all_raw(statement).await?
-    };
+    let entry = format!("{}/{entry}", E::default().table_name());
+    let rows = committed_together(db, entry, statement).await?;
     rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
 }
 
-/// Runs `statement`, a change, on SQLite in a write transaction (its writer's turn, `BEGIN
-/// IMMEDIATE`, `COMMIT`; see [`begin_write`] and [`committed`]), and answers its rows once they
-/// are committed.
+/// Runs `statement`, a change of `entry`, in a transaction (on SQLite a write transaction: its
+/// writer's turn, `BEGIN IMMEDIATE`, `COMMIT`; see [`begin_write`] and [`committed`]), and answers
+/// its rows once they are committed.
 ///
 /// The changes that come while one is being written wait, and go to the database together, up to
 /// [`WRITTEN_TOGETHER`] at a time, as one transaction of their own ([`written_together`]); one
-/// that comes alone is written alone ([`written_alone`]). SQLite takes one write at a time, so
-/// under load each change took its turn: a task of its own, a connection taken from the pool and
-/// checked as it went back (a second hand-over to the connection's thread), SQLite's file locks
-/// and a commit to the write-ahead log, for a statement that itself takes some microseconds.
-/// Together they share all that, and every change is answered only once the transaction holding
-/// it is committed, as before. The statements of a transaction run one after another, each seeing
-/// the changes before it, as they would have one by one. A change whose request is gone by the
-/// time the writer takes it from the queue (its client left, or it timed out) is not written, as
-/// one still waiting for its turn was not.
+/// that comes alone is written alone ([`written_alone`]). They wait in one queue for each pool
+/// on SQLite, whose writers take turns, and one for each entry of a pool on PostgreSQL.
+///
+/// SQLite takes one write at a time, so under load each change took its turn: a task of its own,
+/// a connection taken from the pool and checked as it went back (a second hand-over to the
+/// connection's thread), SQLite's file locks and a commit to the write-ahead log, for a statement
+/// that itself takes some microseconds. On PostgreSQL each change of an entry waited, holding its
+/// row, for the commit before it to reach the disk. Together they share all that, and every
+/// change is answered only once the transaction holding it is committed, as before. The
+/// statements of a transaction run one after another, each seeing the changes before it, as they
+/// would have one by one. A change whose request is gone by the time the writer takes it from the
+/// queue (its client left, or it timed out) is not written, as one still waiting for its turn was
+/// not.
 ///
 /// # Errors
 ///
 /// The database's, or an [`Outage::Busy`] when no turn or connection came in time.
 async fn committed_together(
     db: &DatabaseConnection,
+    entry: String,
     statement: Statement,
 ) -> Result<Vec<QueryResult>, DbErr> {
-    let options = db.get_sqlite_connection_pool().connect_options();
-    // One queue per pool: its options' address, held in the entry so that no other pool can
-    // have it while the entry is there.
-    let queue = Arc::as_ptr(&options) as usize;
+    // One queue per pool (per entry of a pool, on PostgreSQL): the address of the pool's options,
+    // held in the entry so that no other pool can have it while the entry is there.
+    let (options, entry): (Arc<dyn std::any::Any + Send + Sync>, _) = match db.get_database_backend() {
+        DbBackend::Sqlite => (db.get_sqlite_connection_pool().connect_options(), None),
+        _ => (db.get_postgres_connection_pool().connect_options(), Some(entry)),
+    };
+    let queue = Queue { pool: Arc::as_ptr(&options).cast::<()>() as usize, entry };
     let (reply, answer) = tokio::sync::oneshot::channel();
     let change = WaitingChange { statement, reply };
     let first = {
         let mut waiting = waiting_changes();
-        match waiting.entry(queue) {
+        match waiting.entry(queue.clone()) {
             std::collections::hash_map::Entry::Occupied(mut others) => {
                 others.get_mut().changes.push(change);
                 None
@@ -390,9 +399,9 @@ async fn committed_together(
     answer.await.map_err(|_stopped| DbErr::Custom("a write stopped before it was answered".to_owned()))?
 }
 
-/// How many waiting changes go to SQLite in one transaction, at most: enough for the changes of
-/// a busy shop's every phone at once, and few enough that another writer waiting its turn (a
-/// sign-in, an import) waits for some milliseconds, not more.
+/// How many waiting changes go to the database in one transaction, at most: enough for the
+/// changes of a busy shop's every phone at once, and few enough that another writer waiting its
+/// turn on SQLite (a sign-in, an import) waits for some milliseconds, not more.
 const WRITTEN_TOGETHER: usize = 32;
 
 /// A change waiting for [`write_as_they_come`], and where its answer goes.
@@ -401,16 +410,24 @@ struct WaitingChange {
     reply: tokio::sync::oneshot::Sender<Result<Vec<QueryResult>, DbErr>>,
 }
 
-/// A pool's writer at work, and the changes that came meanwhile.
+/// Which changes wait for each other ([`committed_together`]): those of a pool (the address of
+/// its options), and on PostgreSQL of one entry of its tables (`{table}/{key}`).
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Queue {
+    pool: usize,
+    entry: Option<String>,
+}
+
+/// A queue's writer at work, and the changes that came meanwhile.
 struct Waiting {
-    _options: Arc<SqliteConnectOptions>,
+    _options: Arc<dyn std::any::Any + Send + Sync>,
     changes: Vec<WaitingChange>,
 }
 
-/// The changes waiting for each pool's writer ([`committed_together`]). A pool has an entry
+/// The changes waiting for each queue's writer ([`committed_together`]). A queue has an entry
 /// while its writer is at work; the changes that come meanwhile wait in it.
-fn waiting_changes() -> std::sync::MutexGuard<'static, HashMap<usize, Waiting>> {
-    static WAITING: LazyLock<Mutex<HashMap<usize, Waiting>>> = LazyLock::new(Mutex::default);
+fn waiting_changes() -> std::sync::MutexGuard<'static, HashMap<Queue, Waiting>> {
+    static WAITING: LazyLock<Mutex<HashMap<Queue, Waiting>>> = LazyLock::new(Mutex::default);
     WAITING.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
@@ -418,7 +435,7 @@ fn waiting_changes() -> std::sync::MutexGuard<'static, HashMap<usize, Waiting>> 
 /// still waiting are answered with an error rather than left waiting, and the next change starts
 /// a writer again.
 struct Writer {
-    queue: usize,
+    queue: Queue,
     done: bool,
 }
 
@@ -480,15 +497,19 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
     }
 }
 
-/// Runs `statement` in a write transaction of its own sent to a pooled connection as one
-/// command, and answers its rows once they are committed.
+/// Runs `statement` in a transaction of its own, and answers its rows once they are committed. On
+/// PostgreSQL a single statement is one.
 ///
-/// Written here with sqlx because sea-orm's transactions send each statement as a command of its
-/// own, and sqlx counts only the transactions it began itself: so this function ends the
-/// transaction itself when a statement fails (`ROLLBACK`), and a connection it cannot tell is out
-/// of one (the rollback failed too: none was open, or SQLite ended it on a full disk) is closed,
-/// not pooled. It runs as a task of its own ([`as_sqlite_writer`]).
+/// On SQLite it is a write transaction sent to a pooled connection as one command. Written here
+/// with sqlx because sea-orm's transactions send each statement as a command of its own, and sqlx
+/// counts only the transactions it began itself: so this function ends the transaction itself
+/// when a statement fails (`ROLLBACK`), and a connection it cannot tell is out of one (the
+/// rollback failed too: none was open, or SQLite ended it on a full disk) is closed, not pooled.
+/// It runs as a task of its own ([`as_sqlite_writer`]).
 async fn written_alone(db: &DatabaseConnection, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
+    if db.get_database_backend() != DbBackend::Sqlite {
+        return db.query_all_raw(statement).await;
+    }
     let (sql, values) = one_command([statement]);
     let sql = format!("{sql}; COMMIT");
     let rows = as_sqlite_writer(db, move |mut connection| async move {
@@ -515,14 +536,26 @@ impl From<DbErr> for Together {
     }
 }
 
-/// Runs `statements` one after another in one write transaction, as [`written_alone`] runs one,
-/// and answers the rows of each once all are committed: a command to begin, one for each
-/// statement (each stays prepared on its connection: a change of an entry has a few shapes), and
-/// one to commit. When one fails, the transaction is rolled back and its error answered.
+/// Runs `statements` one after another in one transaction, and answers the rows of each once all
+/// are committed. When one fails, the transaction is rolled back and its error answered.
+///
+/// On SQLite, a write transaction, as [`written_alone`] runs one: a command to begin, one for
+/// each statement (each stays prepared on its connection: a change of an entry has a few shapes),
+/// and one to commit. On PostgreSQL, a transaction of the pool's, whose statements are changes of
+/// one entry ([`committed_together`]): it holds no row that one of them alone would not.
 async fn written_together(
     db: &DatabaseConnection,
     statements: Vec<Statement>,
 ) -> Result<Vec<Vec<QueryResult>>, Together> {
+    if db.get_database_backend() != DbBackend::Sqlite {
+        let txn = db.begin().await?;
+        let mut answers = Vec::with_capacity(statements.len());
+        for statement in statements {
+            answers.push(txn.query_all_raw(statement).await.map_err(Together::StatementFailed)?);
+        }
+        txn.commit().await?;
+        return Ok(answers);
+    }
     as_sqlite_writer(db, move |mut connection| async move {
         let begun = sqlx::raw_sql(sqlx::AssertSqlSafe("BEGIN IMMEDIATE")).execute(&mut *connection).await;
         if let Err(error) = begun {
@@ -1198,7 +1231,7 @@ mod tests {
     fn change(db: &DatabaseConnection, sql: &str) -> tokio::task::JoinHandle<Result<Vec<i64>, DbErr>> {
         let (db, statement) = (db.clone(), Statement::from_string(DbBackend::Sqlite, sql));
         tokio::spawn(async move {
-            let rows = super::committed_together(&db, statement).await?;
+            let rows = super::committed_together(&db, String::new(), statement).await?;
             Ok(rows.iter().map(|row| row.try_get_by_index::<i64>(0).unwrap()).collect())
         })
     }
@@ -1275,8 +1308,11 @@ mod tests {
             DbBackend::Sqlite,
             "UPDATE counters SET n = n + 1 WHERE id = 2 RETURNING n",
         );
-        let gone =
-            tokio::time::timeout(Duration::from_millis(20), super::committed_together(&db, statement)).await;
+        let gone = tokio::time::timeout(
+            Duration::from_millis(20),
+            super::committed_together(&db, String::new(), statement),
+        )
+        .await;
         assert!(gone.is_err(), "the change was still waiting");
         let kept = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 3 RETURNING n");
         tokio::time::sleep(Duration::from_millis(20)).await;

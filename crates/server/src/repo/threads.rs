@@ -164,7 +164,7 @@ pub async fn edit(
     let edit = change_entry(team_id, public_id, user.id)
         .set(columns)
         .filter(inventory_thread::Column::Version.eq(version));
-    let changed = updated(db, edit).await.map_err(duplicate_entry)?;
+    let changed = updated(db, &entry_key(team_id, public_id), edit).await.map_err(duplicate_entry)?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -191,7 +191,7 @@ pub async fn adjust(
         .col_expr(inventory_thread::Column::Quantity, after.clone())
         .filter(after.clone().gte(0))
         .filter(after.lte(MAX_HUNDREDTHS));
-    let changed = updated(db, tap).await?;
+    let changed = updated(db, &entry_key(team_id, public_id), tap).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -221,7 +221,7 @@ pub async fn set_quantity(
     let count = change_entry(team_id, public_id, user.id)
         .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
         .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()));
-    let changed = updated(db, count).await?;
+    let changed = updated(db, &entry_key(team_id, public_id), count).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -458,6 +458,12 @@ pub(super) async fn stocked_of_team(
 /// older one is then refused) or to say who changed it and when.
 fn change(id: ThreadId, user: UserId) -> UpdateMany<inventory_thread::Entity> {
     stamped(user).filter(inventory_thread::Column::Id.eq(id))
+}
+
+/// The key of the team's entry with this public id, for [`updated`], which writes the changes of
+/// one entry that come at once together.
+fn entry_key(team_id: TeamId, public_id: &str) -> String {
+    format!("{team_id}/{public_id}")
 }
 
 /// [`change`] of the team's entry with this public id, if the team has it.

@@ -182,3 +182,160 @@ async fn the_sqlite_file_and_its_folder_are_created_on_first_start() {
     assert!(file.is_file());
     drop(app);
 }
+
+/// A PostgreSQL test server with a team (`team`), spools added to it, and a trigger that records
+/// the transaction of every change to a spool (`changed_in`), seen through `other`, a connection
+/// of the test's own.
+struct Spools {
+    app: std::sync::Arc<TestApp>,
+    owner: crate::team_helpers::Person,
+    team: String,
+    other: sea_orm::sqlx::PgConnection,
+}
+
+impl Spools {
+    async fn new() -> Self {
+        use sea_orm::sqlx::{self, Connection as _, PgConnection};
+        let app = std::sync::Arc::new(spawn_app(Backend::Postgres).await);
+        let owner = app.person("owner").await;
+        let team = app.team(&owner, "Together").await;
+        let mut other = PgConnection::connect(&app.database.url).await.unwrap();
+        sqlx::raw_sql(
+            "CREATE TABLE changed_in (transaction_id BIGINT NOT NULL);
+             CREATE FUNCTION record_change() RETURNS trigger LANGUAGE plpgsql AS
+                 $$ BEGIN INSERT INTO changed_in VALUES (txid_current()); RETURN NEW; END $$;
+             CREATE TRIGGER record_change AFTER UPDATE ON inventory_threads
+                 FOR EACH ROW EXECUTE FUNCTION record_change();",
+        )
+        .execute(&mut other)
+        .await
+        .unwrap();
+        Self { app, owner, team, other }
+    }
+
+    /// A new spool's id.
+    async fn add(&self, code: &str) -> String {
+        let body = serde_json::json!({ "line": "madeira-polyneon", "code": code, "quantity": 0 });
+        let added = self.app.api_post(&self.owner, &format!("/teams/{}/threads", self.team), body).await;
+        added.assert_status(reqwest::StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned()
+    }
+
+    /// Sends a +1 of spool `thread`; its answer's status.
+    fn tap(&self, thread: &str) -> tokio::task::JoinHandle<reqwest::StatusCode> {
+        let (app, owner) = (self.app.clone(), self.owner.clone());
+        let adjust = format!("/teams/{}/threads/{thread}/adjust", self.team);
+        tokio::spawn(
+            async move { app.api_post(&owner, &adjust, serde_json::json!({ "delta": 1 })).await.status },
+        )
+    }
+
+    async fn quantity(&self, thread: &str) -> serde_json::Value {
+        let listed = self.app.api_get(&self.owner, &format!("/teams/{}/threads/{thread}", self.team)).await;
+        listed.assert_status(reqwest::StatusCode::OK)["thread"]["quantity"].clone()
+    }
+
+    /// How many transactions changed a spool and were committed.
+    async fn transactions(&mut self) -> i64 {
+        sea_orm::sqlx::query_scalar("SELECT COUNT(DISTINCT transaction_id) FROM changed_in")
+            .fetch_one(&mut self.other)
+            .await
+            .unwrap()
+    }
+}
+
+/// Locks spool `thread` from a connection of its own, until that connection commits.
+async fn lock_spool(url: &str, thread: &str) -> sea_orm::sqlx::PgConnection {
+    use sea_orm::sqlx::{self, Connection as _, PgConnection};
+    let mut locking = PgConnection::connect(url).await.unwrap();
+    sqlx::raw_sql("BEGIN").execute(&mut locking).await.unwrap();
+    sqlx::query("SELECT 1 FROM inventory_threads WHERE public_id = $1 FOR UPDATE")
+        .bind(thread)
+        .execute(&mut locking)
+        .await
+        .unwrap();
+    locking
+}
+
+async fn commit(mut connection: sea_orm::sqlx::PgConnection) {
+    sea_orm::sqlx::raw_sql("COMMIT").execute(&mut connection).await.unwrap();
+}
+
+/// On PostgreSQL, changes of one entry that come while another of its changes is being written
+/// go to the database together (`db::updated`): 33 taps sent while the spool's row is locked
+/// elsewhere take two transactions, the first tap's and one for the other 32, not 33, and every
+/// tap counts.
+#[tokio::test]
+async fn postgresql_changes_of_one_entry_that_come_at_once_are_committed_together() {
+    let mut spools = Spools::new().await;
+    let thread = spools.add("1800").await;
+    let locking = lock_spool(&spools.app.database.url, &thread).await;
+    let taps: Vec<_> = (0..33).map(|_| spools.tap(&thread)).collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    commit(locking).await;
+    for tap in taps {
+        assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
+    }
+    assert_eq!(spools.transactions().await, 2, "the first tap alone, then the other 32 together");
+    assert_eq!(spools.quantity(&thread).await, 33.0);
+}
+
+/// On PostgreSQL only the changes of one entry wait for each other: while a spool is held by
+/// another transaction (an import, another server's change), the taps of another spool of the
+/// same team are written and answered.
+#[tokio::test]
+async fn postgresql_a_held_entry_holds_up_no_other_entrys_changes() {
+    let spools = Spools::new().await;
+    let (free, held) = (spools.add("1800").await, spools.add("1801").await);
+    let locking = lock_spool(&spools.app.database.url, &held).await;
+    let waiting = [spools.tap(&held), spools.tap(&held)];
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let taps: Vec<_> = (0..3).map(|_| spools.tap(&free)).collect();
+    for tap in taps {
+        let answered = tokio::time::timeout(Duration::from_secs(5), tap).await;
+        assert_eq!(
+            answered.expect("answered while the other spool is held").unwrap(),
+            reqwest::StatusCode::OK
+        );
+    }
+    assert!(waiting.iter().all(|tap| !tap.is_finished()), "the held spool's taps wait for it");
+    commit(locking).await;
+    for tap in waiting {
+        assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
+    }
+    assert_eq!((spools.quantity(&free).await, spools.quantity(&held).await), (3.0.into(), 2.0.into()));
+}
+
+/// A change that fails among changes written together on PostgreSQL (an edit into a thread the
+/// team already has) gets its own answer; the others are written, each counted once.
+#[tokio::test]
+async fn postgresql_a_change_that_fails_among_others_fails_alone() {
+    let mut spools = Spools::new().await;
+    let (black, white) = (spools.add("1800").await, spools.add("1801").await);
+    let locking = lock_spool(&spools.app.database.url, &white).await;
+    let leader = spools.tap(&white);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let before = spools.tap(&white);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    // Made from the version the leader and the tap before it leave.
+    let edit = {
+        let (app, owner) = (spools.app.clone(), spools.owner.clone());
+        let path = format!("/teams/{}/threads/{white}", spools.team);
+        let into_black =
+            serde_json::json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 0, "version": 3 });
+        tokio::spawn(async move { app.api(&owner, reqwest::Method::PUT, &path, Some(into_black)).await })
+    };
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let after = spools.tap(&white);
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    commit(locking).await;
+    for tap in [leader, before, after] {
+        assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
+    }
+    edit.await.unwrap().assert_api_error(reqwest::StatusCode::CONFLICT, "already_in_inventory");
+    assert_eq!((spools.quantity(&white).await, spools.quantity(&black).await), (3.0.into(), 0.0.into()));
+    assert_eq!(
+        spools.transactions().await,
+        3,
+        "the first tap alone; then, the three rolled back, the two taps"
+    );
+}
