@@ -334,15 +334,71 @@ pub async fn updated<E: EntityTrait>(
         .exprs(E::Column::iter().map(|column| column.select_as(column.into_returning_expr(backend))));
     let mut query = update.into_query();
     query.returning(returning);
-    let statement = backend.build(&query);
-    let entry = format!("{}/{entry}", E::default().table_name());
-    let rows = committed_together(db, entry, statement).await?;
+    let change = Change { statements: vec![backend.build(&query)], check: None };
+    let rows = committed_together(db, format!("{}/{entry}", E::default().table_name()), change).await?;
     rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
 }
 
-/// Runs `statement`, a change of `entry`, in a transaction (on SQLite a write transaction: its
+/// Runs `statements`, a change of what `entry` names (a key of the rows they write, as
+/// [`updated`] takes one: the team's settings, say), in one transaction, hands every row they
+/// answer (in practice those of a last `SELECT`, which sees the writes before it) to `keep`, and
+/// commits only if `keep` answers `Ok`; its `Err` (a refusal) rolls everything back and is
+/// answered. For a change of several statements whose result decides whether it stands: a map of
+/// settings that must not end up over its limit, say. `keep` must answer from the rows alone: it
+/// is asked twice, by the writer before it commits and for the answer.
+///
+/// Written with the changes that come at once, as [`updated`]'s are ([`committed_together`]).
+/// Alone, on SQLite the statements go to the connection's worker thread as one command (`BEGIN
+/// IMMEDIATE; …`) and the `COMMIT` or `ROLLBACK` as a second: two trips while the writer holds
+/// SQLite's one write lock, where a sea-orm transaction takes one for each statement, and two
+/// more to begin and commit. A command of one or two statements (a change and its read) stays
+/// prepared on its connection for the next; a longer one is prepared for its one use, so that
+/// the connection's cache of prepared statements does not fill with every mix of changes someone
+/// sends. On PostgreSQL, whose transactions lock only the rows they write, they are a
+/// transaction's statements one by one.
+///
+/// # Errors
+///
+/// `keep`'s refusal; the database's, or an [`Outage::Busy`] when no turn or connection came in
+/// time.
+pub async fn written_if<T, E>(
+    db: &DatabaseConnection,
+    entry: &str,
+    statements: Vec<Statement>,
+    keep: impl Fn(&[QueryResult]) -> Result<T, E> + Send + Sync + 'static,
+) -> Result<T, E>
+where
+    E: From<DbErr>,
+{
+    let keep = Arc::new(keep);
+    let check = Arc::clone(&keep);
+    let change = Change { statements, check: Some(Arc::new(move |rows| check(rows).is_ok())) };
+    let rows = committed_together(db, entry.to_owned(), change).await?;
+    keep(&rows)
+}
+
+/// A change: statements run in order in one transaction, and what decides from their rows
+/// whether it stands ([`written_if`]'s `keep`, asked yes or no); with none, it always does.
+#[derive(Clone)]
+struct Change {
+    statements: Vec<Statement>,
+    check: Option<Check>,
+}
+
+/// Whether a change's rows let it stand ([`Change`]).
+type Check = Arc<dyn Fn(&[QueryResult]) -> bool + Send + Sync>;
+
+/// Whether `rows` let a change with `check` stand. A check that panics does not: the transaction
+/// is rolled back, and the same check asked for the answer panics in its request.
+fn stands(check: Option<&Check>, rows: &[QueryResult]) -> bool {
+    check.is_none_or(|check| {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(rows))).unwrap_or(false)
+    })
+}
+
+/// Runs `change`, a change of `entry`, in a transaction (on SQLite a write transaction: its
 /// writer's turn, `BEGIN IMMEDIATE`, `COMMIT`; see [`begin_write`] and [`committed`]), and answers
-/// its rows once they are committed.
+/// its rows once they are committed, or rolled back if they do not let it stand.
 ///
 /// The changes that come while one is being written wait, and go to the database together, up to
 /// [`WRITTEN_TOGETHER`] at a time, as one transaction of their own ([`written_together`]); one
@@ -366,7 +422,7 @@ pub async fn updated<E: EntityTrait>(
 async fn committed_together(
     db: &DatabaseConnection,
     entry: String,
-    statement: Statement,
+    change: Change,
 ) -> Result<Vec<QueryResult>, DbErr> {
     // One queue per pool (per entry of a pool, on PostgreSQL): the address of the pool's options,
     // held in the entry so that no other pool can have it while the entry is there.
@@ -376,7 +432,7 @@ async fn committed_together(
     };
     let queue = Queue { pool: Arc::as_ptr(&options).cast::<()>() as usize, entry };
     let (reply, answer) = tokio::sync::oneshot::channel();
-    let change = WaitingChange { statement, reply };
+    let change = WaitingChange { change, reply };
     let first = {
         let mut waiting = waiting_changes();
         match waiting.entry(queue.clone()) {
@@ -406,7 +462,7 @@ const WRITTEN_TOGETHER: usize = 32;
 
 /// A change waiting for [`write_as_they_come`], and where its answer goes.
 struct WaitingChange {
-    statement: Statement,
+    change: Change,
     reply: tokio::sync::oneshot::Sender<Result<Vec<QueryResult>, DbErr>>,
 }
 
@@ -465,31 +521,31 @@ async fn write_as_they_come(db: DatabaseConnection, mut writer: Writer, first: W
 }
 
 /// Writes `changes` and answers each: alone, or together in one transaction. If a statement
-/// fails among others (a duplicate name, say), nothing of theirs is kept, and each is written
-/// again alone, so that it gets its own answer; any other failure (an outage, a failed commit)
-/// is every one's answer.
+/// fails among others (a duplicate name, say), or a change's rows do not let it stand, nothing
+/// of theirs is kept, and each is written again alone, so that it gets its own answer; any other
+/// failure (an outage, a failed commit) is every one's answer.
 async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>) {
     changes.retain(|change| !change.reply.is_closed());
     if changes.len() <= 1 {
-        if let Some(WaitingChange { statement, reply }) = changes.pop() {
+        if let Some(WaitingChange { change, reply }) = changes.pop() {
             // Its request gone since: the write was still made.
-            let _answered = reply.send(written_alone(db, statement).await);
+            let _answered = reply.send(written_alone(db, change).await);
         }
         return;
     }
-    let statements: Vec<Statement> = changes.iter().map(|change| change.statement.clone()).collect();
-    match written_together(db, statements).await {
+    let together = changes.iter().map(|waiting| waiting.change.clone()).collect();
+    match written_together(db, together).await.map_err(Together::every_ones) {
         Ok(rows) => {
             for (change, rows) in changes.into_iter().zip(rows) {
                 let _answered = change.reply.send(Ok(rows));
             }
         }
-        Err(Together::StatementFailed(error)) if Outage::of(&error).is_none() => {
-            for WaitingChange { statement, reply } in changes {
-                let _answered = reply.send(written_alone(db, statement).await);
+        Err(None) => {
+            for WaitingChange { change, reply } in changes {
+                let _answered = reply.send(written_alone(db, change).await);
             }
         }
-        Err(Together::StatementFailed(error) | Together::Failed(error)) => {
+        Err(Some(error)) => {
             for change in changes {
                 let _answered = change.reply.send(Err(error.clone()));
             }
@@ -497,37 +553,79 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
     }
 }
 
-/// Runs `statement` in a transaction of its own, and answers its rows once they are committed. On
-/// PostgreSQL a single statement is one.
+/// Runs `change` in a transaction of its own, and answers its rows once they are committed, or
+/// rolled back if they do not let it stand. On PostgreSQL a single statement that always stands
+/// is its own transaction.
 ///
-/// On SQLite it is a write transaction sent to a pooled connection as one command. Written here
-/// with sqlx because sea-orm's transactions send each statement as a command of its own, and sqlx
-/// counts only the transactions it began itself: so this function ends the transaction itself
-/// when a statement fails (`ROLLBACK`), and a connection it cannot tell is out of one (the
-/// rollback failed too: none was open, or SQLite ended it on a full disk) is closed, not pooled.
-/// It runs as a task of its own ([`as_sqlite_writer`]).
-async fn written_alone(db: &DatabaseConnection, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
+/// On SQLite it is a write transaction sent to a pooled connection as one command, with its
+/// `COMMIT` if the change always stands, or else followed by a `COMMIT` or `ROLLBACK` as the rows
+/// decide ([`written_if`]). Written here with sqlx because sea-orm's transactions send each
+/// statement as a command of its own, and sqlx counts only the transactions it began itself: so
+/// this function ends the transaction itself when a statement fails (`ROLLBACK`), and a
+/// connection it cannot tell is out of one (the rollback failed too: none was open, or SQLite
+/// ended it on a full disk) is closed, not pooled. It runs as a task of its own
+/// ([`as_sqlite_writer`]).
+async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Vec<QueryResult>, DbErr> {
+    let Change { mut statements, check } = change;
     if db.get_database_backend() != DbBackend::Sqlite {
-        return db.query_all_raw(statement).await;
-    }
-    let (sql, values) = one_command([statement]);
-    let sql = format!("{sql}; COMMIT");
-    let rows = as_sqlite_writer(db, move |mut connection| async move {
-        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values).fetch_all(&mut *connection).await;
-        if rows.is_err() {
-            roll_back(&mut connection).await;
+        if statements.len() == 1 && check.is_none() {
+            return db.query_all_raw(statements.remove(0)).await;
         }
-        rows.map_err(exec_error)
+        let txn = db.begin().await?;
+        let mut rows = Vec::new();
+        for statement in statements {
+            rows.extend(txn.query_all_raw(statement).await?);
+        }
+        if stands(check.as_ref(), &rows) {
+            txn.commit().await?;
+        }
+        return Ok(rows);
+    }
+    let kept_prepared = statements.len() <= 2;
+    let (sql, values) = one_command(statements);
+    let sql = if check.is_none() { format!("{sql}; COMMIT") } else { sql };
+    as_sqlite_writer(db, move |mut connection| async move {
+        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
+            .persistent(kept_prepared)
+            .fetch_all(&mut *connection)
+            .await;
+        let rows: Vec<QueryResult> = match rows {
+            Ok(rows) => rows.into_iter().map(QueryResult::from).collect(),
+            Err(error) => {
+                roll_back(&mut connection).await;
+                return Err(exec_error(error));
+            }
+        };
+        if check.is_some() {
+            if stands(check.as_ref(), &rows) {
+                commit(&mut connection).await?;
+            } else {
+                roll_back(&mut connection).await;
+            }
+        }
+        Ok(rows)
     })
-    .await?;
-    Ok(rows.into_iter().map(QueryResult::from).collect())
+    .await
 }
 
 /// How a transaction of several changes failed: one of its statements (which may succeed alone),
-/// or anything else (no turn, the commit).
+/// a change whose rows did not let it stand, or anything else (no turn, the commit).
 enum Together {
     StatementFailed(DbErr),
+    NotStanding,
     Failed(DbErr),
+}
+
+impl Together {
+    /// The error every change of the transaction is answered with; none where each may yet be
+    /// written alone (a statement failed, not for an outage, or a change did not stand).
+    fn every_ones(self) -> Option<DbErr> {
+        match self {
+            Self::StatementFailed(error) if Outage::of(&error).is_none() => None,
+            Self::NotStanding => None,
+            Self::StatementFailed(error) | Self::Failed(error) => Some(error),
+        }
+    }
 }
 
 impl From<DbErr> for Together {
@@ -536,22 +634,30 @@ impl From<DbErr> for Together {
     }
 }
 
-/// Runs `statements` one after another in one transaction, and answers the rows of each once all
-/// are committed. When one fails, the transaction is rolled back and its error answered.
+/// Runs `changes` one after another in one transaction, and answers the rows of each once all are
+/// committed. When a statement fails, or a change's rows do not let it stand, the transaction is
+/// rolled back and that answered.
 ///
 /// On SQLite, a write transaction, as [`written_alone`] runs one: a command to begin, one for
-/// each statement (each stays prepared on its connection: a change of an entry has a few shapes),
-/// and one to commit. On PostgreSQL, a transaction of the pool's, whose statements are changes of
-/// one entry ([`committed_together`]): it holds no row that one of them alone would not.
+/// each statement (each stays prepared on its connection: a change has a few shapes), and one to
+/// commit. On PostgreSQL, a transaction of the pool's, whose statements are changes of one entry
+/// ([`committed_together`]): it holds no row that one of them alone would not.
 async fn written_together(
     db: &DatabaseConnection,
-    statements: Vec<Statement>,
+    changes: Vec<Change>,
 ) -> Result<Vec<Vec<QueryResult>>, Together> {
     if db.get_database_backend() != DbBackend::Sqlite {
         let txn = db.begin().await?;
-        let mut answers = Vec::with_capacity(statements.len());
-        for statement in statements {
-            answers.push(txn.query_all_raw(statement).await.map_err(Together::StatementFailed)?);
+        let mut answers = Vec::with_capacity(changes.len());
+        for change in changes {
+            let mut rows = Vec::new();
+            for statement in change.statements {
+                rows.extend(txn.query_all_raw(statement).await.map_err(Together::StatementFailed)?);
+            }
+            if !stands(change.check.as_ref(), &rows) {
+                return Err(Together::NotStanding);
+            }
+            answers.push(rows);
         }
         txn.commit().await?;
         return Ok(answers);
@@ -562,93 +668,30 @@ async fn written_together(
             roll_back(&mut connection).await;
             return Err(Together::Failed(exec_error(error)));
         }
-        let mut answers = Vec::with_capacity(statements.len());
-        for statement in statements {
-            let values = SqlxValues(statement.values.unwrap_or(Values(Vec::new())));
-            match sqlx::query_with(sqlx::AssertSqlSafe(statement.sql), values)
-                .fetch_all(&mut *connection)
-                .await
-            {
-                Ok(rows) => answers.push(rows.into_iter().map(QueryResult::from).collect()),
-                Err(error) => {
-                    roll_back(&mut connection).await;
-                    return Err(Together::StatementFailed(exec_error(error)));
+        let mut answers = Vec::with_capacity(changes.len());
+        for change in changes {
+            let mut rows = Vec::new();
+            for statement in change.statements {
+                let values = SqlxValues(statement.values.unwrap_or(Values(Vec::new())));
+                match sqlx::query_with(sqlx::AssertSqlSafe(statement.sql), values)
+                    .fetch_all(&mut *connection)
+                    .await
+                {
+                    Ok(answered) => rows.extend(answered.into_iter().map(QueryResult::from)),
+                    Err(error) => {
+                        roll_back(&mut connection).await;
+                        return Err(Together::StatementFailed(exec_error(error)));
+                    }
                 }
             }
+            if !stands(change.check.as_ref(), &rows) {
+                roll_back(&mut connection).await;
+                return Err(Together::NotStanding);
+            }
+            answers.push(rows);
         }
         commit(&mut connection).await.map_err(Together::Failed)?;
         Ok(answers)
-    })
-    .await
-}
-
-/// Runs `statements` in one write transaction, hands every row they answer (in practice those of
-/// a last `SELECT`, which sees the writes before it) to `keep`, and commits if `keep` answers
-/// `Ok`; its `Err` (a refusal) rolls everything back and is answered. For a write of several
-/// statements whose result decides whether it stands: a map of settings that must not end up
-/// over its limit, say.
-///
-/// On SQLite the statements go to the connection's worker thread as one command (`BEGIN
-/// IMMEDIATE; …`) and the `COMMIT` or `ROLLBACK` as a second, in a task of its own like
-/// [`written_alone`]'s: two trips while the writer holds SQLite's one write lock, where a
-/// sea-orm transaction takes one for each statement, and two more to begin and commit. A command
-/// of one or two statements (a change and its read) stays prepared on its connection for the
-/// next; a longer one is prepared for its one use, so that the connection's cache of prepared
-/// statements does not fill with every mix of changes someone sends. On PostgreSQL, whose
-/// transactions lock only the rows they write, they are a transaction's statements one by one.
-///
-/// # Errors
-///
-/// `keep`'s refusal; the database's, or an [`Outage::Busy`] when no turn or connection came in
-/// time.
-pub async fn written_if<T, E>(
-    db: &DatabaseConnection,
-    statements: Vec<Statement>,
-    keep: impl FnOnce(Vec<QueryResult>) -> Result<T, E> + Send + 'static,
-) -> Result<T, E>
-where
-    T: Send + 'static,
-    E: From<DbErr> + Send + 'static,
-{
-    if db.get_database_backend() != DbBackend::Sqlite {
-        let txn = begin_write(db).await?;
-        let mut rows = Vec::new();
-        for statement in statements {
-            rows.extend(txn.query_all_raw(statement).await?);
-        }
-        let kept = keep(rows)?;
-        txn.commit().await?;
-        return Ok(kept);
-    }
-    let kept_prepared = statements.len() <= 2;
-    let (sql, values) = one_command(statements);
-    as_sqlite_writer(db, move |mut connection| async move {
-        let rows = sqlx::query_with(sqlx::AssertSqlSafe(sql), values)
-            .persistent(kept_prepared)
-            .fetch_all(&mut *connection)
-            .await;
-        let rows = match rows {
-            Ok(rows) => rows.into_iter().map(QueryResult::from).collect(),
-            Err(error) => {
-                roll_back(&mut connection).await;
-                return Err(exec_error(error).into());
-            }
-        };
-        // sqlx counts only the transactions it began, so a connection dropped here would go back
-        // to the pool inside this one, holding the write lock.
-        let kept = match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| keep(rows))) {
-            Ok(Ok(kept)) => kept,
-            Ok(Err(refused)) => {
-                roll_back(&mut connection).await;
-                return Err(refused);
-            }
-            Err(panic) => {
-                roll_back(&mut connection).await;
-                std::panic::resume_unwind(panic);
-            }
-        };
-        commit(&mut connection).await?;
-        Ok(kept)
     })
     .await
 }
@@ -1231,8 +1274,22 @@ mod tests {
     fn change(db: &DatabaseConnection, sql: &str) -> tokio::task::JoinHandle<Result<Vec<i64>, DbErr>> {
         let (db, statement) = (db.clone(), Statement::from_string(DbBackend::Sqlite, sql));
         tokio::spawn(async move {
-            let rows = super::committed_together(&db, String::new(), statement).await?;
+            let change = super::Change { statements: vec![statement], check: None };
+            let rows = super::committed_together(&db, String::new(), change).await?;
             Ok(rows.iter().map(|row| row.try_get_by_index::<i64>(0).unwrap()).collect())
+        })
+    }
+
+    /// Sends `sql`, a change of the counters whose first row's first column is a count, with a
+    /// check that lets it stand only up to `most` ([`super::written_if`]); answers that count.
+    fn checked(db: &DatabaseConnection, sql: &str, most: i64) -> tokio::task::JoinHandle<Result<i64, DbErr>> {
+        let (db, statement) = (db.clone(), Statement::from_string(DbBackend::Sqlite, sql));
+        tokio::spawn(async move {
+            super::written_if(&db, "counters", vec![statement], move |rows| {
+                let count: i64 = rows[0].try_get_by_index(0)?;
+                if count > most { Err(DbErr::Custom(format!("{count} is over {most}"))) } else { Ok(count) }
+            })
+            .await
         })
     }
 
@@ -1308,9 +1365,10 @@ mod tests {
             DbBackend::Sqlite,
             "UPDATE counters SET n = n + 1 WHERE id = 2 RETURNING n",
         );
+        let alone = super::Change { statements: vec![statement], check: None };
         let gone = tokio::time::timeout(
             Duration::from_millis(20),
-            super::committed_together(&db, String::new(), statement),
+            super::committed_together(&db, String::new(), alone),
         )
         .await;
         assert!(gone.is_err(), "the change was still waiting");
@@ -1321,6 +1379,89 @@ mod tests {
         assert_eq!(first.await.unwrap().unwrap(), [1]);
         assert_eq!(kept.await.unwrap().unwrap(), [1]);
         assert_eq!(counts(&db).await, [1, 0, 1]);
+    }
+
+    /// Changes whose rows decide whether they stand (`written_if`: a settings change) that come
+    /// while the writer is busy go together too: 33 take two transactions, each answered with
+    /// its own count.
+    #[tokio::test]
+    async fn checked_changes_that_come_while_one_is_written_are_committed_together() {
+        let (_folder, db) = counters().await;
+        db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
+        let busy = super::begin_write(&db).await.unwrap();
+        let changes: Vec<_> = (0..33)
+            .map(|_| checked(&db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n", 40))
+            .collect();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        busy.commit().await.unwrap();
+
+        let mut answers = Vec::new();
+        for change in changes {
+            answers.push(change.await.unwrap().unwrap());
+        }
+        answers.sort_unstable();
+        assert_eq!(answers, (1..=33).collect::<Vec<i64>>());
+        assert_eq!(log_frames(&db).await, 2, "two transactions: the first change, then the other 32");
+    }
+
+    /// A change whose rows do not let it stand, among others written together, is refused alone:
+    /// nothing of it is kept, and the others are, each once.
+    #[tokio::test]
+    async fn a_change_that_does_not_stand_among_others_is_refused_alone() {
+        let (_folder, db) = counters().await;
+        let busy = super::begin_write(&db).await.unwrap();
+        let first = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let kept = checked(&db, "UPDATE counters SET n = n + 1 WHERE id = 2 RETURNING n", 10);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let refused = checked(&db, "UPDATE counters SET n = n + 7 WHERE id = 3 RETURNING n", 5);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let after = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 2 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        busy.commit().await.unwrap();
+
+        assert_eq!(first.await.unwrap().unwrap(), [1]);
+        assert_eq!(kept.await.unwrap().unwrap(), 1);
+        assert_eq!(refused.await.unwrap().unwrap_err().to_string(), "Custom Error: 7 is over 5");
+        assert_eq!(after.await.unwrap().unwrap(), [2]);
+        assert_eq!(counts(&db).await, [1, 2, 0]);
+    }
+
+    /// A check that panics (a bug) keeps nothing of its change, alone or among others, and leaves
+    /// no transaction open: the next writer gets its turn at once.
+    #[tokio::test]
+    async fn a_check_that_panics_keeps_nothing() {
+        let (_folder, db) = counters().await;
+        let panicking = |db: &DatabaseConnection| {
+            let (db, statement) = (
+                db.clone(),
+                Statement::from_string(
+                    DbBackend::Sqlite,
+                    "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n",
+                ),
+            );
+            tokio::spawn(async move {
+                super::written_if(&db, "counters", vec![statement], |_rows| -> Result<i64, DbErr> {
+                    panic!("a bug")
+                })
+                .await
+            })
+        };
+        assert!(panicking(&db).await.unwrap_err().is_panic(), "alone");
+        let busy = super::begin_write(&db).await.unwrap();
+        let first = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 2 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let among = panicking(&db);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        let other = change(&db, "UPDATE counters SET n = n + 1 WHERE id = 3 RETURNING n");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        busy.commit().await.unwrap();
+
+        assert!(among.await.unwrap_err().is_panic(), "among others");
+        assert_eq!((first.await.unwrap().unwrap(), other.await.unwrap().unwrap()), (vec![1], vec![1]));
+        assert_eq!(counts(&db).await, [0, 1, 1]);
+        let next = tokio::time::timeout(Duration::from_secs(1), super::begin_write(&db)).await;
+        next.expect("the write lock is free").unwrap().commit().await.unwrap();
     }
 
     fn free_connections(reads: &super::SignInReads) -> usize {

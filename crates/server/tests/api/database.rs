@@ -183,34 +183,42 @@ async fn the_sqlite_file_and_its_folder_are_created_on_first_start() {
     drop(app);
 }
 
-/// A PostgreSQL test server with a team (`team`), spools added to it, and a trigger that records
-/// the transaction of every change to a spool (`changed_in`), seen through `other`, a connection
-/// of the test's own.
-struct Spools {
+/// A PostgreSQL test server with a team (`team`), and a trigger that records the transaction of
+/// every change to the rows of a table (`changed_in`), seen through `other`, a connection of the
+/// test's own.
+struct Recorded {
     app: std::sync::Arc<TestApp>,
     owner: crate::team_helpers::Person,
     team: String,
     other: sea_orm::sqlx::PgConnection,
 }
 
-impl Spools {
-    async fn new() -> Self {
+impl Recorded {
+    async fn new(table: &str) -> Self {
         use sea_orm::sqlx::{self, Connection as _, PgConnection};
         let app = std::sync::Arc::new(spawn_app(Backend::Postgres).await);
         let owner = app.person("owner").await;
         let team = app.team(&owner, "Together").await;
         let mut other = PgConnection::connect(&app.database.url).await.unwrap();
-        sqlx::raw_sql(
+        sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
             "CREATE TABLE changed_in (transaction_id BIGINT NOT NULL);
              CREATE FUNCTION record_change() RETURNS trigger LANGUAGE plpgsql AS
                  $$ BEGIN INSERT INTO changed_in VALUES (txid_current()); RETURN NEW; END $$;
-             CREATE TRIGGER record_change AFTER UPDATE ON inventory_threads
-                 FOR EACH ROW EXECUTE FUNCTION record_change();",
-        )
+             CREATE TRIGGER record_change AFTER INSERT OR UPDATE ON {table}
+                 FOR EACH ROW EXECUTE FUNCTION record_change();"
+        )))
         .execute(&mut other)
         .await
         .unwrap();
         Self { app, owner, team, other }
+    }
+
+    /// How many transactions changed the table's rows and were committed.
+    async fn transactions(&mut self) -> i64 {
+        sea_orm::sqlx::query_scalar("SELECT COUNT(DISTINCT transaction_id) FROM changed_in")
+            .fetch_one(&mut self.other)
+            .await
+            .unwrap()
     }
 
     /// A new spool's id.
@@ -234,25 +242,26 @@ impl Spools {
         listed.assert_status(reqwest::StatusCode::OK)["thread"]["quantity"].clone()
     }
 
-    /// How many transactions changed a spool and were committed.
-    async fn transactions(&mut self) -> i64 {
-        sea_orm::sqlx::query_scalar("SELECT COUNT(DISTINCT transaction_id) FROM changed_in")
-            .fetch_one(&mut self.other)
-            .await
-            .unwrap()
+    /// Sends a change of the team's settings; its answer.
+    fn patch(&self, body: serde_json::Value) -> tokio::task::JoinHandle<crate::auth_helpers::Answer> {
+        let (app, owner, settings) =
+            (self.app.clone(), self.owner.clone(), format!("/teams/{}/settings", self.team));
+        tokio::spawn(async move { app.api_patch(&owner, &settings, body).await })
     }
 }
 
 /// Locks spool `thread` from a connection of its own, until that connection commits.
 async fn lock_spool(url: &str, thread: &str) -> sea_orm::sqlx::PgConnection {
+    lock(url, "SELECT 1 FROM inventory_threads WHERE public_id = $1 FOR UPDATE", thread).await
+}
+
+/// Locks the rows `select` (`… FOR UPDATE`, of `$1`) finds, from a connection of its own, until
+/// that connection commits.
+async fn lock(url: &str, select: &'static str, of: &str) -> sea_orm::sqlx::PgConnection {
     use sea_orm::sqlx::{self, Connection as _, PgConnection};
     let mut locking = PgConnection::connect(url).await.unwrap();
     sqlx::raw_sql("BEGIN").execute(&mut locking).await.unwrap();
-    sqlx::query("SELECT 1 FROM inventory_threads WHERE public_id = $1 FOR UPDATE")
-        .bind(thread)
-        .execute(&mut locking)
-        .await
-        .unwrap();
+    sqlx::query(select).bind(of).execute(&mut locking).await.unwrap();
     locking
 }
 
@@ -266,16 +275,17 @@ async fn commit(mut connection: sea_orm::sqlx::PgConnection) {
 /// tap counts.
 #[tokio::test]
 async fn postgresql_changes_of_one_entry_that_come_at_once_are_committed_together() {
-    let mut spools = Spools::new().await;
+    let mut spools = Recorded::new("inventory_threads").await;
     let thread = spools.add("1800").await;
     let locking = lock_spool(&spools.app.database.url, &thread).await;
+    let before = spools.transactions().await;
     let taps: Vec<_> = (0..33).map(|_| spools.tap(&thread)).collect();
     tokio::time::sleep(Duration::from_millis(500)).await;
     commit(locking).await;
     for tap in taps {
         assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
     }
-    assert_eq!(spools.transactions().await, 2, "the first tap alone, then the other 32 together");
+    assert_eq!(spools.transactions().await - before, 2, "the first tap alone, then the other 32 together");
     assert_eq!(spools.quantity(&thread).await, 33.0);
 }
 
@@ -284,7 +294,7 @@ async fn postgresql_changes_of_one_entry_that_come_at_once_are_committed_togethe
 /// same team are written and answered.
 #[tokio::test]
 async fn postgresql_a_held_entry_holds_up_no_other_entrys_changes() {
-    let spools = Spools::new().await;
+    let spools = Recorded::new("inventory_threads").await;
     let (free, held) = (spools.add("1800").await, spools.add("1801").await);
     let locking = lock_spool(&spools.app.database.url, &held).await;
     let waiting = [spools.tap(&held), spools.tap(&held)];
@@ -309,12 +319,13 @@ async fn postgresql_a_held_entry_holds_up_no_other_entrys_changes() {
 /// team already has) gets its own answer; the others are written, each counted once.
 #[tokio::test]
 async fn postgresql_a_change_that_fails_among_others_fails_alone() {
-    let mut spools = Spools::new().await;
+    let mut spools = Recorded::new("inventory_threads").await;
     let (black, white) = (spools.add("1800").await, spools.add("1801").await);
     let locking = lock_spool(&spools.app.database.url, &white).await;
+    let before = spools.transactions().await;
     let leader = spools.tap(&white);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let before = spools.tap(&white);
+    let second = spools.tap(&white);
     tokio::time::sleep(Duration::from_millis(200)).await;
     // Made from the version the leader and the tap before it leave.
     let edit = {
@@ -328,14 +339,73 @@ async fn postgresql_a_change_that_fails_among_others_fails_alone() {
     let after = spools.tap(&white);
     tokio::time::sleep(Duration::from_millis(200)).await;
     commit(locking).await;
-    for tap in [leader, before, after] {
+    for tap in [leader, second, after] {
         assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
     }
     edit.await.unwrap().assert_api_error(reqwest::StatusCode::CONFLICT, "already_in_inventory");
     assert_eq!((spools.quantity(&white).await, spools.quantity(&black).await), (3.0.into(), 0.0.into()));
     assert_eq!(
-        spools.transactions().await,
+        spools.transactions().await - before,
         3,
         "the first tap alone; then, the three rolled back, the two taps"
+    );
+}
+
+/// On PostgreSQL, changes of a team's settings that come while another is being written go to
+/// the database together (`db::written_if`): 33 sent while the setting's row is locked elsewhere
+/// take two transactions, and every one is answered.
+#[tokio::test]
+async fn postgresql_settings_changes_that_come_at_once_are_committed_together() {
+    let mut shop = Recorded::new("team_settings").await;
+    shop.patch(serde_json::json!({ "currency": "USD" }))
+        .await
+        .unwrap()
+        .assert_status(reqwest::StatusCode::OK);
+    let locking =
+        lock(&shop.app.database.url, "SELECT 1 FROM team_settings WHERE key = $1 FOR UPDATE", "currency")
+            .await;
+    let before = shop.transactions().await;
+    let patches: Vec<_> = (0..33).map(|_| shop.patch(serde_json::json!({ "currency": "EUR" }))).collect();
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    commit(locking).await;
+    for patch in patches {
+        let answer = patch.await.unwrap();
+        assert_eq!(answer.assert_status(reqwest::StatusCode::OK)["settings"]["currency"], "EUR");
+    }
+    assert_eq!(shop.transactions().await - before, 2, "the first change alone, then the other 32 together");
+}
+
+/// A settings change that would leave the map over its limit, among changes written together on
+/// PostgreSQL, is refused alone (`too_many_settings`, nothing of it kept); the others are kept.
+#[tokio::test]
+async fn postgresql_a_settings_change_refused_among_others_is_refused_alone() {
+    let mut shop = Recorded::new("team_settings").await;
+    let ninety_nine: serde_json::Map<String, serde_json::Value> =
+        (0..99).map(|n| (format!("key{n}"), serde_json::json!(n))).collect();
+    shop.patch(ninety_nine.into()).await.unwrap().assert_status(reqwest::StatusCode::OK);
+    let locking =
+        lock(&shop.app.database.url, "SELECT 1 FROM team_settings WHERE key = $1 FOR UPDATE", "key0").await;
+    let before = shop.transactions().await;
+    let leader = shop.patch(serde_json::json!({ "key0": "a" }));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    let fills = shop.patch(serde_json::json!({ "key0": "b", "new1": 1 }));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let over = shop.patch(serde_json::json!({ "new2": 2 }));
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    let last = shop.patch(serde_json::json!({ "key0": "c" }));
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    commit(locking).await;
+
+    for patch in [leader, fills, last] {
+        patch.await.unwrap().assert_status(reqwest::StatusCode::OK);
+    }
+    over.await.unwrap().assert_api_error(reqwest::StatusCode::UNPROCESSABLE_ENTITY, "too_many_settings");
+    let kept = shop.app.api_get(&shop.owner, &format!("/teams/{}/settings", shop.team)).await;
+    let kept = kept.assert_status(reqwest::StatusCode::OK)["settings"].as_object().unwrap().clone();
+    assert_eq!((kept.len(), &kept["key0"], kept.get("new2")), (100, &serde_json::json!("c"), None));
+    assert_eq!(
+        shop.transactions().await - before,
+        3,
+        "the first change alone; then, the three rolled back, the two that stand"
     );
 }
