@@ -322,7 +322,7 @@ pub async fn committed<T, E: From<DbErr>>(
 ///
 /// # Errors
 ///
-/// The database's.
+/// The database's, or an [`Outage::Busy`] when no turn or connection came in time.
 pub async fn updated<E: EntityTrait>(
     db: &DatabaseConnection,
     entry: &str,
@@ -335,19 +335,24 @@ pub async fn updated<E: EntityTrait>(
     let mut query = update.into_query();
     query.returning(returning);
     let change = Change { statements: vec![backend.build(&query)], check: None };
-    let rows = committed_together(db, format!("{}/{entry}", E::default().table_name()), change).await?;
-    rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
+    let written = committed_together(db, format!("{}/{entry}", E::default().table_name()), change).await?;
+    written.rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
 }
 
-/// Runs `statements`, a change of what `entry` names (a key of the rows they write, as
-/// [`updated`] takes one: the team's settings, say), in one transaction, hands every row they
-/// answer (in practice those of a last `SELECT`, which sees the writes before it) to `keep`, and
-/// commits only if `keep` answers `Ok`; its `Err` (a refusal) rolls everything back and is
-/// answered. For a change of several statements whose result decides whether it stands: a map of
-/// settings that must not end up over its limit, say. `keep` must answer from the rows alone: it
-/// is asked twice, by the writer before it commits and for the answer.
+/// Runs `statements` in one transaction, hands every row they answer (in practice those of a
+/// last `SELECT`, which sees the writes before it) to `keep`, and commits only if `keep` answers
+/// `Ok`; its `Err` (a refusal) rolls everything back and is answered. For a change of several
+/// statements whose result decides whether it stands: a map of settings that must not end up
+/// over its limit, say. `keep` must answer from the rows alone: it is asked in the transaction,
+/// and again for the answer.
 ///
-/// Written with the changes that come at once, as [`updated`]'s are ([`committed_together`]).
+/// A change that writes one row names it in `row`, as [`updated`] names its entry (a team's
+/// setting, say): the changes of it that come at once are then written together
+/// ([`committed_together`]). A change of several rows (`None`) is written alone: written one
+/// after another in a transaction, changes of several rows each would lock them in the order the
+/// changes came, and a change alone (or on another server) that locks two of them the other way
+/// would deadlock with it.
+///
 /// Alone, on SQLite the statements go to the connection's worker thread as one command (`BEGIN
 /// IMMEDIATE; …`) and the `COMMIT` or `ROLLBACK` as a second: two trips while the writer holds
 /// SQLite's one write lock, where a sea-orm transaction takes one for each statement, and two
@@ -363,7 +368,7 @@ pub async fn updated<E: EntityTrait>(
 /// time.
 pub async fn written_if<T, E>(
     db: &DatabaseConnection,
-    entry: &str,
+    row: Option<&str>,
     statements: Vec<Statement>,
     keep: impl Fn(&[QueryResult]) -> Result<T, E> + Send + Sync + 'static,
 ) -> Result<T, E>
@@ -373,8 +378,24 @@ where
     let keep = Arc::new(keep);
     let check = Arc::clone(&keep);
     let change = Change { statements, check: Some(Arc::new(move |rows| check(rows).is_ok())) };
-    let rows = committed_together(db, entry.to_owned(), change).await?;
-    keep(&rows)
+    let written = match row {
+        Some(row) => committed_together(db, row.to_owned(), change).await?,
+        None => written_alone(db, change).await?,
+    };
+    let answer = keep(&written.rows);
+    if !written.stood && answer.is_ok() {
+        // Asked again, the check answered otherwise: nothing was kept, so nothing is answered as
+        // kept.
+        return Err(DbErr::Custom("a change's check refused it, then let it stand".to_owned()).into());
+    }
+    answer
+}
+
+/// What a change wrote: the rows its statements answered, and whether they let it stand (it was
+/// committed) or not (rolled back).
+struct Written {
+    rows: Vec<QueryResult>,
+    stood: bool,
 }
 
 /// A change: statements run in order in one transaction, and what decides from their rows
@@ -423,7 +444,7 @@ async fn committed_together(
     db: &DatabaseConnection,
     entry: String,
     change: Change,
-) -> Result<Vec<QueryResult>, DbErr> {
+) -> Result<Written, DbErr> {
     // One queue per pool (per entry of a pool, on PostgreSQL): the address of the pool's options,
     // held in the entry so that no other pool can have it while the entry is there.
     let (options, entry): (Arc<dyn std::any::Any + Send + Sync>, _) = match db.get_database_backend() {
@@ -455,15 +476,16 @@ async fn committed_together(
     answer.await.map_err(|_stopped| DbErr::Custom("a write stopped before it was answered".to_owned()))?
 }
 
-/// How many waiting changes go to the database in one transaction, at most: enough for the
-/// changes of a busy shop's every phone at once, and few enough that another writer waiting its
-/// turn on SQLite (a sign-in, an import) waits for some milliseconds, not more.
+/// How many statements of waiting changes go to the database in one transaction, at most (a
+/// change of more goes alone): enough for the `+1`s of a busy shop's every phone at once, and few
+/// enough that another writer waiting its turn on SQLite (a sign-in, an import) waits for some
+/// milliseconds, not more.
 const WRITTEN_TOGETHER: usize = 32;
 
 /// A change waiting for [`write_as_they_come`], and where its answer goes.
 struct WaitingChange {
     change: Change,
-    reply: tokio::sync::oneshot::Sender<Result<Vec<QueryResult>, DbErr>>,
+    reply: tokio::sync::oneshot::Sender<Result<Written, DbErr>>,
 }
 
 /// Which changes wait for each other ([`committed_together`]): those of a pool (the address of
@@ -515,8 +537,12 @@ async fn write_as_they_come(db: DatabaseConnection, mut writer: Writer, first: W
             writer.done = true;
             return;
         };
-        let count = next.changes.len().min(WRITTEN_TOGETHER);
-        changes = next.changes.drain(..count).collect();
+        let mut statements = 0;
+        let count = next.changes.iter().take_while(|waiting| {
+            statements += waiting.change.statements.len();
+            statements <= WRITTEN_TOGETHER
+        });
+        changes = next.changes.drain(..count.count().max(1)).collect();
     }
 }
 
@@ -537,12 +563,14 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
     match written_together(db, together).await.map_err(Together::every_ones) {
         Ok(rows) => {
             for (change, rows) in changes.into_iter().zip(rows) {
-                let _answered = change.reply.send(Ok(rows));
+                let _answered = change.reply.send(Ok(Written { rows, stood: true }));
             }
         }
         Err(None) => {
             for WaitingChange { change, reply } in changes {
-                let _answered = reply.send(written_alone(db, change).await);
+                if !reply.is_closed() {
+                    let _answered = reply.send(written_alone(db, change).await);
+                }
             }
         }
         Err(Some(error)) => {
@@ -565,21 +593,22 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
 /// connection it cannot tell is out of one (the rollback failed too: none was open, or SQLite
 /// ended it on a full disk) is closed, not pooled. It runs as a task of its own
 /// ([`as_sqlite_writer`]).
-async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Vec<QueryResult>, DbErr> {
+async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Written, DbErr> {
     let Change { mut statements, check } = change;
     if db.get_database_backend() != DbBackend::Sqlite {
         if statements.len() == 1 && check.is_none() {
-            return db.query_all_raw(statements.remove(0)).await;
+            return Ok(Written { rows: db.query_all_raw(statements.remove(0)).await?, stood: true });
         }
         let txn = db.begin().await?;
         let mut rows = Vec::new();
         for statement in statements {
             rows.extend(txn.query_all_raw(statement).await?);
         }
-        if stands(check.as_ref(), &rows) {
+        let stood = stands(check.as_ref(), &rows);
+        if stood {
             txn.commit().await?;
         }
-        return Ok(rows);
+        return Ok(Written { rows, stood });
     }
     let kept_prepared = statements.len() <= 2;
     let (sql, values) = one_command(statements);
@@ -596,14 +625,15 @@ async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Vec<Qu
                 return Err(exec_error(error));
             }
         };
+        let stood = stands(check.as_ref(), &rows);
         if check.is_some() {
-            if stands(check.as_ref(), &rows) {
+            if stood {
                 commit(&mut connection).await?;
             } else {
                 roll_back(&mut connection).await;
             }
         }
-        Ok(rows)
+        Ok(Written { rows, stood })
     })
     .await
 }
@@ -640,8 +670,8 @@ impl From<DbErr> for Together {
 ///
 /// On SQLite, a write transaction, as [`written_alone`] runs one: a command to begin, one for
 /// each statement (each stays prepared on its connection: a change has a few shapes), and one to
-/// commit. On PostgreSQL, a transaction of the pool's, whose statements are changes of one entry
-/// ([`committed_together`]): it holds no row that one of them alone would not.
+/// commit. On PostgreSQL, a transaction of the pool's, whose statements are changes of one row
+/// ([`committed_together`], [`written_if`]): it holds no row that one of them alone would not.
 async fn written_together(
     db: &DatabaseConnection,
     changes: Vec<Change>,
@@ -1275,8 +1305,8 @@ mod tests {
         let (db, statement) = (db.clone(), Statement::from_string(DbBackend::Sqlite, sql));
         tokio::spawn(async move {
             let change = super::Change { statements: vec![statement], check: None };
-            let rows = super::committed_together(&db, String::new(), change).await?;
-            Ok(rows.iter().map(|row| row.try_get_by_index::<i64>(0).unwrap()).collect())
+            let written = super::committed_together(&db, String::new(), change).await?;
+            Ok(written.rows.iter().map(|row| row.try_get_by_index::<i64>(0).unwrap()).collect())
         })
     }
 
@@ -1285,7 +1315,7 @@ mod tests {
     fn checked(db: &DatabaseConnection, sql: &str, most: i64) -> tokio::task::JoinHandle<Result<i64, DbErr>> {
         let (db, statement) = (db.clone(), Statement::from_string(DbBackend::Sqlite, sql));
         tokio::spawn(async move {
-            super::written_if(&db, "counters", vec![statement], move |rows| {
+            super::written_if(&db, Some("counters"), vec![statement], move |rows| {
                 let count: i64 = rows[0].try_get_by_index(0)?;
                 if count > most { Err(DbErr::Custom(format!("{count} is over {most}"))) } else { Ok(count) }
             })
@@ -1441,7 +1471,7 @@ mod tests {
                 ),
             );
             tokio::spawn(async move {
-                super::written_if(&db, "counters", vec![statement], |_rows| -> Result<i64, DbErr> {
+                super::written_if(&db, Some("counters"), vec![statement], |_rows| -> Result<i64, DbErr> {
                     panic!("a bug")
                 })
                 .await
@@ -1462,6 +1492,28 @@ mod tests {
         assert_eq!(counts(&db).await, [0, 1, 1]);
         let next = tokio::time::timeout(Duration::from_secs(1), super::begin_write(&db)).await;
         next.expect("the write lock is free").unwrap().commit().await.unwrap();
+    }
+
+    /// A check that refuses a change in the transaction and lets it stand when asked again (a bug:
+    /// it must answer from the rows alone) does not get the change answered as kept.
+    #[tokio::test]
+    async fn a_check_that_answers_otherwise_when_asked_again_is_not_answered_as_kept() {
+        let (_folder, db) = counters().await;
+        let asked = std::sync::atomic::AtomicBool::new(false);
+        let statement = Statement::from_string(
+            DbBackend::Sqlite,
+            "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n",
+        );
+        let answer = super::written_if(&db, Some("counters"), vec![statement], move |_rows| {
+            if asked.swap(true, std::sync::atomic::Ordering::Relaxed) {
+                Ok(())
+            } else {
+                Err(DbErr::Custom("no".into()))
+            }
+        })
+        .await;
+        assert!(answer.is_err(), "{answer:?}");
+        assert_eq!(counts(&db).await, [0, 0, 0]);
     }
 
     fn free_connections(reads: &super::SignInReads) -> usize {

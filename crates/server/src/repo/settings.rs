@@ -121,8 +121,8 @@ pub fn default_reorder_point_of_team_row() -> SelectStatement {
 ///
 /// The changes and that read go to the database together ([`crate::db::written_if`]): on SQLite,
 /// whose writers take turns, the write lock is held for two trips to the database rather than
-/// one for each statement and two more to begin and commit; and changes of the scope's settings
-/// that come while one is being written share a transaction.
+/// one for each statement and two more to begin and commit; and changes of one setting that come
+/// while one is being written share a transaction.
 ///
 /// # Errors
 ///
@@ -134,10 +134,11 @@ pub async fn write(
 ) -> Result<BTreeMap<String, Value>, AppError> {
     let backend = db.get_database_backend();
     let now = OffsetDateTime::now_utc();
+    let setting = one_setting(scope, &changes);
     let mut statements: Vec<Statement> =
         changes.into_iter().map(|(key, json)| change(backend, scope, &key, json, now)).collect();
     statements.push(select_all(backend, scope));
-    crate::db::written_if(db, &queue_key(scope), statements, |rows| {
+    crate::db::written_if(db, setting.as_deref(), statements, |rows| {
         let settings = settings_of(rows)?;
         if settings.len() > MAX_KEYS {
             return Err(AppError::rejected("too_many_settings", SettingError::TooManyKeys.to_string()));
@@ -147,13 +148,15 @@ pub async fn write(
     .await
 }
 
-/// What the changes of `scope`'s settings write, for [`crate::db::written_if`], which writes the
-/// changes of one scope that come at once together.
-fn queue_key(scope: Scope) -> String {
-    match scope {
-        Scope::Team(team_id) => format!("team_settings/{team_id}"),
-        Scope::Member { team_id, user_id } => format!("member_settings/{team_id}/{user_id}"),
-    }
+/// The one setting `changes` write, named for [`crate::db::written_if`], which writes the changes
+/// of one setting that come at once together; none when they write several.
+fn one_setting(scope: Scope, changes: &[(SettingKey, Option<String>)]) -> Option<String> {
+    let [(key, _)] = changes else { return None };
+    let key = key.as_str();
+    Some(match scope {
+        Scope::Team(team_id) => format!("team_settings/{team_id}/{key}"),
+        Scope::Member { team_id, user_id } => format!("member_settings/{team_id}/{user_id}/{key}"),
+    })
 }
 
 /// The statement that sets `key` to `json` in `scope` (`Some`), or removes it (`None`).

@@ -351,11 +351,12 @@ async fn postgresql_a_change_that_fails_among_others_fails_alone() {
     );
 }
 
-/// On PostgreSQL, changes of a team's settings that come while another is being written go to
-/// the database together (`db::written_if`): 33 sent while the setting's row is locked elsewhere
-/// take two transactions, and every one is answered.
+/// On PostgreSQL, changes of one setting of a team that come while another is being written go
+/// to the database together (`db::written_if`), at most 32 statements a transaction: 33 sent
+/// while the setting's row is locked elsewhere take three transactions (the first alone, then 16
+/// and 16, each a change and the read of the map), and every one is answered.
 #[tokio::test]
-async fn postgresql_settings_changes_that_come_at_once_are_committed_together() {
+async fn postgresql_changes_of_one_setting_that_come_at_once_are_committed_together() {
     let mut shop = Recorded::new("team_settings").await;
     shop.patch(serde_json::json!({ "currency": "USD" }))
         .await
@@ -372,40 +373,73 @@ async fn postgresql_settings_changes_that_come_at_once_are_committed_together() 
         let answer = patch.await.unwrap();
         assert_eq!(answer.assert_status(reqwest::StatusCode::OK)["settings"]["currency"], "EUR");
     }
-    assert_eq!(shop.transactions().await - before, 2, "the first change alone, then the other 32 together");
+    assert_eq!(shop.transactions().await - before, 3, "the first change alone, then 16 and 16");
 }
 
-/// A settings change that would leave the map over its limit, among changes written together on
-/// PostgreSQL, is refused alone (`too_many_settings`, nothing of it kept); the others are kept.
+/// A change of several settings is written alone on PostgreSQL, never with others: written
+/// together in the order they came, such changes could lock their rows in an order that a change
+/// alone, or another server's, locks the other way.
 #[tokio::test]
-async fn postgresql_a_settings_change_refused_among_others_is_refused_alone() {
+async fn postgresql_a_change_of_several_settings_is_written_alone() {
     let mut shop = Recorded::new("team_settings").await;
-    let ninety_nine: serde_json::Map<String, serde_json::Value> =
-        (0..99).map(|n| (format!("key{n}"), serde_json::json!(n))).collect();
-    shop.patch(ninety_nine.into()).await.unwrap().assert_status(reqwest::StatusCode::OK);
+    shop.patch(serde_json::json!({ "a": 0, "b": 0 })).await.unwrap().assert_status(reqwest::StatusCode::OK);
     let locking =
-        lock(&shop.app.database.url, "SELECT 1 FROM team_settings WHERE key = $1 FOR UPDATE", "key0").await;
+        lock(&shop.app.database.url, "SELECT 1 FROM team_settings WHERE key = $1 FOR UPDATE", "a").await;
     let before = shop.transactions().await;
-    let leader = shop.patch(serde_json::json!({ "key0": "a" }));
+    let patches: Vec<_> = (1..=3).map(|n| shop.patch(serde_json::json!({ "a": n, "b": n }))).collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    commit(locking).await;
+    for patch in patches {
+        patch.await.unwrap().assert_status(reqwest::StatusCode::OK);
+    }
+    assert_eq!(shop.transactions().await - before, 3, "one transaction each");
+}
+
+/// On PostgreSQL, a change whose rows do not let it stand (`db::written_if`'s check), among
+/// changes written together, is refused alone: nothing of it is kept, and the others are, once.
+#[tokio::test]
+async fn postgresql_a_change_that_does_not_stand_among_others_is_refused_alone() {
+    use bobbin_server::db::written_if;
+    use sea_orm::DbErr;
+    let app = std::sync::Arc::new(spawn_app(Backend::Postgres).await);
+    app.db
+        .execute_unprepared(
+            "CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
+             INSERT INTO counters VALUES (1, 0), (2, 0), (3, 0)",
+        )
+        .await
+        .unwrap();
+    // Changes of the counters, named as one row so that they wait in one queue.
+    let checked = |id: i32, by: i32, most: i32| {
+        let app = app.clone();
+        let sql = format!("UPDATE counters SET n = n + {by} WHERE id = {id} RETURNING n");
+        tokio::spawn(async move {
+            let statement = Statement::from_string(DbBackend::Postgres, sql);
+            written_if(&app.db, Some("counters"), vec![statement], move |rows| {
+                let count: i32 = rows[0].try_get_by_index(0)?;
+                if count > most { Err(DbErr::Custom(format!("{count} is over {most}"))) } else { Ok(count) }
+            })
+            .await
+        })
+    };
+    let locking = lock(&app.database.url, "SELECT 1 FROM counters WHERE id = $1::int FOR UPDATE", "1").await;
+    let first = checked(1, 1, 40);
     tokio::time::sleep(Duration::from_millis(200)).await;
-    let fills = shop.patch(serde_json::json!({ "key0": "b", "new1": 1 }));
+    let kept = checked(2, 1, 10);
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let over = shop.patch(serde_json::json!({ "new2": 2 }));
+    let refused = checked(3, 7, 5);
     tokio::time::sleep(Duration::from_millis(100)).await;
-    let last = shop.patch(serde_json::json!({ "key0": "c" }));
+    let after = checked(2, 1, 10);
     tokio::time::sleep(Duration::from_millis(200)).await;
     commit(locking).await;
 
-    for patch in [leader, fills, last] {
-        patch.await.unwrap().assert_status(reqwest::StatusCode::OK);
-    }
-    over.await.unwrap().assert_api_error(reqwest::StatusCode::UNPROCESSABLE_ENTITY, "too_many_settings");
-    let kept = shop.app.api_get(&shop.owner, &format!("/teams/{}/settings", shop.team)).await;
-    let kept = kept.assert_status(reqwest::StatusCode::OK)["settings"].as_object().unwrap().clone();
-    assert_eq!((kept.len(), &kept["key0"], kept.get("new2")), (100, &serde_json::json!("c"), None));
-    assert_eq!(
-        shop.transactions().await - before,
-        3,
-        "the first change alone; then, the three rolled back, the two that stand"
-    );
+    assert_eq!(first.await.unwrap().unwrap(), 1);
+    assert_eq!(kept.await.unwrap().unwrap(), 1);
+    assert_eq!(refused.await.unwrap().unwrap_err().to_string(), "Custom Error: 7 is over 5");
+    assert_eq!(after.await.unwrap().unwrap(), 2);
+    let counts = app
+        .db
+        .query_all_raw(Statement::from_string(DbBackend::Postgres, "SELECT n FROM counters ORDER BY id"));
+    let counts: Vec<i32> = counts.await.unwrap().iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
+    assert_eq!(counts, [1, 2, 0]);
 }
