@@ -600,10 +600,7 @@ async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Writte
             return Ok(Written { rows: db.query_all_raw(statements.remove(0)).await?, stood: true });
         }
         let txn = db.begin().await?;
-        let mut rows = Vec::new();
-        for statement in statements {
-            rows.extend(txn.query_all_raw(statement).await?);
-        }
+        let rows = rows_of(&txn, statements).await?;
         let stood = stands(check.as_ref(), &rows);
         if stood {
             txn.commit().await?;
@@ -680,10 +677,7 @@ async fn written_together(
         let txn = db.begin().await?;
         let mut answers = Vec::with_capacity(changes.len());
         for change in changes {
-            let mut rows = Vec::new();
-            for statement in change.statements {
-                rows.extend(txn.query_all_raw(statement).await.map_err(Together::StatementFailed)?);
-            }
+            let rows = rows_of(&txn, change.statements).await.map_err(Together::StatementFailed)?;
             if !stands(change.check.as_ref(), &rows) {
                 return Err(Together::NotStanding);
             }
@@ -724,6 +718,16 @@ async fn written_together(
         Ok(answers)
     })
     .await
+}
+
+/// Runs `statements` one after another in `txn` (PostgreSQL's: one statement a message), and
+/// answers every row they answer.
+async fn rows_of(txn: &DatabaseTransaction, statements: Vec<Statement>) -> Result<Vec<QueryResult>, DbErr> {
+    let mut rows = Vec::new();
+    for statement in statements {
+        rows.extend(txn.query_all_raw(statement).await?);
+    }
+    Ok(rows)
 }
 
 /// `statements` as one SQLite command that begins a write transaction (`BEGIN IMMEDIATE; …`),
@@ -1341,23 +1345,34 @@ mod tests {
     /// with what it wrote, as if they had been written one by one.
     #[tokio::test]
     async fn changes_that_come_while_one_is_written_are_committed_together() {
+        let (answers, frames) = thirty_three_while_busy(|db| {
+            let answered = change(db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n");
+            tokio::spawn(async move { answered.await.unwrap().unwrap()[0] })
+        })
+        .await;
+        assert_eq!(answers, (1..=33).collect::<Vec<i64>>(), "each change answered with its own count");
+        assert_eq!(frames, 2, "two transactions: the first change, then the other 32");
+    }
+
+    /// Sends 33 changes (`send`: each answers the count it wrote) while the writer is busy, on
+    /// counters whose log is empty; answers their counts, in order, and the frames the log then
+    /// holds ([`log_frames`]).
+    async fn thirty_three_while_busy(
+        send: impl Fn(&DatabaseConnection) -> tokio::task::JoinHandle<i64>,
+    ) -> (Vec<i64>, i64) {
         let (_folder, db) = counters().await;
         db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
         assert_eq!(log_frames(&db).await, 0);
-
         let busy = super::begin_write(&db).await.unwrap();
-        let changes: Vec<_> =
-            (0..33).map(|_| change(&db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n")).collect();
+        let waiting: Vec<_> = (0..33).map(|_| send(&db)).collect();
         tokio::time::sleep(Duration::from_millis(100)).await;
         busy.commit().await.unwrap();
-
         let mut answers = Vec::new();
-        for change in changes {
-            answers.extend(change.await.unwrap().unwrap());
+        for answer in waiting {
+            answers.push(answer.await.unwrap());
         }
         answers.sort_unstable();
-        assert_eq!(answers, (1..=33).collect::<Vec<i64>>(), "each change answered with its own count");
-        assert_eq!(log_frames(&db).await, 2, "two transactions: the first change, then the other 32");
+        (answers, log_frames(&db).await)
     }
 
     /// A change that fails among others written together (here it breaks the table's rule) gets
@@ -1416,22 +1431,13 @@ mod tests {
     /// its own count.
     #[tokio::test]
     async fn checked_changes_that_come_while_one_is_written_are_committed_together() {
-        let (_folder, db) = counters().await;
-        db.execute_unprepared("PRAGMA wal_checkpoint(TRUNCATE)").await.unwrap();
-        let busy = super::begin_write(&db).await.unwrap();
-        let changes: Vec<_> = (0..33)
-            .map(|_| checked(&db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n", 40))
-            .collect();
-        tokio::time::sleep(Duration::from_millis(100)).await;
-        busy.commit().await.unwrap();
-
-        let mut answers = Vec::new();
-        for change in changes {
-            answers.push(change.await.unwrap().unwrap());
-        }
-        answers.sort_unstable();
+        let (answers, frames) = thirty_three_while_busy(|db| {
+            let answered = checked(db, "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n", 40);
+            tokio::spawn(async move { answered.await.unwrap().unwrap() })
+        })
+        .await;
         assert_eq!(answers, (1..=33).collect::<Vec<i64>>());
-        assert_eq!(log_frames(&db).await, 2, "two transactions: the first change, then the other 32");
+        assert_eq!(frames, 2, "two transactions: the first change, then the other 32");
     }
 
     /// A change whose rows do not let it stand, among others written together, is refused alone:
