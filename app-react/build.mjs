@@ -16,6 +16,43 @@ const assets = path.join(dist, 'assets');
 await rm(dist, { recursive: true, force: true });
 await mkdir(assets, { recursive: true });
 
+// The app's modules src/main.tsx imports: the roots of the code every page loads first.
+const shellRoots = [...(await readFile(path.join(root, 'src/main.tsx'), 'utf8')).matchAll(/^import .* from '(@\/[^']+)';$/gm)].map(
+  (match) => match[1],
+);
+if (shellRoots.length === 0) throw new Error("src/main.tsx imports none of the app's modules ('@/...')");
+
+// esbuild splits the code main.tsx loads into one chunk per set of lazily loaded modules (pages,
+// dialogs) that import each piece of it: 28 files for the landing page, each compressed on its
+// own. Every lazily loaded module runs after main.tsx's code, so making each import the shell's
+// roots changes nothing at run time (those modules have already run) but lets esbuild see that
+// they all share it: the landing page's code is then one chunk beside main.tsx's, 6 KB smaller
+// with gzip. Written by hand: esbuild has no setting for how it groups shared code.
+const oneShell = {
+  name: 'one-shell',
+  setup(build) {
+    const lazilyLoaded = new Set();
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.kind !== 'dynamic-import' || args.pluginData === 'one-shell') return undefined;
+      const resolved = await build.resolve(args.path, {
+        kind: args.kind,
+        resolveDir: args.resolveDir,
+        importer: args.importer,
+        pluginData: 'one-shell',
+      });
+      if (resolved.errors.length === 0 && resolved.path.startsWith(path.join(root, 'src') + path.sep)) lazilyLoaded.add(resolved.path);
+      return resolved;
+    });
+    build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      if (!lazilyLoaded.has(args.path)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      const imports = shellRoots.map((module) => `import '${module}';`).join(' ');
+      // One line, so the module's own lines keep their numbers in esbuild's messages.
+      return { contents: `${imports} ${source}`, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
 const result = await esbuild.build({
   absWorkingDir: root,
   entryPoints: { main: 'src/main.tsx' },
@@ -36,6 +73,7 @@ const result = await esbuild.build({
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
+  plugins: [oneShell],
 });
 
 // Find the entry's script and stylesheet, and the chunks it imports statically, which the page
