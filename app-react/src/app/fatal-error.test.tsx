@@ -1,9 +1,10 @@
 import { CancelledError } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { MemoryRouter, type NavigateFunction, useNavigate } from 'react-router';
 
 import { AppProvider } from './provider';
-import { RouteErrorPage } from './routes/error-page';
+import { PageNotFound } from './guards';
+import { GuardedRoutes } from './navigation';
 
 // The spec: "A fatal or unhandled error shows the error page; crawler user agents do not get it"
 // (docs/behaviour.md, "Error pages"). A browser reports an error thrown outside React (a timer, an
@@ -145,23 +146,28 @@ describe('a crawler', () => {
 });
 
 describe("the routes' error page", () => {
-  function renderRoute(loader: () => never) {
-    const router = createMemoryRouter([{ path: '/', loader, element: <p>The page</p>, errorElement: <RouteErrorPage /> }]);
-    return render(<RouterProvider router={router} />);
+  function renderRoute(guard: () => Promise<null>, page = <p>The page</p>) {
+    const routes = [
+      { path: '/', element: page },
+      { path: '/other', element: <p>The other page</p> },
+    ];
+    return render(
+      <MemoryRouter>
+        <GuardedRoutes routes={routes} guard={guard} />
+      </MemoryRouter>,
+    );
   }
-  const throws = () => {
-    throw new Error('loader broke');
-  };
-  const refuses = () => {
-    throw new Response('Page Not Found: /inventory/threads/nope', { status: 404, statusText: 'Not Found' });
-  };
+  const throws = () => Promise.reject(new Error('a guard broke'));
+  const refuses = () => Promise.reject(new PageNotFound('Page Not Found: /inventory/threads/nope'));
+  const lets = () => Promise.resolve(null);
 
-  it('shows a person the 500 for a route that throws', async () => {
+  it('shows a person the 500 for a navigation that throws', async () => {
     renderRoute(throws);
     expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeTruthy();
+    expect(screen.queryByText('The page')).toBeNull();
   });
 
-  it('shows a crawler no 500 for a route that throws', async () => {
+  it('shows a crawler no 500 for a navigation that throws', async () => {
     vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(GOOGLEBOT);
     renderRoute(throws);
     // Logged once the error page has had its turn to render.
@@ -175,5 +181,34 @@ describe("the routes' error page", () => {
     renderRoute(refuses);
     expect(await screen.findByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
     expect(screen.getByText('Page Not Found: /inventory/threads/nope')).toBeTruthy();
+  });
+
+  it('shows the 500 in place of a page that throws while rendering, and the next page after a navigation', async () => {
+    function Broken(): never {
+      throw new Error('render broke');
+    }
+    let navigate: NavigateFunction | undefined;
+    function Navigator() {
+      navigate = useNavigate();
+      return null;
+    }
+    render(
+      <MemoryRouter>
+        <Navigator />
+        <GuardedRoutes
+          routes={[
+            { path: '/', element: <Broken /> },
+            { path: '/other', element: <p>The other page</p> },
+          ]}
+          guard={lets}
+        />
+      </MemoryRouter>,
+    );
+    expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeTruthy();
+    await act(async () => {
+      await navigate?.('/other');
+    });
+    expect(await screen.findByText('The other page')).toBeTruthy();
+    expect(errorPage()).toBeNull();
   });
 });

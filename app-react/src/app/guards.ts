@@ -1,10 +1,9 @@
-// The guards that run on every navigation (docs/behaviour.md, "Navigation guards"), all in the
-// root's loader, in the spec's order: route validation (guard 1, each route's rule in its
-// `handle`), the login guard (2), the pending-invites guard (3) and the route rules of the build
-// manifest (4). One loader, not one per route: React Router runs the loaders of a match at once,
-// and a redirect among their answers would win over a refusal.
+// The guards that run on every navigation (docs/behaviour.md, "Navigation guards"), in the spec's
+// order: route validation (guard 1, each route's rule in its `handle`), the login guard (2), the
+// pending-invites guard (3) and the route rules of the build manifest (4). One function, run by
+// ./navigation.tsx before a navigation shows its page, so a redirect never wins over a refusal.
 import type { QueryClient } from '@tanstack/react-query';
-import { type LoaderFunctionArgs, type Params, type RouteObject, matchRoutes, redirect } from 'react-router';
+import { type Params, type RouteObject, matchRoutes } from 'react-router';
 
 import { paths, profileTabPath, publicPaths } from '@/config/paths';
 import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
@@ -13,6 +12,8 @@ import type { RouteRule } from '@/config/route-rules';
 import { currentSession, getAuthState, hasAuthCookie, needsSecondFactor } from '@/lib/auth';
 import { buildState, routeRules } from '@/lib/builds';
 import { queryOrStale } from '@/lib/query-client';
+
+import type { Guard } from './navigation';
 
 /**
  * Guard 2, as a pure rule: where a visitor must go instead of `url`, or null to let them
@@ -31,16 +32,13 @@ function normalise(pathname: string): string {
 }
 
 /**
- * The login guard as the root route's loader. A visitor without the auth cookie is out without
- * loading the auth client. A session still waiting for its second-factor code does not count
- * as logged in: the login page asks for the code and then comes back.
+ * The login guard: where `url` sends the visitor instead, or null. A visitor without the auth
+ * cookie is out without loading the auth client. A session still waiting for its second-factor
+ * code does not count as logged in: the login page asks for the code and then comes back.
  */
-export async function loginGuard({ request }: LoaderFunctionArgs): Promise<null> {
-  const url = new URL(request.url);
+export async function loginGuard(url: URL): Promise<string | null> {
   if (publicPaths.has(normalise(url.pathname))) return null;
-  const target = loginRedirect(url, await isLoggedIn());
-  if (target) throw redirect(target);
-  return null;
+  return loginRedirect(url, await isLoggedIn());
 }
 
 // ---- Guard 3: pending invites -------------------------------------------------------------
@@ -114,10 +112,17 @@ async function signedInUserId(): Promise<string | null> {
 
 // ---- Guard 1: route validation ------------------------------------------------------------
 
-/** What a route with parameters carries in its `handle`: whether its parameters are valid. */
+/**
+ * What a route may carry in its `handle`: whether its parameters are valid, and, for a route that
+ * only leads elsewhere, where to (once the guards have let the address through).
+ */
 export interface RouteRules {
   validate?: (params: Params, search: URLSearchParams) => boolean;
+  redirect?: () => Promise<string>;
 }
+
+/** The error page's 404 (./routes/error-page.tsx), with the message it shows. */
+export class PageNotFound extends Error {}
 
 /** The public id of a record (a thread, a machine, a quote): 16 letters and digits, as the server makes them. */
 const PUBLIC_ID = /^[A-Za-z0-9]{16}$/;
@@ -140,8 +145,7 @@ export function validateRoute(routes: RouteObject[], url: URL): void {
   for (const match of matchRoutes(routes, url.pathname) ?? []) {
     const rules = match.route.handle as RouteRules | undefined;
     if (rules?.validate && !rules.validate(match.params, url.searchParams)) {
-      // A thrown Response is how a loader answers an error status; the error page reads its text.
-      throw new Response(`Page Not Found: ${url.pathname}${url.search}`, { status: 404, statusText: 'Not Found' });
+      throw new PageNotFound(`Page Not Found: ${url.pathname}${url.search}`);
     }
   }
 }
@@ -161,7 +165,7 @@ export function ruleRedirect(rules: Readonly<Record<string, RouteRule>>, url: UR
   return target.pathname + target.search;
 }
 
-// ---- The root loader ------------------------------------------------------------------------
+// ---- All of them ------------------------------------------------------------------------------
 
 /** How the guards load a page in full (an object, so tests can watch it: jsdom cannot navigate). */
 export const pageLoad = {
@@ -170,28 +174,33 @@ export const pageLoad = {
   },
 };
 
-/** A full page load of `href`; the router is kept waiting meanwhile. */
+/** A full page load of `href`; the navigation is kept waiting meanwhile. */
 function leaveFor(href: string): Promise<never> {
   pageLoad.assign(href);
   return new Promise<never>(() => {});
 }
 
-/** The root route's loader, over the app's `routes`: the guards 1 to 4, in order. */
-export function rootLoader(queryClient: QueryClient, routes: () => RouteObject[]) {
-  return async (args: LoaderFunctionArgs): Promise<null> => {
-    const url = new URL(args.request.url);
+/** The guards 1 to 4, in order, over the app's routes; `queryClient` is the data cache they read through. */
+export function navigationGuards(queryClient: QueryClient): Guard {
+  return async (url, routes) => {
     // A new build is out (lib/builds.ts): this navigation is a full page load, which fetches it
     // (and runs the new build's guards).
     if (buildState.getState().newBuild) return leaveFor(url.href);
     // Its manifest is fetched at once, beside the other guards' work.
     const rules = routeRules(queryClient);
-    validateRoute(routes(), url);
-    await loginGuard(args);
+    validateRoute(routes, url);
+    const login = await loginGuard(url);
+    if (login) return { redirect: login };
     const invites = await pendingInvitesRedirect(queryClient, url, await signedInUserId());
-    if (invites) throw redirect(invites);
+    if (invites) return { redirect: invites };
     const target = ruleRedirect(await rules, url);
-    if (target?.startsWith('/')) throw redirect(target);
+    if (target?.startsWith('/')) return { redirect: target };
     if (target) return leaveFor(target);
+    // A route that only leads elsewhere (`/reset`).
+    for (const match of matchRoutes(routes, url.pathname) ?? []) {
+      const leads = (match.route.handle as RouteRules | undefined)?.redirect;
+      if (leads) return { redirect: await leads() };
+    }
     return null;
   };
 }
@@ -208,11 +217,6 @@ export async function isLoggedIn(): Promise<boolean> {
  * `/reset`, a public path: the new-password page for someone signed in (by a recovery link), else
  * the page that e-mails such a link.
  */
-export async function resetRedirect(): Promise<Response> {
-  return redirect((await isLoggedIn()) ? paths.authReset : paths.forgotPassword);
-}
-
-/** The root loader runs on every navigation, not only when its own params change. */
-export function alwaysRevalidate(): boolean {
-  return true;
+export async function resetRedirect(): Promise<string> {
+  return (await isLoggedIn()) ? paths.authReset : paths.forgotPassword;
 }

@@ -1,5 +1,5 @@
-import { act, render, screen } from '@testing-library/react';
-import { type RouteObject, createMemoryRouter } from 'react-router';
+import { act, cleanup, render, screen } from '@testing-library/react';
+import type { RouteObject } from 'react-router';
 import type { Mock } from 'vitest';
 
 import { fakeAuth, resetFakeAuth, signIn } from '@/test/fake-auth';
@@ -7,7 +7,9 @@ import { fakeAuth, resetFakeAuth, signIn } from '@/test/fake-auth';
 import { currentSession } from '@/lib/auth';
 import { lazyRoute } from '@/lib/lazy-route';
 
-import { PREFETCH_DELAY_MS, startPrefetch } from './prefetch';
+import type { Guard } from './navigation';
+import { type GuardedPages, renderGuarded } from './test-navigation';
+import { PREFETCH_DELAY_MS, schedulePrefetch } from './prefetch';
 import { AppProvider } from './provider';
 import { AppRouter } from './router';
 
@@ -15,9 +17,6 @@ import { AppRouter } from './router';
 // "or the person asked to save data" (docs/behaviour.md, "Page chunks").
 
 vi.mock('@supabase/ssr', async () => (await import('@/test/fake-auth')).fakeSsrModule);
-// Under vitest, react-router/dom resolves to the package's CommonJS build and react-router to its
-// ES build: two routers' contexts that do not see each other. The bundle has one; so has this.
-vi.mock('react-router/dom', async () => ({ RouterProvider: (await import('react-router')).RouterProvider }));
 
 // Which of the app's real route modules were imported, for the test of the app's own router.
 const imported = vi.hoisted(() => new Set<string>());
@@ -30,29 +29,26 @@ vi.mock('./routes/thread-converter', async (original) => {
   return original();
 });
 
+type PageName = 'login' | 'dashboard' | 'inventory' | 'team' | 'calculators';
+
 /** Loaders of test pages, each counting its calls: how often a page's code was fetched. */
-function pageLoad() {
-  return vi.fn(async () => ({ Component: () => null }));
+function pageLoad(name: PageName) {
+  return vi.fn(async () => ({ Component: () => <p>{`The ${name} page`}</p> }));
 }
 
-let loads: Record<'login' | 'dashboard' | 'inventory' | 'team' | 'calculators', ReturnType<typeof pageLoad>>;
-let guards: Mock<() => Promise<null> | null>;
+let loads: Record<PageName, ReturnType<typeof pageLoad>>;
+/** Stands for the navigation guards: the prefetch must not run them. They run on every navigation, as the app's do. */
+let guards: Mock<Guard>;
 
 function testRoutes(): RouteObject[] {
   return [
     {
-      id: 'root',
       path: '/',
-      // Stands for the navigation guards: the prefetch must not run them. They run on every
-      // navigation, as the app's do.
-      loader: guards,
-      shouldRevalidate: () => true,
       children: [
         { index: true, Component: () => null },
         { path: 'login', lazy: lazyRoute(loads.login) },
         // A pathless layout, as DefaultLayout is in the app.
         {
-          id: 'layout',
           children: [
             { path: 'dashboard', lazy: lazyRoute(loads.dashboard) },
             { path: 'inventory', lazy: lazyRoute(loads.inventory) },
@@ -65,12 +61,25 @@ function testRoutes(): RouteObject[] {
   ];
 }
 
-/** A router at `path`, its first load done, with links to `links` on the page. */
-async function settledAt(path: string, links: string[]) {
-  const router = createMemoryRouter(testRoutes(), { initialEntries: [path] });
-  await vi.waitUntil(() => router.state.initialized && router.state.navigation.state === 'idle');
-  document.body.innerHTML = links.map((href) => `<a href="${href}">${href}</a>`).join('');
-  return router;
+/** Lets the navigation's promises and React's rendering run, the clock standing still. */
+async function flush() {
+  for (let turn = 0; turn < 5; turn += 1) await act(() => vi.advanceTimersByTimeAsync(0));
+}
+
+/**
+ * The test routes at `path` under the guards, prefetching as the app does (./router.tsx), their
+ * first page shown, with links to `links` on the page. The clock's timeouts are fake from here on.
+ */
+async function settledAt(path: string, links: string[]): Promise<GuardedPages> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+  const linked = document.createElement('nav');
+  linked.innerHTML = links.map((href) => `<a href="${href}">${href}</a>`).join('');
+  document.body.append(linked);
+  const routes = testRoutes();
+  const pages = renderGuarded(routes, guards, path, () => schedulePrefetch(routes));
+  await flush();
+  if (pages.shown?.pathname !== path) throw new Error(`the first page did not settle at ${path}`);
+  return pages;
 }
 
 function setConnection(connection: { effectiveType?: string; saveData?: boolean } | undefined) {
@@ -79,8 +88,14 @@ function setConnection(connection: { effectiveType?: string; saveData?: boolean 
 
 beforeEach(async () => {
   resetFakeAuth();
-  loads = { login: pageLoad(), dashboard: pageLoad(), inventory: pageLoad(), team: pageLoad(), calculators: pageLoad() };
-  guards = vi.fn<() => Promise<null> | null>(() => null);
+  loads = {
+    login: pageLoad('login'),
+    dashboard: pageLoad('dashboard'),
+    inventory: pageLoad('inventory'),
+    team: pageLoad('team'),
+    calculators: pageLoad('calculators'),
+  };
+  guards = vi.fn<Guard>(async () => null);
   imported.clear();
   setConnection({ effectiveType: '4g', saveData: false });
 });
@@ -98,71 +113,78 @@ async function signedIn() {
 }
 
 describe('payload prefetch', () => {
+  const advance = (ms: number) => act(() => vi.advanceTimersByTimeAsync(ms));
+
   it('loads the code of the pages linked from the page one second after it settles, not before', async () => {
     await signedIn();
-    const router = await settledAt('/dashboard', ['/inventory', '/team?tab=members', 'https://elsewhere.example/calculators']);
-    vi.useFakeTimers();
-    const stop = startPrefetch(router);
+    const pages = await settledAt('/dashboard', ['/inventory', '/team?tab=members', 'https://elsewhere.example/calculators']);
 
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS - 1);
+    await advance(PREFETCH_DELAY_MS - 1);
     expect(loads.inventory).not.toHaveBeenCalled();
     expect(loads.team).not.toHaveBeenCalled();
 
-    await vi.advanceTimersByTimeAsync(1);
+    await advance(1);
     expect(loads.inventory).toHaveBeenCalledTimes(1);
     expect(loads.team).toHaveBeenCalledTimes(1);
     // Not linked (another site's link does not count).
     expect(loads.calculators).not.toHaveBeenCalled();
     // Only the code: no guard ran, and the page stayed where it was.
     expect(guards).toHaveBeenCalledTimes(1);
-    expect(router.state.location.pathname).toBe('/dashboard');
-    stop();
+    expect(pages.shown?.pathname).toBe('/dashboard');
   });
 
   it('counts the second from the end of a navigation, and waits while one is under way', async () => {
     await signedIn();
-    const router = await settledAt('/dashboard', ['/inventory']);
-    vi.useFakeTimers();
-    const stop = startPrefetch(router);
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS / 2);
+    const pages = await settledAt('/dashboard', ['/inventory']);
+    await advance(PREFETCH_DELAY_MS / 2);
 
-    // A navigation whose guards take 2 s: nothing is prefetched meanwhile.
+    // A navigation whose guards take 2 s: nothing is prefetched meanwhile, and the page before
+    // stays on screen.
     guards.mockImplementationOnce(() => new Promise<null>((resolve) => setTimeout(resolve, 2000, null)));
-    const navigation = router.navigate('/team');
-    await vi.advanceTimersByTimeAsync(1999);
-    expect(router.state.navigation.state).toBe('loading');
+    await act(async () => {
+      await pages.navigate('/team');
+    });
+    await advance(1999);
+    expect(pages.shown?.pathname).toBe('/dashboard');
+    expect(screen.getByText('The dashboard page')).toBeTruthy();
+    expect(screen.queryByText('The team page')).toBeNull();
     expect(loads.inventory).not.toHaveBeenCalled();
 
-    await vi.advanceTimersByTimeAsync(1);
-    await navigation;
-    expect(router.state.location.pathname).toBe('/team');
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS - 1);
+    await advance(1);
+    await flush();
+    expect(pages.shown?.pathname).toBe('/team');
+    expect(screen.getByText('The team page')).toBeTruthy();
+    await advance(PREFETCH_DELAY_MS - 1);
     expect(loads.inventory).not.toHaveBeenCalled();
-    await vi.advanceTimersByTimeAsync(1);
+    await advance(1);
     expect(loads.inventory).toHaveBeenCalledTimes(1);
-    stop();
   });
 
   it("loads each page's code once: prefetched, then visited, then linked again", async () => {
     await signedIn();
-    const router = await settledAt('/dashboard', ['/inventory', '/team', '/dashboard']);
-    vi.useFakeTimers();
-    const stop = startPrefetch(router);
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS);
+    const pages = await settledAt('/dashboard', ['/inventory', '/team', '/dashboard']);
+    await advance(PREFETCH_DELAY_MS);
     expect(loads.inventory).toHaveBeenCalledTimes(1);
 
     // The visit uses the prefetched code rather than fetching it again.
-    await router.navigate('/inventory');
-    expect(router.state.location.pathname).toBe('/inventory');
+    await act(async () => {
+      await pages.navigate('/inventory');
+    });
+    await flush();
+    expect(pages.shown?.pathname).toBe('/inventory');
+    expect(screen.getByText('The inventory page')).toBeTruthy();
     // The next page links to the same pages: nothing is fetched twice.
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS);
-    await router.navigate('/team');
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS);
+    await advance(PREFETCH_DELAY_MS);
+    await act(async () => {
+      await pages.navigate('/team');
+    });
+    await flush();
+    await advance(PREFETCH_DELAY_MS);
 
+    expect(pages.shown?.pathname).toBe('/team');
     expect(loads.inventory).toHaveBeenCalledTimes(1);
     expect(loads.team).toHaveBeenCalledTimes(1);
     expect(loads.dashboard).toHaveBeenCalledTimes(1);
-    stop();
   });
 
   it.each([
@@ -171,44 +193,34 @@ describe('payload prefetch', () => {
   ])('loads nothing ahead %s', async (_, connection) => {
     await signedIn();
     setConnection(connection);
-    const router = await settledAt('/dashboard', ['/inventory', '/team']);
-    vi.useFakeTimers();
-    const stop = startPrefetch(router);
-    await vi.advanceTimersByTimeAsync(10 * PREFETCH_DELAY_MS);
+    await settledAt('/dashboard', ['/inventory', '/team']);
+    await advance(10 * PREFETCH_DELAY_MS);
     expect(loads.inventory).not.toHaveBeenCalled();
     expect(loads.team).not.toHaveBeenCalled();
-    stop();
   });
 
   it('loads ahead where the browser does not tell the connection', async () => {
     await signedIn();
     setConnection(undefined);
-    const router = await settledAt('/dashboard', ['/inventory']);
-    vi.useFakeTimers();
-    const stop = startPrefetch(router);
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS);
+    await settledAt('/dashboard', ['/inventory']);
+    await advance(PREFETCH_DELAY_MS);
     expect(loads.inventory).toHaveBeenCalledTimes(1);
-    stop();
   });
 
   it('loads for a visitor only the pages they may open, without the auth client', async () => {
-    const router = await settledAt('/', ['/login', '/inventory']);
-    vi.useFakeTimers();
-    const stop = startPrefetch(router);
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS);
+    await settledAt('/', ['/login', '/inventory']);
+    await advance(PREFETCH_DELAY_MS);
     expect(loads.login).toHaveBeenCalledTimes(1);
     // The login guard would send them to the login page instead.
     expect(loads.inventory).not.toHaveBeenCalled();
     expect(fakeAuth.created).toBe(0);
-    stop();
   });
 
-  it('loads nothing once stopped', async () => {
+  it('loads nothing once the pages are gone', async () => {
     await signedIn();
-    const router = await settledAt('/dashboard', ['/inventory']);
-    vi.useFakeTimers();
-    startPrefetch(router)();
-    await vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS);
+    await settledAt('/dashboard', ['/inventory']);
+    cleanup();
+    await advance(PREFETCH_DELAY_MS);
     expect(loads.inventory).not.toHaveBeenCalled();
   });
 });

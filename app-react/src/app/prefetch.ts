@@ -2,12 +2,12 @@
 // of the pages it links to is loaded, so following a link does not wait for it; not on a slow-2g
 // connection, nor for someone who asked to save data.
 //
-// Written by hand: React Router's <Link prefetch> works in framework mode only, and its data
-// router has no call that loads a route's code alone (router.fetch() would run the loaders, the
-// navigation guards among them). So the page's links are matched against the router's routes and
-// each match's module is imported through lazyRoute's preloadRoute(), which the router's own
-// `lazy` call then shares. Only code: data ahead would be API calls, which show the loading bar.
-import { type DataRouter, type RouterState, matchRoutes } from 'react-router';
+// Written by hand: React Router's <Link prefetch> works in framework mode only. So the page's
+// links are matched against the app's routes and each match's module is imported through
+// lazyRoute's preloadRoute(), which the navigation's own load of the route's code then shares
+// (./navigation.tsx). Only code: no guard runs, and data ahead would be API calls, which show the
+// loading bar.
+import { type RouteObject, matchRoutes } from 'react-router';
 
 import { getAuthState } from '@/lib/auth';
 import { preloadRoute } from '@/lib/lazy-route';
@@ -27,25 +27,16 @@ function connectionAllows(): boolean {
   return connection?.effectiveType !== 'slow-2g' && connection?.saveData !== true;
 }
 
-/** Prefetches for the pages `router` shows, from now on; returns the stop. */
-export function startPrefetch(router: DataRouter): () => void {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const schedule = (state: RouterState) => {
-    clearTimeout(timer);
-    // Settled: the first load done, and no navigation or revalidation under way.
-    if (state.initialized && state.navigation.state === 'idle' && state.revalidation === 'idle') {
-      timer = setTimeout(() => prefetchLinks(router), PREFETCH_DELAY_MS);
-    }
-  };
-  schedule(router.state);
-  const unsubscribe = router.subscribe(schedule);
-  return () => {
-    clearTimeout(timer);
-    unsubscribe();
-  };
+/**
+ * Prefetches for the page now on screen, a second from now (./navigation.tsx calls it once a
+ * navigation settles); returns the stop, for when the next navigation starts first.
+ */
+export function schedulePrefetch(routes: RouteObject[]): () => void {
+  const timer = setTimeout(() => prefetchLinks(routes), PREFETCH_DELAY_MS);
+  return () => clearTimeout(timer);
 }
 
-function prefetchLinks(router: DataRouter): void {
+function prefetchLinks(routes: RouteObject[]): void {
   if (!connectionAllows()) return;
   // Read from the store: asking the auth client would load it for a visitor.
   const signedIn = getAuthState().status === 'signed-in';
@@ -55,7 +46,7 @@ function prefetchLinks(router: DataRouter): void {
     if (link.origin !== window.location.origin) continue;
     const url = new URL(link.href);
     if (loginRedirect(url, signedIn) !== null) continue;
-    // A page already visited has no `lazy` left: the router drops it once the module is in.
-    for (const { route } of matchRoutes(router.routes, url.pathname, router.basename) ?? []) preloadRoute(route.lazy);
+    // A page already visited has no `lazy` left: its code is in.
+    for (const { route } of matchRoutes(routes, url.pathname) ?? []) preloadRoute(route.lazy);
   }
 }

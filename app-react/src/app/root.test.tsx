@@ -1,6 +1,5 @@
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { render, screen, waitFor } from '@testing-library/react';
-import { RouterProvider, createMemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { screen, waitFor } from '@testing-library/react';
 import type { Mock } from 'vitest';
 
 import { profileQueryOptions } from '@/features/profile/api/get-profile';
@@ -9,6 +8,7 @@ import type { Team } from '@/features/teams/types';
 import { api } from '@/lib/api-client';
 import { syncFromOtherTab } from '@/lib/auth';
 import { fakeAuth, fakeSession, resetFakeAuth, setAuthCookie, signIn } from '@/test/fake-auth';
+import { renderRoutes } from '@/test/render';
 
 import { AppRoot } from './root';
 
@@ -43,7 +43,7 @@ afterEach(() => {
 /** AppRoot over pages: public ones (/, /login, /forgot-password) and one that needs a login (/profile). */
 function renderAt(path: string) {
   const queryClient = new QueryClient();
-  const router = createMemoryRouter(
+  const { router } = renderRoutes(
     [
       {
         Component: AppRoot,
@@ -55,12 +55,8 @@ function renderAt(path: string) {
         ],
       },
     ],
-    { initialEntries: [path] },
-  );
-  render(
-    <QueryClientProvider client={queryClient}>
-      <RouterProvider router={router} />
-    </QueryClientProvider>,
+    path,
+    queryClient,
   );
   const profile = (userId: string) => queryClient.getQueryData(profileQueryOptions(userId).queryKey);
   return { router, profile, queryClient };
@@ -79,6 +75,23 @@ describe('the app root follows the session', () => {
     renderAt('/profile');
     await waitFor(() => expect(teamStore.getState().currentTeam).toMatchObject({ public_id: 'tm_1', name: 'Team One' }));
     expect(teamStore.getState().teams).toHaveLength(1);
+  });
+
+  it('starts the teams once, not again on each navigation: a deleted current team is not replaced', async () => {
+    signIn(fakeSession({ id: 'u1' }));
+    const { router } = renderAt('/profile');
+    await waitFor(() => expect(teamStore.getState().currentTeam).toMatchObject({ public_id: 'tm_1' }));
+    const teamReads = () => fetchMock.mock.calls.filter(([input]) => input === '/api/v2/teams').length;
+    const read = teamReads();
+    // As deleting the team does: none is current until the person picks one.
+    teamStore.getState().removeTeam('tm_1');
+    await router.navigate('/');
+    await waitFor(() => expect(screen.getByText('Home page')).toBeTruthy());
+    await router.navigate('/profile');
+    await waitFor(() => expect(screen.getByText('Profile page')).toBeTruthy());
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(teamStore.getState().currentTeam).toBeNull();
+    expect(teamReads()).toBe(read);
   });
 
   it('refreshes the profile on auth events: a fresh one is kept, except after USER_UPDATED', async () => {
@@ -115,7 +128,7 @@ describe('the app root follows the session', () => {
     fakeAuth.emit('SIGNED_OUT', null);
 
     expect(await screen.findByText('Home page')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location?.pathname).toBe('/');
     expect(profile('u1')).toBeUndefined();
     expect(localStorage.getItem('bobbin:team-store')).toBeNull();
     // The in-memory store too, not only its copy.
@@ -133,7 +146,7 @@ describe('the app root follows the session', () => {
     setAuthCookie(false);
     fakeAuth.emit('SIGNED_OUT', null);
     expect(await screen.findByText('Home page')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location?.pathname).toBe('/');
 
     // "Use another account" on the code prompt ends a half-finished sign-in: the person stays.
     await router.navigate('/login');
@@ -143,7 +156,7 @@ describe('the app root follows the session', () => {
     setAuthCookie(false);
     fakeAuth.emit('SIGNED_OUT', null);
     await waitFor(() => expect(profile('u1')).toBeUndefined());
-    expect(router.state.location.pathname).toBe('/login');
+    expect(router.location?.pathname).toBe('/login');
   });
 
   it('forgets every cached query and session flag on SIGNED_OUT (nothing left for the next person)', async () => {
@@ -244,8 +257,8 @@ describe('the app root follows the session', () => {
 
     await expect(api('/teams')).rejects.toMatchObject({ code: 'insufficient_aal' });
 
-    await waitFor(() => expect(router.state.location.pathname).toBe('/login'));
-    expect(router.state.location.search).toBe(`?${new URLSearchParams({ redirect: '/profile?tab=team' })}`);
+    await waitFor(() => expect(router.location?.pathname).toBe('/login'));
+    expect(router.location?.search).toBe(`?${new URLSearchParams({ redirect: '/profile?tab=team' })}`);
     // The session's user is read again, so an app added on another device is asked for.
     expect(fakeAuth.auth.refreshSession).toHaveBeenCalled();
   });
@@ -277,7 +290,7 @@ describe('the app root follows the session', () => {
     reread?.();
 
     await new Promise((resolve) => setTimeout(resolve, 50));
-    expect(router.state.location.pathname + router.state.location.search).toBe(prompt);
+    expect(`${router.location?.pathname}${router.location?.search}`).toBe(prompt);
   });
 
   it('logs out when another tab signed out', async () => {
@@ -289,7 +302,7 @@ describe('the app root follows the session', () => {
     await syncFromOtherTab();
 
     expect(await screen.findByText('Home page')).toBeTruthy();
-    expect(router.state.location.pathname).toBe('/');
+    expect(router.location?.pathname).toBe('/');
     expect(profile('u1')).toBeUndefined();
   });
 

@@ -6,9 +6,16 @@ import { paths, publicPaths } from '@/config/paths';
 import { SelectTeamContext } from '@/features/teams/select-team';
 import { whenSecondFactorNeeded } from '@/lib/api-client';
 import { type AuthEvent, type SignedInUser, getAuthState, needsSecondFactor, onAuthEvent, reloadSessionUser, startAuth } from '@/lib/auth';
+import { loadChunk } from '@/lib/lazy-route';
 
 import { claimForPerson, forgetPerson } from './forget-person';
-import { refreshSession, selectTeam } from './teams';
+
+/**
+ * The profile and team start-up (./teams.ts), a chunk of its own: a signed-in person's only, so a
+ * visitor's first page load does without it (README, "Front-end weight"). Forgetting a person
+ * (./forget-person.ts) stays in the first load: a sign-out must never wait for the network.
+ */
+const teams = () => loadChunk(() => import('./teams'));
 
 /** The events that refresh the profile (docs/behaviour.md, "The session in the browser"). */
 const REFRESHING: ReadonlySet<AuthEvent> = new Set<AuthEvent>([
@@ -34,6 +41,9 @@ export function AppRoot() {
   const navigate = useNavigate();
   const { pathname, search } = useLocation();
   const pathnameRef = useRef(pathname);
+  // useNavigate() answers a new function on each new path: read through a ref, so the listeners
+  // below are set up once, not again (with a catch-up refresh of the teams) on every navigation.
+  const navigateRef = useRef(navigate);
   // Team initialisation needs the query too (where a sign-in page goes next).
   const locationRef = useRef(pathname + search);
   // The auth events below read where the person is now. Set after each commit, not during
@@ -41,9 +51,10 @@ export function AppRoot() {
   useLayoutEffect(() => {
     pathnameRef.current = pathname;
     locationRef.current = pathname + search;
+    navigateRef.current = navigate;
   });
 
-  const select = useCallback((publicId: string) => selectTeam(queryClient, publicId), [queryClient]);
+  const select = useCallback(async (publicId: string) => (await teams()).selectTeam(queryClient, publicId), [queryClient]);
 
   useEffect(() => {
     const localLogout = async () => {
@@ -51,7 +62,7 @@ export function AppRoot() {
       // Logout goes to / from every page, public ones included (docs/behaviour.md, "Logout"),
       // but the login page: there a sign-out ends a half-finished sign-in ("Use another
       // account"), and the person stays to sign in.
-      if (pathnameRef.current !== paths.login) await navigate(paths.home, { replace: true });
+      if (pathnameRef.current !== paths.login) await navigateRef.current(paths.home, { replace: true });
     };
     const follow = async (user: SignedInUser, force: boolean) => {
       // Someone else signed in on this browser (no sign-out between): the last person's data
@@ -63,7 +74,7 @@ export function AppRoot() {
       // A session still waiting for its second factor's code cannot read the API (401
       // `insufficient_aal`); MFA_CHALLENGE_VERIFIED follows the code.
       if (await needsSecondFactor()) return;
-      await refreshSession(queryClient, user, { force, location: locationRef.current });
+      await (await teams()).refreshSession(queryClient, user, { force, location: locationRef.current });
     };
     const stop = onAuthEvent((event, state) => {
       if (event === 'SIGNED_OUT') {
@@ -86,7 +97,7 @@ export function AppRoot() {
         // Already taken to the prompt (or to another public page) meanwhile.
         if (publicPaths.has(pathnameRef.current)) return;
         const search = new URLSearchParams({ redirect: from });
-        await navigate(`${paths.login}?${search}`, { replace: true });
+        await navigateRef.current(`${paths.login}?${search}`, { replace: true });
       })().finally(() => {
         asking = undefined;
       });
@@ -100,7 +111,7 @@ export function AppRoot() {
       stop();
       stopAsking();
     };
-  }, [queryClient, navigate]);
+  }, [queryClient]);
 
   return (
     <SelectTeamContext value={select}>

@@ -1,8 +1,7 @@
-import { QueryClient, useQueryClient } from '@tanstack/react-query';
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { useState } from 'react';
-import { type RouteObject, RouterProvider, createMemoryRouter } from 'react-router';
+import { StrictMode } from 'react';
+import { type Location, MemoryRouter, type NavigateFunction, type RouteObject, useNavigate } from 'react-router';
 
 import { fakeAuth, fakeSession, resetFakeAuth, signIn } from '@/test/fake-auth';
 
@@ -14,7 +13,7 @@ import { buildState } from '@/lib/builds';
 
 import { pageLoad, resetPendingInvitesGuard } from './guards';
 import { AppProvider } from './provider';
-import { createRoutes } from './router';
+import { AppRoutes, createRoutes } from './router';
 
 // The WebAssembly core runs in the browser tests (end2end); here it is a stand-in.
 vi.mock('@/lib/core', async () => {
@@ -86,27 +85,34 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-type MemoryRouter = ReturnType<typeof createMemoryRouter>;
-
-function renderAt(path: string, environment: 'development' | 'staging' | 'production' = 'production') {
-  let router: MemoryRouter | undefined;
-  // The routes' guards read through the AppProvider's data cache, as AppRouter's do.
-  function MemoryApp() {
-    const queryClient = useQueryClient();
-    const [made] = useState(() => createMemoryRouter(createRoutes(queryClient), { initialEntries: [path] }));
-    router = made;
-    return <RouterProvider router={made} />;
-  }
-  render(
-    <AppProvider config={{ environment, version: '9.9.9' }}>
-      <MemoryApp />
-    </AppProvider>,
-  );
-  if (!router) throw new Error('the router was not made');
-  return router;
+/** The app at `path` in a memory router: where its page is (once shown), and a way to navigate. */
+interface App {
+  shown: Location | undefined;
+  navigate: NavigateFunction;
 }
 
-const where = (router: MemoryRouter) => router.state.location.pathname + router.state.location.search;
+function renderAt(path: string, environment: 'development' | 'staging' | 'production' = 'production') {
+  const app: App = { shown: undefined, navigate: () => Promise.resolve() };
+  function Navigator() {
+    app.navigate = useNavigate();
+    return null;
+  }
+  // In StrictMode, as src/main.tsx renders the app: React runs each effect twice on mounting.
+  render(
+    <StrictMode>
+      <AppProvider config={{ environment, version: '9.9.9' }}>
+        <MemoryRouter initialEntries={[path]}>
+          <Navigator />
+          <AppRoutes onSettled={(location) => (app.shown = location)} />
+        </MemoryRouter>
+      </AppProvider>
+    </StrictMode>,
+  );
+  return app;
+}
+
+/** Where the page on screen is: its path and query. */
+const where = (app: App) => (app.shown ? app.shown.pathname + app.shown.search : undefined);
 
 describe('routes', () => {
   it('are the page routes the build hands the server (which answers other page paths 404)', () => {
@@ -115,7 +121,7 @@ describe('routes', () => {
         ...(route.index ? ['/'] : route.path && route.path !== '*' ? [route.path] : []),
         ...pathsOf(route.children ?? []),
       ]);
-    const routed = pathsOf(createRoutes(new QueryClient()));
+    const routed = pathsOf(createRoutes());
     expect([...routed].sort()).toEqual([...pageRoutes].sort());
   });
 
@@ -165,8 +171,6 @@ describe('route validation', () => {
   ])("refuses %s with the fatal 'Page Not Found: {fullPath}'", async (path) => {
     signIn();
     renderAt(path);
-    // React Router loads the matched page's code (a big chunk the first time) before it shows
-    // the loader's refusal.
     expect(await screen.findByText(`Page Not Found: ${path}`, {}, { timeout: 5000 })).toBeTruthy();
     expect(screen.getByRole('heading', { name: 'Page Not Found' })).toBeTruthy();
     // Fatal: the error page stands in place of the whole page, without the layout.
@@ -200,21 +204,21 @@ describe('the build manifest', () => {
 
   it("sends an old path to its rule's target, the query kept (guard 4)", async () => {
     signIn();
-    const router = renderAt('/tools/?from=bookmark');
-    await waitFor(() => expect(where(router)).toBe('/calculators?from=bookmark'));
+    const app = renderAt('/tools/?from=bookmark');
+    await waitFor(() => expect(where(app)).toBe('/calculators?from=bookmark'));
     expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
   });
 
   it('applies the rules after the login guard: a visitor logs in first, to come back to the old path', async () => {
-    const router = renderAt('/tools');
-    await waitFor(() => expect(where(router)).toBe('/login?redirect=%2Ftools'));
+    const app = renderAt('/tools');
+    await waitFor(() => expect(where(app)).toBe('/login?redirect=%2Ftools'));
   });
 
   it('applies the rules after the pending-invites guard', async () => {
     signIn();
     myInvites = [anInvite('inv_1')];
-    const router = renderAt('/tools');
-    await waitFor(() => expect(where(router)).toBe('/profile?tab=invites'));
+    const app = renderAt('/tools');
+    await waitFor(() => expect(where(app)).toBe('/profile?tab=invites'));
   });
 
   it('loads a target on another site as a full page', async () => {
@@ -226,14 +230,16 @@ describe('the build manifest', () => {
   it('offers a reload once a newer build is out, and makes the next navigation a full page load', async () => {
     signIn();
     latestBuild = { id: 'build-2', timestamp: 1 };
-    const router = renderAt('/dashboard');
+    const app = renderAt('/dashboard');
+    expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
     expect(await screen.findByText('A new version of Bobbin is out.')).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Reload' })).toBeTruthy();
 
     // The navigation waits for the full page load, which jsdom does not do.
-    void router.navigate('/team');
+    void app.navigate('/team');
     await waitFor(() => expect(pageLoad.assign).toHaveBeenCalledWith(expect.stringMatching(/^http:\/\/[^/]+\/team$/)));
-    expect(where(router)).toBe('/dashboard');
+    expect(where(app)).toBe('/dashboard');
+    expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeTruthy();
   });
 });
 
@@ -245,22 +251,22 @@ describe('the login guard', () => {
   });
 
   it('sends a logged-out visitor to the login page, keeping the page asked for', async () => {
-    const router = renderAt('/profile?tab=security');
+    const app = renderAt('/profile?tab=security');
     expect(await screen.findByRole('heading', { name: 'Login' })).toBeTruthy();
-    expect(where(router)).toBe('/login?redirect=%2Fprofile%3Ftab%3Dsecurity');
+    expect(where(app)).toBe('/login?redirect=%2Fprofile%3Ftab%3Dsecurity');
     expect(document.title).toBe('Bobbin - Login');
   });
 
   it('lets a signed-in person in, and the header names them', async () => {
     signIn();
-    const router = renderAt('/profile');
+    const app = renderAt('/profile');
     expect(await screen.findByRole('button', { name: 'Account: Ada Lovelace' })).toBeTruthy();
-    expect(where(router)).toBe('/profile');
+    expect(where(app)).toBe('/profile');
   });
 
   it("leads a signed-in person to the app's places from the header", async () => {
     signIn();
-    const router = renderAt('/profile');
+    const app = renderAt('/profile');
     const nav = await screen.findByRole('navigation', { name: 'Main' });
     expect(
       within(nav)
@@ -268,7 +274,7 @@ describe('the login guard', () => {
         .map((link) => link.textContent),
     ).toEqual(['Dashboard', 'Inventory', 'Tools', 'Team']);
     await userEvent.setup().click(within(nav).getByRole('link', { name: 'Inventory' }));
-    await waitFor(() => expect(where(router)).toBe('/inventory'));
+    await waitFor(() => expect(where(app)).toBe('/inventory'));
     expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();
     expect(within(nav).getByRole('link', { name: 'Inventory' }).getAttribute('aria-current')).toBe('page');
   });
@@ -299,23 +305,23 @@ describe('the login guard', () => {
   it('does not count a session still waiting for its second-factor code', async () => {
     signIn(fakeSession({ factors: [{ id: 'f1', status: 'verified' }] }));
     fakeAuth.aal = { currentLevel: 'aal1', nextLevel: 'aal2' };
-    const router = renderAt('/profile');
+    const app = renderAt('/profile');
     // The login page asks for the code, not the password.
     expect(await screen.findByLabelText('Code')).toBeTruthy();
-    expect(where(router)).toBe('/login?redirect=%2Fprofile');
+    expect(where(app)).toBe('/login?redirect=%2Fprofile');
   });
 
   it('sends /reset to the new-password page when signed in, else to the page that e-mails a link', async () => {
-    const router = renderAt('/reset');
+    const app = renderAt('/reset');
     expect(await screen.findByRole('heading', { name: 'Forgot Password' })).toBeTruthy();
-    expect(where(router)).toBe('/forgot-password');
+    expect(where(app)).toBe('/forgot-password');
   });
 
   it('sends a signed-in /reset to the new-password page', async () => {
     signIn();
-    const router = renderAt('/reset');
+    const app = renderAt('/reset');
     expect(await screen.findByRole('heading', { name: 'Choose a new password' })).toBeTruthy();
-    expect(where(router)).toBe('/auth/reset');
+    expect(where(app)).toBe('/auth/reset');
   });
 });
 
@@ -340,11 +346,11 @@ describe('the profile page', () => {
   });
 
   it('puts the chosen tab in the address', async () => {
-    const router = renderAt('/profile');
+    const app = renderAt('/profile');
     const security = await screen.findByRole('tab', { name: 'Security' });
     // Radix switches tabs on mouse down (and on focus with the keyboard).
     security.dispatchEvent(new MouseEvent('mousedown', { bubbles: true, button: 0 }));
-    await waitFor(() => expect(where(router)).toBe('/profile?tab=security'));
+    await waitFor(() => expect(where(app)).toBe('/profile?tab=security'));
     // The address changes when the navigation's loaders are done; the page re-renders after.
     await waitFor(() => expect(screen.getByRole('navigation', { name: 'Breadcrumb' }).textContent).toBe('Profile (Security)'));
     expect(await screen.findByRole('heading', { name: 'Authenticator apps' })).toBeTruthy();
@@ -357,25 +363,25 @@ describe('the pending-invites guard', () => {
   it('sends a signed-in person with pending invites to /profile?tab=invites, where they are listed', async () => {
     signIn();
     myInvites = [invite];
-    const router = renderAt('/dashboard');
+    const app = renderAt('/dashboard');
     expect(await screen.findByRole('button', { name: 'Accept the invite to Stitch Shop' })).toBeTruthy();
-    expect(where(router)).toBe('/profile?tab=invites');
+    expect(where(app)).toBe('/profile?tab=invites');
     expect(teamStore.getState().myInvites).toEqual([invite]);
   });
 
   it('leaves the invite link alone', async () => {
     signIn();
     myInvites = [invite];
-    const router = renderAt('/profile/invites/accept');
+    const app = renderAt('/profile/invites/accept');
     expect(await screen.findByRole('heading', { name: 'Join a team' })).toBeTruthy();
-    expect(where(router)).toBe('/profile/invites/accept');
+    expect(where(app)).toBe('/profile/invites/accept');
   });
 
   it('lets a person without invites through', async () => {
     signIn();
-    const router = renderAt('/dashboard');
+    const app = renderAt('/dashboard');
     expect(await screen.findByRole('heading', { name: 'Dashboard' })).toBeTruthy();
-    expect(where(router)).toBe('/dashboard');
+    expect(where(app)).toBe('/dashboard');
     expect(document.title).toBe('Bobbin - Dashboard');
   });
 });

@@ -1,34 +1,26 @@
-import { type QueryClient, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useState } from 'react';
-import { type RouteObject, createBrowserRouter } from 'react-router';
-import { RouterProvider } from 'react-router/dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { useCallback, useState } from 'react';
+import { BrowserRouter, type Location, type RouteObject } from 'react-router';
 
-import { LoadingOverlay } from '@/components/LoadingOverlay';
 import { paths } from '@/config/paths';
 import { lazyRoute } from '@/lib/lazy-route';
 
-import { alwaysRevalidate, publicIdParam, publicIdQuery, resetRedirect, rootLoader } from './guards';
+import { navigationGuards, publicIdParam, publicIdQuery, resetRedirect } from './guards';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { LandingLayout } from './layouts/LandingLayout';
-import { startPrefetch } from './prefetch';
+import { GuardedRoutes } from './navigation';
+import { schedulePrefetch } from './prefetch';
 import { AppRoot } from './root';
-import { RouteErrorPage } from './routes/error-page';
 import { LandingPage } from './routes/landing';
 
 // The landing page ships in the main bundle (it is the first page most people see); every other
-// page is its own chunk, loaded through lazyRoute(). The root's loader runs the navigation guards
-// (docs/behaviour.md, "Navigation guards") on every navigation before any page loads: route
-// validation (the rules in the routes' `handle`), the login guard, then the pending-invites guard,
-// which reads through the data cache, hence `queryClient`.
-export function createRoutes(queryClient: QueryClient): RouteObject[] {
-  const routes: RouteObject[] = [
+// page is its own chunk, loaded through lazyRoute() (./navigation.tsx loads it before the page is
+// shown). Every navigation runs the navigation guards first (docs/behaviour.md, "Navigation
+// guards", ./guards.ts): route validation reads the rules in the routes' `handle`.
+export function createRoutes(): RouteObject[] {
+  return [
     {
-      id: 'root',
       Component: AppRoot,
-      loader: rootLoader(queryClient, () => routes),
-      shouldRevalidate: alwaysRevalidate,
-      errorElement: <RouteErrorPage />,
-      HydrateFallback: LoadingOverlay,
       children: [
         {
           element: <LandingLayout />,
@@ -57,7 +49,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
           path: paths.authReset,
           lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/reset-page')).ResetPage })),
         },
-        { path: paths.reset, loader: resetRedirect },
+        { path: paths.reset, handle: { redirect: resetRedirect } },
         {
           path: paths.authConfirm,
           lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/confirm-page')).ConfirmPage })),
@@ -147,14 +139,33 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
       ],
     },
   ];
-  return routes;
 }
 
-/** The app's router, made once, over the data cache of the AppProvider around it. */
+/** The app's router, over the data cache of the AppProvider around it. */
 export function AppRouter() {
+  return (
+    <BrowserRouter>
+      <AppRoutes />
+    </BrowserRouter>
+  );
+}
+
+/**
+ * The app's pages under the router around them (BrowserRouter; in tests a MemoryRouter), made
+ * once; `onSettled` hears of each navigation once its page is on screen.
+ */
+export function AppRoutes({ onSettled }: { onSettled?: (location: Location) => void }) {
   const queryClient = useQueryClient();
-  const [router] = useState(() => createBrowserRouter(createRoutes(queryClient)));
+  const [routes] = useState(createRoutes);
+  // The guards read through the data cache (the build manifest, the person's invites).
+  const [guard] = useState(() => navigationGuards(queryClient));
   // The code of the pages each page links to is loaded a second after it settles (./prefetch.ts).
-  useEffect(() => startPrefetch(router), [router]);
-  return <RouterProvider router={router} />;
+  const settled = useCallback(
+    (location: Location) => {
+      onSettled?.(location);
+      return schedulePrefetch(routes);
+    },
+    [routes, onSettled],
+  );
+  return <GuardedRoutes routes={routes} guard={guard} onSettled={settled} />;
 }

@@ -294,7 +294,7 @@ describe('the thread list in the address', () => {
     await screen.findByText('101–101 of 101');
     await user.type(screen.getByRole('searchbox', { name: 'Search' }), 'sky');
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=sky'));
-    expect(page.router.state.historyAction).toBe('REPLACE');
+    expect(page.router.action).toBe('REPLACE');
     await user.click(screen.getByLabelText('Low stock only'));
     await user.selectOptions(screen.getByLabelText('Sort by'), 'quantity');
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=sky&low=true&sort=quantity'));
@@ -316,7 +316,7 @@ describe('the thread list in the address', () => {
     await screen.findByText('1–1 of 60');
     await user.click(screen.getByRole('button', { name: 'Next' }));
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=navy&page=2'));
-    expect(page.router.state.historyAction).toBe('PUSH');
+    expect(page.router.action).toBe('PUSH');
     expect(await screen.findByText('51–51 of 60')).toBeTruthy();
     await page.router.navigate(-1);
     await waitFor(() => expect(page.location()).toBe('/inventory/threads?q=navy'));

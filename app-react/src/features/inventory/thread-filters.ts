@@ -2,7 +2,7 @@
 // so a reload, the Back button and a shared link all give the same list. What is at its default
 // stays out of the address.
 import { useState } from 'react';
-import { NavigationType, useNavigationType, useSearchParams } from 'react-router';
+import { useSearchParams } from 'react-router';
 
 import { THREAD_SORTS, type ThreadSort } from './types';
 
@@ -80,18 +80,19 @@ export function writeFilters(filters: ListFilters): URLSearchParams {
  */
 export function useThreadFilters() {
   const [params, setParams] = useSearchParams();
-  const navigationType = useNavigationType();
-  // In state as well as the address: the address changes in a transition, and what is typed
-  // must show at once.
+  // In state as well as the address: the address changes once the navigation's guards are done
+  // (app/navigation.tsx), and what is typed must show at once.
   const [filters, setFilters] = useState(() => readFilters(params));
   const address = params.toString();
-  // Back, Forward or a link changed the address: the filters follow it, in the render that sees
-  // it (not in an effect a render later). This page's own writes (replacements) are already in
-  // the state.
-  const [navigated, setNavigated] = useState({ address, navigationType });
-  if (navigated.address !== address || navigated.navigationType !== navigationType) {
-    setNavigated({ address, navigationType });
-    if (navigationType !== NavigationType.Replace) {
+  // The addresses this page wrote that the router has yet to show: typing writes one a key, and
+  // they show one after another, each older than what the state holds. Any other new address
+  // (Back, Forward, a link) is where the filters must follow, in the render that sees it (not in
+  // an effect a render later).
+  const [seen, setSeen] = useState({ address, written: [] as string[] });
+  if (seen.address !== address) {
+    const own = seen.written.indexOf(address);
+    setSeen({ address, written: own >= 0 ? seen.written.slice(own + 1) : [] });
+    if (own < 0) {
       setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
     }
   }
@@ -100,8 +101,10 @@ export function useThreadFilters() {
   const change = (next: Partial<ListFilters>) => {
     const merged = { ...filters, page: 1, ...next };
     setFilters(merged);
+    const written = writeFilters(merged);
+    if (written.toString() !== address) setSeen((current) => ({ ...current, written: [...current.written, written.toString()] }));
     // Typing replaces the entry; a new page is one of its own, so Back returns to the last page.
-    setParams(writeFilters(merged), { replace: next.page === undefined, preventScrollReset: true });
+    setParams(written, { replace: next.page === undefined });
   };
 
   return { filters, change };

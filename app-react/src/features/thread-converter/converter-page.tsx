@@ -105,7 +105,7 @@ function ConverterTool({ converter, teamId, preferredLine }: { converter: Conver
   function update(change: (next: URLSearchParams) => void) {
     const next = new URLSearchParams(params);
     change(next);
-    setParams(next, { replace: true, preventScrollReset: true });
+    setParams(next, { replace: true });
   }
 
   function chooseTargets(ids: string[]) {
