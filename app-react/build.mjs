@@ -23,38 +23,8 @@ const shellRoots = [...(await readFile(path.join(root, 'src/main.tsx'), 'utf8'))
 );
 if (shellRoots.length === 0) throw new Error("src/main.tsx imports none of the app's modules ('@/...')");
 
-// esbuild splits the code main.tsx loads into one chunk per set of lazily loaded modules (pages,
-// dialogs) that import each piece of it: 28 files for the landing page, each compressed on its
-// own. Every lazily loaded module runs after main.tsx's code, so making each import the shell's
-// roots changes nothing at run time (those modules have already run) but lets esbuild see that
-// they all share it: the landing page's code is then one chunk beside main.tsx's, 6 KB smaller
-// with gzip. Written by hand: esbuild has no setting for how it groups shared code.
-const oneShell = {
-  name: 'one-shell',
-  setup(build) {
-    const lazilyLoaded = new Set();
-    build.onResolve({ filter: /.*/ }, async (args) => {
-      if (args.kind !== 'dynamic-import' || args.pluginData === 'one-shell') return undefined;
-      const resolved = await build.resolve(args.path, {
-        kind: args.kind,
-        resolveDir: args.resolveDir,
-        importer: args.importer,
-        pluginData: 'one-shell',
-      });
-      if (resolved.errors.length === 0 && resolved.path.startsWith(path.join(root, 'src') + path.sep)) lazilyLoaded.add(resolved.path);
-      return resolved;
-    });
-    build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
-      if (!lazilyLoaded.has(args.path)) return undefined;
-      const source = await readFile(args.path, 'utf8');
-      const imports = shellRoots.map((module) => `import '${module}';`).join(' ');
-      // One line, so the module's own lines keep their numbers in esbuild's messages.
-      return { contents: `${imports} ${source}`, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
-    });
-  },
-};
-
-const result = await esbuild.build({
+// How the app is bundled: code split per route (each dynamic import a chunk of its own).
+const appBuild = {
   absWorkingDir: root,
   entryPoints: { main: 'src/main.tsx' },
   outdir: assets,
@@ -74,8 +44,39 @@ const result = await esbuild.build({
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
-  plugins: [oneShell],
-});
+};
+
+// esbuild splits the code main.tsx loads into one chunk per set of lazily loaded modules (pages,
+// dialogs) that import each piece of it: 28 files for the landing page, each compressed on its
+// own. Every lazily loaded module runs after main.tsx's code, so making each import the shell's
+// roots changes nothing at run time (those modules have already run) but lets esbuild see that
+// they all share it: the landing page's code is then one chunk beside main.tsx's, 6 KB smaller
+// with gzip. Written by hand: esbuild has no setting for how it groups shared code. The modules
+// imported lazily come from a first pass over the same graph, written nowhere: esbuild loads each
+// module once, as it first meets it, so the plugin must know them all before it loads any.
+const firstPass = await esbuild.build({ ...appBuild, write: false, logLevel: 'silent' });
+const lazilyLoaded = new Set(
+  Object.values(firstPass.metafile.inputs).flatMap((input) =>
+    input.imports
+      .filter((imported) => imported.kind === 'dynamic-import' && imported.path.startsWith('src/'))
+      .map((imported) => path.join(root, imported.path)),
+  ),
+);
+if (lazilyLoaded.size === 0) throw new Error('the app imports no module of src/ lazily: is the code still split per route?');
+const oneShell = {
+  name: 'one-shell',
+  setup(build) {
+    build.onLoad({ filter: /\.tsx?$/ }, async (args) => {
+      if (!lazilyLoaded.has(args.path)) return undefined;
+      const source = await readFile(args.path, 'utf8');
+      const imports = shellRoots.map((module) => `import '${module}';`).join(' ');
+      // One line, so the module's own lines keep their numbers in esbuild's messages.
+      return { contents: `${imports} ${source}`, loader: args.path.endsWith('.tsx') ? 'tsx' : 'ts' };
+    });
+  },
+};
+
+const result = await esbuild.build({ ...appBuild, plugins: [oneShell] });
 
 // Each script minified again by terser, whose compressor does better than esbuild's on code that
 // was not minified before (React Router, TanStack Query, the app's own): the landing page's

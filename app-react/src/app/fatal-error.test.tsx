@@ -152,7 +152,7 @@ describe("the routes' error page", () => {
       { path: '/other', element: <p>The other page</p> },
     ];
     return render(
-      <MemoryRouter>
+      <MemoryRouter useTransitions={false}>
         <GuardedRoutes routes={routes} guard={guard} />
       </MemoryRouter>,
     );
@@ -193,7 +193,7 @@ describe("the routes' error page", () => {
       return null;
     }
     render(
-      <MemoryRouter>
+      <MemoryRouter useTransitions={false}>
         <Navigator />
         <GuardedRoutes
           routes={[

@@ -167,16 +167,20 @@ export function ruleRedirect(rules: Readonly<Record<string, RouteRule>>, url: UR
 
 // ---- All of them ------------------------------------------------------------------------------
 
-/** How the guards load a page in full (an object, so tests can watch it: jsdom cannot navigate). */
+/**
+ * How the guards load a page in full (an object, so tests can watch it: jsdom cannot navigate): in
+ * place of the address waiting for them, which the router has already put in the history, so Back
+ * returns to the page before.
+ */
 export const pageLoad = {
-  assign: (href: string): void => {
-    window.location.assign(href);
+  replace: (href: string): void => {
+    window.location.replace(href);
   },
 };
 
 /** A full page load of `href`; the navigation is kept waiting meanwhile. */
 function leaveFor(href: string): Promise<never> {
-  pageLoad.assign(href);
+  pageLoad.replace(href);
   return new Promise<never>(() => {});
 }
 

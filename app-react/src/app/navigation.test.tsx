@@ -10,6 +10,19 @@ import { type GuardedPages, renderGuarded } from './test-navigation';
 // docs/behaviour.md, "Navigation guards": on every navigation the guards run before any page
 // loads; the page before stays until they let the new address through.
 
+/** The thread list's search box and its next page, as the list's filters keep them. */
+function Search() {
+  const { filters, change } = useThreadFilters();
+  return (
+    <>
+      <input type="search" aria-label="Search" value={filters.q} onChange={(event) => change({ q: event.target.value })} />
+      <button type="button" onClick={() => change({ page: filters.page + 1 })}>
+        Next page
+      </button>
+    </>
+  );
+}
+
 /** A page that says which it is. */
 const page = (name: string) => <p>{`The ${name} page`}</p>;
 
@@ -57,6 +70,19 @@ describe('a navigation', () => {
     expect(pages.shown?.pathname).toBe('/c');
   });
 
+  it('shows another fragment of the page on screen without the guards (a skip link)', async () => {
+    const guard = vi.fn<Guard>(async () => null);
+    const pages = renderRoutes(routes(), guard);
+    expect(await screen.findByText('The a page')).toBeTruthy();
+    await go(pages, '/a#main');
+    await waitFor(() => expect(pages.shown?.hash).toBe('#main'));
+    expect(screen.getByText('The a page')).toBeTruthy();
+    expect(guard).toHaveBeenCalledTimes(1);
+    // The same address again is a navigation: the guards run.
+    await go(pages, '/a#main');
+    await waitFor(() => expect(guard).toHaveBeenCalledTimes(2));
+  });
+
   it('replaces an address a guard sends elsewhere: Back returns to the page before', async () => {
     const pages = renderRoutes(routes(), async (url) => (url.pathname === '/b' ? { redirect: '/c' } : null));
     expect(await screen.findByText('The a page')).toBeTruthy();
@@ -96,13 +122,9 @@ describe('a navigation', () => {
     ['in the next task, a key a millisecond', () => new Promise<null>((resolve) => setTimeout(resolve, 0, null)), 1],
     ['after 30 ms', () => new Promise<null>((resolve) => setTimeout(resolve, 30, null)), 0],
   ])('keeps what is typed while the address follows behind, each navigation waiting for its guards (%s)', async (_, guard, delay) => {
-    function Search() {
-      const { filters, change } = useThreadFilters();
-      return <input type="search" aria-label="Search" value={filters.q} onChange={(event) => change({ q: event.target.value })} />;
-    }
     let shown: Location | undefined;
     render(
-      <MemoryRouter initialEntries={['/inventory/threads']}>
+      <MemoryRouter initialEntries={['/inventory/threads']} useTransitions={false}>
         <GuardedRoutes
           routes={[{ path: '/inventory/threads', element: <Search /> }]}
           guard={guard}
@@ -117,5 +139,27 @@ describe('a navigation', () => {
     expect(box.value).toBe('navy blue');
     await waitFor(() => expect(shown?.search).toBe('?q=navy+blue'));
     expect(box.value).toBe('navy blue');
+  });
+
+  it('follows Back to an address the filters wrote before what was typed since', async () => {
+    const guard = () => new Promise<null>((resolve) => setTimeout(resolve, 30, null));
+    const pages = renderGuarded([{ path: '/inventory/threads', element: <Search /> }], guard, '/inventory/threads');
+    const box = await screen.findByRole<HTMLInputElement>('searchbox', { name: 'Search' });
+    const user = userEvent.setup();
+    // The first entry, then the next page as an entry of its own, then typing in place of it.
+    await user.click(screen.getByRole('button', { name: 'Next page' }));
+    await waitFor(() => expect(pages.shown?.search).toBe('?page=2'));
+    await user.type(box, 'a');
+    await waitFor(() => expect(pages.shown?.search).toBe('?q=a'));
+    // Cleared and typed again before the cleared address shows: it never does.
+    await user.type(box, '{Backspace}a');
+    await new Promise((resolve) => setTimeout(resolve, 80));
+    expect(pages.shown?.search).toBe('?q=a');
+    expect(box.value).toBe('a');
+
+    // Back to the first entry, whose address has no search: the box follows it.
+    await go(pages, -1);
+    await waitFor(() => expect(pages.shown?.search).toBe(''));
+    expect(box.value).toBe('');
   });
 });

@@ -13,6 +13,7 @@ import { type Location, type RouteObject, createPath, matchRoutes, useLocation, 
 
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 
+import { PageNotFound } from './guards';
 import { RouteErrorPage } from './routes/error-page';
 
 /** What the guards answer for an address: null to show it, or the path to go to instead. */
@@ -35,16 +36,28 @@ interface GuardedRoutesProps {
   onSettled?: (location: Location) => ReturnType<EffectCallback>;
 }
 
-/** The page for the router's address, under the guards; rendered inside a router. */
+/**
+ * The page for the router's address, under the guards; rendered inside a router whose updates are
+ * not transitions (`useTransitions={false}`): a new address reaches this component, and so cancels
+ * the navigation still waiting, before anything else runs.
+ */
 export function GuardedRoutes({ routes, guard, onSettled }: GuardedRoutesProps) {
   const location = useLocation();
   const navigate = useNavigate();
   const [shown, setShown] = useState<Shown | null>(null);
   // The guards run once per navigation, even where React runs this effect twice (StrictMode):
   // the pending-invites guard looks once a session, and a second run would let the person through.
-  const running = useRef<{ key: string; settling: Promise<Shown | { redirect: string }> } | null>(null);
+  // A navigation is its location object: keys repeat (a link to `#main` gets the first entry's).
+  const running = useRef<{ location: Location; settling: Promise<Shown | { redirect: string }> } | null>(null);
   useEffect(() => {
-    if (running.current?.key !== location.key) running.current = { key: location.key, settling: settle(location, routes, guard) };
+    if (running.current?.location !== location) {
+      // Only the fragment changed (a skip link): the same page, without the guards.
+      const settling =
+        shown && !shown.failed && samePage(shown.location, location)
+          ? Promise.resolve({ location, failed: false })
+          : settle(location, routes, guard);
+      running.current = { location, settling };
+    }
     // A newer navigation wins: this one's outcome is dropped once the address moved on.
     let current = true;
     void running.current.settling.then((outcome) => {
@@ -55,9 +68,9 @@ export function GuardedRoutes({ routes, guard, onSettled }: GuardedRoutesProps) 
     return () => {
       current = false;
     };
-  }, [location, routes, guard, navigate]);
+  }, [location, routes, guard, navigate, shown]);
 
-  const settled = shown?.location.key === location.key ? shown : null;
+  const settled = shown?.location === location ? shown : null;
   useEffect(() => (settled ? onSettled?.(settled.location) : undefined), [settled, onSettled]);
 
   if (!shown) return <LoadingOverlay />;
@@ -67,6 +80,11 @@ export function GuardedRoutes({ routes, guard, onSettled }: GuardedRoutesProps) 
       <ShownRoutes routes={routes} location={shown.location} />
     </RouteErrorBoundary>
   );
+}
+
+/** Whether `next` is the page `shown` is, at another fragment. */
+function samePage(shown: Location, next: Location): boolean {
+  return shown.pathname === next.pathname && shown.search === next.search && shown.hash !== next.hash;
 }
 
 /** The routes' pages for `location`, which their hooks (useLocation, useSearchParams) read. */
@@ -85,6 +103,8 @@ async function settle(location: Location, routes: RouteObject[], guard: Guard): 
     await code;
     return { location, failed: false };
   } catch (error) {
+    // Logged once here, not by the error page at each render.
+    if (!(error instanceof PageNotFound)) console.error(error);
     return { location, failed: true, error };
   }
 }

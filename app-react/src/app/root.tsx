@@ -74,7 +74,16 @@ export function AppRoot() {
       // A session still waiting for its second factor's code cannot read the API (401
       // `insufficient_aal`); MFA_CHALLENGE_VERIFIED follows the code.
       if (await needsSecondFactor()) return;
-      await (await teams()).refreshSession(queryClient, user, { force, location: locationRef.current });
+      let start: Awaited<ReturnType<typeof teams>>;
+      try {
+        start = await teams();
+      } catch (error) {
+        // The chunk is missing even after its retries (and the page reloaded lately): the pages
+        // work on, without a current team, until the next page load.
+        console.error('The team start-up could not be loaded:', error);
+        return;
+      }
+      await start.refreshSession(queryClient, user, { force, location: locationRef.current });
     };
     const stop = onAuthEvent((event, state) => {
       if (event === 'SIGNED_OUT') {

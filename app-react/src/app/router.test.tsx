@@ -101,7 +101,7 @@ function renderAt(path: string, environment: 'development' | 'staging' | 'produc
   render(
     <StrictMode>
       <AppProvider config={{ environment, version: '9.9.9' }}>
-        <MemoryRouter initialEntries={[path]}>
+        <MemoryRouter initialEntries={[path]} useTransitions={false}>
           <Navigator />
           <AppRoutes onSettled={(location) => (app.shown = location)} />
         </MemoryRouter>
@@ -193,13 +193,13 @@ describe('the build manifest', () => {
   beforeEach(() => {
     document.head.insertAdjacentHTML('beforeend', '<meta name="bobbin-build" content="build-1">');
     latestBuild = { id: 'build-1', timestamp: 0 };
-    vi.spyOn(pageLoad, 'assign').mockImplementation(() => {});
+    vi.spyOn(pageLoad, 'replace').mockImplementation(() => {});
   });
 
   afterEach(() => {
     document.head.querySelector('meta[name="bobbin-build"]')?.remove();
     buildState.setState({ newBuild: null });
-    vi.mocked(pageLoad.assign).mockRestore();
+    vi.mocked(pageLoad.replace).mockRestore();
   });
 
   it("sends an old path to its rule's target, the query kept (guard 4)", async () => {
@@ -224,7 +224,7 @@ describe('the build manifest', () => {
   it('loads a target on another site as a full page', async () => {
     signIn();
     renderAt('/help');
-    await waitFor(() => expect(pageLoad.assign).toHaveBeenCalledWith('https://help.example/bobbin'));
+    await waitFor(() => expect(pageLoad.replace).toHaveBeenCalledWith('https://help.example/bobbin'));
   });
 
   it('offers a reload once a newer build is out, and makes the next navigation a full page load', async () => {
@@ -237,7 +237,7 @@ describe('the build manifest', () => {
 
     // The navigation waits for the full page load, which jsdom does not do.
     void app.navigate('/team');
-    await waitFor(() => expect(pageLoad.assign).toHaveBeenCalledWith(expect.stringMatching(/^http:\/\/[^/]+\/team$/)));
+    await waitFor(() => expect(pageLoad.replace).toHaveBeenCalledWith(expect.stringMatching(/^http:\/\/[^/]+\/team$/)));
     expect(where(app)).toBe('/dashboard');
     expect(screen.getByRole('heading', { name: 'Dashboard' })).toBeTruthy();
   });

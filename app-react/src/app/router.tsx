@@ -144,7 +144,8 @@ export function createRoutes(): RouteObject[] {
 /** The app's router, over the data cache of the AppProvider around it. */
 export function AppRouter() {
   return (
-    <BrowserRouter>
+    // Without transitions: a navigation's address reaches the guards at once (./navigation.tsx).
+    <BrowserRouter useTransitions={false}>
       <AppRoutes />
     </BrowserRouter>
   );

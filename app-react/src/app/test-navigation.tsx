@@ -25,7 +25,7 @@ export function renderGuarded(routes: RouteObject[], guard: Guard, path: string,
     return null;
   }
   render(
-    <MemoryRouter initialEntries={[path]}>
+    <MemoryRouter initialEntries={[path]} useTransitions={false}>
       <Navigator />
       <GuardedRoutes
         routes={routes}

@@ -34,7 +34,7 @@ export function renderRoutes(routes: RouteObject[], path: string, queryClient: Q
   }
   const view = render(
     <QueryClientProvider client={queryClient}>
-      <MemoryRouter initialEntries={[path]}>
+      <MemoryRouter initialEntries={[path]} useTransitions={false}>
         <Probe />
       </MemoryRouter>
     </QueryClientProvider>,

@@ -11,7 +11,7 @@ import { PageNotFound } from '../guards';
  */
 export function RouteErrorPage({ error }: { error: unknown }) {
   if (error instanceof PageNotFound) return <ErrorView status={404} title="Page Not Found" message={error.message} />;
-  console.error(error);
+  // The error was logged where it was caught (app/navigation.tsx; React logs a render error).
   if (isCrawler()) return null;
   return <ErrorView status={500} title="Internal Server Error" />;
 }

@@ -1,8 +1,8 @@
 // The thread list's filters and page as the address keeps them (`/inventory/threads?q=navy&low=true`),
 // so a reload, the Back button and a shared link all give the same list. What is at its default
 // stays out of the address.
-import { useState } from 'react';
-import { useSearchParams } from 'react-router';
+import { useRef, useState } from 'react';
+import { useLocation, useSearchParams } from 'react-router';
 
 import { THREAD_SORTS, type ThreadSort } from './types';
 
@@ -80,19 +80,26 @@ export function writeFilters(filters: ListFilters): URLSearchParams {
  */
 export function useThreadFilters() {
   const [params, setParams] = useSearchParams();
+  const location = useLocation();
   // In state as well as the address: the address changes once the navigation's guards are done
   // (app/navigation.tsx), and what is typed must show at once.
   const [filters, setFilters] = useState(() => readFilters(params));
   const address = params.toString();
-  // The addresses this page wrote that the router has yet to show: typing writes one a key, and
-  // they show one after another, each older than what the state holds. Any other new address
-  // (Back, Forward, a link) is where the filters must follow, in the render that sees it (not in
-  // an effect a render later).
-  const [seen, setSeen] = useState({ address, written: [] as string[] });
-  if (seen.address !== address) {
-    const own = seen.written.indexOf(address);
-    setSeen({ address, written: own >= 0 ? seen.written.slice(own + 1) : [] });
-    if (own < 0) {
+  // Each address this page writes carries a number in its history entry's state, and the numbers
+  // the router has yet to show are pending: typing writes one a key, and they show one after
+  // another, each older than what the state holds. Any other new address (Back, Forward, a link,
+  // an entry this page wrote earlier) is where the filters must follow, in the render that sees
+  // it (not in an effect a render later).
+  // A navigation is its key with its query: the location object is made anew at each render, and
+  // the first entry's key comes again for a link to a fragment.
+  const navigation = `${location.key} ${location.search}`;
+  const [seen, setSeen] = useState({ navigation, pending: [] as number[] });
+  const writes = useRef(0);
+  if (seen.navigation !== navigation) {
+    const own = writeOf(location.state);
+    const mine = own !== null && seen.pending.includes(own);
+    setSeen({ navigation, pending: mine ? seen.pending.filter((write) => write > own) : [] });
+    if (!mine) {
       setFilters((current) => (writeFilters(current).toString() === address ? current : readFilters(new URLSearchParams(address))));
     }
   }
@@ -101,11 +108,22 @@ export function useThreadFilters() {
   const change = (next: Partial<ListFilters>) => {
     const merged = { ...filters, page: 1, ...next };
     setFilters(merged);
-    const written = writeFilters(merged);
-    if (written.toString() !== address) setSeen((current) => ({ ...current, written: [...current.written, written.toString()] }));
+    writes.current += 1;
+    const write = writes.current;
+    setSeen((current) => ({ ...current, pending: [...current.pending, write] }));
     // Typing replaces the entry; a new page is one of its own, so Back returns to the last page.
-    setParams(written, { replace: next.page === undefined });
+    setParams(writeFilters(merged), { replace: next.page === undefined, state: { [WRITE_KEY]: write } });
   };
 
   return { filters, change };
+}
+
+/** Where the thread list marks the history entries it writes. */
+const WRITE_KEY = 'bobbin:thread-filters';
+
+/** The number this page wrote into a history entry's state, if it wrote it. */
+function writeOf(state: unknown): number | null {
+  if (typeof state !== 'object' || state === null || !(WRITE_KEY in state)) return null;
+  const write = (state as Record<string, unknown>)[WRITE_KEY];
+  return typeof write === 'number' ? write : null;
 }
