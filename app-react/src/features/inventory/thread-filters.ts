@@ -1,7 +1,7 @@
 // The thread list's filters and page as the address keeps them (`/inventory/threads?q=navy&low=true`),
 // so a reload, the Back button and a shared link all give the same list. What is at its default
 // stays out of the address.
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { useLocation, useSearchParams } from 'react-router';
 
 import { THREAD_SORTS, type ThreadSort } from './types';
@@ -94,7 +94,6 @@ export function useThreadFilters() {
   // the first entry's key comes again for a link to a fragment.
   const navigation = `${location.key} ${location.search}`;
   const [seen, setSeen] = useState({ navigation, pending: [] as number[] });
-  const writes = useRef(0);
   if (seen.navigation !== navigation) {
     const own = writeOf(location.state);
     const mine = own !== null && seen.pending.includes(own);
@@ -108,8 +107,8 @@ export function useThreadFilters() {
   const change = (next: Partial<ListFilters>) => {
     const merged = { ...filters, page: 1, ...next };
     setFilters(merged);
-    writes.current += 1;
-    const write = writes.current;
+    lastWrite += 1;
+    const write = lastWrite;
     setSeen((current) => ({ ...current, pending: [...current.pending, write] }));
     // Typing replaces the entry; a new page is one of its own, so Back returns to the last page.
     setParams(writeFilters(merged), { replace: next.page === undefined, state: { [WRITE_KEY]: write } });
@@ -120,6 +119,9 @@ export function useThreadFilters() {
 
 /** Where the thread list marks the history entries it writes. */
 const WRITE_KEY = 'bobbin:thread-filters';
+
+/** The number of the last write: counted for the whole page load, so an entry an earlier visit to the list wrote is never taken for this one's. */
+let lastWrite = 0;
 
 /** The number this page wrote into a history entry's state, if it wrote it. */
 function writeOf(state: unknown): number | null {
