@@ -1,10 +1,9 @@
 import { CancelledError } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
-import { MemoryRouter, type NavigateFunction, useNavigate } from 'react-router';
 
 import { AppProvider } from './provider';
 import { PageNotFound } from './guards';
-import { GuardedRoutes } from './navigation';
+import { renderGuarded } from './test-navigation';
 
 // The spec: "A fatal or unhandled error shows the error page; crawler user agents do not get it"
 // (docs/behaviour.md, "Error pages"). A browser reports an error thrown outside React (a timer, an
@@ -151,11 +150,7 @@ describe("the routes' error page", () => {
       { path: '/', element: page },
       { path: '/other', element: <p>The other page</p> },
     ];
-    return render(
-      <MemoryRouter useTransitions={false}>
-        <GuardedRoutes routes={routes} guard={guard} />
-      </MemoryRouter>,
-    );
+    return renderGuarded(routes, guard, '/');
   }
   const throws = () => Promise.reject(new Error('a guard broke'));
   const refuses = () => Promise.reject(new PageNotFound('Page Not Found: /inventory/threads/nope'));
@@ -187,26 +182,17 @@ describe("the routes' error page", () => {
     function Broken(): never {
       throw new Error('render broke');
     }
-    let navigate: NavigateFunction | undefined;
-    function Navigator() {
-      navigate = useNavigate();
-      return null;
-    }
-    render(
-      <MemoryRouter useTransitions={false}>
-        <Navigator />
-        <GuardedRoutes
-          routes={[
-            { path: '/', element: <Broken /> },
-            { path: '/other', element: <p>The other page</p> },
-          ]}
-          guard={lets}
-        />
-      </MemoryRouter>,
+    const pages = renderGuarded(
+      [
+        { path: '/', element: <Broken /> },
+        { path: '/other', element: <p>The other page</p> },
+      ],
+      lets,
+      '/',
     );
     expect(await screen.findByRole('heading', { name: 'Internal Server Error' })).toBeTruthy();
     await act(async () => {
-      await navigate?.('/other');
+      await pages.navigate('/other');
     });
     expect(await screen.findByText('The other page')).toBeTruthy();
     expect(errorPage()).toBeNull();

@@ -1,10 +1,10 @@
-import { act, render, screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { type Location, MemoryRouter, type RouteObject } from 'react-router';
+import type { RouteObject } from 'react-router';
 
 import { useThreadFilters } from '@/features/inventory/thread-filters';
 
-import { type Guard, GuardedRoutes } from './navigation';
+import type { Guard } from './navigation';
 import { type GuardedPages, renderGuarded } from './test-navigation';
 
 // docs/behaviour.md, "Navigation guards": on every navigation the guards run before any page
@@ -26,10 +26,6 @@ function Search() {
 /** A page that says which it is. */
 const page = (name: string) => <p>{`The ${name} page`}</p>;
 
-function renderRoutes(routes: RouteObject[], guard: Guard, path = '/a') {
-  return renderGuarded(routes, guard, path);
-}
-
 const routes = (): RouteObject[] => [
   { path: '/a', element: page('a') },
   { path: '/b', element: page('b') },
@@ -50,13 +46,13 @@ async function go(pages: GuardedPages, to: string | number) {
 
 describe('a navigation', () => {
   it('shows the loading overlay until the first page is let through, then the page', async () => {
-    renderRoutes(routes(), taking({ '/a': 50 }));
+    renderGuarded(routes(), taking({ '/a': 50 }), '/a');
     expect(screen.queryByText('The a page')).toBeNull();
     expect(await screen.findByText('The a page')).toBeTruthy();
   });
 
   it('leaves the page before on screen while the guards run, and a newer navigation wins over one still waiting', async () => {
-    const pages = renderRoutes(routes(), taking({ '/b': 80 }));
+    const pages = renderGuarded(routes(), taking({ '/b': 80 }), '/a');
     expect(await screen.findByText('The a page')).toBeTruthy();
 
     await go(pages, '/b');
@@ -72,7 +68,7 @@ describe('a navigation', () => {
 
   it('shows another fragment of the page on screen without the guards (a skip link)', async () => {
     const guard = vi.fn<Guard>(async () => null);
-    const pages = renderRoutes(routes(), guard);
+    const pages = renderGuarded(routes(), guard, '/a');
     expect(await screen.findByText('The a page')).toBeTruthy();
     await go(pages, '/a#main');
     await waitFor(() => expect(pages.shown?.hash).toBe('#main'));
@@ -84,7 +80,7 @@ describe('a navigation', () => {
   });
 
   it('replaces an address a guard sends elsewhere: Back returns to the page before', async () => {
-    const pages = renderRoutes(routes(), async (url) => (url.pathname === '/b' ? { redirect: '/c' } : null));
+    const pages = renderGuarded(routes(), async (url) => (url.pathname === '/b' ? { redirect: '/c' } : null), '/a');
     expect(await screen.findByText('The a page')).toBeTruthy();
     await go(pages, '/b');
     expect(await screen.findByText('The c page')).toBeTruthy();
@@ -96,7 +92,7 @@ describe('a navigation', () => {
     const code = vi.fn(async () => ({ Component: () => page('lazy') }));
     const broken = vi.fn(() => Promise.reject(new Error('chunk gone')));
     const consoleError = vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const pages = renderRoutes([...routes(), { path: '/lazy', lazy: code }, { path: '/broken', lazy: broken }], async () => null);
+    const pages = renderGuarded([...routes(), { path: '/lazy', lazy: code }, { path: '/broken', lazy: broken }], async () => null, '/a');
     expect(await screen.findByText('The a page')).toBeTruthy();
     expect(code).not.toHaveBeenCalled();
 
@@ -122,22 +118,11 @@ describe('a navigation', () => {
     ['in the next task, a key a millisecond', () => new Promise<null>((resolve) => setTimeout(resolve, 0, null)), 1],
     ['after 30 ms', () => new Promise<null>((resolve) => setTimeout(resolve, 30, null)), 0],
   ])('keeps what is typed while the address follows behind, each navigation waiting for its guards (%s)', async (_, guard, delay) => {
-    let shown: Location | undefined;
-    render(
-      <MemoryRouter initialEntries={['/inventory/threads']} useTransitions={false}>
-        <GuardedRoutes
-          routes={[{ path: '/inventory/threads', element: <Search /> }]}
-          guard={guard}
-          onSettled={(location) => {
-            shown = location;
-          }}
-        />
-      </MemoryRouter>,
-    );
+    const pages = renderGuarded([{ path: '/inventory/threads', element: <Search /> }], guard, '/inventory/threads');
     const box = await screen.findByRole<HTMLInputElement>('searchbox', { name: 'Search' });
     await userEvent.setup({ delay }).type(box, 'navy blue');
     expect(box.value).toBe('navy blue');
-    await waitFor(() => expect(shown?.search).toBe('?q=navy+blue'));
+    await waitFor(() => expect(pages.shown?.search).toBe('?q=navy+blue'));
     expect(box.value).toBe('navy blue');
   });
 
