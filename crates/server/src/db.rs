@@ -4,7 +4,10 @@ use std::{
     collections::HashMap,
     path::PathBuf,
     str::FromStr as _,
-    sync::{Arc, LazyLock, Mutex},
+    sync::{
+        Arc, LazyLock, Mutex,
+        atomic::{AtomicU64, Ordering},
+    },
     time::{Duration, Instant},
 };
 
@@ -14,8 +17,8 @@ use sea_orm::{
     ColumnTrait as _, ConnAcquireErr, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbBackend,
     DbErr, EntityTrait, ExecResult, FromQueryResult as _, Iterable as _, QueryResult, QueryTrait as _,
     RuntimeErr, SqliteTransactionMode, SqlxPostgresConnector, SqlxSqliteConnector, Statement,
-    TransactionOptions, TransactionTrait as _, UpdateMany,
-    sea_query::{Alias, OnConflict, Query, Values},
+    TransactionOptions, TransactionTrait as _, TryGetable, TryIntoModel, UpdateMany,
+    sea_query::{Alias, OnConflict, Query, ValueType, Values},
     sqlx::{
         self, Connection as _,
         postgres::{PgConnectOptions, PgPoolOptions},
@@ -27,6 +30,11 @@ use sea_query_sqlx::SqlxValues;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::DatabaseArgs;
+
+mod sqlite_reads;
+
+pub use sqlite_reads::ColumnTypes;
+use sqlite_reads::{NotHere, SqliteReads, TypedRow};
 
 /// How long a query waits for a locked SQLite database before failing with "database is busy".
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
@@ -911,20 +919,23 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
 }
 
 /// Where the sign-in checks, which every request makes before its handler runs, read (with what
-/// the handler needs of the person in the same query: their teams, their role in one): connections
-/// of their own beside the pool.
+/// the handler needs of the person in the same query: their teams, their role in one).
 ///
-/// sqlx's pool pings every connection it takes back, to see it can be used again. On SQLite each
-/// connection runs on a thread of its own, so that ping is a second hand-over to that thread and
-/// back after every query (about 15 µs of CPU); on PostgreSQL it is a second round trip to the
-/// database, which costs its server about as much as the query itself (README, "API speed"). A
-/// connection here only ever runs one read at a time, in autocommit: each read sees every commit
-/// made before it, by any connection, process or server (an ended session is refused at once), and
-/// there is no transaction to roll back. So a connection here is checked only when a check can
-/// find something:
+/// On a SQLite file, on the request's own thread ([`sqlite_reads`]): sqlx would hand each read to
+/// a connection's thread and back. Each read sees every commit made before it, by any connection,
+/// process or server (an ended session is refused at once). A read that cannot be made there at
+/// once goes through the pool, as does every read of an in-memory database (which the pool's
+/// connections share among themselves alone).
 ///
-/// - a PostgreSQL connection idle for [`CHECKED_AFTER_IDLE`] is pinged before its next read
-///   (PostgreSQL may have restarted meanwhile); a SQLite one never;
+/// On PostgreSQL, connections of their own beside the pool. sqlx's pool pings every connection it
+/// takes back, to see it can be used again: a second round trip to the database, which costs its
+/// server about as much as the query itself (README, "API speed"). A connection here only ever
+/// runs one read at a time, in autocommit: each read sees every commit made before it, and there
+/// is no transaction to roll back. So a connection here is checked only when a check can find
+/// something:
+///
+/// - one idle for [`CHECKED_AFTER_IDLE`] is pinged before its next read (PostgreSQL may have
+///   restarted meanwhile);
 /// - one whose read failed is closed, and the next read opens another;
 /// - one whose read was dropped half-way (its client gone, as every load's last requests are) is
 ///   pinged in a task of its own, which waits for the rest of the dropped read's answer, before it
@@ -936,15 +947,17 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
 #[derive(Debug)]
 pub struct SignInReads {
     connections: Connections,
-    /// A turn for each connection.
+    /// A turn for each PostgreSQL connection.
     turns: Arc<Semaphore>,
+    /// Reads of a SQLite file that went through the pool, for the tests.
+    through_pool: AtomicU64,
 }
 
-/// The connections of [`SignInReads`], on the pool's engine and with its options, so that they
-/// open the same database (an in-memory SQLite one too) with the same settings.
 #[derive(Debug)]
 enum Connections {
-    Sqlite(Arc<Kept<sqlx::SqliteConnection>>),
+    /// SQLite: reads on the caller's thread (`None` for an in-memory database), else the pool.
+    Sqlite { here: Option<SqliteReads>, pool: DatabaseConnection },
+    /// PostgreSQL's own connections, opened with the pool's options.
     Postgres(Arc<Kept<sqlx::PgConnection>>),
 }
 
@@ -962,45 +975,81 @@ impl<C: sqlx::Connection> std::fmt::Debug for Kept<C> {
 }
 
 impl SignInReads {
-    /// Enough for two cores: a read holds its connection for some microseconds on SQLite, a round
-    /// trip on PostgreSQL. Each server holds these beside its pool.
+    /// Enough for two cores: a read holds its connection for a round trip to PostgreSQL. Each
+    /// server holds these beside its pool.
     const CONNECTIONS: u32 = 4;
 
-    /// Reads of `db`'s database. On PostgreSQL the connections are opened now, together: opened
-    /// as the first reads came, each would hold its turn for the time PostgreSQL takes to start a
-    /// process for it, while the reads behind queued for the others (about a tenth of a second on
-    /// two busy cores, in the benchmark). On SQLite, where opening one takes well under a
-    /// millisecond, each opens with the first read that needs it.
+    /// Reads of `db`'s database, whose columns (on SQLite, where values carry no Rust type) have
+    /// the types `column_types` says. On PostgreSQL the connections are opened now, together:
+    /// opened as the first reads came, each would hold its turn for the time PostgreSQL takes to
+    /// start a process for it, while the reads behind queued for the others (about a tenth of a
+    /// second on two busy cores, in the benchmark). On SQLite each opens with the first read that
+    /// needs it, in well under a millisecond.
     ///
     /// # Errors
     ///
     /// PostgreSQL's, when a connection cannot be opened.
-    pub async fn open(db: &DatabaseConnection) -> Result<Self, DbErr> {
+    pub async fn open(db: &DatabaseConnection, column_types: ColumnTypes) -> Result<Self, DbErr> {
         let connections = if db.get_database_backend() == DbBackend::Sqlite {
-            Connections::Sqlite(Kept::new(db.get_sqlite_connection_pool().connect_options()))
+            let options = db.get_sqlite_connection_pool().connect_options();
+            let here = sqlite_file(&options).map(|file| SqliteReads::new(file, column_types));
+            Connections::Sqlite { here, pool: db.clone() }
         } else {
             let kept = Kept::new(db.get_postgres_connection_pool().connect_options());
             kept.open(Self::CONNECTIONS).await?;
             Connections::Postgres(kept)
         };
-        Ok(Self { connections, turns: Arc::new(Semaphore::new(Self::CONNECTIONS as usize)) })
+        Ok(Self {
+            connections,
+            turns: Arc::new(Semaphore::new(Self::CONNECTIONS as usize)),
+            through_pool: AtomicU64::new(0),
+        })
     }
 
     /// The database the reads go to, for the queries' SQL.
     pub fn backend(&self) -> DbBackend {
         match self.connections {
-            Connections::Sqlite(_) => DbBackend::Sqlite,
+            Connections::Sqlite { .. } => DbBackend::Sqlite,
             Connections::Postgres(_) => DbBackend::Postgres,
         }
     }
 
-    /// The rows of `statement`, a read.
+    /// The rows of `statement`, a read of a few rows by key.
     ///
     /// # Errors
     ///
     /// The database's; [`Outage::Busy`] when no connection came free or opened in time, and
     /// [`Outage::Unavailable`] once the server has closed them.
-    pub async fn all(&self, statement: Statement) -> Result<Vec<QueryResult>, DbErr> {
+    pub async fn all(&self, statement: Statement) -> Result<Vec<Row>, DbErr> {
+        let rows = match &self.connections {
+            Connections::Sqlite { .. } if self.turns.is_closed() => {
+                return Err(DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed));
+            }
+            Connections::Sqlite { here, pool } => {
+                if let Some(here) = here {
+                    match here.all(&statement) {
+                        Ok(rows) => return Ok(rows.into_iter().map(Row::Typed).collect()),
+                        Err(NotHere(why)) => tracing::debug!(why, "a sign-in read goes through the pool"),
+                    }
+                }
+                self.through_pool.fetch_add(1, Ordering::Relaxed);
+                pool.query_all_raw(statement).await?
+            }
+            Connections::Postgres(kept) => self.on_postgres(kept, statement).await?,
+        };
+        Ok(rows.into_iter().map(Row::Sqlx).collect())
+    }
+
+    /// Reads of a SQLite database that went through the pool.
+    pub fn read_through_pool(&self) -> u64 {
+        self.through_pool.load(Ordering::Relaxed)
+    }
+
+    async fn on_postgres(
+        &self,
+        kept: &Arc<Kept<sqlx::PgConnection>>,
+        statement: Statement,
+    ) -> Result<Vec<QueryResult>, DbErr> {
         // The turn, an idle connection's ping and a new connection's opening are timed together,
         // as the pool's acquiring is: a PostgreSQL gone silent answers 503, not a request that
         // hangs.
@@ -1012,21 +1061,10 @@ impl SignInReads {
             .map_err(|_closed| DbErr::ConnectionAcquire(ConnAcquireErr::ConnectionClosed))?;
         let values = SqlxValues(statement.values.unwrap_or(Values(Vec::new())));
         let sql = sqlx::AssertSqlSafe(statement.sql);
-        let rows = match &self.connections {
-            Connections::Sqlite(kept) => {
-                let taking = Taken::new(kept, turn, None);
-                let mut taken = tokio::time::timeout_at(deadline, taking).await.map_err(timed_out)??;
-                let rows = sqlx::query_with(sql, values).fetch_all(taken.connection()).await;
-                taken.done(rows)?.into_iter().map(QueryResult::from).collect()
-            }
-            Connections::Postgres(kept) => {
-                let taking = Taken::new(kept, turn, Some(CHECKED_AFTER_IDLE));
-                let mut taken = tokio::time::timeout_at(deadline, taking).await.map_err(timed_out)??;
-                let rows = sqlx::query_with(sql, values).fetch_all(taken.connection()).await;
-                taken.done(rows)?.into_iter().map(QueryResult::from).collect()
-            }
-        };
-        Ok(rows)
+        let taking = Taken::new(kept, turn, Some(CHECKED_AFTER_IDLE));
+        let mut taken = tokio::time::timeout_at(deadline, taking).await.map_err(timed_out)??;
+        let rows = sqlx::query_with(sql, values).fetch_all(taken.connection()).await;
+        Ok(taken.done(rows)?.into_iter().map(QueryResult::from).collect())
     }
 
     /// The first row of `statement`, a read.
@@ -1034,23 +1072,86 @@ impl SignInReads {
     /// # Errors
     ///
     /// As [`Self::all`].
-    pub async fn one(&self, statement: Statement) -> Result<Option<QueryResult>, DbErr> {
+    pub async fn one(&self, statement: Statement) -> Result<Option<Row>, DbErr> {
         Ok(self.all(statement).await?.into_iter().next())
     }
 
     /// Closes the connections once the reads in progress are done, as the server stops (on
     /// SQLite, the last connection to close folds the write-ahead log back into the database
-    /// file); reads after it fail as [`Outage::Unavailable`].
+    /// file); reads after it fail as [`Outage::Unavailable`] on PostgreSQL, and go through the
+    /// pool, closed too by then, on SQLite.
     pub async fn close(&self) {
         let Ok(_all) = self.turns.acquire_many(Self::CONNECTIONS).await else {
             return;
         };
         self.turns.close();
         match &self.connections {
-            Connections::Sqlite(kept) => kept.close().await,
+            Connections::Sqlite { here, .. } => {
+                if let Some(here) = here {
+                    here.close();
+                }
+            }
             Connections::Postgres(kept) => kept.close().await,
         }
     }
+}
+
+/// A row read: sqlx's, or one of [`SignInReads`] read on the request's thread.
+#[derive(Debug)]
+pub enum Row {
+    Sqlx(QueryResult),
+    Typed(TypedRow),
+}
+
+impl Row {
+    /// The value of the column `name`.
+    ///
+    /// # Errors
+    ///
+    /// When the row has no such column, or it is not a `T`.
+    pub fn get<T: TryGetable + ValueType>(&self, name: &str) -> Result<T, DbErr> {
+        match self {
+            Self::Sqlx(row) => row.try_get("", name),
+            Self::Typed(row) => row.get(name),
+        }
+    }
+
+    /// The value of the column at `index`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Self::get`].
+    pub fn get_by_index<T: TryGetable + ValueType>(&self, index: usize) -> Result<T, DbErr> {
+        match self {
+            Self::Sqlx(row) => row.try_get_by_index(index),
+            Self::Typed(row) => row.get_by_index(index),
+        }
+    }
+
+    /// The model of `E` whose columns the row holds, each named `prefix` and the column's name.
+    ///
+    /// # Errors
+    ///
+    /// When a column is missing or not of its type.
+    pub fn model<E>(&self, prefix: &str) -> Result<E::Model, DbErr>
+    where
+        E: EntityTrait,
+        E::ActiveModel: TryIntoModel<E::Model>,
+    {
+        match self {
+            Self::Sqlx(row) => E::Model::from_query_result(row, prefix),
+            Self::Typed(row) => row.model::<E>(prefix),
+        }
+    }
+}
+
+/// The file of a SQLite database, `None` for an in-memory one.
+fn sqlite_file(options: &SqliteConnectOptions) -> Option<&std::path::Path> {
+    let file = options.get_filename();
+    let in_memory = file.as_os_str().is_empty()
+        || file.as_os_str() == ":memory:"
+        || file.to_str().is_some_and(|name| name.starts_with("file:"));
+    (!in_memory).then_some(file)
 }
 
 impl<C: sqlx::Connection> Kept<C> {
@@ -1522,21 +1623,27 @@ mod tests {
         assert_eq!(counts(&db).await, [0, 0, 0]);
     }
 
-    fn free_connections(reads: &super::SignInReads) -> usize {
-        match &reads.connections {
-            super::Connections::Sqlite(kept) => kept.free().len(),
-            super::Connections::Postgres(kept) => kept.free().len(),
-        }
-    }
-
-    /// The sign-in checks' own connections open the pool's database (an in-memory one too), see
-    /// its commits at once (an ended session is refused on the next request), even after a read
-    /// dropped half-way, and once closed before the pool they leave no write-ahead log behind.
+    /// The sign-in checks' reads of a SQLite file are made on the caller's thread, see its
+    /// commits at once (an ended session is refused on the next request), and once closed
+    /// before the pool they leave no write-ahead log behind. What cannot be read there (a time
+    /// not in the form sqlx writes, a column of no known type), and an in-memory database's
+    /// reads, go through the pool, with the same answer.
     #[tokio::test]
     async fn the_sign_in_reads_see_every_commit_at_once_and_close_with_the_pool() {
+        fn column_types(name: &str) -> Option<sea_orm::ColumnType> {
+            match name {
+                "n" => Some(sea_orm::ColumnType::BigInteger),
+                "at" => Some(sea_orm::ColumnType::TimestampWithTimeZone),
+                _ => None,
+            }
+        }
         async fn count(reads: &super::SignInReads) -> i64 {
-            let statement = Statement::from_string(DbBackend::Sqlite, "SELECT COUNT(*) FROM sessions");
-            reads.one(statement).await.unwrap().unwrap().try_get_by_index::<i64>(0).unwrap()
+            let statement = Statement::from_string(DbBackend::Sqlite, "SELECT COUNT(*) AS n FROM sessions");
+            reads.one(statement).await.unwrap().unwrap().get("n").unwrap()
+        }
+        async fn at(reads: &super::SignInReads) -> time::OffsetDateTime {
+            let statement = Statement::from_string(DbBackend::Sqlite, "SELECT at FROM times");
+            reads.one(statement).await.unwrap().unwrap().get("at").unwrap()
         }
         let args =
             |url: &str| crate::config::DatabaseArgs { database_url: url.into(), db_max_connections: 4 };
@@ -1546,40 +1653,36 @@ mod tests {
             .execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
             .await
             .unwrap();
-        assert_eq!(
-            count(&super::SignInReads::open(&memory).await.unwrap()).await,
-            1,
-            "the pool's in-memory database"
-        );
+        let in_memory = super::SignInReads::open(&memory, column_types).await.unwrap();
+        assert_eq!(count(&in_memory).await, 1, "the pool's in-memory database");
+        assert_eq!(in_memory.read_through_pool(), 1);
 
         let folder = tempfile::tempdir().unwrap();
         let url = format!("sqlite://{}", folder.path().join("reads.db").display());
         let db = super::connect(&args(&url)).await.unwrap();
-        let reads = super::SignInReads::open(&db).await.unwrap();
+        let reads = super::SignInReads::open(&db, column_types).await.unwrap();
         db.execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
             .await
             .unwrap();
         assert_eq!(count(&reads).await, 1);
         db.execute_unprepared("DELETE FROM sessions").await.unwrap();
         assert_eq!(count(&reads).await, 0, "ended at once");
+        assert_eq!(reads.read_through_pool(), 0, "read on this thread");
 
-        // A read of a million rows, dropped after its first rows: its connection goes back to the
-        // list once the rest of the answer is read, and the next read on it sees the commits
-        // made since.
-        let long = Statement::from_string(
-            DbBackend::Sqlite,
-            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000000) SELECT i FROM n",
-        );
-        let dropped = tokio::time::timeout(Duration::from_millis(20), reads.all(long)).await;
-        assert!(dropped.is_err(), "the long read was still running");
-        let since = std::time::Instant::now();
-        while free_connections(&reads) == 0 {
-            assert!(since.elapsed() < Duration::from_secs(5), "the connection never came back");
-            tokio::time::sleep(Duration::from_millis(1)).await;
-        }
-        db.execute_unprepared("INSERT INTO sessions VALUES (2)").await.unwrap();
-        assert_eq!(count(&reads).await, 1);
-        assert_eq!(free_connections(&reads), 1, "one connection, reused");
+        let written = time::macros::datetime!(2026-11-28 10:00:00.5 UTC);
+        db.execute_unprepared(
+            "CREATE TABLE times (at TEXT); INSERT INTO times VALUES ('2026-11-28T10:00:00.5Z')",
+        )
+        .await
+        .unwrap();
+        assert_eq!(at(&reads).await, written);
+        assert_eq!(reads.read_through_pool(), 0, "a time as sqlx writes it is read here");
+        db.execute_unprepared("UPDATE times SET at = '2026-11-28 10:00:00.5'").await.unwrap();
+        assert_eq!(at(&reads).await, written, "sqlx reads a time without an offset as UTC");
+        assert_eq!(reads.read_through_pool(), 1);
+        let unknown = Statement::from_string(DbBackend::Sqlite, "SELECT 7 AS unknown");
+        let seven: i64 = reads.one(unknown).await.unwrap().unwrap().get("unknown").unwrap();
+        assert_eq!((seven, reads.read_through_pool()), (7, 2), "a column of no known type");
 
         reads.close().await;
         let closed = reads.one(Statement::from_string(DbBackend::Sqlite, "SELECT 1")).await.unwrap_err();

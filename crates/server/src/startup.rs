@@ -98,8 +98,11 @@ impl Application {
                 tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
             }
         }
-        let sign_in_reads =
-            Arc::new(SignInReads::open(&db).await.context("opening the sign-in checks' connections")?);
+        let sign_in_reads = Arc::new(
+            SignInReads::open(&db, crate::repo::auth::sessions::sign_in_column_type)
+                .await
+                .context("opening the sign-in checks' connections")?,
+        );
         let threads = ThreadCache::new(CACHED_BYTES);
         let metrics = (metrics_listener.is_some() || args.metrics.metrics_token.is_some())
             .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));
@@ -154,6 +157,11 @@ impl Application {
     /// The server's own connection pool (tests inspect it: SQLite pragmas are per connection).
     pub fn db(&self) -> &DatabaseConnection {
         &self.db
+    }
+
+    /// Where the server's sign-in checks read (tests count the reads that went through the pool).
+    pub fn sign_in_reads(&self) -> &Arc<SignInReads> {
+        &self.sign_in_reads
     }
 
     /// The server's copies of the teams' thread entries (tests count how often they are read).

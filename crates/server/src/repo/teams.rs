@@ -16,7 +16,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
-    db::SignInReads,
+    db::{Row, SignInReads},
     entity::{
         ids::{TeamId, UserId},
         inventory_thread, machine, quote, session, team, team_member, user,
@@ -42,23 +42,13 @@ pub struct Joined {
     pub member_count: u64,
 }
 
-/// A row of [`of_user`]: the columns of `find_also_related` (`A_` the membership's, `B_` the
-/// team's) and `member_count`.
-struct JoinedRow(Joined);
-
-impl FromQueryResult for JoinedRow {
-    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
-        Joined::of_row(row, "A_", "B_").map(Self)
-    }
-}
-
 impl Joined {
     /// A row's membership (its columns prefixed `member`), team (`team`) and `member_count`.
-    fn of_row(row: &QueryResult, member: &str, team: &str) -> Result<Self, DbErr> {
-        let role = team_member::Model::from_query_result(row, member)?.role.0;
-        let count: i64 = row.try_get("", "member_count")?;
+    fn of_row(row: &Row, member: &str, team: &str) -> Result<Self, DbErr> {
+        let role = row.model::<team_member::Entity>(member)?.role.0;
+        let count: i64 = row.get("member_count")?;
         Ok(Self {
-            team: team::Model::from_query_result(row, team)?,
+            team: row.model::<team::Entity>(team)?,
             role,
             member_count: u64::try_from(count).unwrap_or(0),
         })
@@ -73,17 +63,14 @@ impl Joined {
 ///
 /// The database's, or a broken row's.
 pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<Joined>, AppError> {
+    // The columns of `find_also_related`: `A_` the membership's, `B_` the team's.
     let query = team_member::Entity::find()
         .filter(team_member::Column::UserId.eq(user_id))
         .find_also_related(team::Entity)
         .expr_as(member_count(), "member_count")
         .build(db.get_database_backend());
-    Ok(JoinedRow::find_by_statement(query)
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|JoinedRow(joined)| joined)
-        .collect())
+    let rows = db.query_all_raw(query).await?;
+    Ok(rows.into_iter().map(|row| Joined::of_row(&Row::Sqlx(row), "A_", "B_")).collect::<Result<_, _>>()?)
 }
 
 /// How many members the team of the row's `team_members` entry has: a subquery.
@@ -199,22 +186,22 @@ pub async fn membership(
 /// A row of [`signed_in_member`]: the columns of [`SignedIn`], the team's (`C_`) and the
 /// membership's (`D_`), null where the person is not in the team, and the stored
 /// `default_reorder_point`.
-struct SignedInMemberRow(SignedIn, Option<(team::Model, team_member::Model)>, Option<String>);
-
-impl FromQueryResult for SignedInMemberRow {
-    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
-        // A membership's team id is null only where the join found none: a row that is there
-        // but cannot be read is an error, not "no such team".
-        let in_team: Option<TeamId> = row.try_get("D_", team_member::Column::TeamId.as_str())?;
-        let member = match in_team {
-            Some(_) => Some((
-                team::Model::from_query_result(row, "C_")?,
-                team_member::Model::from_query_result(row, "D_")?,
-            )),
-            None => None,
-        };
-        Ok(Self(SignedIn::from_query_result(row, "")?, member, row.try_get("", "default_reorder_point")?))
-    }
+/// A row of [`signed_in_member`]: the columns of [`SignedIn`], the team's (`C_`) and the
+/// membership's (`D_`), null where the team or the membership was not found, and the stored
+/// `default_reorder_point`.
+fn signed_in_member_of_row(row: &Row) -> Result<(SignedIn, Option<Membership>), DbErr> {
+    // A membership's team id is null only where the join found none: a row that is there but
+    // cannot be read is an error, not "no such team".
+    let in_team: Option<TeamId> = row.get(&format!("D_{}", team_member::Column::TeamId.as_str()))?;
+    let membership = match in_team {
+        Some(_) => {
+            let stored: Option<String> = row.get("default_reorder_point")?;
+            let member = row.model::<team_member::Entity>("D_")?;
+            Some(Membership::of_row(row.model::<team::Entity>("C_")?, &member, stored.as_deref()))
+        }
+        None => None,
+    };
+    Ok((SignedIn::of_row(row)?, membership))
 }
 
 /// What the team extractors read before every team handler, in one query: the sign-in check of
@@ -246,12 +233,7 @@ pub async fn signed_in_member(
         sessions::signed_in_statement(cached, reads, session_id, user_id, added, |session_id, user_id| {
             signed_in_member_query(session_id, user_id, team)
         });
-    let Some(row) = reads.one(query).await? else {
-        return Ok(None);
-    };
-    let SignedInMemberRow(signed_in, member, stored) = SignedInMemberRow::from_query_result(&row, "")?;
-    let membership = member.map(|(team, member)| Membership::of_row(team, &member, stored.as_deref()));
-    Ok(Some((signed_in, membership)))
+    reads.one(query).await?.as_ref().map(signed_in_member_of_row).transpose()
 }
 
 /// The query of [`signed_in_member`].
@@ -281,19 +263,16 @@ fn signed_in_member_query(
 }
 
 /// A row of [`signed_in_teams`]: the columns of [`SignedIn`], the team's (`C_`) and the
-/// membership's (`D_`), as in [`SignedInMemberRow`], null where the person is in no team, and `member_count`.
-struct SignedInTeamRow(SignedIn, Option<Joined>);
-
-impl FromQueryResult for SignedInTeamRow {
-    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
-        // As in `SignedInMemberRow`: null only where the join found no membership.
-        let in_team: Option<TeamId> = row.try_get("D_", team_member::Column::TeamId.as_str())?;
-        let joined = match in_team {
-            Some(_) => Some(Joined::of_row(row, "D_", "C_")?),
-            None => None,
-        };
-        Ok(Self(SignedIn::from_query_result(row, "")?, joined))
-    }
+/// membership's (`D_`), as in [`signed_in_member`], null where the person is in no team, and
+/// `member_count`.
+fn signed_in_team_of_row(row: &Row) -> Result<(SignedIn, Option<Joined>), DbErr> {
+    // As in `signed_in_member`: null only where the join found no membership.
+    let in_team: Option<TeamId> = row.get(&format!("D_{}", team_member::Column::TeamId.as_str()))?;
+    let joined = match in_team {
+        Some(_) => Some(Joined::of_row(row, "D_", "C_")?),
+        None => None,
+    };
+    Ok((SignedIn::of_row(row)?, joined))
 }
 
 /// What `GET /teams` reads, in one query: the sign-in check of [`sessions::signed_in`] and the
@@ -314,8 +293,8 @@ pub async fn signed_in_teams(
     static QUERY: BuiltOnce = BuiltOnce::new();
     let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, [], signed_in_teams_query);
     let rows = reads.all(query).await?;
-    let mut rows = rows.iter().map(|row| SignedInTeamRow::from_query_result(row, ""));
-    let Some(SignedInTeamRow(signed_in, first)) = rows.next().transpose()? else {
+    let mut rows = rows.iter().map(signed_in_team_of_row);
+    let Some((signed_in, first)) = rows.next().transpose()? else {
         return Ok(None);
     };
     let mut teams: Vec<Joined> = first.into_iter().collect();

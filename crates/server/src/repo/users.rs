@@ -4,8 +4,8 @@ use std::collections::HashMap;
 
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait,
-    DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult, QueryFilter as _, QueryResult, QueryTrait,
-    SelectTwo, prelude::Expr, sea_query::ExprTrait as _,
+    DatabaseConnection, DbErr, EntityTrait as _, QueryFilter as _, QueryTrait, SelectTwo, prelude::Expr,
+    sea_query::ExprTrait as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -81,15 +81,6 @@ pub async fn default_team_public_id(
     Ok(team::Entity::find_by_id(team_id).one(db).await?.map(|team| team.public_id))
 }
 
-/// A row of [`signed_in_profile`]: the columns of [`SignedIn`] and `default_team_pid`.
-struct SignedInProfileRow(SignedIn, Option<String>);
-
-impl FromQueryResult for SignedInProfileRow {
-    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
-        Ok(Self(SignedIn::from_query_result(row, "")?, row.try_get("", "default_team_pid")?))
-    }
-}
-
 /// What the profile (`GET /users/me`) reads, in one query: the sign-in check of
 /// [`sessions::signed_in`] and the public id of the person's default team, as
 /// [`default_team_public_id`] reads it (null while they have none, or once they have left it).
@@ -110,8 +101,7 @@ pub async fn signed_in_profile(
     let Some(row) = reads.one(query).await? else {
         return Ok(None);
     };
-    let SignedInProfileRow(signed_in, default_team_pid) = SignedInProfileRow::from_query_result(&row, "")?;
-    Ok(Some((signed_in, default_team_pid)))
+    Ok(Some((SignedIn::of_row(&row)?, row.get("default_team_pid")?)))
 }
 
 /// The query of [`signed_in_profile`].

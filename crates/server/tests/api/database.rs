@@ -5,7 +5,7 @@ use std::{
     time::{Duration, Instant},
 };
 
-use bobbin_server::db::SignInReads;
+use bobbin_server::{db::SignInReads, repo::auth::sessions::sign_in_column_type};
 use rstest::rstest;
 use sea_orm::{
     ConnectionTrait as _, DbBackend, Statement,
@@ -115,7 +115,7 @@ async fn an_email_address_belongs_to_one_account(
 #[tokio::test]
 async fn a_postgresql_sign_in_read_dropped_half_way_does_not_hold_up_the_next() {
     let app = spawn_app(Backend::Postgres).await;
-    let reads = SignInReads::open(&app.db).await.unwrap();
+    let reads = SignInReads::open(&app.db, sign_in_column_type).await.unwrap();
     let connections = backend_ids(&reads).await;
     assert_eq!(connections.len(), 4);
 
@@ -127,7 +127,7 @@ async fn a_postgresql_sign_in_read_dropped_half_way_does_not_hold_up_the_next() 
 
     let started = Instant::now();
     let count = Statement::from_string(DbBackend::Postgres, "SELECT count(*) FROM users");
-    let users: i64 = reads.one(count).await.unwrap().unwrap().try_get_by_index(0).unwrap();
+    let users: i64 = reads.one(count).await.unwrap().unwrap().get_by_index(0).unwrap();
 
     assert_eq!(users, 1, "the commit made since is seen");
     assert!(started.elapsed() < Duration::from_secs(2), "the next read waited {:?}", started.elapsed());
@@ -144,7 +144,7 @@ async fn backend_ids(reads: &SignInReads) -> BTreeSet<i32> {
             DbBackend::Postgres,
             "WITH slow AS (SELECT pg_sleep(0.2)) SELECT pg_backend_pid() FROM slow",
         );
-        reads.one(statement).await.unwrap().unwrap().try_get_by_index::<i32>(0).unwrap()
+        reads.one(statement).await.unwrap().unwrap().get_by_index::<i32>(0).unwrap()
     };
     let (a, b, c, d) = tokio::join!(read(), read(), read(), read());
     BTreeSet::from([a, b, c, d])
@@ -442,4 +442,80 @@ async fn postgresql_a_change_that_does_not_stand_among_others_is_refused_alone()
         .query_all_raw(Statement::from_string(DbBackend::Postgres, "SELECT n FROM counters ORDER BY id"));
     let counts: Vec<i32> = counts.await.unwrap().iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
     assert_eq!(counts, [1, 2, 0]);
+}
+
+/// On SQLite the sign-in checks read on the request's own thread (`db::SignInReads`), with each
+/// value given its column's Rust type there: each of their queries answers there what it answers
+/// through the pool (for a person in a team and one in none, the team they are in, a team they
+/// are not in and no team at all), and the server reads nothing through the pool to answer them.
+#[tokio::test]
+async fn sqlite_sign_in_reads_on_the_request_thread_answer_what_the_pool_does() {
+    use bobbin_server::{
+        entity::ids::UserId,
+        repo::{auth::sessions, teams, users},
+    };
+
+    let app = spawn_app(Backend::Sqlite).await;
+    let owner = app.person("owner").await;
+    let loner = app.person("loner").await;
+    let team = app.team(&owner, "Shop").await;
+    let settings = format!("/teams/{team}/settings");
+    app.api_patch(&owner, &settings, serde_json::json!({ "default_reorder_point": 3 }))
+        .await
+        .assert_status(reqwest::StatusCode::OK);
+    for path in ["/teams", "/users/me", &format!("/teams/{team}"), &format!("/teams/{team}/threads")] {
+        app.api_get(&owner, path).await.assert_status(reqwest::StatusCode::OK);
+        app.api_get(&loner, path).await;
+    }
+    assert_eq!(app.sign_in_reads.read_through_pool(), 0, "the server read each on the request's thread");
+
+    let here = SignInReads::open(&app.db, sign_in_column_type).await.unwrap();
+    let pool = SignInReads::open(&app.db, |_| None).await.unwrap();
+    for person in [&owner, &loner] {
+        let user_id: Uuid = person.id.parse().unwrap();
+        let statement = Statement::from_sql_and_values(
+            DbBackend::Sqlite,
+            "SELECT id FROM sessions WHERE user_id = ?",
+            [user_id.into()],
+        );
+        let session: Uuid =
+            app.db.query_one_raw(statement).await.unwrap().unwrap().try_get("", "id").unwrap();
+        let user = UserId(user_id);
+        let (signed_in, in_teams) = teams::signed_in_teams(&here, session, user).await.unwrap().unwrap();
+        assert_eq!(signed_in.user.email, person.email);
+        assert_eq!(in_teams.len(), usize::from(person.email == owner.email), "{in_teams:?}");
+        assert_eq!(
+            format!("{:?}", (signed_in, in_teams)),
+            format!("{:?}", teams::signed_in_teams(&pool, session, user).await.unwrap().unwrap()),
+        );
+        assert_eq!(
+            format!("{:?}", sessions::signed_in(&here, session, user).await.unwrap().unwrap()),
+            format!("{:?}", sessions::signed_in(&pool, session, user).await.unwrap().unwrap()),
+        );
+        assert_eq!(
+            format!("{:?}", users::signed_in_profile(&here, session, user).await.unwrap().unwrap()),
+            format!("{:?}", users::signed_in_profile(&pool, session, user).await.unwrap().unwrap()),
+        );
+        for team_id in [team.as_str(), "NoSuchTeam000000"] {
+            let (_, membership) =
+                teams::signed_in_member(&here, session, user, team_id).await.unwrap().unwrap();
+            let member = person.email == owner.email && team_id == team;
+            assert_eq!(
+                membership.as_ref().is_some_and(|found| found.default_reorder_point.is_some()),
+                member
+            );
+            assert_eq!(
+                format!(
+                    "{:?}",
+                    teams::signed_in_member(&here, session, user, team_id).await.unwrap().unwrap()
+                ),
+                format!(
+                    "{:?}",
+                    teams::signed_in_member(&pool, session, user, team_id).await.unwrap().unwrap()
+                ),
+            );
+        }
+    }
+    assert_eq!(here.read_through_pool(), 0);
+    assert_eq!(pool.read_through_pool(), 2 * 5);
 }

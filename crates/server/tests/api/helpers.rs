@@ -61,6 +61,8 @@ pub struct TestApp {
     pub db: DatabaseConnection,
     /// The server's copies of the teams' thread entries.
     pub threads: ThreadCache,
+    /// Where the server's sign-in checks read.
+    pub sign_in_reads: std::sync::Arc<bobbin_server::db::SignInReads>,
     pub database: TestDatabase,
 }
 
@@ -168,11 +170,12 @@ async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -
     let metrics_address = app.metrics_addr().map(|address| format!("http://{address}"));
     let db = app.db().clone();
     let threads = app.thread_cache().clone();
+    let sign_in_reads = app.sign_in_reads().clone();
     tokio::spawn(app.run_until_stopped(std::future::pending()));
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    TestApp { address, metrics_address, client, db, threads, database }
+    TestApp { address, metrics_address, client, db, threads, sign_in_reads, database }
 }

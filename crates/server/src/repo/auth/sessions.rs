@@ -9,9 +9,9 @@
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
-    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, FromQueryResult,
-    IntoActiveModel as _, JoinType, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _,
-    QueryTrait as _, SelectTwo, Statement,
+    ColumnTrait as _, ColumnType, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
+    IntoActiveModel as _, JoinType, QueryFilter as _, QueryOrder as _, QuerySelect as _, QueryTrait as _,
+    SelectTwo, Statement,
     sea_query::{Expr, ExprTrait as _, Query},
 };
 use serde_json::Value;
@@ -20,13 +20,13 @@ use uuid::Uuid;
 
 use crate::{
     auth::secret,
-    db::{SignInReads, begin_write},
+    db::{Row, SignInReads, begin_write},
     entity::{
         ids::UserId,
         mfa_factor::{self, FactorStatus},
         refresh_token,
         session::{self, Aal},
-        user,
+        team, team_member, user,
     },
     repo::built_once::BuiltOnce,
 };
@@ -232,13 +232,17 @@ pub struct SignedIn {
     pub has_verified_factor: bool,
 }
 
-impl FromQueryResult for SignedIn {
-    /// The columns of `select_also` (`A_` the session's, `B_` the user's) and `has_verified_factor`.
-    fn from_query_result(row: &QueryResult, _prefix: &str) -> Result<Self, DbErr> {
+impl SignedIn {
+    /// A row's session (its columns prefixed `A_`), person (`B_`) and `has_verified_factor`.
+    ///
+    /// # Errors
+    ///
+    /// A column missing or not of its type.
+    pub fn of_row(row: &Row) -> Result<Self, DbErr> {
         Ok(Self {
-            session: session::Model::from_query_result(row, "A_")?,
-            user: user::Model::from_query_result(row, "B_")?,
-            has_verified_factor: row.try_get("", "has_verified_factor")?,
+            session: row.model::<session::Entity>("A_")?,
+            user: row.model::<user::Entity>("B_")?,
+            has_verified_factor: row.get("has_verified_factor")?,
         })
     }
 }
@@ -252,7 +256,7 @@ impl FromQueryResult for SignedIn {
 pub async fn signed_in(reads: &SignInReads, id: Uuid, user_id: UserId) -> Result<Option<SignedIn>, DbErr> {
     static QUERY: BuiltOnce = BuiltOnce::new();
     let query = signed_in_statement(&QUERY, reads, id, user_id, [], signed_in_query);
-    reads.one(query).await?.map(|row| SignedIn::from_query_result(&row, "")).transpose()
+    reads.one(query).await?.as_ref().map(SignedIn::of_row).transpose()
 }
 
 /// The statement of `query`, [`signed_in_query`] or one that reads more beside it, for the
@@ -298,6 +302,31 @@ pub fn signed_in_query(id: Uuid, user_id: UserId) -> SelectTwo<session::Entity, 
         )
         .select_also(user::Entity)
         .expr_as(Expr::exists(verified_factor), "has_verified_factor")
+}
+
+/// The Rust type of each column the sign-in queries read, by its name: the columns of
+/// [`signed_in_query`] (the session's, `A_`, and its person's, `B_`), of a team (`C_`) and of a
+/// membership (`D_`), as `repo::teams` adds them, and the values the queries compute. On SQLite,
+/// whose values carry no such type, `db::SignInReads` gives each value this one.
+pub fn sign_in_column_type(name: &str) -> Option<ColumnType> {
+    fn of<E: EntityTrait>(column: &str) -> Option<ColumnType> {
+        use sea_orm::ColumnTrait as _;
+        let column: E::Column = column.parse().ok()?;
+        Some(column.def().get_column_type().clone())
+    }
+    match name.split_at_checked(2) {
+        Some(("A_", column)) => of::<session::Entity>(column),
+        Some(("B_", column)) => of::<user::Entity>(column),
+        Some(("C_", column)) => of::<team::Entity>(column),
+        Some(("D_", column)) => of::<team_member::Entity>(column),
+        _ => match name {
+            "has_verified_factor" => Some(ColumnType::Boolean),
+            "member_count" => Some(ColumnType::BigInteger),
+            // The setting's stored JSON, and a team's public id.
+            "default_reorder_point" | "default_team_pid" => Some(ColumnType::Text),
+            _ => None,
+        },
+    }
 }
 
 /// Stores a new refresh token of `session_id` (the child of `parent`, if any), and answers it.
