@@ -89,8 +89,9 @@ impl SqliteReads {
     ///
     /// # Errors
     ///
-    /// [`NotHere`] when it could not be made here at once; a connection whose read failed is
-    /// closed.
+    /// [`NotHere`] when it could not be made here at once. The connection goes back to the list
+    /// whatever the read answered: a SQLite connection is not broken by a failed statement (a
+    /// busy database, a full disk), and opening one costs more than a read.
     pub fn all(&self, statement: &Statement) -> Result<Vec<TypedRow>, NotHere> {
         // The list's lock is not held during the read.
         let free = self.free().pop();
@@ -98,13 +99,13 @@ impl SqliteReads {
             Some(connection) => connection,
             None => self.open()?,
         };
-        let rows = read(&connection, statement, self.column_types)?;
+        let rows = read(&connection, statement, self.column_types);
         // Under the list's lock, as closing sets `closed`.
         let mut free = self.free();
         if !self.closed.load(Ordering::Relaxed) {
             free.push(connection);
         }
-        Ok(rows)
+        rows
     }
 
     fn open(&self) -> Result<rusqlite::Connection, NotHere> {
