@@ -1,5 +1,5 @@
-//! The pieces: `bobbin serve` processes on one fresh PostgreSQL database (`../common/postgres.rs`),
-//! and an HTTP client that spreads requests over the live servers as a load balancer would.
+//! The pieces: `bobbin serve` processes on one fresh database (PostgreSQL, `../common/postgres.rs`,
+//! or a SQLite file), and an HTTP client that spreads requests over the live servers as a load balancer would.
 
 use std::{
     fs::File,
@@ -12,8 +12,6 @@ use std::{
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use tempfile::TempDir;
-
-use crate::postgres::PostgresDatabase;
 
 const BOBBIN: &str = env!("CARGO_BIN_EXE_bobbin");
 
@@ -37,16 +35,16 @@ pub struct Server {
 }
 
 impl Server {
-    /// Starts the release binary on a free loopback port against `database`; does not wait for
-    /// it to serve ([`Server::wait_until_serving`]).
-    pub fn spawn(database: &PostgresDatabase) -> Self {
+    /// Starts the release binary on a free loopback port against the database at `database_url`;
+    /// does not wait for it to serve ([`Server::wait_until_serving`]).
+    pub fn spawn(database_url: &str) -> Self {
         let folder = tempfile::tempdir().expect("a folder for the server");
         let log = folder.path().join("server.log");
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new(BOBBIN)
             .args(["serve", "--env", "development", "--autoconfirm", "--trust-forwarded-for"])
             .args(["--bind", &format!("127.0.0.1:{port}"), "--site-url", SITE_URL])
-            .args(["--database-url", &database.url, "--db-max-connections", "8"])
+            .args(["--database-url", database_url, "--db-max-connections", "8"])
             .args(["--rate-limit", &RATE_LIMIT.to_string(), "--email-interval", &EMAIL_INTERVAL.to_string()])
             // Only what is set here: no DATABASE_URL, SMTP server or key from the caller's shell.
             .env_clear()

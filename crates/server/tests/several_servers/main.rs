@@ -4,7 +4,9 @@
 //! they are. Then, through the server that survives: every write that was acknowledged is there,
 //! the sessions the dead one issued go on working, rate limits counted on both servers were one
 //! limit, and each server's copy of a thread list followed writes made on the other. And a
-//! session ended through one server is refused at once by the other, which had just accepted it.
+//! session ended through one server is refused at once by the other, which had just accepted it,
+//! on PostgreSQL and on one SQLite file that two servers share (where the sign-in checks read
+//! through connections of their own, on the request's thread).
 //!
 //! Loopback only; each request, each start and the whole test have a time bound; the
 //! processes are killed and the database dropped however the test ends (Drop guards).
@@ -43,9 +45,9 @@ async fn two_servers_one_killed() {
     let database = PostgresDatabase::create().await;
     let client = fleet::client();
     // One after the other, as in a rolling start; both at once is the next test.
-    let mut first = Server::spawn(&database);
+    let mut first = Server::spawn(&database.url);
     first.wait_until_serving(&client).await;
-    let mut second = Server::spawn(&database);
+    let mut second = Server::spawn(&database.url);
     second.wait_until_serving(&client).await;
     let fleet = Arc::new(Fleet::new(client, &first, &second));
 
@@ -185,8 +187,8 @@ async fn two_servers_started_at_once_on_a_new_database_both_serve_and_accept_eac
 async fn started_at_once() {
     let database = PostgresDatabase::create().await;
     let client = fleet::client();
-    let mut first = Server::spawn(&database);
-    let mut second = Server::spawn(&database);
+    let mut first = Server::spawn(&database.url);
+    let mut second = Server::spawn(&database.url);
     first.wait_until_serving(&client).await;
     second.wait_until_serving(&client).await;
     let fleet = Fleet::new(client, &first, &second);
@@ -204,16 +206,33 @@ async fn started_at_once() {
 /// check a server kept would have).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_ended_through_one_server_is_refused_at_once_by_the_other() {
-    tokio::time::timeout(TEST_LIMIT, ended_on_one_refused_on_the_other())
+    let database = PostgresDatabase::create().await;
+    tokio::time::timeout(TEST_LIMIT, ended_on_one_refused_on_the_other(&database.url, true))
         .await
         .expect("the test ends within its limit");
 }
 
-async fn ended_on_one_refused_on_the_other() {
-    let database = PostgresDatabase::create().await;
+/// The same for two servers on one SQLite file: each reads its sign-in checks on the request's
+/// own thread, through SQLite connections of its own (`db::SignInReads`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_ended_through_one_server_is_refused_at_once_by_the_other_on_one_sqlite_file() {
+    let folder = tempfile::tempdir().unwrap();
+    let url = format!("sqlite://{}", folder.path().join("bobbin.db").display());
+    tokio::time::timeout(TEST_LIMIT, ended_on_one_refused_on_the_other(&url, false))
+        .await
+        .expect("the test ends within its limit");
+}
+
+/// Sessions ended through the first server of two on the database at `database_url`, refused at
+/// once by the second. Started `together`, or the second once the first serves (on a new SQLite
+/// file, whose first start makes it).
+async fn ended_on_one_refused_on_the_other(database_url: &str, together: bool) {
     let client = fleet::client();
-    let mut first = Server::spawn(&database);
-    let mut second = Server::spawn(&database);
+    let mut first = Server::spawn(database_url);
+    if !together {
+        first.wait_until_serving(&client).await;
+    }
+    let mut second = Server::spawn(database_url);
     first.wait_until_serving(&client).await;
     second.wait_until_serving(&client).await;
     let fleet = Fleet::new(client, &first, &second);
@@ -263,7 +282,7 @@ async fn ended_on_one_refused_on_the_other() {
     let command = tokio::process::Command::new(env!("CARGO_BIN_EXE_bobbin"))
         .args(["users", "disable", &disabled.email])
         .env_clear()
-        .env("DATABASE_URL", &database.url)
+        .env("DATABASE_URL", database_url)
         .output()
         .await
         .expect("the operator's command runs");
