@@ -28,6 +28,7 @@ use axum::{
     response::{IntoResponse, Response},
     routing::{any, get},
 };
+use tower::ServiceBuilder;
 use tower_http::{
     catch_panic::CatchPanicLayer,
     compression::CompressionLayer,
@@ -176,12 +177,15 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .nest("/auth/v1", auth::routes::router())
         // Answers carry tokens and users: no cache, shared or private, may keep them (the JWKS
         // sets its own, public, lifetime).
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CACHE_CONTROL,
-            HeaderValue::from_static("no-store"),
-        ))
-        .layer(DefaultBodyLimit::max(AUTH_BODY_LIMIT))
-        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout));
+        .layer(
+            ServiceBuilder::new()
+                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
+                .layer(DefaultBodyLimit::max(AUTH_BODY_LIMIT))
+                .layer(SetResponseHeaderLayer::if_not_present(
+                    header::CACHE_CONTROL,
+                    HeaderValue::from_static("no-store"),
+                )),
+        );
 
     let mut app = Router::new()
         .merge(api)
@@ -201,15 +205,48 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
             HeaderValue::from_static("max-age=31536000"),
         )
     });
-    app.merge(web::router(state.environment))
-        .layer(tower::util::option_layer(hsts))
-        .layer(SetResponseHeaderLayer::if_not_present(
-            header::CONTENT_SECURITY_POLICY,
-            content_security_policy(state.icon_fallback.as_ref()),
+    let request_log = TraceLayer::new_for_http()
+        .make_span_with(|request: &Request| {
+            let request_id =
+                request.headers().get(&REQUEST_ID).and_then(|value| value.to_str().ok()).unwrap_or_default();
+            // The path only: query strings can carry tokens.
+            tracing::info_span!("request", method = %request.method(), path = request.uri().path(), request_id)
+        })
+        .on_request(())
+        .on_response(RequestLine)
+        // One line per request: failures are already in the response line (and 5xx causes are
+        // logged by `AppError`).
+        .on_failure(());
+    // The layers of every answer, as one stack, outermost first. axum boxes a route's service
+    // again at each `Router::layer`, and every request clones each box: added one by one, these
+    // thirteen were thirteen boxes a request. The route is known here already (axum routes before
+    // it runs a router's layers).
+    let layers = ServiceBuilder::new()
+        // Outermost, so that every answer counts, the 414 below included.
+        .option_layer(
+            state
+                .metrics
+                .clone()
+                .map(|metrics| middleware::from_fn_with_state(metrics, crate::metrics::track)),
+        )
+        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
+        // Outside the request log, which would otherwise write the whole address.
+        .layer(middleware::from_fn(refuse_long_uris))
+        .layer(request_log)
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
+        .layer(CatchPanicLayer::custom(|_panic| {
+            tracing::error!("a request handler panicked");
+            status_error(StatusCode::INTERNAL_SERVER_ERROR)
+        }))
+        // Embedded files arrive compressed already (routes/embedded.rs); this compresses the rest.
+        .layer(CompressionLayer::new())
+        .layer(SetResponseHeaderLayer::overriding(
+            header::REFERRER_POLICY,
+            HeaderValue::from_static("strict-origin-when-cross-origin"),
         ))
         .layer(SetResponseHeaderLayer::overriding(
-            HeaderName::from_static("permissions-policy"),
-            HeaderValue::from_static(PERMISSIONS_POLICY),
+            header::X_CONTENT_TYPE_OPTIONS,
+            HeaderValue::from_static("nosniff"),
         ))
         // No window Bobbin opens (or that opens Bobbin) can reach into the other.
         .layer(SetResponseHeaderLayer::overriding(
@@ -217,54 +254,15 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
             HeaderValue::from_static("same-origin"),
         ))
         .layer(SetResponseHeaderLayer::overriding(
-            header::X_CONTENT_TYPE_OPTIONS,
-            HeaderValue::from_static("nosniff"),
+            HeaderName::from_static("permissions-policy"),
+            HeaderValue::from_static(PERMISSIONS_POLICY),
         ))
-        .layer(SetResponseHeaderLayer::overriding(
-            header::REFERRER_POLICY,
-            HeaderValue::from_static("strict-origin-when-cross-origin"),
+        .layer(SetResponseHeaderLayer::if_not_present(
+            header::CONTENT_SECURITY_POLICY,
+            content_security_policy(state.icon_fallback.as_ref()),
         ))
-        // Embedded files arrive compressed already (routes/embedded.rs); this compresses the rest.
-        .layer(CompressionLayer::new())
-        .layer(CatchPanicLayer::custom(|_panic| {
-            tracing::error!("a request handler panicked");
-            status_error(StatusCode::INTERNAL_SERVER_ERROR)
-        }))
-        .layer(PropagateRequestIdLayer::new(REQUEST_ID))
-        .layer(
-            TraceLayer::new_for_http()
-                .make_span_with(|request: &Request| {
-                    let request_id = request
-                        .headers()
-                        .get(&REQUEST_ID)
-                        .and_then(|value| value.to_str().ok())
-                        .unwrap_or_default();
-                    // The path only: query strings can carry tokens.
-                    tracing::info_span!(
-                        "request",
-                        method = %request.method(),
-                        path = request.uri().path(),
-                        request_id,
-                    )
-                })
-                .on_request(())
-                .on_response(RequestLine)
-                // One line per request: failures are already in the response line (and 5xx
-                // causes are logged by `AppError`).
-                .on_failure(()),
-        )
-        // Outside the request log, which would otherwise write the whole address.
-        .layer(middleware::from_fn(refuse_long_uris))
-        .layer(SetRequestIdLayer::new(REQUEST_ID, MakeRequestUuid))
-        // Outermost, so that every answer counts, the 414 above included; the route is known
-        // here already (axum routes before it runs a router's layers).
-        .layer(tower::util::option_layer(
-            state
-                .metrics
-                .clone()
-                .map(|metrics| middleware::from_fn_with_state(metrics, crate::metrics::track)),
-        ))
-        .with_state(state)
+        .option_layer(hsts);
+    app.merge(web::router(state.environment)).layer(layers).with_state(state)
 }
 
 /// `/api/v2/openapi.json`, written at its first request rather than at start, which it would
