@@ -166,11 +166,16 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .route("/api/v2/openapi.json", openapi_json())
         .route("/api", any(api_not_found))
         .route("/api/{*rest}", any(api_not_found))
-        .layer(middleware::from_fn_with_state(state.clone(), cross_site::refuse_cross_site))
-        .layer(DefaultBodyLimit::max(BODY_LIMIT))
-        .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
+        // One stack, outermost first (see the layers of every answer below).
+        .layer(
+            ServiceBuilder::new()
+                .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
+                .layer(DefaultBodyLimit::max(BODY_LIMIT))
+                .layer(middleware::from_fn_with_state(state.clone(), cross_site::refuse_cross_site)),
+        )
+        // A layer of its own: it changes the body's type, which the one inside reads as axum's.
         .layer(RequestBodyLimitLayer::new(BODY_LIMIT))
-        // Outermost, so it also shapes the 408 and 413 answers of the two layers above.
+        // Outermost, so it also shapes the 408 and 413 answers of the layers above.
         .layer(middleware::map_response(json_errors));
 
     let auth = Router::new()
