@@ -38,8 +38,8 @@ use sqlite_reads::{NotHere, SqliteReads, TypedRow};
 
 /// How long a query waits for a locked SQLite database before failing with "database is busy".
 pub const SQLITE_BUSY_TIMEOUT: Duration = Duration::from_secs(5);
-/// How long a request waits for a connection: a free one (pooled, or one of [`SignInReads`]'), or
-/// a new one opened.
+/// How long a request waits for a connection: a free one (pooled, or one of [`SignInReads`]' on
+/// PostgreSQL), or a new one opened.
 const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// How long a PostgreSQL connection sits unused (in the pool, or among [`SignInReads`]') before it
 /// is checked again as it goes out.
@@ -991,8 +991,8 @@ impl SignInReads {
     /// PostgreSQL's, when a connection cannot be opened.
     pub async fn open(db: &DatabaseConnection, column_types: ColumnTypes) -> Result<Self, DbErr> {
         let connections = if db.get_database_backend() == DbBackend::Sqlite {
-            let options = db.get_sqlite_connection_pool().connect_options();
-            let here = sqlite_file(&options).map(|file| SqliteReads::new(file, column_types));
+            let file = sqlite_file(db).await?;
+            let here = file.map(|file| SqliteReads::new(&file, column_types));
             Connections::Sqlite { here, pool: db.clone() }
         } else {
             let kept = Kept::new(db.get_postgres_connection_pool().connect_options());
@@ -1076,10 +1076,10 @@ impl SignInReads {
         Ok(self.all(statement).await?.into_iter().next())
     }
 
-    /// Closes the connections once the reads in progress are done, as the server stops (on
-    /// SQLite, the last connection to close folds the write-ahead log back into the database
-    /// file); reads after it fail as [`Outage::Unavailable`] on PostgreSQL, and go through the
-    /// pool, closed too by then, on SQLite.
+    /// Closes the connections as the server stops: on PostgreSQL once the reads in progress are
+    /// done; on SQLite at once, and a read still running closes its own when done (there, the
+    /// last connection to close folds the write-ahead log back into the database file). Reads
+    /// after it fail as [`Outage::Unavailable`].
     pub async fn close(&self) {
         let Ok(_all) = self.turns.acquire_many(Self::CONNECTIONS).await else {
             return;
@@ -1145,13 +1145,19 @@ impl Row {
     }
 }
 
-/// The file of a SQLite database, `None` for an in-memory one.
-fn sqlite_file(options: &SqliteConnectOptions) -> Option<&std::path::Path> {
-    let file = options.get_filename();
-    let in_memory = file.as_os_str().is_empty()
-        || file.as_os_str() == ":memory:"
-        || file.to_str().is_some_and(|name| name.starts_with("file:"));
-    (!in_memory).then_some(file)
+/// The file of `db`'s SQLite database as SQLite itself names it, `None` for an in-memory one
+/// (by name, or by `?mode=memory`): what [`SqliteReads`] opens, so that it reads the very file
+/// the pool does. (A database opened through another VFS than the default would be read through
+/// the default one there; `DATABASE_URL` names none in Bobbin's documentation.)
+async fn sqlite_file(db: &DatabaseConnection) -> Result<Option<PathBuf>, DbErr> {
+    let main = db
+        .query_one_raw(Statement::from_string(
+            DbBackend::Sqlite,
+            "SELECT file FROM pragma_database_list WHERE name = 'main'",
+        ))
+        .await?;
+    let file: Option<String> = main.map(|row| row.try_get("", "file")).transpose()?;
+    Ok(file.filter(|file| !file.is_empty()).map(PathBuf::from))
 }
 
 impl<C: sqlx::Connection> Kept<C> {
@@ -1656,8 +1662,22 @@ mod tests {
         let in_memory = super::SignInReads::open(&memory, column_types).await.unwrap();
         assert_eq!(count(&in_memory).await, 1, "the pool's in-memory database");
         assert_eq!(in_memory.read_through_pool(), 1);
-
+        // In memory by its mode, under the name of a database file that exists: not that file.
         let folder = tempfile::tempdir().unwrap();
+        let named = folder.path().join("named.db");
+        let file = super::connect(&args(&format!("sqlite://{}", named.display()))).await.unwrap();
+        file.execute_unprepared("CREATE TABLE sessions (id INTEGER)").await.unwrap();
+        file.close().await.unwrap();
+        let memory =
+            super::connect(&args(&format!("sqlite://{}?mode=memory", named.display()))).await.unwrap();
+        memory
+            .execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
+            .await
+            .unwrap();
+        let in_memory = super::SignInReads::open(&memory, column_types).await.unwrap();
+        assert_eq!(count(&in_memory).await, 1, "the pool's in-memory database, named as a file");
+        assert_eq!(in_memory.read_through_pool(), 1);
+
         let url = format!("sqlite://{}", folder.path().join("reads.db").display());
         let db = super::connect(&args(&url)).await.unwrap();
         let reads = super::SignInReads::open(&db, column_types).await.unwrap();

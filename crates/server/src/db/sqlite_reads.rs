@@ -5,14 +5,18 @@
 //! most of what an authenticated request cost: in a profile of `GET /api/v2/teams` under load,
 //! the connection's thread used a quarter of the server's CPU, half of it switching, and waking it
 //! another tenth (README, "API speed"). The sign-in check reads a session, its person and a few
-//! rows by primary key, which SQLite answers from its page cache in microseconds, so here it runs
+//! rows by key: a few pages, which SQLite reads again from the file after another connection's
+//! commit (from the operating system's cache, in microseconds, on a local disk), so here it runs
 //! where the request runs, through rusqlite on the same SQLite library as sqlx.
 //!
-//! Nothing here waits on the runtime's thread. A connection's busy timeout is zero: a read that
-//! would have to wait (the database locked by a recovery or a checkpoint's restart) fails at once,
-//! and so does one this module cannot give types to (see [`typed`]); the caller then reads through
-//! the pool, on sqlx's threads, as every read did before. In WAL mode a read never waits for the
-//! writer.
+//! A read here does not wait for a lock: a connection's busy timeout is zero, so a read that
+//! would wait for one (the database locked by a recovery or a checkpoint's restart) fails at
+//! once, and so does one this module cannot give types to (see [`typed`]); the caller then reads
+//! through the pool, on sqlx's threads, as every read did before. In WAL mode a read never waits
+//! for the writer. What a read here does spend on the runtime's thread is its file reads, and
+//! SQLite's own short retries while a writer moves the log's read marks, which can sleep (rarely,
+//! and for microseconds in practice): the cost of a database on a slow or network disk, where the
+//! pool's thread took it before.
 //!
 //! Each value is read as a value of the Rust type of its column ([`TypedRow`]), which SQLite's
 //! values do not carry (a person's id is a blob, a time text): `column_types` says each column's
@@ -97,6 +101,7 @@ impl SqliteReads {
         let free = self.free().pop();
         let connection = match free {
             Some(connection) => connection,
+            None if self.closed.load(Ordering::Relaxed) => return Err(NotHere("closed".to_owned())),
             None => self.open()?,
         };
         let rows = read(&connection, statement, self.column_types);
@@ -234,9 +239,10 @@ fn bound(value: &Value) -> Result<ToSqlOutput<'_>, NotHere> {
 
 /// `stored`, a value of a column of `column_type`, as the Rust value sea-orm decodes that type
 /// from: what sqlx's SQLite driver reads there. Times are read as sqlx writes them (RFC 3339);
-/// any other form is sent back to sqlx, which reads more.
+/// any other form is sent back to sqlx, which reads more, as is a column of any other type.
 fn typed(stored: ValueRef<'_>, column_type: &ColumnType) -> Result<Value, NotHere> {
-    let unreadable = || NotHere(format!("a {column_type:?} column holds {stored:?}"));
+    // The stored value itself is not named: it may be a person's data, and this goes to the log.
+    let unreadable = || NotHere(format!("a {column_type:?} column holds a {:?} value", stored.data_type()));
     let text = || stored.as_str().map_err(|_| unreadable());
     let null = matches!(stored, ValueRef::Null);
     Ok(match column_type {
@@ -258,7 +264,8 @@ fn typed(stored: ValueRef<'_>, column_type: &ColumnType) -> Result<Value, NotHer
         } else {
             Some(Box::new(serde_json::from_str(text()?).map_err(|_| unreadable())?))
         }),
-        ColumnType::String(_) | ColumnType::Text | ColumnType::Char(_) | ColumnType::Enum { .. } => {
+        // Not `Char` or a database's own `Enum`: sea-orm reads those from values of their own.
+        ColumnType::String(_) | ColumnType::Text => {
             Value::String(if null { None } else { Some(text()?.to_owned()) })
         }
         ColumnType::Integer => Value::Int(if null {
