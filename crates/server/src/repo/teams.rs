@@ -184,9 +184,6 @@ pub async fn membership(
 }
 
 /// A row of [`signed_in_member`]: the columns of [`SignedIn`], the team's (`C_`) and the
-/// membership's (`D_`), null where the person is not in the team, and the stored
-/// `default_reorder_point`.
-/// A row of [`signed_in_member`]: the columns of [`SignedIn`], the team's (`C_`) and the
 /// membership's (`D_`), null where the team or the membership was not found, and the stored
 /// `default_reorder_point`.
 fn signed_in_member_of_row(row: &Row) -> Result<(SignedIn, Option<Membership>), DbErr> {
