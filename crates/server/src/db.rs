@@ -1654,29 +1654,23 @@ mod tests {
         let args =
             |url: &str| crate::config::DatabaseArgs { database_url: url.into(), db_max_connections: 4 };
 
-        let memory = super::connect(&args("sqlite::memory:")).await.unwrap();
-        memory
-            .execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
-            .await
-            .unwrap();
-        let in_memory = super::SignInReads::open(&memory, column_types).await.unwrap();
-        assert_eq!(count(&in_memory).await, 1, "the pool's in-memory database");
-        assert_eq!(in_memory.read_through_pool(), 1);
-        // In memory by its mode, under the name of a database file that exists: not that file.
+        // In memory by its name, and by its mode under the name of a database file that exists
+        // (not that file).
         let folder = tempfile::tempdir().unwrap();
         let named = folder.path().join("named.db");
         let file = super::connect(&args(&format!("sqlite://{}", named.display()))).await.unwrap();
         file.execute_unprepared("CREATE TABLE sessions (id INTEGER)").await.unwrap();
         file.close().await.unwrap();
-        let memory =
-            super::connect(&args(&format!("sqlite://{}?mode=memory", named.display()))).await.unwrap();
-        memory
-            .execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
-            .await
-            .unwrap();
-        let in_memory = super::SignInReads::open(&memory, column_types).await.unwrap();
-        assert_eq!(count(&in_memory).await, 1, "the pool's in-memory database, named as a file");
-        assert_eq!(in_memory.read_through_pool(), 1);
+        for url in ["sqlite::memory:".to_owned(), format!("sqlite://{}?mode=memory", named.display())] {
+            let memory = super::connect(&args(&url)).await.unwrap();
+            memory
+                .execute_unprepared("CREATE TABLE sessions (id INTEGER); INSERT INTO sessions VALUES (1)")
+                .await
+                .unwrap();
+            let in_memory = super::SignInReads::open(&memory, column_types).await.unwrap();
+            assert_eq!(count(&in_memory).await, 1, "the pool's in-memory database, {url}");
+            assert_eq!(in_memory.read_through_pool(), 1);
+        }
 
         let url = format!("sqlite://{}", folder.path().join("reads.db").display());
         let db = super::connect(&args(&url)).await.unwrap();
