@@ -28,6 +28,7 @@
 //! version of SQLite's library than the one sqlx links (a program links one).
 
 use std::{
+    collections::HashMap,
     path::{Path, PathBuf},
     sync::{
         Arc, Mutex,
@@ -53,7 +54,7 @@ pub type ColumnTypes = fn(&str) -> Option<ColumnType>;
 /// at the same time (the runtime's workers), opened as first needed.
 pub struct SqliteReads {
     path: PathBuf,
-    free: Mutex<Vec<rusqlite::Connection>>,
+    free: Mutex<Vec<Reader>>,
     column_types: ColumnTypes,
     /// Set by [`Self::close`]: a read still running then closes its connection when done.
     closed: AtomicBool,
@@ -62,6 +63,38 @@ pub struct SqliteReads {
 impl std::fmt::Debug for SqliteReads {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("SqliteReads").field("path", &self.path).finish_non_exhaustive()
+    }
+}
+
+/// A connection, and the columns of each query it has read.
+struct Reader {
+    connection: rusqlite::Connection,
+    /// Each query's column names and types, by its SQL. The same few sign-in queries come on
+    /// every request, and naming and typing their forty columns again each time was a tenth of
+    /// the read. Hashed with `FxHash`: the key is a SQL text of a few KB, which std's `SipHash`
+    /// reads slowly.
+    columns: HashMap<String, Columns, rustc_hash::FxBuildHasher>,
+}
+
+/// The most queries whose columns a [`Reader`] keeps: the sign-in checks have four.
+const QUERIES_KEPT: usize = 16;
+
+/// The column names of a query, and each one's type.
+#[derive(Clone)]
+struct Columns {
+    names: Arc<[String]>,
+    types: Arc<[ColumnType]>,
+}
+
+impl Columns {
+    /// The columns of `prepared`, typed as `column_types` says.
+    fn of(prepared: &rusqlite::Statement<'_>, column_types: ColumnTypes) -> Result<Self, NotHere> {
+        let names: Arc<[String]> = prepared.column_names().into_iter().map(str::to_owned).collect();
+        let types = names
+            .iter()
+            .map(|name| column_types(name).ok_or_else(|| NotHere(format!("no type for column {name}"))))
+            .collect::<Result<_, NotHere>>()?;
+        Ok(Self { names, types })
     }
 }
 
@@ -85,7 +118,7 @@ impl SqliteReads {
         }
     }
 
-    fn free(&self) -> std::sync::MutexGuard<'_, Vec<rusqlite::Connection>> {
+    fn free(&self) -> std::sync::MutexGuard<'_, Vec<Reader>> {
         self.free.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
     }
 
@@ -99,16 +132,16 @@ impl SqliteReads {
     pub fn all(&self, statement: &Statement) -> Result<Vec<TypedRow>, NotHere> {
         // The list's lock is not held during the read.
         let free = self.free().pop();
-        let connection = match free {
-            Some(connection) => connection,
+        let mut reader = match free {
+            Some(reader) => reader,
             None if self.closed.load(Ordering::Relaxed) => return Err(NotHere("closed".to_owned())),
-            None => self.open()?,
+            None => Reader { connection: self.open()?, columns: HashMap::default() },
         };
-        let rows = read(&connection, statement, self.column_types);
+        let rows = read(&mut reader, statement, self.column_types);
         // Under the list's lock, as closing sets `closed`.
         let mut free = self.free();
         if !self.closed.load(Ordering::Relaxed) {
-            free.push(connection);
+            free.push(reader);
         }
         rows
     }
@@ -189,18 +222,24 @@ fn into_type<T: ValueType>(value: Value) -> Result<T, DbErr> {
     T::try_from(value).map_err(|error| DbErr::Type(error.to_string()))
 }
 
-/// The rows of `statement` on `connection`, each value typed as `column_types` says.
+/// The rows of `statement` on `reader`'s connection, each value typed as `column_types` says.
 fn read(
-    connection: &rusqlite::Connection,
+    reader: &mut Reader,
     statement: &Statement,
     column_types: ColumnTypes,
 ) -> Result<Vec<TypedRow>, NotHere> {
+    let Reader { connection, columns } = reader;
     let mut prepared = connection.prepare_cached(&statement.sql)?;
-    let names: Arc<[String]> = prepared.column_names().into_iter().map(str::to_owned).collect();
-    let types = names
-        .iter()
-        .map(|name| column_types(name).ok_or_else(|| NotHere(format!("no type for column {name}"))))
-        .collect::<Result<Vec<ColumnType>, NotHere>>()?;
+    let Columns { names, types } = if let Some(known) = columns.get(&statement.sql) {
+        known.clone()
+    } else {
+        let named = Columns::of(&prepared, column_types)?;
+        if columns.len() >= QUERIES_KEPT {
+            columns.clear();
+        }
+        columns.insert(statement.sql.clone(), named.clone());
+        named
+    };
     if let Some(values) = &statement.values {
         for (index, value) in values.0.iter().enumerate() {
             prepared.raw_bind_parameter(index + 1, bound(value)?)?;
