@@ -5,7 +5,9 @@
 //! large block is freed it raises the size above which a block is mapped on its own, and the free
 //! space a heap keeps before it shrinks, up to 32 MB and 64 MB. After a burst of requests a server
 //! then holds on to what they used: 75 MB after the API benchmark's load, 51 MB of it the heap's
-//! (README, "API speed"). Fixed thresholds and two arenas give it back as it is freed: 47-50 MB.
+//! (README, "API speed"). Fixed thresholds give it back as it is freed: 47-50 MB. A fixed count
+//! of arenas, one for each of the runtime's workers and one for the main thread, keeps the
+//! others' threads (the database connections', the blocking pool) from adding more.
 //!
 //! Written here rather than taken from a library: the other allocators tried (mimalloc) kept more
 //! memory, not less, and glibc's own three settings are a call each.
@@ -15,9 +17,15 @@
 const MMAP_THRESHOLD: i32 = 256 * 1024;
 /// The free space at the top of a heap beyond which the heap shrinks (glibc starts at 128 KB).
 const TRIM_THRESHOLD: i32 = 1024 * 1024;
-/// Arenas that threads share; the server's threads are a few runtime workers, the database
-/// connections' own threads and a blocking pool.
-const ARENAS: i32 = 2;
+/// Arenas that threads share: one for each runtime worker (tokio starts one for each core),
+/// which serve the requests, and the main thread's. The server's other threads (the database
+/// connections' own, a blocking pool) share them. With two, two workers could share one, and
+/// waited for each other's `malloc` and `free`: an eighth of the CPU of `GET /api/v2/teams`
+/// under load went to that lock (README, "API speed").
+fn arenas() -> i32 {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    i32::try_from(cores).map_or(i32::MAX, |cores| cores.saturating_add(1))
+}
 
 /// Sets the thresholds and arena count above; `run` calls it first, before other threads
 /// start. Answers whether glibc took all three (it is not glibc elsewhere, and nothing is set).
@@ -27,7 +35,7 @@ pub fn give_freed_memory_back() -> bool {
     [
         (libc::M_MMAP_THRESHOLD, MMAP_THRESHOLD),
         (libc::M_TRIM_THRESHOLD, TRIM_THRESHOLD),
-        (libc::M_ARENA_MAX, ARENAS),
+        (libc::M_ARENA_MAX, arenas()),
     ]
     .into_iter()
     // SAFETY: `mallopt` changes only the allocator's settings, under its own lock, and these
