@@ -259,17 +259,12 @@ fn signed_in_member_query(
     select
 }
 
-/// A row of [`signed_in_teams`]: the columns of [`SignedIn`], the team's (`C_`) and the
-/// membership's (`D_`), as in [`signed_in_member`], null where the person is in no team, and
-/// `member_count`.
-fn signed_in_team_of_row(row: &Row) -> Result<(SignedIn, Option<Joined>), DbErr> {
+/// The team of a row of [`signed_in_teams`] (`C_`) and the membership (`D_`), as in
+/// [`signed_in_member`]; `None` where the person is in no team.
+fn joined_of_row(row: &Row, team_id: &str) -> Result<Option<Joined>, DbErr> {
     // As in `signed_in_member`: null only where the join found no membership.
-    let in_team: Option<TeamId> = row.get(&format!("D_{}", team_member::Column::TeamId.as_str()))?;
-    let joined = match in_team {
-        Some(_) => Some(Joined::of_row(row, "D_", "C_")?),
-        None => None,
-    };
-    Ok((SignedIn::of_row(row)?, joined))
+    let in_team: Option<TeamId> = row.get(team_id)?;
+    in_team.map(|_| Joined::of_row(row, "D_", "C_")).transpose()
 }
 
 /// What `GET /teams` reads, in one query: the sign-in check of [`sessions::signed_in`] and the
@@ -290,14 +285,14 @@ pub async fn signed_in_teams(
     static QUERY: BuiltOnce = BuiltOnce::new();
     let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, [], signed_in_teams_query);
     let rows = reads.all(query).await?;
-    let mut rows = rows.iter().map(signed_in_team_of_row);
-    let Some((signed_in, first)) = rows.next().transpose()? else {
+    // Every row repeats the sign-in's columns: they are read from the first.
+    let Some(first) = rows.first() else {
         return Ok(None);
     };
-    let mut teams: Vec<Joined> = first.into_iter().collect();
-    for row in rows {
-        teams.extend(row?.1);
-    }
+    let signed_in = SignedIn::of_row(first)?;
+    let team_id = format!("D_{}", team_member::Column::TeamId.as_str());
+    let teams =
+        rows.iter().filter_map(|row| joined_of_row(row, &team_id).transpose()).collect::<Result<_, _>>()?;
     Ok(Some((signed_in, teams)))
 }
 
