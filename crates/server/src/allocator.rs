@@ -9,8 +9,9 @@
 //! of arenas, one for each of the runtime's workers and one for the main thread, keeps the
 //! others' threads (the database connections', the blocking pool) from adding more.
 //!
-//! Written here rather than taken from a library: the other allocators tried (mimalloc) kept more
-//! memory, not less, and glibc's own three settings are a call each.
+//! Written here rather than taken from a library: the other allocators tried (mimalloc and
+//! jemalloc, last on 2026-11-28) answered `GET /api/v2/teams` no faster than glibc with these
+//! settings and kept more memory, and glibc's own three settings are a call each.
 
 /// Blocks of this size or more get their own mapping, unmapped as soon as they are freed (glibc's
 /// starting value is 128 KB): a thread list's JSON, a design file, an export.
@@ -19,9 +20,10 @@ const MMAP_THRESHOLD: i32 = 256 * 1024;
 const TRIM_THRESHOLD: i32 = 1024 * 1024;
 /// Arenas that threads share: one for each runtime worker (tokio starts one for each core),
 /// which serve the requests, and the main thread's. The server's other threads (the database
-/// connections' own, a blocking pool) share them. With two, two workers could share one, and
-/// waited for each other's `malloc` and `free`: an eighth of the CPU of `GET /api/v2/teams`
-/// under load went to that lock (README, "API speed").
+/// connections' own, a blocking pool) share them. With two in all, the two workers of a 2-core
+/// machine often fell into one and waited for each other's `malloc` and `free` (a fourteenth of
+/// the CPU of `GET /api/v2/teams` under load went to waking and waiting at that lock), and the
+/// server answered a third to a half fewer requests in those runs (README, "API speed").
 fn arenas() -> i32 {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
     i32::try_from(cores).map_or(i32::MAX, |cores| cores.saturating_add(1))
