@@ -119,39 +119,37 @@ pub fn search(catalogue: &Catalogue, stock: &[Stock<'_>], query: &Query) -> Page
     // low stock, a location) never do.
     let needs_facts =
         !text.is_empty() || query.fibre.is_some() || target.is_some() || query.sort == SortKey::Name;
-    let mut found: Vec<(usize, Option<Facts>, Option<f64>)> = stock
-        .iter()
-        .enumerate()
-        .filter_map(|(index, item)| {
-            let entry = item.entry;
-            if query.low_only && !entry.is_low(query.default_reorder_point) {
-                return None;
-            }
-            let line = match &entry.source {
-                ThreadSource::Catalogue { line, .. } => Some(line.as_str()),
-                ThreadSource::Custom { .. } => None,
-            };
-            if query.line.as_deref().is_some_and(|wanted| Some(wanted) != line) {
-                return None;
-            }
-            if location.as_deref().is_some_and(|wanted| !entry.location.to_lowercase().contains(wanted)) {
-                return None;
-            }
-            if !needs_facts {
-                return Some((index, None, None));
-            }
-            let facts = facts(catalogue, entry);
-            if query.fibre.is_some() && facts.fibre != query.fibre {
-                return None;
-            }
-            if !text.is_empty() && !matches_text(entry, &facts, &text, text_code.as_deref(), text_colour) {
-                return None;
-            }
-            let distance =
-                target.zip(facts.colour).map(|(target, colour)| delta_e_2000(target, colour.to_lab()));
-            Some((index, Some(facts), distance))
-        })
-        .collect();
+    // Sized for every entry at once: most views find most of them, and a vector grown by doubling
+    // copied a thousand entries' hits several times over.
+    let mut found: Vec<(usize, Option<Facts>, Option<f64>)> = Vec::with_capacity(stock.len());
+    found.extend(stock.iter().enumerate().filter_map(|(index, item)| {
+        let entry = item.entry;
+        if query.low_only && !entry.is_low(query.default_reorder_point) {
+            return None;
+        }
+        let line = match &entry.source {
+            ThreadSource::Catalogue { line, .. } => Some(line.as_str()),
+            ThreadSource::Custom { .. } => None,
+        };
+        if query.line.as_deref().is_some_and(|wanted| Some(wanted) != line) {
+            return None;
+        }
+        if location.as_deref().is_some_and(|wanted| !entry.location.to_lowercase().contains(wanted)) {
+            return None;
+        }
+        if !needs_facts {
+            return Some((index, None, None));
+        }
+        let facts = facts(catalogue, entry);
+        if query.fibre.is_some() && facts.fibre != query.fibre {
+            return None;
+        }
+        if !text.is_empty() && !matches_text(entry, &facts, &text, text_code.as_deref(), text_colour) {
+            return None;
+        }
+        let distance = target.zip(facts.colour).map(|(target, colour)| delta_e_2000(target, colour.to_lab()));
+        Some((index, Some(facts), distance))
+    }));
 
     if target.is_some() {
         found.sort_by(|a, b| a.2.unwrap_or(f64::MAX).total_cmp(&b.2.unwrap_or(f64::MAX)));
