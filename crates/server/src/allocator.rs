@@ -18,19 +18,28 @@
 const MMAP_THRESHOLD: i32 = 256 * 1024;
 /// The free space at the top of a heap beyond which the heap shrinks (glibc starts at 128 KB).
 const TRIM_THRESHOLD: i32 = 1024 * 1024;
-/// Arenas that threads share: one for each runtime worker (tokio starts one for each core),
-/// which serve the requests, and the main thread's. The server's other threads (the database
-/// connections' own, a blocking pool) share them. With two in all, the two workers of a 2-core
-/// machine often fell into one and waited for each other's `malloc` and `free` (a fourteenth of
-/// the CPU of `GET /api/v2/teams` under load went to waking and waiting at that lock), and the
-/// server answered a third to a half fewer requests in those runs (README, "API speed").
+/// Arenas that threads share: one for each runtime worker, which serve the requests, and the
+/// main thread's. glibc gives each thread that first allocates an arena of its own until there
+/// are this many, then shares them out in turn; the workers start before the server's other
+/// threads (the database connections', a blocking pool), so each has its own. With two in all,
+/// the two workers of a 2-core machine often fell into one and waited for each other's `malloc`
+/// and `free` (a fourteenth of the CPU of `GET /api/v2/teams` under load went to waking and
+/// waiting at that lock), and the server answered as few as half the requests in those runs
+/// (README, "API speed"). Each arena keeps at most [`TRIM_THRESHOLD`] free at its top.
 fn arenas() -> i32 {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
-    i32::try_from(cores).map_or(i32::MAX, |cores| cores.saturating_add(1))
+    i32::try_from(runtime_workers()).map_or(i32::MAX, |workers| workers.saturating_add(1))
 }
 
-/// Sets the thresholds and arena count above; `run` calls it first, before other threads
-/// start. Answers whether glibc took all three (it is not glibc elsewhere, and nothing is set).
+/// The runtime's worker threads, counted as tokio counts them when it is not told: the
+/// `TOKIO_WORKER_THREADS` environment variable, else one for each core.
+fn runtime_workers() -> usize {
+    std::env::var("TOKIO_WORKER_THREADS")
+        .ok()
+        .and_then(|workers| workers.parse().ok())
+        .filter(|&workers| workers > 0)
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
+}
+
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
 pub fn give_freed_memory_back() -> bool {
