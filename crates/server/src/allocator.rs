@@ -40,6 +40,8 @@ fn runtime_workers() -> usize {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get))
 }
 
+/// Sets the thresholds and arena count above; `run` calls it first, before other threads
+/// start. Answers whether glibc took all three (it is not glibc elsewhere, and nothing is set).
 #[cfg(all(target_os = "linux", target_env = "gnu"))]
 #[allow(unsafe_code)]
 pub fn give_freed_memory_back() -> bool {
