@@ -240,9 +240,10 @@ impl ThreadDraft {
 }
 
 impl ThreadEntry {
-    /// The entry as a draft again: what a form shows to edit it, and what export writes.
-    pub fn to_draft(&self, catalogue: &Catalogue) -> ThreadDraft {
-        let (line, code, name, colour) = match &self.source {
+    /// The thread's name and `#RRGGBB` colour: the catalogue's for a catalogue thread (both empty
+    /// where the catalogue does not know it), its own for a custom one.
+    pub fn name_and_colour(&self, catalogue: &Catalogue) -> (String, String) {
+        match &self.source {
             ThreadSource::Catalogue { line, code } => {
                 let thread = catalogue
                     .line_by_id(line)
@@ -250,16 +251,21 @@ impl ThreadEntry {
                     .and_then(|index| catalogue.find(index, code).ok())
                     .map(|found| catalogue.thread(found[0]));
                 (
-                    line.clone(),
-                    code.clone(),
                     thread.map(|t| t.name.to_owned()).unwrap_or_default(),
                     thread.map(|t| t.rgb.to_hex()).unwrap_or_default(),
                 )
             }
-            ThreadSource::Custom { name, colour } => {
-                (String::new(), String::new(), name.clone(), colour.to_hex())
-            }
+            ThreadSource::Custom { name, colour } => (name.clone(), colour.to_hex()),
+        }
+    }
+
+    /// The entry as a draft again: what a form shows to edit it, and what export writes.
+    pub fn to_draft(&self, catalogue: &Catalogue) -> ThreadDraft {
+        let (line, code) = match &self.source {
+            ThreadSource::Catalogue { line, code } => (line.clone(), code.clone()),
+            ThreadSource::Custom { .. } => (String::new(), String::new()),
         };
+        let (name, colour) = self.name_and_colour(catalogue);
         let optional = |amount: Option<Hundredths>| amount.map(|a| a.to_string()).unwrap_or_default();
         ThreadDraft {
             line,

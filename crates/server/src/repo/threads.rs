@@ -487,7 +487,7 @@ fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, AppEr
     let catalogue = Catalogue::builtin();
     let (line_id, code, name, colour) = match &entry.source {
         ThreadSource::Catalogue { line, code } => {
-            let colour = entry.to_draft(catalogue).colour;
+            let (_, colour) = entry.name_and_colour(catalogue);
             (Some(line.clone()), Some(code.clone()), None, colour)
         }
         ThreadSource::Custom { name, colour } => (None, None, Some(name.clone()), colour.to_hex()),

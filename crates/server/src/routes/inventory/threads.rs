@@ -902,7 +902,8 @@ fn search_query(params: &ListParams, team_default: Option<Hundredths>) -> Result
 fn view(thread: &Thread, distance: Option<f64>, team_default: Option<Hundredths>) -> ThreadView {
     let catalogue = Catalogue::builtin();
     let entry = &thread.entry;
-    let draft = entry.to_draft(catalogue);
+    // Not the whole draft, whose amounts are written out as text: the list shows fifty at once.
+    let (name, colour) = entry.name_and_colour(catalogue);
     let (line, code) = match &entry.source {
         ThreadSource::Catalogue { line, code } => (Some(line.clone()), Some(code.clone())),
         ThreadSource::Custom { .. } => (None, None),
@@ -913,8 +914,8 @@ fn view(thread: &Thread, distance: Option<f64>, team_default: Option<Hundredths>
         line,
         line_name: line_index.map(|index| catalogue.line(index).display_name()),
         code,
-        name: draft.name,
-        colour: if draft.colour.is_empty() { thread.stored_colour.clone() } else { draft.colour },
+        name,
+        colour: if colour.is_empty() { thread.stored_colour.clone() } else { colour },
         fibre: line_index.and_then(|index| catalogue.line(index).fibre),
         quantity: entry.quantity.as_f64(),
         spool_length_m: entry.spool_length_m,
