@@ -49,13 +49,16 @@ pub fn run(cli: Cli) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(dispatch(cli.command)) {
+    let code = match runtime.block_on(dispatch(cli.command)) {
         Ok(code) => code,
         Err(error) => {
             tracing::error!(error = format!("{error:#}"), "bobbin stopped");
             ExitCode::FAILURE
         }
-    }
+    };
+    drop(runtime);
+    telemetry::flush();
+    code
 }
 
 async fn dispatch(command: Command) -> anyhow::Result<ExitCode> {

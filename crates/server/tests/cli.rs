@@ -300,6 +300,31 @@ fn ctrl_c_stops_the_server_gracefully() {
     }
 }
 
+/// The request lines of answers that went well are written together, a little late
+/// (`telemetry::Output`), but the log keeps its order: those of requests answered before the
+/// server is told to stop come before its "shutting down" line, and none is lost.
+#[test]
+fn request_lines_written_together_keep_the_log_in_order() {
+    let folder = tempfile::tempdir().unwrap();
+    let mut server = Server::start(Path::new(BOBBIN), folder.path());
+    for _ in 0..3 {
+        assert_eq!(get(&format!("{}/healthz", server.address)).status(), 200);
+    }
+    server.signal("TERM");
+    server.wait_for("stopped");
+    assert!(server.wait_until_exited().success());
+
+    let shutting_down = (server.seen.iter())
+        .position(|line| line["message"] == "shutting down: finishing requests in flight")
+        .unwrap_or_else(|| panic!("no shutting-down line: {:?}", server.seen));
+    let request_lines: Vec<usize> = (server.seen.iter().enumerate())
+        .filter(|(_, line)| line["message"] == "finished processing request")
+        .map(|(index, _)| index)
+        .collect();
+    assert_eq!(request_lines.len(), 3, "{:?}", server.seen);
+    assert!(request_lines.iter().all(|&index| index < shutting_down), "{:?}", server.seen);
+}
+
 /// `BOBBIN_LOG=info,bobbin::request=warn`: the request lines of answers that went well are
 /// dropped, those of 5xx answers kept.
 #[test]
