@@ -20,14 +20,45 @@ const MMAP_THRESHOLD: i32 = 256 * 1024;
 const TRIM_THRESHOLD: i32 = 1024 * 1024;
 /// Arenas that threads share: one for each runtime worker, which serve the requests, and the
 /// main thread's. glibc gives each thread that first allocates an arena of its own until there
-/// are this many, then shares them out in turn; the workers start before the server's other
-/// threads (the database connections', a blocking pool), so each has its own. With two in all,
-/// the two workers of a 2-core machine often fell into one and waited for each other's `malloc`
-/// and `free` (a fourteenth of the CPU of `GET /api/v2/teams` under load went to waking and
-/// waiting at that lock), and the server answered as few as half the requests in those runs
-/// (README, "API speed"). Each arena keeps at most [`TRIM_THRESHOLD`] free at its top.
+/// are this many, then shares them out in turn; [`runtime`] has each worker allocate before the
+/// server's other threads start (the database connections', a blocking pool), so each has its
+/// own. With two in all, the two workers of a 2-core machine often fell into one and waited for
+/// each other's `malloc` and `free` (a fourteenth of the CPU of `GET /api/v2/teams` under load
+/// went to waking and waiting at that lock), and the server answered as few as half the requests
+/// in those runs (README, "API speed"). Each arena keeps at most [`TRIM_THRESHOLD`] free at its
+/// top.
 fn arenas() -> i32 {
     i32::try_from(runtime_workers()).map_or(i32::MAX, |workers| workers.saturating_add(1))
+}
+
+/// The async runtime, each of whose workers has allocated, and so taken an arena of its own
+/// ([`arenas`]), by the time it is answered. Workers allocate only once they have work, and the
+/// database connections' threads start as the server opens the database: before, a server
+/// started now and then with its two workers in one arena, and took half as much CPU again for
+/// each request for as long as it ran (4.4 waits at the arena's lock a `GET /teams`; README, "API
+/// speed").
+///
+/// # Errors
+///
+/// tokio's, when it cannot start the runtime's threads.
+pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
+    let (started, allocated) = std::sync::mpsc::channel();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .on_thread_start(move || {
+            // A thread's first allocation gives it its arena (`black_box`: not optimised away).
+            drop(std::hint::black_box(Box::new(0_u64)));
+            // Later threads (the blocking pool's) find no one listening.
+            let _ = started.send(());
+        })
+        .build()?;
+    for _ in 0..runtime_workers() {
+        // A worker that is slow to start is not waited for long: start-up must stay fast.
+        if allocated.recv_timeout(std::time::Duration::from_millis(100)).is_err() {
+            break;
+        }
+    }
+    Ok(runtime)
 }
 
 /// The runtime's worker threads, counted as tokio counts them when it is not told: the

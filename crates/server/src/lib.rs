@@ -42,7 +42,7 @@ pub fn run(cli: Cli) -> ExitCode {
         eprintln!("bobbin: {error:#}");
         return ExitCode::FAILURE;
     }
-    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
+    let runtime = match allocator::runtime() {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("bobbin: cannot start the async runtime: {error}");
