@@ -13,6 +13,9 @@
 // runs), p50 and p99 latency, and the server's CPU time per request (user and system, from
 // /proc): on a shared machine the rates move with what else runs, the CPU time much less. The
 // README's "API speed" section records the results.
+//
+// COMPARE=/path/to/another/bobbin instead compares two builds by interleaving their loads
+// (compareBuilds), on SQLite: for a change worth a few per cent, which separate runs cannot show.
 
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -33,6 +36,10 @@ const binary = process.env.BOBBIN_BINARY ?? join(root, 'target/dist/bobbin');
 // Only the endpoints whose name holds one of these words (`ENDPOINTS=adjust,threads`), to compare
 // two builds on a few; all of them by default.
 const only = process.env.ENDPOINTS?.split(',').filter(Boolean);
+// A second build to compare with the first by interleaving (`COMPARE=/tmp/bobbin-before`), and how
+// many rounds (ROUNDS, 8): see compareBuilds.
+const compare = process.env.COMPARE;
+const ROUNDS = Number(process.env.ROUNDS ?? 8);
 const scratch = mkdtempSync(join(tmpdir(), 'bobbin-bench-http-'));
 process.on('exit', () => rmSync(scratch, { recursive: true, force: true }));
 
@@ -173,6 +180,51 @@ async function measureStartUp(databaseUrl) {
   return { median: times[Math.floor(times.length / 2)], fastest: times[0], idle };
 }
 
+/** The median of `values`. */
+function median(values) {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+}
+
+/**
+ * Two builds compared by interleaving, on SQLite: each started once on a database of its own and
+ * prepared alike, then each endpoint loaded on one build and the other in turn, ROUNDS times, the
+ * order swapped every round. The machine's slow and fast spells move a whole run's rates more
+ * than a change of a few per cent does; loads a few seconds apart share them. Prints each
+ * build's median CPU time per request and requests/s, and every round's CPU time.
+ */
+async function compareBuilds() {
+  const builds = [];
+  try {
+    for (const build of [binary, compare]) {
+      const databaseUrl = `sqlite://${join(scratch, `compare-${builds.length}.db`)}`;
+      const server = await startServer({ name: 'bench-compare', quiet: true, env: serverEnv(databaseUrl), binary: build });
+      builds.push({ build, server, endpoints: await prepare(server), runs: [] });
+    }
+    console.log(`wrk: ${CONNECTIONS} connections, 2 threads, ${SECONDS_EACH} s each, loopback; ${ROUNDS} rounds, SQLite`);
+    for (const [index, [name]] of builds[0].endpoints.entries()) {
+      if (only && !only.some((word) => name.includes(word))) continue;
+      for (const build of builds) build.runs = [];
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const build of round % 2 ? [...builds].reverse() : builds) {
+          const [, path, request] = build.endpoints[index];
+          const run = wrk(build.server.base + path, build.server.pid, request);
+          if (run.errors > 0) throw new Error(`${name} on ${build.build}: ${run.errors} answers other than 2xx`);
+          build.runs.push(run);
+        }
+      }
+      console.log(`\n${name}`);
+      for (const { build, runs } of builds) {
+        const cpu = runs.map((run) => run.cpuEach);
+        const rate = Math.round(median(runs.map((run) => run.perSecond))).toLocaleString('en');
+        const each = cpu.map((value) => value.toFixed(0)).join(' ');
+        console.log(`  ${build}: ${median(cpu).toFixed(1)} µs of CPU a request (median; ${each}), ${rate} requests/s`);
+      }
+    }
+  } finally {
+    for (const { server } of builds) server.stop();
+  }
+}
+
 function printTable(title, results, reference) {
   console.log(`\n${title}`);
   console.log('| Endpoint | Requests/s | Share of bare axum | p50 | p99 | CPU per request | Not 2xx |');
@@ -183,6 +235,11 @@ function printTable(title, results, reference) {
       `| ${name} | ${Math.round(perSecond).toLocaleString('en')} | ${share}% | ${p50.toFixed(2)} ms | ${p99.toFixed(2)} ms | ${cpuEach.toFixed(0)} µs | ${errors} |`,
     );
   }
+}
+
+if (compare) {
+  await compareBuilds();
+  process.exit();
 }
 
 const postgres = process.env.BOBBIN_TEST_POSTGRES_URL;

@@ -4,6 +4,8 @@
 #
 #   scripts/bench-http.sh            SQLite, then PostgreSQL
 #   SECONDS_EACH=10 scripts/bench-http.sh
+#   COMPARE=/tmp/bobbin-before ENDPOINTS=teams scripts/bench-http.sh
+#                                    target/dist/bobbin against another build, loads interleaved
 #
 # It builds the reference (crates/server/examples/bare_axum.rs: one JSON handler, the same axum,
 # tokio and compiler settings: Cargo.toml's `dist` profile, as the server ships), then
