@@ -20,9 +20,9 @@ const MMAP_THRESHOLD: i32 = 256 * 1024;
 const TRIM_THRESHOLD: i32 = 1024 * 1024;
 /// Arenas that threads share: one for each runtime worker, which serve the requests, and the
 /// main thread's. glibc gives each thread that first allocates an arena of its own until there
-/// are this many, then shares them out in turn; [`runtime`] has each worker allocate before the
-/// server's other threads start (the database connections', a blocking pool), so each has its
-/// own. With two in all, the two workers of a 2-core machine often fell into one and waited for
+/// are this many, then shares them out in turn; [`runtime`] waits until each worker has
+/// allocated, and the server's other threads (the log's, the database connections', a blocking
+/// pool) start after it, so each worker has its own. With two in all, the two workers of a 2-core machine often fell into one and waited for
 /// each other's `malloc` and `free` (a fourteenth of the CPU of `GET /api/v2/teams` under load
 /// went to waking and waiting at that lock), and the server answered as few as half the requests
 /// in those runs (README, "API speed"). Each arena keeps at most [`TRIM_THRESHOLD`] free at its
@@ -32,11 +32,12 @@ fn arenas() -> i32 {
 }
 
 /// The async runtime, each of whose workers has allocated, and so taken an arena of its own
-/// ([`arenas`]), by the time it is answered. Workers allocate only once they have work, and the
-/// database connections' threads start as the server opens the database: before, a server
-/// started now and then with its two workers in one arena, and took half as much CPU again for
-/// each request for as long as it ran (4.4 waits at the arena's lock a `GET /teams`; README, "API
-/// speed").
+/// ([`arenas`]), by the time it is answered: start the server's other threads after it (the
+/// log's writer, the database connections'). A thread allocates as it starts; the workers start
+/// as the runtime is built, but the main thread went on at once to open the database, and the
+/// log's thread had started before: a server started now and then with its two workers in one
+/// arena, and took half as much CPU again for each request for as long as it ran (4.4 waits at
+/// the arena's lock a `GET /teams`; README, "API speed").
 ///
 /// # Errors
 ///
@@ -46,7 +47,8 @@ pub fn runtime() -> std::io::Result<tokio::runtime::Runtime> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .on_thread_start(move || {
-            // A thread's first allocation gives it its arena (`black_box`: not optimised away).
+            // A thread's first allocation gives it its arena: std's start of a thread allocates
+            // already, and this makes sure of it (`black_box`: not optimised away).
             drop(std::hint::black_box(Box::new(0_u64)));
             // Later threads (the blocking pool's) find no one listening.
             let _ = started.send(());

@@ -49,6 +49,10 @@ pub fn run(cli: Cli) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
+    if let Err(error) = telemetry::start_writing() {
+        eprintln!("bobbin: {error:#}");
+        return ExitCode::FAILURE;
+    }
     let code = match runtime.block_on(dispatch(cli.command)) {
         Ok(code) => code,
         Err(error) => {

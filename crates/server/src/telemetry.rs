@@ -21,11 +21,29 @@ pub fn init(args: &LogArgs) -> anyhow::Result<()> {
         LogFormat::Text => builder.try_init(),
         LogFormat::Json => builder.json().flatten_event(true).with_current_span(true).try_init(),
     };
-    result.map_err(|error| anyhow::anyhow!("cannot set up logging: {error}"))?;
+    result.map_err(|error| anyhow::anyhow!("cannot set up logging: {error}"))
+}
+
+/// Starts the thread that writes the request lines gathered ([`Output`]), and has a panic's
+/// message follow them. After the runtime's workers have started: a thread allocates as it
+/// starts, and each worker must take a `malloc` arena of its own first (`allocator::runtime`).
+///
+/// # Errors
+///
+/// When the thread cannot start.
+pub fn start_writing() -> anyhow::Result<()> {
     std::thread::Builder::new()
         .name("log".to_owned())
         .spawn(|| OUTPUT.write_gathered_lines())
         .context("cannot start the log's writer")?;
+    let report = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |panic| {
+        // Not while this thread is writing the log (a panic there): it would wait for itself.
+        if let Ok(_writing) = OUTPUT.writing.try_lock() {
+            OUTPUT.write_gathered();
+        }
+        report(panic);
+    }));
     Ok(())
 }
 
@@ -52,8 +70,9 @@ static OUTPUT: LazyLock<Output> = LazyLock::new(Output::default);
 /// buffer= flush=` does. Written one by one they were a `write` to standard error on every
 /// request: `GET /teams` took 61-63 µs of CPU under the benchmark's load, 58-59 µs gathered
 /// (README, "API speed"). Every other line (a warning, an error, the server starting or
-/// stopping) is written at once after the lines gathered before it, so the log keeps its order;
-/// [`flush`] writes the rest as the process ends.
+/// stopping) is written at once after the lines gathered before it, and so is a panic's message,
+/// so the log keeps its order; [`flush`] writes the rest as the process ends. A process killed
+/// outright (`SIGKILL`) loses the request lines of its last tenth of a second.
 ///
 /// Written here: `tracing-appender`'s non-blocking writer hands every line to a thread of its own,
 /// woken for each, and measured no faster than a `write` per line.
@@ -76,9 +95,14 @@ impl Output {
     /// the lines are dropped, as a `write` of each would have failed.
     fn write_through(&self, line: &[u8]) {
         let _writing = self.writing.lock().unwrap_or_else(PoisonError::into_inner);
+        self.write_gathered();
+        let _ = std::io::stderr().write_all(line);
+    }
+
+    /// Writes the lines gathered; the caller holds `writing`.
+    fn write_gathered(&self) {
         let gathered = std::mem::take(&mut *self.gathered());
-        let mut stderr = std::io::stderr().lock();
-        let _ = stderr.write_all(&gathered).and_then(|()| stderr.write_all(line));
+        let _ = std::io::stderr().write_all(&gathered);
     }
 
     fn gather(&self, line: &[u8]) {
