@@ -176,8 +176,7 @@ async function measureStartUp(databaseUrl) {
     server.stop();
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  times.sort((a, b) => a - b);
-  return { median: times[Math.floor(times.length / 2)], fastest: times[0], idle };
+  return { median: median(times), fastest: Math.min(...times), idle };
 }
 
 /** The median of `values`. */
