@@ -19,7 +19,7 @@ use tower::Layer as _;
 /// What [`Application::thread_cache`] gives.
 pub use crate::repo::thread_cache::ThreadCache;
 use crate::{
-    auth::AuthService,
+    auth::{AuthService, sign_in_cache::SignInCache},
     backup::{self, ServerLock},
     blocking::HeavyWork,
     config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
@@ -108,6 +108,7 @@ impl Application {
             .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));
         let state = AppState::new(Shared {
             db: db.clone(),
+            sign_in_cache: SignInCache::new(Arc::clone(&sign_in_reads)),
             sign_in_reads: sign_in_reads.clone(),
             environment: args.environment,
             auth,

@@ -3,7 +3,7 @@ use std::{ops::Deref, sync::Arc};
 use sea_orm::DatabaseConnection;
 
 use crate::{
-    auth::AuthService,
+    auth::{AuthService, sign_in_cache::SignInCache},
     blocking::HeavyWork,
     config::{Environment, Secret},
     db::{SignInReads, StorageWatch},
@@ -32,13 +32,15 @@ impl Deref for AppState {
 }
 
 /// Nothing here may hold per-user state that only this process knows: several server instances
-/// can run behind one load balancer against PostgreSQL. (The thread cache holds copies only,
-/// each checked against the database before use.)
+/// can run behind one load balancer against PostgreSQL. (The thread cache and the sign-in cache
+/// hold copies only, each checked against the database before use.)
 #[derive(Debug)]
 pub struct Shared {
     pub db: DatabaseConnection,
     /// Where the sign-in checks read ([`SignInReads`]).
     pub sign_in_reads: Arc<SignInReads>,
+    /// The sign-in checks read, used while the database's sign-in epoch says they still hold.
+    pub sign_in_cache: SignInCache,
     pub environment: Environment,
     pub auth: Arc<AuthService>,
     /// Whether the client address comes from `X-Forwarded-For` (behind a trusted proxy).

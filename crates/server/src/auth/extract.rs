@@ -24,9 +24,8 @@ use crate::{
         user,
     },
     repo::{
-        auth::sessions::{self, SignedIn},
+        auth::sessions::SignedIn,
         teams::{self, Membership},
-        users,
     },
     state::AppState,
 };
@@ -171,11 +170,12 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Checks an access token (signature, expiry, audience, issuer) and that its session and user
-/// still exist, in the database on every request: a signed-out session's tokens stop working at
-/// once, not when they expire, on every server sharing the database.
+/// still exist, in the database on every request (or a copy of the check the database says still
+/// holds: [`crate::auth::sign_in_cache`]): a signed-out session's tokens stop working at once,
+/// not when they expire, on every server sharing the database.
 pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<CurrentSession> {
     let claims = verified(state, token)?;
-    let signed_in = sessions::signed_in(&state.sign_in_reads, claims.session_id, claims.sub).await?;
+    let signed_in = state.sign_in_cache.signed_in(claims.session_id, claims.sub).await?;
     still_signed_in(state, claims, signed_in)
 }
 
@@ -200,7 +200,7 @@ pub async fn from_access_token_with_teams(
 ) -> AuthResult<(CurrentSession, Vec<teams::Joined>)> {
     let claims = verified(state, token)?;
     let (signed_in, joined) =
-        teams::signed_in_teams(&state.sign_in_reads, claims.session_id, claims.sub).await?.unzip();
+        state.sign_in_cache.signed_in_teams(claims.session_id, claims.sub).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, joined.unwrap_or_default()))
 }
 
@@ -212,7 +212,7 @@ pub async fn from_access_token_with_default_team(
 ) -> AuthResult<(CurrentSession, Option<String>)> {
     let claims = verified(state, token)?;
     let (signed_in, default_team_pid) =
-        users::signed_in_profile(&state.sign_in_reads, claims.session_id, claims.sub).await?.unzip();
+        state.sign_in_cache.signed_in_profile(claims.session_id, claims.sub).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, default_team_pid.flatten()))
 }
 

@@ -6,7 +6,7 @@
 //!
 //! - [`routes`]: every route, one list; [`handlers`]: the endpoints, one module per area;
 //! - [`session`]: sessions, access tokens, rotating refresh tokens; [`session_limits`]: how
-//!   long sessions last;
+//!   long sessions last; [`sign_in_cache`]: each server's copies of the sign-in checks;
 //! - [`keys`]: the ES256 signing key and the JWKS;
 //! - [`extract`]: who is calling (bearer token, client address) and request bodies;
 //! - [`rate_limit`], [`password`], [`totp`], [`secret`], [`vault`]: the security rules.
@@ -24,6 +24,7 @@ pub mod routes;
 pub mod secret;
 pub mod session;
 pub mod session_limits;
+pub mod sign_in_cache;
 pub mod totp;
 pub mod user;
 pub mod vault;

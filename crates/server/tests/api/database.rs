@@ -8,7 +8,7 @@ use std::{
 use bobbin_server::{db::SignInReads, repo::auth::sessions::sign_in_column_type};
 use rstest::rstest;
 use sea_orm::{
-    ConnectionTrait as _, DbBackend, Statement,
+    ConnectionTrait as _, DbBackend, Statement, TransactionTrait as _,
     sea_query::{Alias, Expr, ExprTrait as _, Query},
 };
 use time::OffsetDateTime;
@@ -518,4 +518,74 @@ async fn sqlite_sign_in_reads_on_the_request_thread_answer_what_the_pool_does() 
     }
     assert_eq!(here.read_through_pool(), 0);
     assert_eq!(pool.read_through_pool(), 2 * 5);
+}
+
+/// The database raises the sign-in epoch (migration 12) in every transaction that changes what a
+/// sign-in check reads, whoever writes, and not for a change of a team's thread inventory, which
+/// every `+1` makes: each server uses its copies of the checks (`auth::sign_in_cache`) only while
+/// the epoch is the one they were read at.
+#[rstest]
+#[tokio::test]
+async fn the_database_raises_the_sign_in_epoch_with_every_change_a_sign_in_check_reads(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("epoch-owner").await;
+    let team = app.team(&owner, "Epoch shop").await;
+    let db_backend = app.db.get_database_backend();
+    let epoch = async || {
+        let statement = Statement::from_string(db_backend, "SELECT epoch FROM sign_in_epoch");
+        let row = app.db.query_one_raw(statement).await.unwrap().unwrap();
+        row.try_get::<i64>("", "epoch").unwrap()
+    };
+    let person = format!("(SELECT id FROM users WHERE email = '{}')", owner.email);
+    let of_team = format!("(SELECT id FROM teams WHERE public_id = '{team}')");
+
+    let changes = [
+        ("a person", format!("UPDATE users SET updated_at = updated_at WHERE id = {person}")),
+        ("a session", format!("UPDATE sessions SET updated_at = updated_at WHERE user_id = {person}")),
+        ("a membership", format!("UPDATE team_members SET role = role WHERE team_id = {of_team}")),
+        ("a team's name", format!("UPDATE teams SET name = 'Renamed shop' WHERE id = {of_team}")),
+    ];
+    for (what, sql) in changes {
+        let before = epoch().await;
+        app.db.execute_unprepared(&sql).await.unwrap();
+        assert!(epoch().await > before, "a change of {what} raises the epoch");
+    }
+    let before = epoch().await;
+    let token = &owner.token;
+    app.auth_post_as(token, "/factors", &serde_json::json!({ "factor_type": "totp" })).await;
+    assert!(epoch().await > before, "a second factor added raises the epoch");
+
+    // The thread inventory's revision, raised by every change of an entry, is not the sign-in's.
+    let before = epoch().await;
+    let revision = format!("UPDATE teams SET threads_revision = threads_revision + 1 WHERE id = {of_team}");
+    app.db.execute_unprepared(&revision).await.unwrap();
+    assert_eq!(epoch().await, before, "a thread change leaves the epoch");
+
+    // Several changes in one transaction: raised, on PostgreSQL once, at the commit.
+    let txn = app.db.begin().await.unwrap();
+    txn.execute_unprepared(&format!("UPDATE users SET updated_at = updated_at WHERE id = {person}"))
+        .await
+        .unwrap();
+    txn.execute_unprepared(&format!("UPDATE teams SET name = 'Renamed again' WHERE id = {of_team}"))
+        .await
+        .unwrap();
+    assert_eq!(epoch().await, before, "not before the commit");
+    txn.commit().await.unwrap();
+    let after = epoch().await;
+    assert!(after > before, "raised by the transaction");
+    if backend == Backend::Postgres {
+        assert_eq!(after, before + 1, "once a transaction");
+    }
+
+    // Ends: a session signed out, a team removed.
+    for sql in [
+        format!("DELETE FROM sessions WHERE user_id = {person}"),
+        format!("DELETE FROM teams WHERE id = {of_team}"),
+    ] {
+        let before = epoch().await;
+        app.db.execute_unprepared(&sql).await.unwrap();
+        assert!(epoch().await > before, "{sql} raises the epoch");
+    }
 }

@@ -136,6 +136,10 @@ impl Request {
         Self { method: Method::PUT, body: Some(body), ..Self::get(path) }
     }
 
+    pub fn patch(path: impl Into<String>, body: Value) -> Self {
+        Self { method: Method::PATCH, body: Some(body), ..Self::get(path) }
+    }
+
     pub fn delete(path: impl Into<String>) -> Self {
         Self { method: Method::DELETE, ..Self::get(path) }
     }

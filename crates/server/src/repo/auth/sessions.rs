@@ -259,6 +259,20 @@ pub async fn signed_in(reads: &SignInReads, id: Uuid, user_id: UserId) -> Result
     reads.one(query).await?.as_ref().map(SignedIn::of_row).transpose()
 }
 
+/// The sign-in epoch, which the database raises in every transaction that changes what a
+/// sign-in check reads (migration 12; `auth::sign_in_cache`).
+///
+/// # Errors
+///
+/// The database's; a database without the epoch's row (it is made with its table) as
+/// [`DbErr::RecordNotFound`].
+pub async fn sign_in_epoch(reads: &SignInReads) -> Result<i64, DbErr> {
+    let statement = Statement::from_string(reads.backend(), "SELECT epoch FROM sign_in_epoch WHERE id = 1");
+    let row =
+        reads.one(statement).await?.ok_or_else(|| DbErr::RecordNotFound("the sign-in epoch".to_owned()))?;
+    row.get("epoch")
+}
+
 /// The statement of `query`, [`signed_in_query`] or one that reads more beside it, for the
 /// session `id` of `user_id`: its SQL built once for each database (`cached`). `added` are the
 /// values of what the query adds (columns and joins, which come before its `WHERE`), in order;
@@ -321,7 +335,7 @@ pub fn sign_in_column_type(name: &str) -> Option<ColumnType> {
         Some(("D_", column)) => of::<team_member::Entity>(column),
         _ => match name {
             "has_verified_factor" => Some(ColumnType::Boolean),
-            "member_count" => Some(ColumnType::BigInteger),
+            "member_count" | "epoch" => Some(ColumnType::BigInteger),
             // The setting's stored JSON, and a team's public id.
             "default_reorder_point" | "default_team_pid" => Some(ColumnType::Text),
             _ => None,
