@@ -7,7 +7,7 @@
 //! database, in that transaction (triggers: `migrations/src/m20261129_000012_sign_in_epoch.rs`),
 //! whoever writes: a server, the operator's commands, SQL by hand. A copy keeps the epoch that
 //! was read before it; a request reads the epoch after it came, and uses a copy only if the
-//! copy was read at that epoch (or a later one). A session signed out, ended by a password change
+//! copy was read at that very epoch. A session signed out, ended by a password change
 //! or a replayed refresh token, or of a person disabled, on any server, is therefore refused by
 //! every server sharing the database from the next request on, as when every request read its
 //! check; and a change of the person or their teams is seen as soon.
@@ -45,9 +45,9 @@ use crate::{
     },
 };
 
-/// How many copies of each kind a server keeps, at most: the least used go first. A copy is a
-/// session and its person, a few hundred bytes, with their teams.
-const KEPT: u64 = 2_048;
+/// How many bytes of copies of each kind a server keeps, at most, as [`Weight::weight`] counts
+/// them: the least used go first.
+const KEPT_BYTES: u64 = 4 * 1024 * 1024;
 
 /// How long an unused copy is kept.
 const KEPT_FOR: Duration = Duration::from_mins(10);
@@ -74,8 +74,12 @@ pub struct SignInCache {
 
 impl SignInCache {
     pub fn new(reads: Arc<SignInReads>) -> Self {
-        fn copies<T: Send + Sync + 'static>() -> Copies<T> {
-            Cache::builder().max_capacity(KEPT).time_to_idle(KEPT_FOR).build()
+        fn copies<T: Weight + Send + Sync + 'static>() -> Copies<T> {
+            Cache::builder()
+                .max_capacity(KEPT_BYTES)
+                .weigher(|_key, kept: &Arc<Kept<T>>| kept.read.weight())
+                .time_to_idle(KEPT_FOR)
+                .build()
         }
         Self {
             epoch: Arc::new(EpochReads { reads: Arc::clone(&reads), waiting: Mutex::default() }),
@@ -127,15 +131,16 @@ impl SignInCache {
     /// The copy of `key` in `copies` if the epoch, read now, is still the one it was read at;
     /// else `read` (not started until then), kept if it found the session. A session not found is
     /// never kept: it may be one being signed in.
-    async fn through<T: Clone + Send + Sync + 'static>(
+    async fn through<T: Clone + Weight + Send + Sync + 'static>(
         &self,
         copies: &Copies<T>,
         key: (Uuid, UserId),
         read: impl Future<Output = Result<Option<T>, DbErr>>,
     ) -> Result<Option<T>, DbErr> {
         let epoch = Arc::clone(&self.epoch).now().await?;
-        // A copy read at a later epoch than this request's is newer still, and as good.
-        if let Some(kept) = copies.get(&key).filter(|kept| kept.epoch >= epoch) {
+        // At that very epoch: an epoch never takes a value twice (migration 12), but a database
+        // restored from a backup has an earlier one, which copies read since must not pass.
+        if let Some(kept) = copies.get(&key).filter(|kept| kept.epoch == epoch) {
             return Ok(Some(kept.read.clone()));
         }
         // Read after the epoch was: it holds every change that epoch counts, and perhaps later ones.
@@ -144,6 +149,37 @@ impl SignInCache {
             copies.insert(key, Arc::new(Kept { epoch, read: read.clone() }));
         }
         Ok(read)
+    }
+}
+
+/// About how many bytes a copy holds: its strings, and a few hundred bytes for the rest of the
+/// session and the person. A person may be in many teams: each is counted.
+trait Weight {
+    fn weight(&self) -> u32;
+}
+
+impl Weight for SignedIn {
+    fn weight(&self) -> u32 {
+        let user = &self.user;
+        let strings = [user.raw_user_meta_data.to_string().len(), user.raw_app_meta_data.to_string().len()];
+        u32::try_from(512 + strings.iter().sum::<usize>()).unwrap_or(u32::MAX)
+    }
+}
+
+impl Weight for (SignedIn, Vec<Joined>) {
+    fn weight(&self) -> u32 {
+        let teams = self
+            .1
+            .iter()
+            .map(|joined| 128 + joined.team.name.len() + joined.team.public_id.len())
+            .sum::<usize>();
+        self.0.weight().saturating_add(u32::try_from(teams).unwrap_or(u32::MAX))
+    }
+}
+
+impl Weight for (SignedIn, Option<String>) {
+    fn weight(&self) -> u32 {
+        self.0.weight().saturating_add(32)
     }
 }
 
@@ -177,32 +213,12 @@ impl EpochReads {
         };
         if let Some(first) = start {
             // A task of its own, so that a request gone half-way (its client left) does not
-            // leave the others waiting.
-            tokio::spawn(Arc::clone(&self).read_as_they_come(first));
+            // leave the others waiting. The guard is made first: a task dropped before it ever
+            // runs (the runtime stopping) still ends the read.
+            let reading = Reading { reads: Arc::clone(&self), done: false };
+            tokio::spawn(reading.read_as_they_come(first));
         }
         answer.await.map_err(|_stopped| DbErr::Custom("the sign-in epoch was not read".to_owned()))?
-    }
-
-    /// Reads the epoch for `first`, then for the requests that came meanwhile, until none waits.
-    async fn read_as_they_come(self: Arc<Self>, first: Reply) {
-        let mut reading = Reading { reads: &self, done: false };
-        let mut requests = vec![first];
-        loop {
-            let epoch = sessions::sign_in_epoch(&self.reads).await;
-            for request in requests {
-                let _answered = request.send(epoch.clone());
-            }
-            let mut waiting = self.waiting();
-            requests = match waiting.as_mut() {
-                Some(next) if !next.is_empty() => std::mem::take(next),
-                _ => {
-                    // Under the lock, so that no request waits for a read nobody will make.
-                    *waiting = None;
-                    reading.done = true;
-                    return;
-                }
-            };
-        }
     }
 
     fn waiting(&self) -> std::sync::MutexGuard<'_, Option<Vec<Reply>>> {
@@ -212,12 +228,36 @@ impl EpochReads {
 
 /// A read of the epoch under way. Should it stop half-way (the runtime stopping), the requests
 /// still waiting are answered with an error, and the next request starts a read again.
-struct Reading<'a> {
-    reads: &'a EpochReads,
+struct Reading {
+    reads: Arc<EpochReads>,
     done: bool,
 }
 
-impl Drop for Reading<'_> {
+impl Reading {
+    /// Reads the epoch for `first`, then for the requests that came meanwhile, until none waits.
+    async fn read_as_they_come(mut self, first: Reply) {
+        let mut requests = vec![first];
+        loop {
+            let epoch = sessions::sign_in_epoch(&self.reads.reads).await;
+            for request in requests {
+                let _answered = request.send(epoch.clone());
+            }
+            let mut waiting = self.reads.waiting();
+            requests = match waiting.as_mut() {
+                Some(next) if !next.is_empty() => std::mem::take(next),
+                _ => {
+                    // Under the lock, so that no request waits for a read nobody will make.
+                    *waiting = None;
+                    drop(waiting);
+                    self.done = true;
+                    return;
+                }
+            };
+        }
+    }
+}
+
+impl Drop for Reading {
     fn drop(&mut self) {
         if !self.done {
             *self.reads.waiting() = None;

@@ -3,15 +3,15 @@
 
 use bobbin_core::team::Role;
 use sea_orm::{
-    ColumnTrait as _, ConnectionTrait, DatabaseConnection, EntityTrait as _, QueryFilter as _,
-    QueryOrder as _, QuerySelect as _,
+    ColumnTrait as _, Condition, ConnectionTrait, DatabaseConnection, EntityTrait as _, QueryFilter as _,
+    QueryOrder as _, QuerySelect as _, sea_query::Query,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
 
 use crate::{
     db::committed,
-    entity::{identity, ids::UserId, mfa_factor, session, team, team_invite, user},
+    entity::{identity, ids::UserId, inventory_thread, mfa_factor, session, team, team_invite, user},
     error::AppError,
     repo::{
         auth::{factors, identities},
@@ -69,7 +69,8 @@ pub async fn deletion(db: &impl ConnectionTrait, user_id: UserId) -> Result<Dele
 ///   `created_by` become null: the app shows "A former member").
 ///
 /// The person's owned teams are locked first (PostgreSQL), so nobody joins a team of theirs
-/// between the count of its members and its deletion.
+/// between the count of its members and its deletion; so are the teams with an entry they
+/// changed last (see below).
 ///
 /// # Errors
 ///
@@ -85,9 +86,22 @@ pub async fn delete(db: &DatabaseConnection, user_id: UserId) -> Result<Result<(
             .filter(|joined| joined.role == Role::Owner)
             .map(|joined| joined.team.id)
             .collect();
+        // With them, the teams holding an entry the person changed last, whose thread revision
+        // their removal raises (migration 10, through the entries' `updated_by`) at the commit:
+        // locked now, before the sign-in epoch (migration 12), which the commit locks first
+        // otherwise, while a rename of such a team, holding its row, would wait for the epoch.
         // In one order, so two co-owners deleting their accounts at once cannot deadlock.
+        let changed_last = Query::select()
+            .column(inventory_thread::Column::TeamId)
+            .from(inventory_thread::Entity)
+            .and_where(inventory_thread::Column::UpdatedBy.eq(user_id))
+            .to_owned();
         team::Entity::find()
-            .filter(team::Column::Id.is_in(owned))
+            .filter(
+                Condition::any()
+                    .add(team::Column::Id.is_in(owned))
+                    .add(team::Column::Id.in_subquery(changed_last)),
+            )
             .order_by_asc(team::Column::Id)
             .lock_exclusive()
             .all(txn)
