@@ -1,6 +1,7 @@
 //! The sign-in epoch: one number, which the database raises in every transaction that changes
 //! what a request's sign-in check reads (a session, a person, their second factors, who is in
-//! which team, a team's name or its removal), in that transaction. It is raised to the time in
+//! which team, a team's name or its removal; and a team's default reorder point, migration 13),
+//! in that transaction. It is raised to the time in
 //! microseconds (or one more, if that is later), so it never takes the same value twice, even
 //! when a backup is restored or the table made again.
 //!
@@ -64,7 +65,8 @@ const TABLES: [&str; 5] = ["sessions", "users", "mfa_factors", "team_members", "
 /// restored, or its table made again: a server's copies are used only at the very epoch they
 /// were read at, so none read before is used again.
 const NEXT_POSTGRES: &str = "greatest(epoch + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint)";
-const NEXT_SQLITE: &str = "max(epoch + 1, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))";
+pub(crate) const NEXT_SQLITE: &str =
+    "max(epoch + 1, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))";
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

@@ -188,7 +188,7 @@ pub async fn from_access_token_in_team(
 ) -> AuthResult<(CurrentSession, Option<Membership>)> {
     let claims = verified(state, token)?;
     let (signed_in, membership) =
-        teams::signed_in_member(&state.sign_in_reads, claims.session_id, claims.sub, team_id).await?.unzip();
+        state.sign_in_cache.signed_in_member(claims.session_id, claims.sub, team_id).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, membership.flatten()))
 }
 

@@ -1,7 +1,8 @@
 //! Each server's copies of the sign-in checks it has read, used only while the database says
 //! nothing they hold has changed since: a request's session, its person and their second
-//! factors (every signed-in request), with their teams (`GET /teams`) or their default team
-//! (the profile).
+//! factors (every signed-in request), with their teams (`GET /teams`), their default team (the
+//! profile), or their role in the team a team route names, with that team and its default
+//! reorder point.
 //!
 //! Every transaction that changes what a check reads raises the sign-in epoch, a number in the
 //! database, in that transaction (triggers: `migrations/src/m20261129_000012_sign_in_epoch.rs`),
@@ -15,10 +16,10 @@
 //! The epoch is one row of one column: on PostgreSQL, reading it takes about two fifths of the
 //! machine time of the check's joins (`pgbench`: 23,000-24,000 reads a second against
 //! 9,600-9,800), and the requests that come while one read of it is under way share the next
-//! ([`EpochReads`]), so under load one read serves many requests. Only the team routes' check
-//! ([`crate::repo::teams::signed_in_member`]) is read every time: the team row it reads carries
-//! the revision the thread list's copies are checked against, which changes with every change
-//! of the inventory.
+//! ([`EpochReads`]), so under load one read serves many requests. The team row a team route's
+//! check reads also carries the team's thread revision, which every change of its inventory
+//! raises without raising the epoch: in a copy it is the one read with the copy, so the thread
+//! list reads the revision itself ([`crate::repo::thread_cache`]).
 //!
 //! Any change anywhere makes every copy stale, not only those it touches: the epoch says that
 //! something changed, not what. A busy server's copies are then read again after each sign-in
@@ -26,6 +27,7 @@
 
 use std::{
     future::Future,
+    hash::Hash,
     sync::{Arc, Mutex, PoisonError},
     time::Duration,
 };
@@ -40,7 +42,7 @@ use crate::{
     entity::ids::UserId,
     repo::{
         auth::sessions::{self, SignedIn},
-        teams::{self, Joined},
+        teams::{self, Joined, Membership},
         users,
     },
 };
@@ -59,10 +61,11 @@ struct Kept<T> {
     read: T,
 }
 
-/// Copies of one kind of check, by session and person (the token's claims).
-type Copies<T> = Cache<(Uuid, UserId), Arc<Kept<T>>>;
+/// Copies of one kind of check, by session and person (the token's claims), and for the team
+/// routes' the team the path names.
+type Copies<T, K = (Uuid, UserId)> = Cache<K, Arc<Kept<T>>>;
 
-/// The copies of the three kinds of check, and the reads of the epoch.
+/// The copies of the four kinds of check, and the reads of the epoch.
 #[derive(Debug)]
 pub struct SignInCache {
     reads: Arc<SignInReads>,
@@ -70,11 +73,12 @@ pub struct SignInCache {
     checks: Copies<SignedIn>,
     with_teams: Copies<(SignedIn, Vec<Joined>)>,
     with_profile: Copies<(SignedIn, Option<String>)>,
+    in_team: Copies<(SignedIn, Option<Membership>), (Uuid, UserId, String)>,
 }
 
 impl SignInCache {
     pub fn new(reads: Arc<SignInReads>) -> Self {
-        fn copies<T: Weight + Send + Sync + 'static>() -> Copies<T> {
+        fn copies<T: Weight + Send + Sync + 'static, K: Hash + Eq + Send + Sync + 'static>() -> Copies<T, K> {
             Cache::builder()
                 .max_capacity(KEPT_BYTES)
                 .weigher(|_key, kept: &Arc<Kept<T>>| kept.read.weight())
@@ -87,6 +91,7 @@ impl SignInCache {
             checks: copies(),
             with_teams: copies(),
             with_profile: copies(),
+            in_team: copies(),
         }
     }
 
@@ -128,13 +133,31 @@ impl SignInCache {
         self.through(&self.with_profile, (session_id, user_id), read).await
     }
 
+    /// [`teams::signed_in_member`], from a copy if nothing changed since it was read. The copy's
+    /// team row holds the thread revision it was read with, which changes with every change of
+    /// the team's inventory and does not raise the epoch: what needs the revision reads it
+    /// ([`crate::repo::thread_cache`]).
+    ///
+    /// # Errors
+    ///
+    /// The database's.
+    pub async fn signed_in_member(
+        &self,
+        session_id: Uuid,
+        user_id: UserId,
+        team_id: &str,
+    ) -> Result<Option<(SignedIn, Option<Membership>)>, DbErr> {
+        let read = teams::signed_in_member(&self.reads, session_id, user_id, team_id);
+        self.through(&self.in_team, (session_id, user_id, team_id.to_owned()), read).await
+    }
+
     /// The copy of `key` in `copies` if the epoch, read now, is still the one it was read at;
     /// else `read` (not started until then), kept if it found the session. A session not found is
     /// never kept: it may be one being signed in.
-    async fn through<T: Clone + Weight + Send + Sync + 'static>(
+    async fn through<T: Clone + Weight + Send + Sync + 'static, K: Hash + Eq + Send + Sync + 'static>(
         &self,
-        copies: &Copies<T>,
-        key: (Uuid, UserId),
+        copies: &Copies<T, K>,
+        key: K,
         read: impl Future<Output = Result<Option<T>, DbErr>>,
     ) -> Result<Option<T>, DbErr> {
         let epoch = Arc::clone(&self.epoch).now().await?;
@@ -174,6 +197,14 @@ impl Weight for (SignedIn, Vec<Joined>) {
             .map(|joined| 128 + joined.team.name.len() + joined.team.public_id.len())
             .sum::<usize>();
         self.0.weight().saturating_add(u32::try_from(teams).unwrap_or(u32::MAX))
+    }
+}
+
+impl Weight for (SignedIn, Option<Membership>) {
+    fn weight(&self) -> u32 {
+        let team =
+            self.1.as_ref().map_or(0, |member| 128 + member.team.name.len() + member.team.public_id.len());
+        self.0.weight().saturating_add(u32::try_from(team).unwrap_or(u32::MAX))
     }
 }
 

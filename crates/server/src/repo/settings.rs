@@ -135,9 +135,12 @@ pub async fn write(
     let backend = db.get_database_backend();
     let now = OffsetDateTime::now_utc();
     let setting = one_setting(scope, &changes);
-    let mut statements: Vec<Statement> =
-        changes.into_iter().map(|(key, json)| change(backend, scope, &key, json, now)).collect();
-    statements.push(select_all(backend, scope));
+    let statements = match &changes[..] {
+        [(key, json)] if backend == DbBackend::Postgres => {
+            vec![changed_with_the_rest(scope, key, json.clone(), now)]
+        }
+        _ => statements_of(backend, scope, changes, now),
+    };
     crate::db::written_if(db, setting.as_deref(), statements, |rows| {
         let settings = settings_of(rows)?;
         if settings.len() > MAX_KEYS {
@@ -146,6 +149,58 @@ pub async fn write(
         Ok(settings)
     })
     .await
+}
+
+/// A statement for each of `changes`, then the read of every setting of `scope`.
+fn statements_of(
+    backend: DbBackend,
+    scope: Scope,
+    changes: Vec<(SettingKey, Option<String>)>,
+    now: OffsetDateTime,
+) -> Vec<Statement> {
+    let mut statements: Vec<Statement> =
+        changes.into_iter().map(|(key, json)| change(backend, scope, &key, json, now)).collect();
+    statements.push(select_all(backend, scope));
+    statements
+}
+
+/// On PostgreSQL, the change of one setting and the read of every setting of `scope` after it,
+/// in one statement: the change as a data-modifying `WITH`, whose row it answers (if it sets
+/// the key), and the other keys read beside it (a statement's reads see the table as it was
+/// when it began, so the changed key is read from the change, not the table). The changes of
+/// one setting that come at once are written one after another in one transaction
+/// ([`crate::db::written_if`]), and each was two round trips to PostgreSQL, the change and then
+/// the read, while every change of that setting behind it waited: a settings `PATCH` under
+/// load ran at half the rate of SQLite's. Written by hand: sea-query builds no `WITH` around an
+/// `INSERT` or a `DELETE`.
+fn changed_with_the_rest(
+    scope: Scope,
+    key: &SettingKey,
+    json: Option<String>,
+    now: OffsetDateTime,
+) -> Statement {
+    let set = json.is_some();
+    let Statement { sql: change, values, .. } = change(DbBackend::Postgres, scope, key, json, now);
+    let mut values = values.map(|values| values.0).unwrap_or_default();
+    let next = values.len() + 1;
+    // The other keys of the scope: `$next` onwards are its owners and the key.
+    let (table, owners) = match scope {
+        Scope::Team(team_id) => {
+            values.push(team_id.into());
+            ("team_settings", format!(r#""team_id" = ${next}"#))
+        }
+        Scope::Member { team_id, user_id } => {
+            values.extend([team_id.into(), user_id.into()]);
+            ("member_settings", format!(r#""team_id" = ${next} AND "user_id" = ${}"#, next + 1))
+        }
+    };
+    values.push(key.as_str().into());
+    let key_at = values.len();
+    let changed = if set { r#"SELECT "key", "value" FROM changed UNION ALL "# } else { "" };
+    let sql = format!(
+        r#"WITH changed AS ({change} RETURNING "key", "value") {changed}SELECT "key", "value" FROM "{table}" WHERE {owners} AND "key" <> ${key_at}"#
+    );
+    Statement::from_sql_and_values(DbBackend::Postgres, sql, values)
 }
 
 /// The one setting `changes` write, named for [`crate::db::written_if`], which writes the changes

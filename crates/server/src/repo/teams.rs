@@ -233,6 +233,27 @@ pub async fn signed_in_member(
     reads.one(query).await?.as_ref().map(signed_in_member_of_row).transpose()
 }
 
+/// The team's thread revision, which every change of its thread inventory raises (`None`: no
+/// such team): what the thread list's copies are checked against ([`super::thread_cache`]).
+///
+/// # Errors
+///
+/// The database's.
+pub async fn threads_revision(reads: &SignInReads, team_id: TeamId) -> Result<Option<i64>, DbErr> {
+    static QUERY: BuiltOnce = BuiltOnce::new();
+    // Named as a team column of the sign-in reads, which give it its type on SQLite.
+    let column = format!("C_{}", team::Column::ThreadsRevision.as_str());
+    let query = QUERY.statement(reads.backend(), vec![team_id.into()], |backend| {
+        let query = Query::select()
+            .expr_as(Expr::col(team::Column::ThreadsRevision), Alias::new(&column))
+            .from(team::Entity)
+            .and_where(team::Column::Id.eq(team_id))
+            .to_owned();
+        backend.build(&query)
+    });
+    reads.one(query).await?.map(|row| row.get(&column)).transpose()
+}
+
 /// The query of [`signed_in_member`].
 fn signed_in_member_query(
     session_id: Uuid,

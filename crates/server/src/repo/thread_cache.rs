@@ -4,11 +4,12 @@
 //! 120 ms of 160 (`scripts/bench-inventory.mjs`), against about 10 ms for the core's search. So
 //! each server keeps the entries as the search reads them, tagged with the team's
 //! `threads_revision`, which the database raises in the transaction of every change to the
-//! inventory (triggers, migration 10). A request whose team row (read by the team extractors, before
-//! the entries) shows a newer revision than the copy's reads the entries again, and tags them
-//! with the revision it saw. The copy is therefore never older than its tag, no request is
-//! served a copy older than the team row it read, and servers sharing one database never serve
-//! a stale copy to one another.
+//! inventory (triggers, migration 10). A request reads the team's revision after it came (not
+//! from the team extractors' check, which may be a copy kept from an earlier request:
+//! `auth::sign_in_cache`); one that finds it newer than the copy's reads the entries again, and
+//! tags them with the revision it saw. The copy is therefore never older than its tag, no
+//! request is served a copy older than the revision it read, and servers sharing one database
+//! never serve a stale copy to one another.
 //!
 //! The requests that find a team's copy out of date at the same moment read it once between
 //! them. Every change raises the revision, and before, every list request in flight
@@ -55,14 +56,13 @@ use time::OffsetDateTime;
 use tokio::sync::Mutex;
 
 use super::{
+    teams,
     threads::{self, Thread},
     users::{Person, people_of},
 };
 use crate::{
-    entity::{
-        ids::{TeamId, ThreadId, UserId},
-        team,
-    },
+    db::SignInReads,
+    entity::ids::{TeamId, ThreadId, UserId},
     error::AppError,
 };
 
@@ -165,7 +165,7 @@ impl TeamThreads {
     /// who changed them last and the whole entries of `previous` (an older copy) whose version
     /// is unchanged.
     fn new(
-        team: &team::Model,
+        team: &Revision,
         mut threads: Vec<Stocked>,
         people: HashMap<UserId, Person>,
         previous: Option<&Self>,
@@ -173,8 +173,8 @@ impl TeamThreads {
     ) -> Self {
         threads.sort_by_cached_key(|thread| search::code_order(&thread.entry));
         let copy = Self {
-            team_id: team.id,
-            revision: team.threads_revision,
+            team_id: team.team_id,
+            revision: team.revision,
             threads,
             whole: SyncMutex::default(),
             people,
@@ -363,13 +363,20 @@ impl ThreadCache {
     pub async fn threads(
         &self,
         db: &impl ConnectionTrait,
-        team: &team::Model,
+        reads: &SignInReads,
+        team_id: TeamId,
     ) -> Result<Arc<TeamThreads>, AppError> {
+        // Read after the request came (the team extractors' check may be a copy kept from before,
+        // [`crate::auth::sign_in_cache`]): the copy served holds every change committed before.
+        let revision = teams::threads_revision(reads, team_id)
+            .await?
+            .ok_or_else(|| AppError::NotFound(crate::extract::TEAM_NOT_FOUND.to_owned()))?;
+        let team = &Revision { team_id, revision };
         if let Some(copy) = self.fresh(team) {
             self.hits.inc();
             return Ok(copy);
         }
-        let lock = self.locks.get_with(team.id, Arc::default);
+        let lock = self.locks.get_with(team_id, Arc::default);
         let _reading = lock.lock().await;
         // Read by the request this one waited for.
         if let Some(copy) = self.fresh(team) {
@@ -377,19 +384,26 @@ impl ThreadCache {
             return Ok(copy);
         }
         self.reads.inc();
-        let threads = threads::stocked_of_team(db, team.id).await?;
-        let people = threads::changers_of_team(db, team.id).await?;
-        let previous = self.copies.get(&team.id);
+        let threads = threads::stocked_of_team(db, team_id).await?;
+        let people = threads::changers_of_team(db, team_id).await?;
+        let previous = self.copies.get(&team_id);
         let copy =
             Arc::new(TeamThreads::new(team, threads, people, previous.as_deref(), self.whole_reads.clone()));
-        self.copies.insert(team.id, Arc::clone(&copy));
+        self.copies.insert(team_id, Arc::clone(&copy));
         Ok(copy)
     }
 
     /// The copy of the team's entries, if it is at least as new as the team row shows.
-    fn fresh(&self, team: &team::Model) -> Option<Arc<TeamThreads>> {
-        self.copies.get(&team.id).filter(|copy| copy.revision >= team.threads_revision)
+    fn fresh(&self, team: &Revision) -> Option<Arc<TeamThreads>> {
+        self.copies.get(&team.team_id).filter(|copy| copy.revision >= team.revision)
     }
+}
+
+/// A team and its thread revision, as read by a request.
+#[derive(Debug, Clone, Copy)]
+struct Revision {
+    team_id: TeamId,
+    revision: i64,
 }
 
 #[cfg(test)]
@@ -486,15 +500,8 @@ mod tests {
         assert_eq!(kept, vec![ids[0]]);
     }
 
-    fn a_team() -> team::Model {
-        team::Model {
-            id: TeamId::new(),
-            public_id: "team-of-16-chars".into(),
-            name: "Stitch & Co".into(),
-            created_at: OffsetDateTime::UNIX_EPOCH,
-            updated_at: OffsetDateTime::UNIX_EPOCH,
-            threads_revision: 0,
-        }
+    fn a_team() -> Revision {
+        Revision { team_id: TeamId::new(), revision: 0 }
     }
 
     fn stocked(version: i32) -> Stocked {

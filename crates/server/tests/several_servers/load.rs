@@ -112,7 +112,7 @@ pub struct Shop {
 }
 
 impl Shop {
-    fn path(&self, rest: &str) -> String {
+    pub fn path(&self, rest: &str) -> String {
         format!("/api/v2/teams/{}{rest}", self.team)
     }
 

@@ -290,6 +290,8 @@ async fn ended_on_one_refused_on_the_other(database_url: &str, together: bool) {
     fleet.answer(on_first, Request::delete(format!("/api/v2/teams/{team}")).by(&careful.access)).await.ok();
     assert_eq!(teams_on_second().await, Vec::<String>::new());
 
+    team_changes_on_one_seen_at_once_by_the_other(&fleet).await;
+
     let disabled = load::person(&fleet, on_first, "disabled@example.com").await;
     accepted_by(&fleet, on_second, &disabled).await;
     accepted_by(&fleet, on_first, &disabled).await;
@@ -311,6 +313,69 @@ async fn ended_on_one_refused_on_the_other(database_url: &str, together: bool) {
     let replayed = fleet.answer(on_first, replayed).await;
     assert!(replayed.status.is_client_error(), "a refresh token replayed late is refused: {replayed:?}");
     refused_by(&fleet, on_second, &robbed, "ended by a replayed refresh token").await;
+}
+
+/// What the team routes' check reads (the caller's role, the team's name and default reorder
+/// point, whether the team and the membership are there) and the team's inventory, changed
+/// through the first server, are seen by the second's very next request, although it keeps a
+/// copy of each check it has read (`auth::sign_in_cache`) and of the inventory
+/// (`repo::thread_cache`).
+async fn team_changes_on_one_seen_at_once_by_the_other(fleet: &Fleet) {
+    let (on_first, on_second) = (fleet.first(), fleet.second());
+    let shop = load::Shop::open(fleet, "Copies shop").await;
+    let (owner, member) = (&shop.owner.access, &shop.member.access);
+    let counter = |list: &serde_json::Value| {
+        let threads = list["threads"].as_array().unwrap();
+        threads.iter().find(|thread| thread["id"] == shop.counter.as_str()).unwrap().clone()
+    };
+    let listed = async || {
+        let list = fleet.answer(on_second, Request::get(shop.path("/threads")).by(member)).await.ok();
+        counter(&list)
+    };
+    // Read twice: the second from the copies.
+    listed().await;
+    let before = listed().await;
+    assert_eq!((before["quantity"].as_f64(), before["low"].as_bool()), (Some(1.0), Some(false)), "{before}");
+
+    let adjust =
+        Request::post(shop.path(&format!("/threads/{}/adjust", shop.counter)), json!({ "delta": 1 }));
+    fleet.answer(on_first, adjust.by(owner)).await.ok();
+    assert_eq!(listed().await["quantity"].as_f64(), Some(2.0), "a +1 through the other server");
+
+    let reorder = Request::patch(shop.path("/settings"), json!({ "default_reorder_point": 5 })).by(owner);
+    fleet.answer(on_first, reorder).await.ok();
+    assert_eq!(
+        listed().await["low"].as_bool(),
+        Some(true),
+        "the team's reorder point set on the other server"
+    );
+
+    let team = async |token: &str| fleet.answer(on_second, Request::get(shop.path("")).by(token)).await;
+    team(member).await.ok();
+    let renamed = Request::patch(shop.path(""), json!({ "name": "Renamed copies" })).by(owner);
+    fleet.answer(on_first, renamed).await.ok();
+    assert_eq!(team(member).await.ok()["team"]["name"], "Renamed copies");
+
+    let viewer = json!({ "userId": shop.member.id, "role": "viewer" });
+    fleet.answer(on_first, Request::post(shop.path("/members"), viewer).by(owner)).await.ok();
+    let adjust =
+        Request::post(shop.path(&format!("/threads/{}/adjust", shop.counter)), json!({ "delta": 1 }));
+    let refused = fleet.answer(on_second, adjust.by(member)).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::FORBIDDEN,
+        "a member made a viewer on the other server: {refused:?}"
+    );
+
+    let removed = Request::delete(shop.path(&format!("/members/{}", shop.member.id))).by(owner);
+    fleet.answer(on_first, removed).await.ok();
+    let gone = fleet.answer(on_second, Request::get(shop.path("/threads")).by(member)).await;
+    assert_eq!(gone.status, StatusCode::NOT_FOUND, "a member removed on the other server: {gone:?}");
+
+    team(owner).await.ok();
+    fleet.answer(on_first, Request::delete(shop.path("")).by(owner)).await.ok();
+    let deleted = team(owner).await;
+    assert_eq!(deleted.status, StatusCode::NOT_FOUND, "a team deleted on the other server: {deleted:?}");
 }
 
 /// A team route, which checks the session in the same query as the membership: a team nobody

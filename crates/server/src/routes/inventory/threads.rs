@@ -188,7 +188,7 @@ pub async fn list(
     let query = search_query(&params, team_default)?;
     // The search runs over the team's entries as this server keeps them (thread_cache), and the
     // page shows their whole entries, kept there too once read.
-    let team = state.threads.threads(&state.db, &member.team).await?;
+    let team = state.threads.threads(&state.db, &state.sign_in_reads, member.team.id).await?;
     let stock: Vec<Stock<'_>> = team
         .threads
         .iter()
@@ -237,7 +237,7 @@ pub struct OwnedBody {
     responses((status = 200, body = OwnedBody)),
 )]
 pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<Json<OwnedBody>, AppError> {
-    let team = state.threads.threads(&state.db, &member.team).await?;
+    let team = state.threads.threads(&state.db, &state.sign_in_reads, member.team.id).await?;
     let threads = team
         .threads
         .iter()
