@@ -27,8 +27,9 @@
 //!
 //! A team's row also changes when its thread inventory does (`threads_revision`, migration 10):
 //! that change is not one of the sign-in's and does not raise the epoch. A new session or a new
-//! team does not either: a check is kept only once read, and a session or team nobody has read
-//! yet is in no kept check.
+//! team does not either: a check is kept only once read, and a session nobody has read yet is in
+//! no kept check; a team's check is kept only for a member, and a new team's first member is
+//! added in its transaction, which that raises.
 
 use sea_orm_migration::{prelude::*, sea_orm::DatabaseBackend};
 
@@ -65,8 +66,7 @@ const TABLES: [&str; 5] = ["sessions", "users", "mfa_factors", "team_members", "
 /// restored, or its table made again: a server's copies are used only at the very epoch they
 /// were read at, so none read before is used again.
 const NEXT_POSTGRES: &str = "greatest(epoch + 1, (extract(epoch FROM clock_timestamp()) * 1000000)::bigint)";
-pub(crate) const NEXT_SQLITE: &str =
-    "max(epoch + 1, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))";
+const NEXT_SQLITE: &str = "max(epoch + 1, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))";
 
 #[async_trait::async_trait]
 impl MigrationTrait for Migration {

@@ -9,10 +9,12 @@
 
 use sea_orm_migration::{prelude::*, sea_orm::DatabaseBackend};
 
-use crate::m20261129_000012_sign_in_epoch::NEXT_SQLITE;
-
 #[derive(DeriveMigrationName)]
 pub struct Migration;
+
+/// Migration 12's next epoch on SQLite, written out again: a migration's SQL must not change
+/// once it has run somewhere, whatever later ones do.
+const NEXT_SQLITE: &str = "max(epoch + 1, CAST((julianday('now') - 2440587.5) * 86400000000.0 AS INTEGER))";
 
 /// The setting the check reads: `bobbin_core::settings::DEFAULT_REORDER_POINT` (the migrations do
 /// not depend on the core).

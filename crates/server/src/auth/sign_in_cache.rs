@@ -152,8 +152,9 @@ impl SignInCache {
     }
 
     /// The copy of `key` in `copies` if the epoch, read now, is still the one it was read at;
-    /// else `read` (not started until then), kept if it found the session. A session not found is
-    /// never kept: it may be one being signed in.
+    /// else `read` (not started until then), kept if it found the session and is worth keeping
+    /// ([`Weight::worth_keeping`]). A session not found is never kept: it may be one being signed
+    /// in.
     async fn through<T: Clone + Weight + Send + Sync + 'static, K: Hash + Eq + Send + Sync + 'static>(
         &self,
         copies: &Copies<T, K>,
@@ -168,7 +169,7 @@ impl SignInCache {
         }
         // Read after the epoch was: it holds every change that epoch counts, and perhaps later ones.
         let read = read.await?;
-        if let Some(read) = &read {
+        if let Some(read) = read.as_ref().filter(|read| read.worth_keeping()) {
             copies.insert(key, Arc::new(Kept { epoch, read: read.clone() }));
         }
         Ok(read)
@@ -179,6 +180,11 @@ impl SignInCache {
 /// session and the person. A person may be in many teams: each is counted.
 trait Weight {
     fn weight(&self) -> u32;
+
+    /// Whether to keep the read at all.
+    fn worth_keeping(&self) -> bool {
+        true
+    }
 }
 
 impl Weight for SignedIn {
@@ -205,6 +211,13 @@ impl Weight for (SignedIn, Option<Membership>) {
         let team =
             self.1.as_ref().map_or(0, |member| 128 + member.team.name.len() + member.team.public_id.len());
         self.0.weight().saturating_add(u32::try_from(team).unwrap_or(u32::MAX))
+    }
+
+    /// Only a membership found: a path naming no team of the person's answers 404 either way,
+    /// and kept under whatever the path said (up to the 16 KB of an address), such answers
+    /// would push out the copies of the teams people work in.
+    fn worth_keeping(&self) -> bool {
+        self.1.is_some()
     }
 }
 

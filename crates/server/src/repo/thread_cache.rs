@@ -353,8 +353,8 @@ impl ThreadCache {
         (self.hits.clone(), self.reads.clone())
     }
 
-    /// The team's entries: the copy in memory when its revision is at least the one `team`
-    /// shows, else read again from the database, once for all the requests that ask at the same
+    /// The team's entries: the copy in memory when its revision is at least the team's, read
+    /// now, else read again from the database, once for all the requests that ask at the same
     /// time (see the module's comment).
     ///
     /// # Errors
@@ -393,7 +393,7 @@ impl ThreadCache {
         Ok(copy)
     }
 
-    /// The copy of the team's entries, if it is at least as new as the team row shows.
+    /// The copy of the team's entries, if it is at least as new as the revision read shows.
     fn fresh(&self, team: &Revision) -> Option<Arc<TeamThreads>> {
         self.copies.get(&team.team_id).filter(|copy| copy.revision >= team.revision)
     }

@@ -11,7 +11,10 @@
 //! entry before it, and none after it to answer with. Only a change that matched no row
 //! reads the entry, to tell a missing entry from a refused change.
 
-use std::collections::{HashMap, HashSet};
+use std::{
+    collections::{HashMap, HashSet},
+    sync::atomic::{AtomicBool, Ordering},
+};
 
 use bobbin_core::{
     catalogue::Catalogue,
@@ -22,7 +25,8 @@ use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
     ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbBackend, DbErr, EntityName as _,
-    EntityTrait as _, FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _, UpdateMany,
+    EntityTrait as _, FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _,
+    TransactionTrait as _, UpdateMany,
     prelude::Expr,
     sea_query::{ExprTrait as _, Query},
 };
@@ -370,17 +374,39 @@ const ANALYZED_AFTER: usize = 100;
 /// `+1`'s entry by the team's index, going through each of the team's 1,000 entries, where the
 /// entry's own unique key reads one: 0.21 ms of PostgreSQL's time a `+1` against 0.07, and
 /// half the `+1`s a second under load. Autovacuum gathers them too, but only a minute or more
-/// later, and not at all where the operator has turned it off. A failure is logged: the import
-/// stands.
+/// later, and not at all where the operator has turned it off.
+///
+/// One at a time on this server: an import that comes while another's is under way leaves it
+/// to that one. It waits at most [`ANALYZE_LOCK_WAIT`] for the table (another `ANALYZE`, a
+/// `VACUUM`, a migration), and a failure is logged: the import stands.
 async fn analyzed(db: &DatabaseConnection) {
-    if db.get_database_backend() != DbBackend::Postgres {
+    /// Cleared when dropped, also when the request is dropped half-way (its client gone).
+    struct UnderWay;
+    impl Drop for UnderWay {
+        fn drop(&mut self) {
+            UNDER_WAY.store(false, Ordering::Release);
+        }
+    }
+    static UNDER_WAY: AtomicBool = AtomicBool::new(false);
+    if db.get_database_backend() != DbBackend::Postgres || UNDER_WAY.swap(true, Ordering::AcqRel) {
         return;
     }
+    let _under_way = UnderWay;
     let table = inventory_thread::Entity.table_name();
-    if let Err(error) = db.execute_unprepared(&format!("ANALYZE {table}")).await {
+    let lock_wait = ANALYZE_LOCK_WAIT.as_millis();
+    let gathered = async {
+        let txn = db.begin().await?;
+        txn.execute_unprepared(&format!("SET LOCAL lock_timeout = {lock_wait}")).await?;
+        txn.execute_unprepared(&format!("ANALYZE {table}")).await?;
+        txn.commit().await
+    };
+    if let Err(error) = gathered.await {
         tracing::warn!(%error, "the thread inventories' statistics could not be gathered after an import");
     }
 }
+
+/// How long [`analyzed`] waits for the table, at most.
+const ANALYZE_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2);
 
 /// [`import`]'s transaction.
 async fn import_entries(

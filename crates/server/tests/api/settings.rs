@@ -194,6 +194,21 @@ async fn member_settings_are_each_members_own(
         "team settings apart"
     );
 
+    // One key changed (on PostgreSQL one statement, which reads the other keys beside it):
+    // answered with this member's whole map, none of the other's.
+    let changed = app.api_patch(&viewer, &mine, json!({ "theme": "dark" })).await;
+    assert_eq!(changed.assert_status(StatusCode::OK)["settings"], json!({ "theme": "dark" }));
+    let changed = app.api_patch(&owner, &mine, json!({ "theme": "light" })).await;
+    assert_eq!(
+        changed.assert_status(StatusCode::OK)["settings"],
+        json!({ "preferred_thread_line": "madeira-polyneon", "theme": "light" })
+    );
+    let removed = app.api_patch(&owner, &mine, json!({ "theme": null })).await;
+    assert_eq!(
+        removed.assert_status(StatusCode::OK)["settings"],
+        json!({ "preferred_thread_line": "madeira-polyneon" })
+    );
+
     // Leaving the team removes that member's settings with the membership.
     app.api_delete(&viewer, &format!("/teams/{team}/members/{}", viewer.id))
         .await
