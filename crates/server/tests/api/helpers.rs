@@ -159,13 +159,36 @@ pub async fn spawn_second_server_with(app: &TestApp, configure: impl FnOnce(&mut
     .await
 }
 
+/// Whether the server could not start because its address was taken.
+fn address_in_use(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause.downcast_ref::<std::io::Error>().is_some_and(|io| io.kind() == std::io::ErrorKind::AddrInUse)
+    })
+}
+
 async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -> TestApp {
     // The server's errors, in the output of the test that failed (the test harness shows it).
     let _ = tracing_subscriber::fmt().with_test_writer().with_env_filter("bobbin_server=error").try_init();
     let mut args = serve_args(&database.url);
     configure(&mut args);
-    // Boxed: the start-up future is large, and every test awaits this one.
-    let app = Box::pin(Application::build(args)).await.expect("the server starts");
+    // The port was free when it was picked, but a server of a test running beside this one may
+    // bind it first: then another is picked.
+    let mut attempts = 0;
+    let app = loop {
+        // Boxed: the start-up future is large, and every test awaits this one.
+        match Box::pin(Application::build(args.clone())).await {
+            Ok(app) => break app,
+            Err(error) if attempts < 5 && address_in_use(&error) => {
+                attempts += 1;
+                let (taken, port) = (args.bind.port(), free_port());
+                args.bind.set_port(port);
+                if args.auth.site_url.port() == Some(taken) {
+                    args.auth.site_url.set_port(Some(port)).unwrap();
+                }
+            }
+            Err(error) => panic!("the server starts: {error:?}"),
+        }
+    };
     let address = format!("http://127.0.0.1:{}", app.port());
     let metrics_address = app.metrics_addr().map(|address| format!("http://{address}"));
     let db = app.db().clone();
