@@ -30,7 +30,9 @@ use sea_query_sqlx::SqlxValues;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use crate::config::DatabaseArgs;
+use pipelined::Piped;
 
+mod pipelined;
 mod sqlite_reads;
 
 pub use sqlite_reads::ColumnTypes;
@@ -331,11 +333,15 @@ pub async fn committed<T, E: From<DbErr>>(
 /// # Errors
 ///
 /// The database's, or an [`Outage::Busy`] when no turn or connection came in time.
-pub async fn updated<E: EntityTrait>(
+pub async fn updated<E>(
     db: &DatabaseConnection,
     entry: &str,
     update: UpdateMany<E>,
-) -> Result<Vec<E::Model>, DbErr> {
+) -> Result<Vec<E::Model>, DbErr>
+where
+    E: EntityTrait,
+    E::ActiveModel: TryIntoModel<E::Model>,
+{
     let backend = db.get_database_backend();
     // The columns as sea-orm's own `exec_with_returning` asks for them.
     let returning = Query::returning()
@@ -344,7 +350,7 @@ pub async fn updated<E: EntityTrait>(
     query.returning(returning);
     let change = Change { statements: vec![backend.build(&query)], check: None };
     let written = committed_together(db, format!("{}/{entry}", E::default().table_name()), change).await?;
-    written.rows.iter().map(|row| E::Model::from_query_result(row, "")).collect()
+    written.rows.iter().map(|row| row.model::<E>("")).collect()
 }
 
 /// Runs `statements` in one transaction, hands every row they answer (in practice those of a
@@ -378,7 +384,7 @@ pub async fn written_if<T, E>(
     db: &DatabaseConnection,
     row: Option<&str>,
     statements: Vec<Statement>,
-    keep: impl Fn(&[QueryResult]) -> Result<T, E> + Send + Sync + 'static,
+    keep: impl Fn(&[Row]) -> Result<T, E> + Send + Sync + 'static,
 ) -> Result<T, E>
 where
     E: From<DbErr>,
@@ -402,7 +408,7 @@ where
 /// What a change wrote: the rows its statements answered, and whether they let it stand (it was
 /// committed) or not (rolled back).
 struct Written {
-    rows: Vec<QueryResult>,
+    rows: Vec<Row>,
     stood: bool,
 }
 
@@ -415,11 +421,11 @@ struct Change {
 }
 
 /// Whether a change's rows let it stand ([`Change`]).
-type Check = Arc<dyn Fn(&[QueryResult]) -> bool + Send + Sync>;
+type Check = Arc<dyn Fn(&[Row]) -> bool + Send + Sync>;
 
 /// Whether `rows` let a change with `check` stand. A check that panics does not: the transaction
 /// is rolled back, and the same check asked for the answer panics in its request.
-fn stands(check: Option<&Check>, rows: &[QueryResult]) -> bool {
+fn stands(check: Option<&Check>, rows: &[Row]) -> bool {
     check.is_none_or(|check| {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| check(rows))).unwrap_or(false)
     })
@@ -602,10 +608,25 @@ async fn write_changes(db: &DatabaseConnection, mut changes: Vec<WaitingChange>)
 /// ended it on a full disk) is closed, not pooled. It runs as a task of its own
 /// ([`as_sqlite_writer`]).
 async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Written, DbErr> {
+    if db.get_database_backend() != DbBackend::Sqlite
+        && (change.statements.len() > 1 || change.check.is_some())
+        && let Some(pipeline) = pipeline_of(db)
+    {
+        match pipeline.run(std::slice::from_ref(&change)).await {
+            Ok(mut answers) => return Ok(Written { rows: answers.pop().unwrap_or_default(), stood: true }),
+            Err(Piped::NotStanding(mut answers)) => {
+                return Ok(Written { rows: answers.pop().unwrap_or_default(), stood: false });
+            }
+            Err(Piped::Failed(error)) => return Err(error),
+            // Written again below, for the statement's own error (nothing of it was kept).
+            Err(Piped::StatementFailed(_) | Piped::NotPipelined) => {}
+        }
+    }
     let Change { mut statements, check } = change;
     if db.get_database_backend() != DbBackend::Sqlite {
         if statements.len() == 1 && check.is_none() {
-            return Ok(Written { rows: db.query_all_raw(statements.remove(0)).await?, stood: true });
+            let rows = db.query_all_raw(statements.remove(0)).await?;
+            return Ok(Written { rows: rows.into_iter().map(Row::Sqlx).collect(), stood: true });
         }
         let txn = db.begin().await?;
         let rows = rows_of(&txn, statements).await?;
@@ -623,8 +644,8 @@ async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Writte
             .persistent(kept_prepared)
             .fetch_all(&mut *connection)
             .await;
-        let rows: Vec<QueryResult> = match rows {
-            Ok(rows) => rows.into_iter().map(QueryResult::from).collect(),
+        let rows: Vec<Row> = match rows {
+            Ok(rows) => rows.into_iter().map(|row| Row::Sqlx(row.into())).collect(),
             Err(error) => {
                 roll_back(&mut connection).await;
                 return Err(exec_error(error));
@@ -641,6 +662,14 @@ async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Writte
         Ok(Written { rows, stood })
     })
     .await
+}
+
+/// The connections of `db`, a PostgreSQL pool, that send a transaction's statements together
+/// ([`pipelined`]), if it has them.
+fn pipeline_of(db: &DatabaseConnection) -> Option<Arc<pipelined::Pipeline>> {
+    pipelined::of(
+        &(db.get_postgres_connection_pool().connect_options() as Arc<dyn std::any::Any + Send + Sync>),
+    )
 }
 
 /// How a transaction of several changes failed: one of its statements (which may succeed alone),
@@ -677,11 +706,19 @@ impl From<DbErr> for Together {
 /// each statement (each stays prepared on its connection: a change has a few shapes), and one to
 /// commit. On PostgreSQL, a transaction of the pool's, whose statements are changes of one row
 /// ([`committed_together`], [`written_if`]): it holds no row that one of them alone would not.
-async fn written_together(
-    db: &DatabaseConnection,
-    changes: Vec<Change>,
-) -> Result<Vec<Vec<QueryResult>>, Together> {
+async fn written_together(db: &DatabaseConnection, changes: Vec<Change>) -> Result<Vec<Vec<Row>>, Together> {
     if db.get_database_backend() != DbBackend::Sqlite {
+        if let Some(pipeline) = pipeline_of(db) {
+            match pipeline.run(&changes).await {
+                Ok(answers) => return Ok(answers),
+                Err(Piped::StatementFailed(why)) => {
+                    return Err(Together::StatementFailed(DbErr::Custom(why)));
+                }
+                Err(Piped::NotStanding(_)) => return Err(Together::NotStanding),
+                Err(Piped::Failed(error)) => return Err(Together::Failed(error)),
+                Err(Piped::NotPipelined) => {}
+            }
+        }
         let txn = db.begin().await?;
         let mut answers = Vec::with_capacity(changes.len());
         for change in changes {
@@ -709,7 +746,7 @@ async fn written_together(
                     .fetch_all(&mut *connection)
                     .await
                 {
-                    Ok(answered) => rows.extend(answered.into_iter().map(QueryResult::from)),
+                    Ok(answered) => rows.extend(answered.into_iter().map(|row| Row::Sqlx(row.into()))),
                     Err(error) => {
                         roll_back(&mut connection).await;
                         return Err(Together::StatementFailed(exec_error(error)));
@@ -730,10 +767,10 @@ async fn written_together(
 
 /// Runs `statements` one after another in `txn` (PostgreSQL's: one statement a message), and
 /// answers every row they answer.
-async fn rows_of(txn: &DatabaseTransaction, statements: Vec<Statement>) -> Result<Vec<QueryResult>, DbErr> {
+async fn rows_of(txn: &DatabaseTransaction, statements: Vec<Statement>) -> Result<Vec<Row>, DbErr> {
     let mut rows = Vec::new();
     for statement in statements {
-        rows.extend(txn.query_all_raw(statement).await?);
+        rows.extend(txn.query_all_raw(statement).await?.into_iter().map(Row::Sqlx));
     }
     Ok(rows)
 }
@@ -913,6 +950,7 @@ pub async fn connect(args: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> 
                 .connect_with(options)
                 .await
                 .context("connecting to PostgreSQL")?;
+            pipelined::open(pool.connect_options(), url).await;
             Ok(SqlxPostgresConnector::from_sqlx_postgres_pool(pool))
         }
     }
@@ -1096,7 +1134,8 @@ impl SignInReads {
     }
 }
 
-/// A row read: sqlx's, or one of [`SignInReads`] read on the request's thread.
+/// A row read or written: sqlx's, or one of typed values ([`SignInReads`]' read on the request's
+/// thread, or one a change answered through [`pipelined`]).
 #[derive(Debug)]
 pub enum Row {
     Sqlx(QueryResult),
@@ -1417,7 +1456,7 @@ mod tests {
         tokio::spawn(async move {
             let change = super::Change { statements: vec![statement], check: None };
             let written = super::committed_together(&db, String::new(), change).await?;
-            Ok(written.rows.iter().map(|row| row.try_get_by_index::<i64>(0).unwrap()).collect())
+            Ok(written.rows.iter().map(|row| row.get_by_index::<i64>(0).unwrap()).collect())
         })
     }
 
@@ -1427,7 +1466,7 @@ mod tests {
         let (db, statement) = (db.clone(), Statement::from_string(DbBackend::Sqlite, sql));
         tokio::spawn(async move {
             super::written_if(&db, Some("counters"), vec![statement], move |rows| {
-                let count: i64 = rows[0].try_get_by_index(0)?;
+                let count: i64 = rows[0].get_by_index(0)?;
                 if count > most { Err(DbErr::Custom(format!("{count} is over {most}"))) } else { Ok(count) }
             })
             .await

@@ -163,7 +163,8 @@ impl SqliteReads {
     }
 }
 
-/// A row read here: the query's column names, and a value of each column's Rust type.
+/// A row read here (or answered through [`super::pipelined`]): the query's column names, and a
+/// value of each column's Rust type.
 #[derive(Debug)]
 pub struct TypedRow {
     names: Arc<[String]>,
@@ -171,6 +172,11 @@ pub struct TypedRow {
 }
 
 impl TypedRow {
+    /// A row of `values`, one for each of `names`.
+    pub(super) fn new(names: Arc<[String]>, values: Vec<Value>) -> Self {
+        Self { names, values }
+    }
+
     /// The value of column `name`.
     ///
     /// # Errors

@@ -10,13 +10,14 @@ use bobbin_core::{
 use sea_orm::{
     ActiveValue::Set,
     ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait as _, QueryFilter as _,
-    QueryResult, QuerySelect as _, QueryTrait as _, Statement,
+    QuerySelect as _, QueryTrait as _, Statement,
     sea_query::{Expr, ExprTrait as _, OnConflict, Query, SelectStatement},
 };
 use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::{
+    db::Row,
     entity::{
         ids::{TeamId, UserId},
         member_setting, team, team_setting,
@@ -37,7 +38,8 @@ pub enum Scope {
 ///
 /// The database's, or a stored value's that is not JSON.
 pub async fn all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, AppError> {
-    settings_of(&db.query_all_raw(select_all(db.get_database_backend(), scope)).await?)
+    let rows = db.query_all_raw(select_all(db.get_database_backend(), scope)).await?;
+    settings_of(&rows.into_iter().map(Row::Sqlx).collect::<Vec<_>>())
 }
 
 /// The key and value of every setting of `scope`, in that order.
@@ -58,10 +60,10 @@ fn select_all(backend: DbBackend, scope: Scope) -> Statement {
 }
 
 /// The settings in the rows [`select_all`] answers.
-fn settings_of(rows: &[QueryResult]) -> Result<BTreeMap<String, Value>, AppError> {
+fn settings_of(rows: &[Row]) -> Result<BTreeMap<String, Value>, AppError> {
     rows.iter()
         .map(|row| {
-            let (key, json): (String, String) = row.try_get_many_by_index()?;
+            let (key, json): (String, String) = (row.get_by_index(0)?, row.get_by_index(1)?);
             Ok((key, stored_value(&json)?))
         })
         .collect()

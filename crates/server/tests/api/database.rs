@@ -417,7 +417,7 @@ async fn postgresql_a_change_that_does_not_stand_among_others_is_refused_alone()
         tokio::spawn(async move {
             let statement = Statement::from_string(DbBackend::Postgres, sql);
             written_if(&app.db, Some("counters"), vec![statement], move |rows| {
-                let count: i32 = rows[0].try_get_by_index(0)?;
+                let count: i32 = rows[0].get_by_index(0)?;
                 if count > most { Err(DbErr::Custom(format!("{count} is over {most}"))) } else { Ok(count) }
             })
             .await
@@ -443,6 +443,94 @@ async fn postgresql_a_change_that_does_not_stand_among_others_is_refused_alone()
         .query_all_raw(Statement::from_string(DbBackend::Postgres, "SELECT n FROM counters ORDER BY id"));
     let counts: Vec<i32> = counts.await.unwrap().iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
     assert_eq!(counts, [1, 2, 0]);
+}
+
+/// A TCP relay to a PostgreSQL server that counts the reads of what clients send through it. A
+/// client sends a request and waits for its answer before the next: one read each. Requests sent
+/// together, without waiting, arrive as one read, or a few.
+struct Relay {
+    port: u16,
+    reads: std::sync::Arc<std::sync::atomic::AtomicUsize>,
+}
+
+impl Relay {
+    async fn to(server: &str) -> Self {
+        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+        let (counted, server) = (reads.clone(), server.to_owned());
+        tokio::spawn(async move {
+            while let Ok((client, _)) = listener.accept().await {
+                let upstream = tokio::net::TcpStream::connect(&server).await.unwrap();
+                let ((mut from_client, mut to_client), (mut from_server, mut to_server)) =
+                    (client.into_split(), upstream.into_split());
+                let counted = counted.clone();
+                tokio::spawn(async move {
+                    let mut sent = vec![0; 1 << 16];
+                    while let Ok(length @ 1..) = from_client.read(&mut sent).await {
+                        counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        if to_server.write_all(&sent[..length]).await.is_err() {
+                            return;
+                        }
+                    }
+                });
+                tokio::spawn(async move { tokio::io::copy(&mut from_server, &mut to_client).await });
+            }
+        });
+        Self { port, reads }
+    }
+
+    fn reads(&self) -> usize {
+        self.reads.load(std::sync::atomic::Ordering::SeqCst)
+    }
+}
+
+/// On PostgreSQL, a transaction of changes written together goes to the database in one flight
+/// (`db/pipelined.rs`), not one round trip a statement: 33 checked changes of one row, sent while
+/// the row is held elsewhere, the first written alone and the 32 others together, reach
+/// PostgreSQL in a few reads once the row is free, where they took 35 (the first's commit, then
+/// a begin, the 32 changes and a commit), and each is answered with its own count.
+#[tokio::test]
+async fn postgresql_changes_written_together_go_in_one_flight() {
+    use bobbin_server::db::written_if;
+    let app = spawn_app(Backend::Postgres).await;
+    let mut url = url::Url::parse(&app.database.url).unwrap();
+    let server = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
+    let relay = Relay::to(&server).await;
+    url.set_host(Some("127.0.0.1")).unwrap();
+    url.set_port(Some(relay.port)).unwrap();
+    let args =
+        bobbin_server::config::DatabaseArgs { database_url: url.as_str().into(), db_max_connections: 4 };
+    let db = bobbin_server::db::connect(&args).await.unwrap();
+    app.db
+        .execute_unprepared("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO counters VALUES (1, 0)")
+        .await
+        .unwrap();
+    let change = || {
+        let db = db.clone();
+        tokio::spawn(async move {
+            let statement = Statement::from_string(
+                DbBackend::Postgres,
+                "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n",
+            );
+            written_if(&db, Some("counters"), vec![statement], |rows| rows[0].get_by_index::<i32>(0)).await
+        })
+    };
+    let locking = lock(&app.database.url, "SELECT 1 FROM counters WHERE id = $1::int FOR UPDATE", "1").await;
+    let first = change();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let others: Vec<_> = (0..32).map(|_| change()).collect();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let before = relay.reads();
+    commit(locking).await;
+    let mut counts = vec![first.await.unwrap().unwrap()];
+    for other in others {
+        counts.push(other.await.unwrap().unwrap());
+    }
+    let reads = relay.reads() - before;
+    assert_eq!(counts, (1..=33).collect::<Vec<i32>>(), "each change answered with its own count");
+    assert!(reads <= 6, "the 33 changes reached PostgreSQL in {reads} reads once the row was free");
 }
 
 /// On SQLite the sign-in checks read on the request's own thread (`db::SignInReads`), with each

@@ -390,6 +390,12 @@ async fn a_postgresql_connection_cut_while_idle_is_replaced_unseen() {
     for n in 0..3 {
         app.api_get(&owner, &format!("/teams/{team}/machines")).await.assert_status(StatusCode::OK);
         add_machine(&app, &owner, &team, n).await.expect("a write after the cut");
+        // A checked change, sent through the connections that write changes together
+        // (db/pipelined.rs), which were cut as well.
+        let currency = ["EUR", "USD", "GBP"][n];
+        let changed =
+            app.api_patch(&owner, &format!("/teams/{team}/settings"), json!({ "currency": currency })).await;
+        assert_eq!(changed.assert_status(StatusCode::OK)["settings"]["currency"], currency);
     }
 }
 
