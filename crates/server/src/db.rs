@@ -374,7 +374,7 @@ where
 /// prepared on its connection for the next; a longer one is prepared for its one use, so that
 /// the connection's cache of prepared statements does not fill with every mix of changes someone
 /// sends. On PostgreSQL, whose transactions lock only the rows they write, they are a
-/// transaction's statements one by one.
+/// transaction's statements, sent together with its `BEGIN` ([`pipelined`]), or else one by one.
 ///
 /// # Errors
 ///
@@ -667,9 +667,7 @@ async fn written_alone(db: &DatabaseConnection, change: Change) -> Result<Writte
 /// The connections of `db`, a PostgreSQL pool, that send a transaction's statements together
 /// ([`pipelined`]), if it has them.
 fn pipeline_of(db: &DatabaseConnection) -> Option<Arc<pipelined::Pipeline>> {
-    pipelined::of(
-        &(db.get_postgres_connection_pool().connect_options() as Arc<dyn std::any::Any + Send + Sync>),
-    )
+    pipelined::of(&db.get_postgres_connection_pool().connect_options())
 }
 
 /// How a transaction of several changes failed: one of its statements (which may succeed alone),
@@ -704,8 +702,9 @@ impl From<DbErr> for Together {
 ///
 /// On SQLite, a write transaction, as [`written_alone`] runs one: a command to begin, one for
 /// each statement (each stays prepared on its connection: a change has a few shapes), and one to
-/// commit. On PostgreSQL, a transaction of the pool's, whose statements are changes of one row
-/// ([`committed_together`], [`written_if`]): it holds no row that one of them alone would not.
+/// commit. On PostgreSQL, a transaction whose statements are changes of one row
+/// ([`committed_together`], [`written_if`]), so that it holds no row that one of them alone would
+/// not, sent in one flight ([`pipelined`]) or else through the pool, one statement at a time.
 async fn written_together(db: &DatabaseConnection, changes: Vec<Change>) -> Result<Vec<Vec<Row>>, Together> {
     if db.get_database_backend() != DbBackend::Sqlite {
         if let Some(pipeline) = pipeline_of(db) {

@@ -4,19 +4,24 @@
 //! The changes of one entry that come at once are written in one transaction. Through sqlx, each
 //! of its statements was a round trip of its own to PostgreSQL: sqlx sends a statement only once
 //! the answer of the one before has come. A `+1` under load waited for the 31 before it one trip
-//! at a time, the cores a quarter idle (README, "API speed"). tokio-postgres sends a request as
-//! soon as it is made and reads the answers in the order they were sent, so `BEGIN`, every
-//! statement and the `COMMIT` go out together and the transaction takes one round trip; one more
-//! when a change's rows decide whether it stands (the `COMMIT` or `ROLLBACK` then waits for them).
+//! at a time, the cores a quarter idle (README, "API speed"). tokio-postgres sends a request when
+//! its future is first polled and reads the answers in the order they were sent, so `BEGIN`,
+//! every statement and the `COMMIT` go out together ([`in_order`]) and the transaction takes one
+//! round trip; one more when a change's rows decide whether it stands (the `COMMIT` or
+//! `ROLLBACK` then waits for them).
 //!
-//! If a statement fails, PostgreSQL answers the ones after it as refused, and the `COMMIT` that
-//! follows as a `ROLLBACK`: nothing is kept, as before, and the caller writes each change again
-//! alone through sqlx, for its own answer. A statement whose values or columns have a type this
-//! module does not carry is not sent here at all (the caller writes it through sqlx), nor is
-//! any change when `DATABASE_URL` asks for what is not read here (certificate checks, say).
+//! If a statement fails inside the transaction, PostgreSQL answers the ones after it as refused,
+//! and the `COMMIT` that follows as a `ROLLBACK`: nothing is kept, as before, and the caller
+//! writes each change again alone, for its own answer. If the `BEGIN` itself fails, or the
+//! connection breaks, what was kept cannot be told: every change is answered with an outage, as a
+//! failed commit was before. A statement whose values or columns have a type this module does
+//! not carry is not sent here at all (the caller writes it through sqlx), nor is any change when
+//! the pool's options ask for what is not done here (certificate checks, say), or when no
+//! connection here is free.
 //!
-//! The connections are kept beside the pool, as the sign-in reads' are, up to
-//! [`Pipeline::CONNECTIONS`] (one a transaction), each with the statements it has prepared.
+//! The connections are kept beside the pool, up to [`Pipeline::CONNECTIONS`] (one a
+//! transaction), each with the statements it has prepared; like the pool's, one idle for
+//! [`CHECKED_AFTER_IDLE`] is checked before it goes out again.
 
 use std::{
     collections::HashMap,
@@ -24,6 +29,7 @@ use std::{
     pin::Pin,
     sync::{Arc, LazyLock, Mutex, Weak},
     task::Poll,
+    time::Instant,
 };
 
 use futures_util::future::{MaybeDone, maybe_done};
@@ -38,7 +44,9 @@ use tokio_postgres::{
 };
 use tokio_postgres_rustls::MakeRustlsConnect;
 
-use super::{ACQUIRE_TIMEOUT, Change, Row, TypedRow, stands};
+use sea_orm::sqlx::postgres::{PgConnectOptions, PgSslMode};
+
+use super::{ACQUIRE_TIMEOUT, CHECKED_AFTER_IDLE, Change, Row, TypedRow, stands};
 
 /// PostgreSQL connections that send a transaction's statements together, for one pool.
 pub(super) struct Pipeline {
@@ -54,6 +62,7 @@ pub(super) struct Pipeline {
 /// values).
 struct Connection {
     client: Client,
+    last_used: Instant,
     prepared: FxHashMap<String, Vec<(Vec<Type>, tokio_postgres::Statement)>>,
 }
 
@@ -64,10 +73,10 @@ pub(super) enum Piped {
     StatementFailed(String),
     /// A change's rows did not let it stand: nothing was kept. The rows of every change.
     NotStanding(Vec<Vec<Row>>),
-    /// No turn came in time, or the connection broke: every change's answer.
+    /// The connection broke, or the `BEGIN` failed: every change's answer.
     Failed(DbErr),
-    /// Not sent: a value or a column of a type not carried here, or no connection could be
-    /// opened.
+    /// Not sent: a value or a column of a type not carried here, or no connection free or to
+    /// be opened.
     NotPipelined,
 }
 
@@ -81,17 +90,18 @@ fn pipelines() -> std::sync::MutexGuard<'static, Pipelines> {
 }
 
 /// The pipeline of the pool whose options are `options`, if it has one.
-pub(super) fn of(options: &Arc<dyn std::any::Any + Send + Sync>) -> Option<Arc<Pipeline>> {
+pub(super) fn of(options: &Arc<PgConnectOptions>) -> Option<Arc<Pipeline>> {
     let key = Arc::as_ptr(options).cast::<()>() as usize;
     pipelines().get(&key).map(|(_, pipeline)| Arc::clone(pipeline))
 }
 
-/// Opens a pipeline for the pool whose options are `options`, connected to `url`, and checks
-/// that it connects. When `url` asks for what this module does not read, or it cannot connect,
-/// the pool has none (logged): its changes go through sqlx, as before. The pipelines of pools
-/// since closed go, with their connections.
-pub(super) async fn open(options: Arc<dyn std::any::Any + Send + Sync>, url: &str) {
-    let pipeline = match Pipeline::new(url) {
+/// Opens a pipeline for the pool whose options are `options` (`url` is the `DATABASE_URL` they
+/// were read from, for its password, which they do not give back), and checks that it connects.
+/// When the options ask for what is not done here, or it cannot connect, the pool has none
+/// (logged): its changes go through sqlx, one statement at a time. The pipelines of pools since
+/// closed go, with their connections.
+pub(super) async fn open(options: Arc<PgConnectOptions>, url: &str) {
+    let pipeline = match Pipeline::new(&options, url) {
         Ok(pipeline) => pipeline,
         Err(why) => {
             tracing::info!("changes written together go to PostgreSQL one statement at a time: {why}");
@@ -111,54 +121,60 @@ pub(super) async fn open(options: Arc<dyn std::any::Any + Send + Sync>, url: &st
         }
     }
     let key = Arc::as_ptr(&options).cast::<()>() as usize;
+    let options: Arc<dyn std::any::Any + Send + Sync> = options;
     let mut pipelines = pipelines();
     pipelines.retain(|_, (options, _)| options.strong_count() > 0);
     pipelines.insert(key, (Arc::downgrade(&options), Arc::new(pipeline)));
 }
 
 impl Pipeline {
-    /// Enough for two cores: a connection is held for one transaction's one or two round trips.
+    /// Transactions sent here at once, each on a connection of its own; more go through sqlx.
+    /// A transaction holds its connection for one or two round trips, or while its row is held
+    /// elsewhere.
     const CONNECTIONS: usize = 4;
     /// The texts of statements a connection keeps prepared: a change has a few shapes. Past
     /// this, it forgets them all and prepares again what comes.
     const PREPARED: usize = 64;
 
-    /// A pipeline for `url`, a PostgreSQL URL as sqlx reads it: host, port, user, password,
-    /// database, and `sslmode` (`disable`, `prefer`, the default, or `require`) and
-    /// `application_name`. With `prefer` or `require`, sqlx encrypts without checking the
-    /// server's certificate, and so does this. Anything else (`verify-full`, a Unix socket,
-    /// another option) is not read here: the caller then does without.
-    fn new(url: &str) -> Result<Self, String> {
-        let url = url::Url::parse(url).map_err(|error| error.to_string())?;
-        let decoded = |text: &str| percent_decode_str(text).decode_utf8_lossy().into_owned();
+    /// A pipeline that connects as the pool does with `options`: their host (or Unix socket),
+    /// port, user, database and `options`, the session settings sqlx gives each connection, and
+    /// the password of `url` (or `PGPASSWORD`). With `sslmode` `prefer` or `require`, sqlx encrypts
+    /// without checking the server's certificate, and so does this; `verify-ca` and `verify-full`
+    /// (and `allow`) are not done here, and the caller then does without.
+    fn new(options: &PgConnectOptions, url: &str) -> Result<Self, String> {
+        let ssl = match options.get_ssl_mode() {
+            PgSslMode::Disable => SslMode::Disable,
+            PgSslMode::Prefer => SslMode::Prefer,
+            PgSslMode::Require => SslMode::Require,
+            other => return Err(format!("sslmode {other:?} is not done here")),
+        };
         let mut config = Config::new();
-        config.host(url.host_str().filter(|host| !host.is_empty()).ok_or("DATABASE_URL names no host")?);
-        config.port(url.port().unwrap_or(5432));
-        if url.username().is_empty() {
-            return Err("DATABASE_URL names no user".to_owned());
+        if let Some(socket) = options.get_socket() {
+            config.host_path(socket);
+        } else {
+            config.host(options.get_host().trim_start_matches('[').trim_end_matches(']'));
         }
-        config.user(decoded(url.username()));
-        if let Some(password) = url.password() {
-            config.password(decoded(password));
+        config.port(options.get_port()).user(options.get_username()).ssl_mode(ssl);
+        if let Some(database) = options.get_database() {
+            config.dbname(database);
         }
-        let database = url.path().trim_start_matches('/');
-        if !database.is_empty() {
-            config.dbname(decoded(database));
+        let password = url::Url::parse(url)
+            .ok()
+            .and_then(|url| {
+                url.password().map(|password| percent_decode_str(password).decode_utf8_lossy().into_owned())
+            })
+            .or_else(|| std::env::var("PGPASSWORD").ok());
+        if let Some(password) = password {
+            config.password(password);
         }
-        config.application_name("bobbin");
-        let mut ssl = SslMode::Prefer;
-        for (key, value) in url.query_pairs() {
-            match (&*key, &*value) {
-                ("sslmode", "disable") => ssl = SslMode::Disable,
-                ("sslmode", "prefer") => ssl = SslMode::Prefer,
-                ("sslmode", "require") => ssl = SslMode::Require,
-                ("application_name", name) => {
-                    config.application_name(name);
-                }
-                _ => return Err(format!("DATABASE_URL's `{key}={value}` is not read here")),
-            }
+        // sqlx's own session settings (its `establish.rs`), then the options asked for.
+        let mut settings = "-c DateStyle=ISO,MDY -c TimeZone=UTC -c extra_float_digits=2".to_owned();
+        if let Some(asked) = options.get_options() {
+            settings.push(' ');
+            settings.push_str(asked);
         }
-        config.ssl_mode(ssl);
+        config.options(settings).application_name("bobbin");
+        config.connect_timeout(ACQUIRE_TIMEOUT);
         let tls = (ssl != SslMode::Disable).then(|| MakeRustlsConnect::new(unchecked_tls()));
         Ok(Self { config, tls, free: Mutex::default(), turns: Semaphore::new(Self::CONNECTIONS) })
     }
@@ -179,7 +195,7 @@ impl Pipeline {
             tokio::spawn(connection);
             client
         };
-        Ok(Connection { client, prepared: FxHashMap::default() })
+        Ok(Connection { client, last_used: Instant::now(), prepared: FxHashMap::default() })
     }
 
     /// Runs `changes` one after another in one transaction, and answers the rows of each once
@@ -195,27 +211,41 @@ impl Pipeline {
                 statements.push((statement.sql.as_str(), values, types));
             }
         }
-        let _turn = tokio::time::timeout(ACQUIRE_TIMEOUT, self.turns.acquire())
-            .await
-            .map_err(|_late| Piped::Failed(DbErr::ConnectionAcquire(sea_orm::ConnAcquireErr::Timeout)))?
-            .map_err(|_closed| Piped::NotPipelined)?;
-        let free = self.free().pop();
-        let mut connection = match free.filter(|connection| !connection.client.is_closed()) {
-            Some(connection) => connection,
-            // None can be opened (PostgreSQL's connections all taken, say): the pool's, through
-            // sqlx, may yet be had.
-            None => self.connect().await.map_err(|error| {
-                tracing::warn!(
-                    "a PostgreSQL connection for changes written together could not be opened: {error}"
-                );
-                Piped::NotPipelined
-            })?,
-        };
+        // None free: these wait on rows held elsewhere, which should hold up no other entry's
+        // changes. The pool's connections may yet be had, through sqlx.
+        let _turn = self.turns.try_acquire().map_err(|_none| Piped::NotPipelined)?;
+        let mut connection = self.usable().await.ok_or(Piped::NotPipelined)?;
         let answer = connection.run(changes, &statements).await;
         if !connection.client.is_closed() && !matches!(answer, Err(Piped::Failed(_))) {
+            connection.last_used = Instant::now();
             self.free().push(connection);
         }
         answer
+    }
+
+    /// A free connection, checked if it has been idle for [`CHECKED_AFTER_IDLE`] (PostgreSQL may
+    /// have restarted meanwhile), or a new one; `None` when none can be opened (PostgreSQL's
+    /// connections all taken, say), within [`ACQUIRE_TIMEOUT`] each.
+    async fn usable(&self) -> Option<Connection> {
+        let free = self.free().pop().filter(|connection| !connection.client.is_closed());
+        if let Some(connection) = free {
+            if connection.last_used.elapsed() < CHECKED_AFTER_IDLE {
+                return Some(connection);
+            }
+            let checked = tokio::time::timeout(ACQUIRE_TIMEOUT, connection.client.simple_query("")).await;
+            if matches!(checked, Ok(Ok(_))) {
+                return Some(connection);
+            }
+        }
+        match self.connect().await {
+            Ok(connection) => Some(connection),
+            Err(error) => {
+                tracing::warn!(
+                    "a PostgreSQL connection for changes written together could not be opened: {error}"
+                );
+                None
+            }
+        }
     }
 }
 
@@ -232,10 +262,13 @@ impl Connection {
             .collect();
         let prepared = self.prepared(&shapes).await?;
         let (begin, commit, roll_back) = (&prepared[0], &prepared[1], &prepared[2]);
-        if prepared[3..]
-            .iter()
-            .any(|statement| !statement.columns().iter().all(|column| carried(column.type_())))
-        {
+        // A statement tokio-postgres would refuse before sending it (its values not one for each
+        // of its parameters) would leave the ones after it to be sent and committed without it.
+        let sendable = prepared[3..].iter().zip(statements).all(|(statement, (_, values, _))| {
+            statement.params().len() == values.len()
+                && statement.columns().iter().all(|column| carried(column.type_()))
+        });
+        if !sendable {
             return Err(Piped::NotPipelined);
         }
         let params: Vec<Vec<Param<'_>>> =
@@ -253,7 +286,11 @@ impl Connection {
             requests.push(client.query(commit, &[]));
         }
         let mut answers = in_order(requests).await.into_iter();
-        let mut failed = answers.next().and_then(Result::err);
+        if let Some(Err(error)) = answers.next() {
+            // Each statement after a failed `BEGIN` was a transaction of its own.
+            return Err(Piped::Failed(unavailable(&error)));
+        }
+        let mut failed = None;
         let mut rows = Vec::with_capacity(statements.len());
         for answer in answers.by_ref().take(statements.len()) {
             match answer {
@@ -268,19 +305,23 @@ impl Connection {
             failed.get_or_insert(error);
         }
         if let Some(error) = failed {
-            if error.as_db_error().is_none() {
+            if error.as_db_error().is_none() || client.is_closed() {
                 return Err(Piped::Failed(unavailable(&error)));
             }
             if checked {
                 client.query(roll_back, &[]).await.map_err(|error| Piped::Failed(unavailable(&error)))?;
             }
+            // A statement prepared before a change of the table's columns, say, fails until
+            // prepared again.
+            self.prepared.clear();
             return Err(Piped::StatementFailed(error.to_string()));
         }
         let answers = match answers_of(changes, rows) {
             Ok(answers) => answers,
             Err(error) => {
-                // Not a type `carried` lets through, so never: the change is answered with an
-                // error, and rolled back if it is not committed yet.
+                // A value of a carried type out of the Rust type's range (a timestamp of
+                // `infinity`): the changes are answered with an error, as sqlx's rows would have
+                // been, and rolled back if not committed yet. They all change one row.
                 if checked {
                     client.query(roll_back, &[]).await.map_err(|error| Piped::Failed(unavailable(&error)))?;
                 }
@@ -567,5 +608,38 @@ impl rustls::client::danger::ServerCertVerifier for AnyCertificate {
 
     fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
         self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::str::FromStr as _;
+
+    use sea_orm::sqlx::postgres::PgConnectOptions;
+    use tokio_postgres::config::{Host, SslMode};
+
+    use super::Pipeline;
+
+    /// These connections go where the pool's go, as the same person, with the same options; or
+    /// nowhere, where they would check less than sqlx does.
+    #[test]
+    fn the_connections_are_opened_as_the_pools_are_or_not_at_all() {
+        let url = "postgres://shop:p%40ss@[::1]:5433/bobbin?sslmode=require&options=-c%20search_path%3Dshop";
+        let pipeline = Pipeline::new(&PgConnectOptions::from_str(url).unwrap(), url).unwrap();
+        let config = &pipeline.config;
+        assert_eq!(config.get_hosts(), [Host::Tcp("::1".to_owned())]);
+        assert_eq!(config.get_ports(), [5433]);
+        assert_eq!((config.get_user(), config.get_password()), (Some("shop"), Some(&b"p@ss"[..])));
+        assert_eq!(config.get_dbname(), Some("bobbin"));
+        assert_eq!(config.get_ssl_mode(), SslMode::Require);
+        let options = config.get_options().unwrap();
+        assert!(options.contains("TimeZone=UTC") && options.ends_with("search_path=shop"), "{options}");
+        assert_eq!(config.get_application_name(), Some("bobbin"));
+
+        for checked in ["verify-ca", "verify-full"] {
+            let url = format!("postgres://shop@db.example/bobbin?sslmode={checked}");
+            let refused = Pipeline::new(&PgConnectOptions::from_str(&url).unwrap(), &url).err();
+            assert!(refused.is_some_and(|why| why.contains("not done here")), "{checked}");
+        }
     }
 }
