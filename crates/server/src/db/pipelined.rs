@@ -35,7 +35,11 @@ use std::{
 use futures_util::future::{MaybeDone, maybe_done};
 use percent_encoding::percent_decode_str;
 use rustc_hash::FxHashMap;
-use sea_orm::{DbErr, sea_query::Value};
+use sea_orm::{
+    DbErr,
+    sea_query::Value,
+    sqlx::postgres::{PgConnectOptions, PgSslMode},
+};
 use tokio::sync::Semaphore;
 use tokio_postgres::{
     Client, Config,
@@ -43,8 +47,6 @@ use tokio_postgres::{
     types::{IsNull, ToSql, Type, to_sql_checked},
 };
 use tokio_postgres_rustls::MakeRustlsConnect;
-
-use sea_orm::sqlx::postgres::{PgConnectOptions, PgSslMode};
 
 use super::{ACQUIRE_TIMEOUT, CHECKED_AFTER_IDLE, Change, Row, TypedRow, stands};
 
