@@ -268,7 +268,7 @@ impl Connection {
         // of its parameters) would leave the ones after it to be sent and committed without it.
         let sendable = prepared[3..].iter().zip(statements).all(|(statement, (_, values, _))| {
             statement.params().len() == values.len()
-                && statement.columns().iter().all(|column| carried(column.type_()))
+                && statement.columns().iter().all(|column| decoder(column.type_()).is_some())
         });
         if !sendable {
             return Err(Piped::NotPipelined);
@@ -475,31 +475,6 @@ impl ToSql for Param<'_> {
     to_sql_checked!();
 }
 
-/// Whether a column of type `ty` is read here ([`values_of`]).
-fn carried(ty: &Type) -> bool {
-    [
-        Type::BOOL,
-        Type::INT2,
-        Type::INT4,
-        Type::INT8,
-        Type::FLOAT4,
-        Type::FLOAT8,
-        Type::TEXT,
-        Type::VARCHAR,
-        Type::BPCHAR,
-        Type::NAME,
-        Type::BYTEA,
-        Type::UUID,
-        Type::JSON,
-        Type::JSONB,
-        Type::DATE,
-        Type::TIME,
-        Type::TIMESTAMP,
-        Type::TIMESTAMPTZ,
-    ]
-    .contains(ty)
-}
-
 /// The rows each of `changes` answered, from those of their statements in order.
 fn answers_of(
     changes: &[Change],
@@ -522,44 +497,43 @@ fn answers_of(
     Ok(answers)
 }
 
-/// The values of `row`'s columns, in order, of the types sqlx would have decoded them as.
+/// The values of `row`'s columns, in order, of the types sqlx would have decoded them as. Only
+/// columns [`decoder`] knows are sent here.
 fn values_of(row: &tokio_postgres::Row) -> Result<Vec<Value>, tokio_postgres::Error> {
-    let mut values = Vec::with_capacity(row.len());
-    for (at, column) in row.columns().iter().enumerate() {
-        let ty = column.type_();
-        let value = if *ty == Type::BOOL {
-            Value::Bool(row.try_get(at)?)
-        } else if *ty == Type::INT2 {
-            Value::SmallInt(row.try_get(at)?)
-        } else if *ty == Type::INT4 {
-            Value::Int(row.try_get(at)?)
-        } else if *ty == Type::INT8 {
-            Value::BigInt(row.try_get(at)?)
-        } else if *ty == Type::FLOAT4 {
-            Value::Float(row.try_get(at)?)
-        } else if *ty == Type::FLOAT8 {
-            Value::Double(row.try_get(at)?)
-        } else if *ty == Type::BYTEA {
-            Value::Bytes(row.try_get(at)?)
-        } else if *ty == Type::UUID {
-            Value::Uuid(row.try_get(at)?)
-        } else if *ty == Type::JSON || *ty == Type::JSONB {
-            Value::Json(row.try_get::<_, Option<serde_json::Value>>(at)?.map(Box::new))
-        } else if *ty == Type::DATE {
-            Value::TimeDate(row.try_get(at)?)
-        } else if *ty == Type::TIME {
-            Value::TimeTime(row.try_get(at)?)
-        } else if *ty == Type::TIMESTAMP {
-            Value::TimeDateTime(row.try_get(at)?)
-        } else if *ty == Type::TIMESTAMPTZ {
-            Value::TimeDateTimeWithTimeZone(row.try_get(at)?)
-        } else {
-            // Text of any kind: `carried` let no other type through.
-            Value::String(row.try_get(at)?)
-        };
-        values.push(value);
-    }
-    Ok(values)
+    let decoders = row.columns().iter().map(|column| decoder(column.type_()).expect("a carried column"));
+    decoders.enumerate().map(|(at, decode)| decode(row, at)).collect()
+}
+
+/// Reads the column at an index of a row as a value.
+type Decoder = fn(&tokio_postgres::Row, usize) -> Result<Value, tokio_postgres::Error>;
+
+/// How a column of type `ty` is read, as sqlx decodes it; `None` for a type not carried here.
+fn decoder(ty: &Type) -> Option<Decoder> {
+    static DECODERS: [(Type, Decoder); 18] = [
+        (Type::BOOL, |row, at| Ok(Value::Bool(row.try_get(at)?))),
+        (Type::INT2, |row, at| Ok(Value::SmallInt(row.try_get(at)?))),
+        (Type::INT4, |row, at| Ok(Value::Int(row.try_get(at)?))),
+        (Type::INT8, |row, at| Ok(Value::BigInt(row.try_get(at)?))),
+        (Type::FLOAT4, |row, at| Ok(Value::Float(row.try_get(at)?))),
+        (Type::FLOAT8, |row, at| Ok(Value::Double(row.try_get(at)?))),
+        (Type::TEXT, |row, at| Ok(Value::String(row.try_get(at)?))),
+        (Type::VARCHAR, |row, at| Ok(Value::String(row.try_get(at)?))),
+        (Type::BPCHAR, |row, at| Ok(Value::String(row.try_get(at)?))),
+        (Type::NAME, |row, at| Ok(Value::String(row.try_get(at)?))),
+        (Type::BYTEA, |row, at| Ok(Value::Bytes(row.try_get(at)?))),
+        (Type::UUID, |row, at| Ok(Value::Uuid(row.try_get(at)?))),
+        (Type::JSON, |row, at| {
+            Ok(Value::Json(row.try_get::<_, Option<serde_json::Value>>(at)?.map(Box::new)))
+        }),
+        (Type::JSONB, |row, at| {
+            Ok(Value::Json(row.try_get::<_, Option<serde_json::Value>>(at)?.map(Box::new)))
+        }),
+        (Type::DATE, |row, at| Ok(Value::TimeDate(row.try_get(at)?))),
+        (Type::TIME, |row, at| Ok(Value::TimeTime(row.try_get(at)?))),
+        (Type::TIMESTAMP, |row, at| Ok(Value::TimeDateTime(row.try_get(at)?))),
+        (Type::TIMESTAMPTZ, |row, at| Ok(Value::TimeDateTimeWithTimeZone(row.try_get(at)?))),
+    ];
+    DECODERS.iter().find(|(known, _)| known == ty).map(|&(_, decode)| decode)
 }
 
 /// TLS that encrypts without checking the server's certificate: what sqlx does for `sslmode`
