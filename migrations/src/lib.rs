@@ -1,7 +1,7 @@
 //! Bobbin's schema, one migration per file, in time order. Each migration is written with
 //! sea-orm's schema helpers (not raw SQL of one dialect), so the same migration runs on SQLite
 //! and on PostgreSQL; the server's integration tests run them on both. The exceptions are
-//! the triggers of migrations 10 to 13, for which sea-query has no statement: they give both
+//! the triggers of migrations 10 to 14, for which sea-query has no statement: they give both
 //! dialects' SQL.
 
 // `allow`, not `expect`: clippy exempts test builds from this lint, which would leave an
@@ -23,6 +23,7 @@ mod m20261127_000010_threads_revision_triggers;
 mod m20261127_000011_changer_address_triggers;
 mod m20261129_000012_sign_in_epoch;
 mod m20261129_000013_reorder_point_sign_in_epoch;
+mod m20261206_000014_one_road;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -44,6 +45,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261127_000011_changer_address_triggers::Migration),
             Box::new(m20261129_000012_sign_in_epoch::Migration),
             Box::new(m20261129_000013_reorder_point_sign_in_epoch::Migration),
+            Box::new(m20261206_000014_one_road::Migration),
         ]
     }
 }

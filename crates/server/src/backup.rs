@@ -13,6 +13,7 @@
 //! database holds a shared lock on `<database>.lock` ([`ServerLock`]); restore takes it
 //! exclusively, or stops.
 
+use crate::db::Database;
 use std::{
     fs::{File, TryLockError},
     path::{Path, PathBuf},
@@ -22,7 +23,7 @@ use std::{
 
 use anyhow::{Context as _, bail};
 use sea_orm::{
-    ConnectionTrait as _, DatabaseConnection, Statement,
+    ConnectionTrait as _, Statement,
     sqlx::{self, Connection as _, SqliteConnection, sqlite::SqliteConnectOptions},
 };
 use time::{OffsetDateTime, macros::format_description};
@@ -102,7 +103,7 @@ pub async fn back_up(from: &Path, to: &Path) -> anyhow::Result<Checked> {
 }
 
 /// Copies the server's own database (through its pool) to `to`.
-async fn back_up_pool(db: &DatabaseConnection, to: &Path) -> anyhow::Result<Checked> {
+async fn back_up_pool(db: &Database, to: &Path) -> anyhow::Result<Checked> {
     write_checked(to, async |partial| {
         let statement = Statement::from_sql_and_values(
             db.get_database_backend(),
@@ -236,7 +237,7 @@ pub async fn restore(backup: &Path, database: &Path) -> anyhow::Result<(Checked,
 ///
 /// When the copy cannot be made: the server then does not migrate.
 pub async fn keep_before_migrating(
-    db: &DatabaseConnection,
+    db: &Database,
     database: &DatabaseArgs,
 ) -> anyhow::Result<Option<PathBuf>> {
     if Engine::from_url(database.database_url.expose())? != Engine::Sqlite {
@@ -260,7 +261,7 @@ pub async fn keep_before_migrating(
 ///
 /// When they are asked of a PostgreSQL database.
 pub fn spawn_scheduled(
-    db: DatabaseConnection,
+    db: Database,
     database: &DatabaseArgs,
     schedule: &BackupSchedule,
 ) -> anyhow::Result<()> {
@@ -288,11 +289,7 @@ pub fn spawn_scheduled(
 /// Prefix and suffix of a scheduled backup's name: `bobbin-20261125T171500Z.db`.
 const SCHEDULED: (&str, &str) = ("bobbin-", ".db");
 
-async fn scheduled_backup(
-    db: &DatabaseConnection,
-    folder: &Path,
-    keep: u32,
-) -> anyhow::Result<(PathBuf, Checked)> {
+async fn scheduled_backup(db: &Database, folder: &Path, keep: u32) -> anyhow::Result<(PathBuf, Checked)> {
     let file =
         folder.join(format!("{}{}{}", SCHEDULED.0, timestamp(OffsetDateTime::now_utc())?, SCHEDULED.1));
     let checked = back_up_pool(db, &file).await?;

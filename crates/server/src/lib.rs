@@ -3,7 +3,6 @@
 //!
 //! Start at [`startup::Application`]; every route is listed in [`routes::router`].
 
-pub mod allocator;
 pub mod auth;
 pub mod backup;
 pub mod blocking;
@@ -37,32 +36,27 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Runs the command line: sets up logging, then serves, migrates or prints the OpenAPI document.
 pub fn run(cli: Cli) -> ExitCode {
-    allocator::give_freed_memory_back();
-    if let Err(error) = telemetry::init(&cli.log) {
-        eprintln!("bobbin: {error:#}");
-        return ExitCode::FAILURE;
-    }
-    let runtime = match allocator::runtime() {
+    let _log = match telemetry::init(&cli.log) {
+        Ok(guard) => guard,
+        Err(error) => {
+            eprintln!("bobbin: {error:#}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("bobbin: cannot start the async runtime: {error}");
             return ExitCode::FAILURE;
         }
     };
-    if let Err(error) = telemetry::start_writing() {
-        eprintln!("bobbin: {error:#}");
-        return ExitCode::FAILURE;
-    }
-    let code = match runtime.block_on(dispatch(cli.command)) {
+    match runtime.block_on(dispatch(cli.command)) {
         Ok(code) => code,
         Err(error) => {
             tracing::error!(error = format!("{error:#}"), "bobbin stopped");
             ExitCode::FAILURE
         }
-    };
-    drop(runtime);
-    telemetry::flush();
-    code
+    }
 }
 
 async fn dispatch(command: Command) -> anyhow::Result<ExitCode> {
@@ -102,11 +96,11 @@ async fn migrate(args: MigrateArgs) -> anyhow::Result<ExitCode> {
     let mut code = ExitCode::SUCCESS;
     match args.action {
         MigrateAction::Up => {
-            Migrator::up(&db, None).await.context("applying migrations")?;
+            Migrator::up(db.writes(), None).await.context("applying migrations")?;
             tracing::info!("database schema is up to date");
         }
         MigrateAction::Down { steps } => {
-            Migrator::down(&db, Some(steps)).await.context("rolling back migrations")?;
+            Migrator::down(db.writes(), Some(steps)).await.context("rolling back migrations")?;
             tracing::info!(steps, "rolled back");
         }
         MigrateAction::Status => {

@@ -9,6 +9,7 @@
 //! label, [`UNMATCHED`]; the embedded files, each a route of its own named after its content hash,
 //! share one per folder ([`FILE_FOLDERS`]); methods other than the usual ones share `other`.
 
+use crate::db::Database;
 use std::{sync::Arc, time::Instant};
 
 use axum::{
@@ -22,7 +23,6 @@ use prometheus_client::{
     metrics::{counter::Counter, family::Family, gauge::Gauge, histogram::Histogram},
     registry::{Registry, Unit},
 };
-use sea_orm::{DatabaseBackend, DatabaseConnection};
 
 use crate::{mail::MailCounters, repo::thread_cache::ThreadCache};
 
@@ -64,13 +64,13 @@ pub struct Metrics {
     latency: LatencyFamily,
     connections: Family<ConnectionLabels, Gauge>,
     max_connections: Gauge,
-    db: DatabaseConnection,
+    db: Database,
 }
 
 impl Metrics {
     /// The server's metrics: its requests (counted by [`track`]), `db`'s pool (read at each
     /// scrape), and the counts the thread copies and the mailer keep themselves.
-    pub fn new(db: DatabaseConnection, threads: &ThreadCache, mail: &MailCounters) -> Self {
+    pub fn new(db: Database, threads: &ThreadCache, mail: &MailCounters) -> Self {
         let mut registry = Registry::with_prefix("bobbin");
         let requests = Family::<RequestLabels, Counter>::default();
         registry.register(
@@ -136,17 +136,7 @@ impl Metrics {
     }
 
     fn sample_pool(&self) {
-        let (open, idle, max) = match self.db.get_database_backend() {
-            DatabaseBackend::Sqlite => {
-                let pool = self.db.get_sqlite_connection_pool();
-                (pool.size(), pool.num_idle(), pool.options().get_max_connections())
-            }
-            DatabaseBackend::Postgres => {
-                let pool = self.db.get_postgres_connection_pool();
-                (pool.size(), pool.num_idle(), pool.options().get_max_connections())
-            }
-            _ => return,
-        };
+        let (open, idle, max) = self.db.connections();
         let idle = i64::try_from(idle).unwrap_or(i64::MAX);
         self.connections.get_or_create(&ConnectionLabels { state: "in_use" }).set(i64::from(open) - idle);
         self.connections.get_or_create(&ConnectionLabels { state: "idle" }).set(idle);

@@ -5,10 +5,10 @@
 
 use std::{fmt::Write as _, io::BufRead as _};
 
+use crate::db::Database;
 use anyhow::{Context as _, bail};
 use bobbin_core::team::Role;
 use rand::seq::IndexedRandom as _;
-use sea_orm::DatabaseConnection;
 use serde_json::{Value, json};
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -164,7 +164,7 @@ pub async fn teams(args: TeamsArgs) -> anyhow::Result<()> {
 
 /// Opens the database, which must be at this binary's schema: an older one lacks columns these
 /// commands read, and a newer one may mean something else by them.
-async fn open(database: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> {
+async fn open(database: &DatabaseArgs) -> anyhow::Result<Database> {
     let db = db::connect(database).await?;
     let schema = SchemaState::read(&db).await?;
     if schema.is_new() {
@@ -177,7 +177,7 @@ async fn open(database: &DatabaseArgs) -> anyhow::Result<DatabaseConnection> {
 }
 
 /// The account named by its e-mail address or its id.
-async fn find_user(db: &DatabaseConnection, named: &str) -> anyhow::Result<user::Model> {
+async fn find_user(db: &Database, named: &str) -> anyhow::Result<user::Model> {
     let found = if let Ok(id) = Uuid::parse_str(named) {
         users::by_id(db, UserId(id)).await?
     } else {
@@ -200,7 +200,7 @@ fn user_summary(person: &user::Model) -> Value {
     })
 }
 
-async fn user_details(db: &DatabaseConnection, person: &user::Model) -> anyhow::Result<Value> {
+async fn user_details(db: &Database, person: &user::Model) -> anyhow::Result<Value> {
     let mut details = user_summary(person);
     let teams = repo::teams::of_user(db, person.id).await?;
     details["teams"] = teams
@@ -257,7 +257,7 @@ fn user_text(details: &Value) -> String {
     out
 }
 
-async fn team_details(db: &DatabaseConnection, found: &team::Model) -> anyhow::Result<Value> {
+async fn team_details(db: &Database, found: &team::Model) -> anyhow::Result<Value> {
     let mut members = repo::members::of_team(db, found.id).await?;
     members.sort_by(|a, b| rank(a.role).cmp(&rank(b.role)).then_with(|| a.user.email.cmp(&b.user.email)));
     let holds = repo::teams::holdings(db, found.id).await?;

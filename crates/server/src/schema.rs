@@ -1,8 +1,9 @@
 //! Whether this binary and the database agree on the schema: `bobbin migrate status`, the copy
 //! kept before a SQLite database is migrated, and the check of a backup before it is restored.
 
+use crate::db::Database;
 use migration::{Migrator, MigratorTrait as _};
-use sea_orm::{DatabaseConnection, DbErr};
+use sea_orm::DbErr;
 
 use crate::repo;
 
@@ -23,7 +24,7 @@ impl SchemaState {
     /// # Errors
     ///
     /// The database's.
-    pub async fn read(db: &DatabaseConnection) -> Result<Self, DbErr> {
+    pub async fn read(db: &Database) -> Result<Self, DbErr> {
         Ok(Self::compare(&known(), &repo::migrations::applied(db).await?))
     }
 

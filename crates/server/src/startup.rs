@@ -1,17 +1,15 @@
 //! Building and running the server. Tests build an [`Application`] on port 0 with a fresh
 //! database and talk to it over HTTP, exactly as a browser would.
 
+use crate::db::Database;
 use std::{convert::Infallible, future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context as _;
 use axum::{Extension, extract::connect_info::ConnectInfo, middleware::AddExtension, serve::IncomingStream};
 use migration::{Migrator, MigratorTrait as _};
-use sea_orm::{
-    DatabaseConnection,
-    sqlx::{
-        Connection as _, Either,
-        postgres::{PgAdvisoryLock, PgConnection},
-    },
+use sea_orm::sqlx::{
+    Connection as _, Either,
+    postgres::{PgAdvisoryLock, PgConnection},
 };
 use tokio::{net::TcpListener, sync::watch};
 use tower::Layer as _;
@@ -19,12 +17,12 @@ use tower::Layer as _;
 /// What [`Application::thread_cache`] gives.
 pub use crate::repo::thread_cache::ThreadCache;
 use crate::{
-    auth::{AuthService, sign_in_cache::SignInCache},
+    auth::AuthService,
     backup::{self, ServerLock},
     blocking::HeavyWork,
     config::{AuthArgs, DatabaseArgs, Environment, ServeArgs},
     db,
-    db::{SignInReads, StorageWatch},
+    db::StorageWatch,
     limits::{InFlight, PerClient},
     listener::JsonErrorsListener,
     metrics::Metrics,
@@ -38,8 +36,7 @@ use crate::{
 pub struct Application {
     listener: TcpListener,
     router: axum::Router,
-    db: DatabaseConnection,
-    sign_in_reads: Arc<SignInReads>,
+    db: Database,
     threads: ThreadCache,
     /// `--metrics-bind`'s listener and what it serves.
     metrics: Option<(TcpListener, axum::Router)>,
@@ -98,18 +95,11 @@ impl Application {
                 tracing::info!("no SMTP server set: e-mail is shown at /dev/mailbox");
             }
         }
-        let sign_in_reads = Arc::new(
-            SignInReads::open(&db, crate::repo::auth::sessions::sign_in_column_type)
-                .await
-                .context("opening the sign-in checks' connections")?,
-        );
         let threads = ThreadCache::new(CACHED_BYTES);
         let metrics = (metrics_listener.is_some() || args.metrics.metrics_token.is_some())
             .then(|| Arc::new(Metrics::new(db.clone(), &threads, auth.mailer.counters())));
         let state = AppState::new(Shared {
             db: db.clone(),
-            sign_in_cache: SignInCache::new(Arc::clone(&sign_in_reads)),
-            sign_in_reads: sign_in_reads.clone(),
             environment: args.environment,
             auth,
             trust_forwarded_for: args.trust_forwarded_for,
@@ -127,12 +117,10 @@ impl Application {
         let threads = state.threads.clone();
         let router = routes::router(state, args.request_timeout());
         let metrics = metrics_listener.zip(metrics.map(routes::metrics_router));
-        crate::allocator::give_start_up_memory_back();
         Ok(Self {
             listener,
             router,
             db,
-            sign_in_reads,
             threads,
             metrics,
             shutdown_grace: args.shutdown_grace(),
@@ -155,14 +143,9 @@ impl Application {
             .map(|(listener, _)| listener.local_addr().expect("a bound listener has an address"))
     }
 
-    /// The server's own connection pool (tests inspect it: SQLite pragmas are per connection).
-    pub fn db(&self) -> &DatabaseConnection {
+    /// The server's own database (tests inspect it: SQLite pragmas are per connection).
+    pub fn db(&self) -> &Database {
         &self.db
-    }
-
-    /// Where the server's sign-in checks read (tests count the reads that went through the pool).
-    pub fn sign_in_reads(&self) -> &Arc<SignInReads> {
-        &self.sign_in_reads
     }
 
     /// The server's copies of the teams' thread entries (tests count how often they are read).
@@ -196,7 +179,6 @@ impl Application {
             result = server => result.context("serving")?,
             () = grace_over => tracing::warn!(?grace, "requests still running after the grace period; stopping anyway"),
         }
-        self.sign_in_reads.close().await;
         self.db.close().await.context("closing the database")?;
         tracing::info!("stopped");
         Ok(())
@@ -221,11 +203,7 @@ fn serve_metrics(listener: TcpListener, router: axum::Router, mut stopping: watc
 
 /// Applies pending migrations (keeping a copy of a SQLite database first) and starts the auth
 /// service, which creates the key that signs sessions on the first start.
-async fn prepare(
-    db: &DatabaseConnection,
-    database: &DatabaseArgs,
-    auth: AuthArgs,
-) -> anyhow::Result<Arc<AuthService>> {
+async fn prepare(db: &Database, database: &DatabaseArgs, auth: AuthArgs) -> anyhow::Result<Arc<AuthService>> {
     let schema = SchemaState::read(db).await.context("reading which migrations the database has")?;
     if !schema.unknown.is_empty() {
         // An older binary put back without restoring the database it ran on: say what to do,
@@ -235,7 +213,7 @@ async fn prepare(
     if let Some(copy) = backup::keep_before_migrating(db, database).await? {
         tracing::info!(copy = %copy.display(), "kept a copy of the database before migrating it");
     }
-    Migrator::up(db, None).await.context("applying database migrations")?;
+    Migrator::up(db.writes(), None).await.context("applying database migrations")?;
     db::ensure_writable(db).await?;
     AuthService::new(db, auth).await.context("starting the auth service")
 }

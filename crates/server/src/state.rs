@@ -1,12 +1,12 @@
 use std::{ops::Deref, sync::Arc};
 
-use sea_orm::DatabaseConnection;
+use crate::db::Database;
 
 use crate::{
-    auth::{AuthService, sign_in_cache::SignInCache},
+    auth::AuthService,
     blocking::HeavyWork,
     config::{Environment, Secret},
-    db::{SignInReads, StorageWatch},
+    db::StorageWatch,
     limits::{InFlight, PerClient},
     metrics::Metrics,
     repo::thread_cache::ThreadCache,
@@ -32,21 +32,17 @@ impl Deref for AppState {
 }
 
 /// Nothing here may hold per-user state that only this process knows: several server instances
-/// can run behind one load balancer against PostgreSQL. (The thread cache and the sign-in cache
-/// hold copies only, each checked against the database before use.)
+/// can run behind one load balancer against PostgreSQL. (The thread cache holds copies only,
+/// each checked against the database before use.)
 #[derive(Debug)]
 pub struct Shared {
-    pub db: DatabaseConnection,
-    /// Where the sign-in checks read ([`SignInReads`]).
-    pub sign_in_reads: Arc<SignInReads>,
-    /// The sign-in checks read, used while the database's sign-in epoch says they still hold.
-    pub sign_in_cache: SignInCache,
+    pub db: Database,
     pub environment: Environment,
     pub auth: Arc<AuthService>,
     /// Whether the client address comes from `X-Forwarded-For` (behind a trusted proxy).
     pub trust_forwarded_for: bool,
-    /// Each team's thread entries as the list searches them, checked against the team's revision
-    /// in the database on every request, so it is never stale across instances.
+    /// Each team's thread entries as the list searches them, used only at the team's revision
+    /// read on this request, so it is never stale across instances.
     pub threads: ThreadCache,
     /// Conversions each client network may ask for (`--convert-rate-limit` a minute).
     pub convert_limit: Arc<PerClient>,

@@ -24,8 +24,9 @@ use crate::{
         user,
     },
     repo::{
-        auth::sessions::SignedIn,
+        auth::sessions::{self, SignedIn},
         teams::{self, Membership},
+        users,
     },
     state::AppState,
 };
@@ -170,12 +171,11 @@ pub fn bearer(headers: &HeaderMap) -> Option<&str> {
 }
 
 /// Checks an access token (signature, expiry, audience, issuer) and that its session and user
-/// still exist, in the database on every request (or a copy of the check the database says still
-/// holds: [`crate::auth::sign_in_cache`]): a signed-out session's tokens stop working at once,
-/// not when they expire, on every server sharing the database.
+/// still exist, in the database on every request: a signed-out session's tokens stop working at
+/// once, not when they expire, on every server sharing the database.
 pub async fn from_access_token(state: &AppState, token: &str) -> AuthResult<CurrentSession> {
     let claims = verified(state, token)?;
-    let signed_in = state.sign_in_cache.signed_in(claims.session_id, claims.sub).await?;
+    let signed_in = sessions::signed_in(&state.db, claims.session_id, claims.sub).await?;
     still_signed_in(state, claims, signed_in)
 }
 
@@ -188,7 +188,7 @@ pub async fn from_access_token_in_team(
 ) -> AuthResult<(CurrentSession, Option<Membership>)> {
     let claims = verified(state, token)?;
     let (signed_in, membership) =
-        state.sign_in_cache.signed_in_member(claims.session_id, claims.sub, team_id).await?.unzip();
+        teams::signed_in_member(&state.db, claims.session_id, claims.sub, team_id).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, membership.flatten()))
 }
 
@@ -199,8 +199,7 @@ pub async fn from_access_token_with_teams(
     token: &str,
 ) -> AuthResult<(CurrentSession, Vec<teams::Joined>)> {
     let claims = verified(state, token)?;
-    let (signed_in, joined) =
-        state.sign_in_cache.signed_in_teams(claims.session_id, claims.sub).await?.unzip();
+    let (signed_in, joined) = teams::signed_in_teams(&state.db, claims.session_id, claims.sub).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, joined.unwrap_or_default()))
 }
 
@@ -212,7 +211,7 @@ pub async fn from_access_token_with_default_team(
 ) -> AuthResult<(CurrentSession, Option<String>)> {
     let claims = verified(state, token)?;
     let (signed_in, default_team_pid) =
-        state.sign_in_cache.signed_in_profile(claims.session_id, claims.sub).await?.unzip();
+        users::signed_in_profile(&state.db, claims.session_id, claims.sub).await?.unzip();
     Ok((still_signed_in(state, claims, signed_in)?, default_team_pid.flatten()))
 }
 

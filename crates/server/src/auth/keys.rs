@@ -17,6 +17,7 @@
 
 use std::{sync::Arc, time::Duration};
 
+use crate::db::Database;
 use anyhow::Context as _;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use moka::sync::Cache;
@@ -25,7 +26,6 @@ use p256::{
     pkcs8::{EncodePrivateKey as _, LineEnding},
 };
 use rand::RngCore as _;
-use sea_orm::DatabaseConnection;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -93,11 +93,7 @@ pub struct SigningKeys {
 
 impl SigningKeys {
     /// Loads the stored keys, creating the first one if there is none.
-    pub async fn load_or_create(
-        db: &DatabaseConnection,
-        issuer: String,
-        vault: &Vault,
-    ) -> anyhow::Result<Self> {
+    pub async fn load_or_create(db: &Database, issuer: String, vault: &Vault) -> anyhow::Result<Self> {
         let mut stored = signing_keys::all(db).await?;
         if stored.is_empty() {
             let (kid, sealed) = new_key(vault)?;

@@ -24,14 +24,13 @@ pub mod routes;
 pub mod secret;
 pub mod session;
 pub mod session_limits;
-pub mod sign_in_cache;
 pub mod totp;
 pub mod user;
 pub mod vault;
 
 use std::sync::Arc;
 
-use sea_orm::DatabaseConnection;
+use crate::db::Database;
 
 use crate::{auth::keys::SigningKeys, config::AuthArgs, mail::Mailer};
 
@@ -51,7 +50,7 @@ pub struct AuthService {
 }
 
 impl AuthService {
-    pub async fn new(db: &DatabaseConnection, config: AuthArgs) -> anyhow::Result<Arc<Self>> {
+    pub async fn new(db: &Database, config: AuthArgs) -> anyhow::Result<Arc<Self>> {
         let issuer = config.site_url.join("auth/v1")?.to_string();
         let vault = vault::Vault::from_config(&config)?;
         vault::seal_stored_secrets(db, &vault).await?;

@@ -8,7 +8,7 @@
 //! client is its /64, since one subscriber holds billions of addresses) and, where a guess
 //! targets one account (codes, passwords), per account as well.
 
-use sea_orm::DatabaseConnection;
+use crate::db::Database;
 use time::OffsetDateTime;
 
 use crate::{
@@ -24,22 +24,17 @@ pub const WINDOW_SECONDS: i64 = 5 * 60;
 
 /// Counts one request from `client`'s network to `bucket` (e.g. `token`, `verify`) and refuses
 /// it once more than `limit` arrived in the current 5-minute window.
-pub async fn per_client(
-    db: &DatabaseConnection,
-    bucket: &str,
-    client: &Client,
-    limit: u32,
-) -> AuthResult<()> {
+pub async fn per_client(db: &Database, bucket: &str, client: &Client, limit: u32) -> AuthResult<()> {
     count(db, &format!("{bucket}:ip:{}", client.network()), limit).await
 }
 
 /// Counts one request about `account` (a user id or an e-mail address) to `bucket`, whoever
 /// sends it, and refuses it once more than `limit` arrived in the current 5-minute window.
-pub async fn per_account(db: &DatabaseConnection, bucket: &str, account: &str, limit: u32) -> AuthResult<()> {
+pub async fn per_account(db: &Database, bucket: &str, account: &str, limit: u32) -> AuthResult<()> {
     count(db, &format!("{bucket}:account:{account}"), limit).await
 }
 
-async fn count(db: &DatabaseConnection, key: &str, limit: u32) -> AuthResult<()> {
+async fn count(db: &Database, key: &str, limit: u32) -> AuthResult<()> {
     let now = OffsetDateTime::now_utc().unix_timestamp();
     let window = now - now.rem_euclid(WINDOW_SECONDS);
     let count = rate_limits::count_in_window(db, key, window, window + WINDOW_SECONDS)
@@ -55,12 +50,7 @@ async fn count(db: &DatabaseConnection, key: &str, limit: u32) -> AuthResult<()>
 /// `invite`...) to `address` per `interval_seconds`, and records it: one clock per kind, as
 /// Supabase Auth keeps one timestamp per kind, so a password reset right after a sign-up is not
 /// refused. Called whether or not the address has an account, so the answer never tells which.
-pub async fn check_email(
-    db: &DatabaseConnection,
-    kind: &str,
-    address: &str,
-    interval_seconds: u32,
-) -> AuthResult<()> {
+pub async fn check_email(db: &Database, kind: &str, address: &str, interval_seconds: u32) -> AuthResult<()> {
     if !allow_every(db, &format!("email:{kind}:{address}"), interval_seconds).await? {
         return Err(AuthError::too_many_requests(
             "over_email_send_rate_limit",
@@ -72,7 +62,7 @@ pub async fn check_email(
 
 /// Whether the event `key` may happen now, at most once per `interval_seconds`; if so it is
 /// recorded.
-pub async fn allow_every(db: &DatabaseConnection, key: &str, interval_seconds: u32) -> AuthResult<bool> {
+pub async fn allow_every(db: &Database, key: &str, interval_seconds: u32) -> AuthResult<bool> {
     let now = OffsetDateTime::now_utc().unix_timestamp();
     let earliest_previous = now - i64::from(interval_seconds);
     let expires_at = now + i64::from(interval_seconds);

@@ -5,7 +5,7 @@
 //! Sessions also end by themselves, as [`SessionLimits`](crate::auth::session_limits::SessionLimits)
 //! says.
 
-use sea_orm::DatabaseConnection;
+use crate::db::Database;
 use serde::Serialize;
 use serde_json::Value;
 use time::OffsetDateTime;
@@ -78,7 +78,7 @@ pub struct ClientInfo {
 /// Starts a session for `user` and answers its first tokens.
 pub async fn start(
     auth: &AuthService,
-    db: &DatabaseConnection,
+    db: &Database,
     user: &user::Model,
     method: Method,
     client: &ClientInfo,
@@ -100,7 +100,7 @@ pub async fn start(
 /// Raises a session to `aal2` after a verified second factor, and answers new tokens.
 pub async fn step_up(
     auth: &AuthService,
-    db: &DatabaseConnection,
+    db: &Database,
     session: session::Model,
 ) -> AuthResult<TokenResponse> {
     let now = OffsetDateTime::now_utc();
@@ -115,11 +115,7 @@ pub async fn step_up(
 }
 
 /// The `refresh_token` grant.
-pub async fn refresh(
-    auth: &AuthService,
-    db: &DatabaseConnection,
-    presented: &str,
-) -> AuthResult<TokenResponse> {
+pub async fn refresh(auth: &AuthService, db: &Database, presented: &str) -> AuthResult<TokenResponse> {
     let now = OffsetDateTime::now_utc();
     let ended = |session: &session::Model| auth.session_limits.expired(session, now);
     match sessions::refresh(db, presented, now, ended).await? {
@@ -142,7 +138,7 @@ pub async fn refresh(
 }
 
 /// Ends sessions of `user_id`: `global` all of them, `local` the given one, `others` all but it.
-pub async fn end(db: &DatabaseConnection, user_id: UserId, session_id: Uuid, scope: &str) -> AuthResult<()> {
+pub async fn end(db: &Database, user_id: UserId, session_id: Uuid, scope: &str) -> AuthResult<()> {
     let which = match scope {
         "global" => Ending::All,
         "local" => Ending::Only(session_id),
@@ -174,7 +170,7 @@ fn refuse_disabled(user: &user::Model) -> AuthResult<()> {
 /// The access token for a session, and the whole grant answer.
 async fn respond(
     auth: &AuthService,
-    db: &DatabaseConnection,
+    db: &Database,
     session: &session::Model,
     refresh_token: String,
 ) -> AuthResult<TokenResponse> {

@@ -16,8 +16,8 @@ use chacha20poly1305::{
     aead::{Aead as _, AeadCore as _, OsRng, Payload},
 };
 
+use crate::db::Database;
 use hmac::{Hmac, Mac};
-use sea_orm::DatabaseConnection;
 use sha2::Sha256;
 
 use crate::{
@@ -144,7 +144,7 @@ pub fn signing_key_place(kid: &str) -> String {
 /// without one before); without a key, says that they are stored in plain form. Either way it
 /// checks that every sealed secret opens, so a wrong or missing key stops the start with a
 /// clear message rather than failing sign-ins later.
-pub async fn seal_stored_secrets(db: &DatabaseConnection, vault: &Vault) -> anyhow::Result<()> {
+pub async fn seal_stored_secrets(db: &Database, vault: &Vault) -> anyhow::Result<()> {
     let keys = signing_keys::all(db).await?;
     let factors = factors::all(db).await?;
     let mut sealed_now = 0_usize;

@@ -66,9 +66,8 @@ impl Level for Own {
 #[derive(Debug, Clone)]
 pub struct InTeam<L> {
     pub user: user::Model,
-    /// The team as its check read it, perhaps a copy kept from an earlier request
-    /// ([`crate::auth::sign_in_cache`]): all of it is current but `threads_revision`, which
-    /// changes with the inventory and is read where it is needed ([`repo::thread_cache`]).
+    /// The team as its check read it, on this request: its `threads_revision` is what the thread
+    /// list's copy must match ([`repo::thread_cache`]).
     pub team: team::Model,
     pub role: Role,
     /// The team's default reorder point, read with the membership ([`repo::teams::Membership`]).

@@ -6,10 +6,10 @@ pub mod templates;
 
 use std::time::Duration;
 
+use crate::db::Database;
 use anyhow::Context as _;
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor, message::MultiPart};
 use prometheus_client::metrics::counter::Counter;
-use sea_orm::DatabaseConnection;
 
 use crate::{
     config::AuthArgs,
@@ -92,7 +92,7 @@ impl Mailer {
     /// a request takes never tells whether an e-mail went out (and so whether an address has
     /// an account); a failed delivery is logged. Without SMTP the mail is stored in the outbox
     /// before this returns.
-    pub async fn send(&self, db: &DatabaseConnection, to: &str, mail: RenderedMail) -> anyhow::Result<()> {
+    pub async fn send(&self, db: &Database, to: &str, mail: RenderedMail) -> anyhow::Result<()> {
         self.send_answerable(db, to, None, mail).await
     }
 
@@ -101,7 +101,7 @@ impl Mailer {
     /// no `Reply-To`: development mode only shows what was sent.
     pub async fn send_answerable(
         &self,
-        db: &DatabaseConnection,
+        db: &Database,
         to: &str,
         reply_to: Option<&str>,
         mail: RenderedMail,

@@ -1,10 +1,11 @@
 //! A person's own account: what deleting it takes with it, and what their data download holds
 //! (docs/behaviour.md, "Your account and your data").
 
+use crate::db::Database;
 use bobbin_core::team::Role;
 use sea_orm::{
-    ColumnTrait as _, Condition, ConnectionTrait, DatabaseConnection, EntityTrait as _, QueryFilter as _,
-    QueryOrder as _, QuerySelect as _, sea_query::Query,
+    ColumnTrait as _, Condition, ConnectionTrait, EntityTrait as _, QueryFilter as _, QueryOrder as _,
+    QuerySelect as _, sea_query::Query,
 };
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -75,7 +76,7 @@ pub async fn deletion(db: &impl ConnectionTrait, user_id: UserId) -> Result<Dele
 /// # Errors
 ///
 /// The database's.
-pub async fn delete(db: &DatabaseConnection, user_id: UserId) -> Result<Result<(), Vec<Joined>>, AppError> {
+pub async fn delete(db: &Database, user_id: UserId) -> Result<Result<(), Vec<Joined>>, AppError> {
     committed(db, async |txn| {
         // The person's row first (PostgreSQL; SQLite's write transaction already is locked), as
         // `teams::create` does: no team of theirs appears between this read and the deletion.

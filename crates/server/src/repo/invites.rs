@@ -2,13 +2,14 @@
 //! (the caller hashes it); an invite's status follows from its times
 //! ([`InviteStatus::of`]): accepted and revoked are final, a pending one expires on its own.
 
+use crate::db::Database;
 use bobbin_core::{
     email::EmailAddress,
     team::{INVITE_LIFETIME_SECONDS, InviteStatus, Role},
 };
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
+    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -148,10 +149,7 @@ pub enum CreateRefusal {
 /// # Errors
 ///
 /// The database's; a refusal is the inner `Err`.
-pub async fn create(
-    db: &DatabaseConnection,
-    new: NewInvite<'_>,
-) -> Result<Result<Invite, CreateRefusal>, AppError> {
+pub async fn create(db: &Database, new: NewInvite<'_>) -> Result<Result<Invite, CreateRefusal>, AppError> {
     let now = OffsetDateTime::now_utc();
     let txn = crate::db::begin_write(db).await?;
     // The inviter's row, locked (PostgreSQL; SQLite's write transaction already is): two invites
@@ -244,7 +242,7 @@ pub enum RevokeRefusal {
 ///
 /// The database's, or a broken row's; a refusal is the inner `Err`.
 pub async fn revoke(
-    db: &DatabaseConnection,
+    db: &Database,
     public_id: &str,
     user_id: UserId,
     may_revoke: impl FnOnce(&Invite, Option<Role>) -> bool,
@@ -305,7 +303,7 @@ pub struct Accepted {
 ///
 /// The database's, or a broken row's; a refusal is the inner `Err`.
 pub async fn accept(
-    db: &DatabaseConnection,
+    db: &Database,
     key: Key<'_>,
     user_id: UserId,
     may_accept: impl FnOnce(&Invite) -> bool,

@@ -4,12 +4,13 @@
 //! removed included, since what the machine's answer shows (its stitch counter, what is due)
 //! changes with its log.
 
+use crate::db::Database;
 use std::collections::HashMap;
 
 use bobbin_core::inventory::machine::{Machine, MaintenanceKind, format_date, parse_date};
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, UpdateMany, prelude::Expr,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
+    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, UpdateMany, prelude::Expr,
 };
 use time::{Date, OffsetDateTime};
 
@@ -114,7 +115,7 @@ pub async fn get(
 ///
 /// 422 `too_many_machines`; a database error.
 pub async fn create(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     machine: &Machine,
@@ -146,7 +147,7 @@ pub async fn create(
 ///
 /// 404; 409 `edit_conflict`; a database error.
 pub async fn edit(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     public_id: &str,
@@ -168,7 +169,7 @@ pub async fn edit(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| machine::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())
@@ -180,7 +181,7 @@ pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -
 ///
 /// 404; 422 `log_full`; a database error.
 pub async fn log(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     public_id: &str,
@@ -224,7 +225,7 @@ pub async fn log(
 ///
 /// 404 for the machine or the entry; a database error.
 pub async fn unlog(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     public_id: &str,

@@ -8,10 +8,11 @@
 //! A role is read from its row as a [`Role`] by the entity layer ([`StoredRole`]), so no one
 //! here parses role names.
 
+use crate::db::Database;
 use bobbin_core::team::{self as rules, MembershipError, Role};
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    DatabaseTransaction, EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QuerySelect as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QuerySelect as _,
 };
 use time::OffsetDateTime;
 
@@ -101,7 +102,7 @@ pub enum Placed {
 ///
 /// The database's, or a broken row's; a refusal is the inner `Err`.
 pub async fn put(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     actor: UserId,
     user_id: UserId,
@@ -165,7 +166,7 @@ pub enum RemoveRefusal {
 ///
 /// The database's, or a broken row's; a refusal is the inner `Err`.
 pub async fn remove(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     actor: UserId,
     user_id: UserId,

@@ -1,9 +1,10 @@
 //! Which migrations the database records as applied (`crate::schema` compares them with this
 //! binary's, for `/readyz`, `bobbin migrate status` and the start).
 
+use crate::db::Database;
 use migration::{Migrator, MigratorTrait as _, SchemaManager};
 use sea_orm::{
-    ConnectionTrait as _, DatabaseConnection, DbErr,
+    ConnectionTrait as _, DbErr,
     sea_query::{Alias, Query},
 };
 
@@ -15,9 +16,9 @@ use sea_orm::{
 /// # Errors
 ///
 /// The database's.
-pub async fn applied(db: &DatabaseConnection) -> Result<Vec<String>, DbErr> {
+pub async fn applied(db: &Database) -> Result<Vec<String>, DbErr> {
     let table = Migrator::migration_table_name();
-    if !SchemaManager::new(db).has_table(table.to_string()).await? {
+    if !SchemaManager::new(db.reads()).has_table(table.to_string()).await? {
         return Ok(Vec::new());
     }
     let query = Query::select().column(Alias::new("version")).from(table).to_owned();

@@ -11,7 +11,6 @@
 
 pub mod account;
 pub mod auth;
-pub mod built_once;
 pub mod invites;
 pub mod machines;
 pub mod members;

@@ -1,12 +1,13 @@
 //! Saved quotes in the database. A quote's inputs and result are stored as JSON text, read
 //! back into the core's types (`bobbin_core::pricing`).
 
+use crate::db::Database;
 use std::collections::HashMap;
 
 use bobbin_core::pricing::{Job, Quote, Rates};
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
+    PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -130,7 +131,7 @@ pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) ->
 ///
 /// 422 `too_many_quotes`; a database error.
 pub async fn save(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     name: String,
@@ -149,7 +150,7 @@ pub async fn save(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| quote::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())

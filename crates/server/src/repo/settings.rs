@@ -9,7 +9,7 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveValue::Set,
-    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbBackend, EntityTrait as _, QueryFilter as _,
+    ColumnTrait as _, ConnectionTrait, DbBackend, EntityTrait as _, QueryFilter as _, QueryResult,
     QuerySelect as _, QueryTrait as _, Statement,
     sea_query::{Expr, ExprTrait as _, OnConflict, Query, SelectStatement},
 };
@@ -17,7 +17,7 @@ use serde_json::Value;
 use time::OffsetDateTime;
 
 use crate::{
-    db::Row,
+    db::{Database, committed},
     entity::{
         ids::{TeamId, UserId},
         member_setting, team, team_setting,
@@ -39,7 +39,7 @@ pub enum Scope {
 /// The database's, or a stored value's that is not JSON.
 pub async fn all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, AppError> {
     let rows = db.query_all_raw(select_all(db.get_database_backend(), scope)).await?;
-    settings_of(&rows.into_iter().map(Row::Sqlx).collect::<Vec<_>>())
+    settings_of(&rows)
 }
 
 /// The key and value of every setting of `scope`, in that order.
@@ -60,10 +60,10 @@ fn select_all(backend: DbBackend, scope: Scope) -> Statement {
 }
 
 /// The settings in the rows [`select_all`] answers.
-fn settings_of(rows: &[Row]) -> Result<BTreeMap<String, Value>, AppError> {
+fn settings_of(rows: &[QueryResult]) -> Result<BTreeMap<String, Value>, AppError> {
     rows.iter()
         .map(|row| {
-            let (key, json): (String, String) = (row.get_by_index(0)?, row.get_by_index(1)?);
+            let (key, json): (String, String) = (row.try_get_by_index(0)?, row.try_get_by_index(1)?);
             Ok((key, stored_value(&json)?))
         })
         .collect()
@@ -121,99 +121,27 @@ pub fn default_reorder_point_of_team_row() -> SelectStatement {
 /// (`422 too_many_settings`). Answers every setting of `scope` as the transaction commits them,
 /// read in it.
 ///
-/// The changes and that read go to the database together ([`crate::db::written_if`]): on SQLite,
-/// whose writers take turns, the write lock is held for two trips to the database rather than
-/// one for each statement and two more to begin and commit; and changes of one setting that come
-/// while one is being written share a transaction.
-///
 /// # Errors
 ///
 /// The refusal above; the database's, or a stored value's that is not JSON (nothing is changed).
 pub async fn write(
-    db: &DatabaseConnection,
+    db: &Database,
     scope: Scope,
     changes: Vec<(SettingKey, Option<String>)>,
 ) -> Result<BTreeMap<String, Value>, AppError> {
     let backend = db.get_database_backend();
     let now = OffsetDateTime::now_utc();
-    let setting = one_setting(scope, &changes);
-    let statements = match &changes[..] {
-        [(key, json)] if backend == DbBackend::Postgres => {
-            vec![changed_with_the_rest(scope, key, json.clone(), now)]
+    committed(db, async |txn| {
+        for (key, json) in changes {
+            txn.execute_raw(change(backend, scope, &key, json, now)).await?;
         }
-        _ => statements_of(backend, scope, changes, now),
-    };
-    crate::db::written_if(db, setting.as_deref(), statements, |rows| {
-        let settings = settings_of(rows)?;
+        let settings = settings_of(&txn.query_all_raw(select_all(backend, scope)).await?)?;
         if settings.len() > MAX_KEYS {
             return Err(AppError::rejected("too_many_settings", SettingError::TooManyKeys.to_string()));
         }
         Ok(settings)
     })
     .await
-}
-
-/// A statement for each of `changes`, then the read of every setting of `scope`.
-fn statements_of(
-    backend: DbBackend,
-    scope: Scope,
-    changes: Vec<(SettingKey, Option<String>)>,
-    now: OffsetDateTime,
-) -> Vec<Statement> {
-    let mut statements: Vec<Statement> =
-        changes.into_iter().map(|(key, json)| change(backend, scope, &key, json, now)).collect();
-    statements.push(select_all(backend, scope));
-    statements
-}
-
-/// On PostgreSQL, the change of one setting and the read of every setting of `scope` after it,
-/// in one statement: the change as a data-modifying `WITH`, whose row it answers (if it sets
-/// the key), and the other keys read beside it (a statement's reads see the table as it was
-/// when it began, so the changed key is read from the change, not the table). The changes of
-/// one setting that come at once are written one after another in one transaction
-/// ([`crate::db::written_if`]), and each was two round trips to PostgreSQL, the change and then
-/// the read, while every change of that setting behind it waited: a settings `PATCH` under
-/// load ran at half the rate of SQLite's. Written by hand: sea-query builds no `WITH` around an
-/// `INSERT` or a `DELETE`.
-fn changed_with_the_rest(
-    scope: Scope,
-    key: &SettingKey,
-    json: Option<String>,
-    now: OffsetDateTime,
-) -> Statement {
-    let set = json.is_some();
-    let Statement { sql: change, values, .. } = change(DbBackend::Postgres, scope, key, json, now);
-    let mut values = values.map(|values| values.0).unwrap_or_default();
-    let next = values.len() + 1;
-    // The other keys of the scope: `$next` onwards are its owners and the key.
-    let (table, owners) = match scope {
-        Scope::Team(team_id) => {
-            values.push(team_id.into());
-            ("team_settings", format!(r#""team_id" = ${next}"#))
-        }
-        Scope::Member { team_id, user_id } => {
-            values.extend([team_id.into(), user_id.into()]);
-            ("member_settings", format!(r#""team_id" = ${next} AND "user_id" = ${}"#, next + 1))
-        }
-    };
-    values.push(key.as_str().into());
-    let key_at = values.len();
-    let changed = if set { r#"SELECT "key", "value" FROM changed UNION ALL "# } else { "" };
-    let sql = format!(
-        r#"WITH changed AS ({change} RETURNING "key", "value") {changed}SELECT "key", "value" FROM "{table}" WHERE {owners} AND "key" <> ${key_at}"#
-    );
-    Statement::from_sql_and_values(DbBackend::Postgres, sql, values)
-}
-
-/// The one setting `changes` write, named for [`crate::db::written_if`], which writes the changes
-/// of one setting that come at once together; none when they write several.
-fn one_setting(scope: Scope, changes: &[(SettingKey, Option<String>)]) -> Option<String> {
-    let [(key, _)] = changes else { return None };
-    let key = key.as_str();
-    Some(match scope {
-        Scope::Team(team_id) => format!("team_settings/{team_id}/{key}"),
-        Scope::Member { team_id, user_id } => format!("member_settings/{team_id}/{user_id}/{key}"),
-    })
 }
 
 /// The statement that sets `key` to `json` in `scope` (`Some`), or removes it (`None`).

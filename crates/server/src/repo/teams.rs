@@ -1,5 +1,6 @@
 //! Teams: the `teams` rows, and which of them a person belongs to.
 
+use crate::db::Database;
 use bobbin_core::{
     inventory::Hundredths,
     team::{Role, TeamName},
@@ -7,16 +8,15 @@ use bobbin_core::{
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
-    ColumnTrait as _, Condition, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait, FromQueryResult,
-    IdenStatic as _, Iterable as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QueryResult,
-    QuerySelect as _, QueryTrait, SelectTwo,
+    ColumnTrait as _, Condition, ConnectionTrait, DbErr, EntityTrait, FromQueryResult, IdenStatic as _,
+    Iterable as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _,
+    QueryTrait, SelectTwo,
     sea_query::{Alias, Expr, ExprTrait as _, Query, SelectStatement},
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
-    db::{Row, SignInReads},
     entity::{
         ids::{TeamId, UserId},
         inventory_thread, machine, quote, session, team, team_member, user,
@@ -24,7 +24,6 @@ use crate::{
     error::AppError,
     repo::{
         auth::sessions::{self, SignedIn},
-        built_once::BuiltOnce,
         members, new_public_id, settings,
         users::adopt_as_default_if_none,
     },
@@ -44,11 +43,11 @@ pub struct Joined {
 
 impl Joined {
     /// A row's membership (its columns prefixed `member`), team (`team`) and `member_count`.
-    fn of_row(row: &Row, member: &str, team: &str) -> Result<Self, DbErr> {
-        let role = row.model::<team_member::Entity>(member)?.role.0;
-        let count: i64 = row.get("member_count")?;
+    fn of_row(row: &QueryResult, member: &str, team: &str) -> Result<Self, DbErr> {
+        let role = team_member::Model::from_query_result(row, member)?.role.0;
+        let count: i64 = row.try_get("", "member_count")?;
         Ok(Self {
-            team: row.model::<team::Entity>(team)?,
+            team: team::Model::from_query_result(row, team)?,
             role,
             member_count: u64::try_from(count).unwrap_or(0),
         })
@@ -70,7 +69,7 @@ pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<J
         .expr_as(member_count(), "member_count")
         .build(db.get_database_backend());
     let rows = db.query_all_raw(query).await?;
-    Ok(rows.into_iter().map(|row| Joined::of_row(&Row::Sqlx(row), "A_", "B_")).collect::<Result<_, _>>()?)
+    Ok(rows.into_iter().map(|row| Joined::of_row(&row, "A_", "B_")).collect::<Result<_, _>>()?)
 }
 
 /// How many members the team of the row's `team_members` entry has: a subquery.
@@ -146,14 +145,6 @@ impl<'a> TeamRef<'a> {
             Self::Public(public_id) => team::Column::PublicId.eq(public_id),
         }
     }
-
-    /// The value [`Self::condition`] binds.
-    fn value(self) -> sea_orm::Value {
-        match self {
-            Self::Id(id) => id.into(),
-            Self::Public(public_id) => public_id.into(),
-        }
-    }
 }
 
 /// The team `team_id` names ([`TeamRef`]).
@@ -186,15 +177,15 @@ pub async fn membership(
 /// A row of [`signed_in_member`]: the columns of [`SignedIn`], the team's (`C_`) and the
 /// membership's (`D_`), null where the team or the membership was not found, and the stored
 /// `default_reorder_point`.
-fn signed_in_member_of_row(row: &Row) -> Result<(SignedIn, Option<Membership>), DbErr> {
+fn signed_in_member_of_row(row: &QueryResult) -> Result<(SignedIn, Option<Membership>), DbErr> {
     // A membership's team id is null only where the join found none: a row that is there but
     // cannot be read is an error, not "no such team".
-    let in_team: Option<TeamId> = row.get(&format!("D_{}", team_member::Column::TeamId.as_str()))?;
+    let in_team: Option<TeamId> = row.try_get("", &format!("D_{}", team_member::Column::TeamId.as_str()))?;
     let membership = match in_team {
         Some(_) => {
-            let stored: Option<String> = row.get("default_reorder_point")?;
-            let member = row.model::<team_member::Entity>("D_")?;
-            Some(Membership::of_row(row.model::<team::Entity>("C_")?, &member, stored.as_deref()))
+            let stored: Option<String> = row.try_get("", "default_reorder_point")?;
+            let member = team_member::Model::from_query_result(row, "D_")?;
+            Some(Membership::of_row(team::Model::from_query_result(row, "C_")?, &member, stored.as_deref()))
         }
         None => None,
     };
@@ -212,46 +203,14 @@ fn signed_in_member_of_row(row: &Row) -> Result<(SignedIn, Option<Membership>), 
 ///
 /// The database's, or a broken row's.
 pub async fn signed_in_member(
-    reads: &SignInReads,
+    db: &impl ConnectionTrait,
     session_id: Uuid,
     user_id: UserId,
     team_id: &str,
 ) -> Result<Option<(SignedIn, Option<Membership>)>, DbErr> {
-    // A query of each shape: the team named by its id, or by its public id.
-    static BY_ID: BuiltOnce = BuiltOnce::new();
-    static BY_PUBLIC_ID: BuiltOnce = BuiltOnce::new();
-    let team = TeamRef::of(team_id);
-    let cached = match team {
-        TeamRef::Id(_) => &BY_ID,
-        TeamRef::Public(_) => &BY_PUBLIC_ID,
-    };
-    let added = [bobbin_core::settings::DEFAULT_REORDER_POINT.into(), team.value()];
     let query =
-        sessions::signed_in_statement(cached, reads, session_id, user_id, added, |session_id, user_id| {
-            signed_in_member_query(session_id, user_id, team)
-        });
-    reads.one(query).await?.as_ref().map(signed_in_member_of_row).transpose()
-}
-
-/// The team's thread revision, which every change of its thread inventory raises (`None`: no
-/// such team): what the thread list's copies are checked against ([`super::thread_cache`]).
-///
-/// # Errors
-///
-/// The database's.
-pub async fn threads_revision(reads: &SignInReads, team_id: TeamId) -> Result<Option<i64>, DbErr> {
-    static QUERY: BuiltOnce = BuiltOnce::new();
-    // Named as a team column of the sign-in reads, which give it its type on SQLite.
-    let column = format!("C_{}", team::Column::ThreadsRevision.as_str());
-    let query = QUERY.statement(reads.backend(), vec![team_id.into()], |backend| {
-        let query = Query::select()
-            .expr_as(Expr::col(team::Column::ThreadsRevision), Alias::new(&column))
-            .from(team::Entity)
-            .and_where(team::Column::Id.eq(team_id))
-            .to_owned();
-        backend.build(&query)
-    });
-    reads.one(query).await?.map(|row| row.get(&column)).transpose()
+        signed_in_member_query(session_id, user_id, TeamRef::of(team_id)).build(db.get_database_backend());
+    db.query_one_raw(query).await?.as_ref().map(signed_in_member_of_row).transpose()
 }
 
 /// The query of [`signed_in_member`].
@@ -282,9 +241,9 @@ fn signed_in_member_query(
 
 /// The team of a row of [`signed_in_teams`] (`C_`) and the membership (`D_`), as in
 /// [`signed_in_member`]; `None` where the person is in no team.
-fn joined_of_row(row: &Row, team_id: &str) -> Result<Option<Joined>, DbErr> {
+fn joined_of_row(row: &QueryResult, team_id: &str) -> Result<Option<Joined>, DbErr> {
     // As in `signed_in_member`: null only where the join found no membership.
-    let in_team: Option<TeamId> = row.get(team_id)?;
+    let in_team: Option<TeamId> = row.try_get("", team_id)?;
     in_team.map(|_| Joined::of_row(row, "D_", "C_")).transpose()
 }
 
@@ -299,13 +258,12 @@ fn joined_of_row(row: &Row, team_id: &str) -> Result<Option<Joined>, DbErr> {
 ///
 /// The database's, or a broken row's.
 pub async fn signed_in_teams(
-    reads: &SignInReads,
+    db: &impl ConnectionTrait,
     session_id: Uuid,
     user_id: UserId,
 ) -> Result<Option<(SignedIn, Vec<Joined>)>, DbErr> {
-    static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = sessions::signed_in_statement(&QUERY, reads, session_id, user_id, [], signed_in_teams_query);
-    let rows = reads.all(query).await?;
+    let query = signed_in_teams_query(session_id, user_id).build(db.get_database_backend());
+    let rows = db.query_all_raw(query).await?;
     // Every row repeats the sign-in's columns: they are read from the first.
     let Some(first) = rows.first() else {
         return Ok(None);
@@ -410,7 +368,7 @@ pub struct TooManyTeams;
 ///
 /// The database's; a refusal is the inner `Err`.
 pub async fn create(
-    db: &DatabaseConnection,
+    db: &Database,
     owner: UserId,
     name: TeamName,
 ) -> Result<Result<team::Model, TooManyTeams>, AppError> {
@@ -443,11 +401,7 @@ pub async fn create(
 /// # Errors
 ///
 /// The database's.
-pub async fn rename(
-    db: &DatabaseConnection,
-    team_id: TeamId,
-    name: TeamName,
-) -> Result<team::Model, AppError> {
+pub async fn rename(db: &Database, team_id: TeamId, name: TeamName) -> Result<team::Model, AppError> {
     let renamed = team::ActiveModel {
         id: Set(team_id),
         name: Set(name.into_string()),

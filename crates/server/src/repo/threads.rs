@@ -2,13 +2,12 @@
 //! and every change to them.
 //!
 //! Every change to an entry raises its `version` ([`change`], [`change_entry`]): a handler cannot
-//! forget it, because it cannot write an entry any other way. The database itself raises the
-//! team's thread revision, which the [`super::thread_cache`] copies are checked against, in the
-//! transaction that adds, changes or removes a row (triggers: migration 10), or changes the address
-//! of someone who changed one last (migration 11).
+//! forget it, because it cannot write an entry any other way. The database itself gives the
+//! team's thread revision, which the [`super::thread_cache`] copies are checked against, a new
+//! value in the transaction that adds, changes or removes a row (triggers: migrations 10, 14).
 //!
-//! A change of one entry is one statement (`UPDATE … RETURNING`, [`updated`]): no read of the
-//! entry before it, and none after it to answer with. Only a change that matched no row
+//! A change of one entry is one statement (`UPDATE … RETURNING`) in its transaction: no read of
+//! the entry before it, and none after it to answer with. Only a change that matched no row
 //! reads the entry, to tell a missing entry from a refused change.
 
 use std::{
@@ -19,29 +18,25 @@ use std::{
 use bobbin_core::{
     catalogue::Catalogue,
     colour::Rgb8,
-    inventory::{Hundredths, ThreadEntry, ThreadSource, amount::MAX_HUNDREDTHS},
+    inventory::{Hundredths, ThreadEntry, ThreadSource, amount::MAX_HUNDREDTHS, search},
 };
 use sea_orm::{
-    ActiveModelTrait as _,
-    ActiveValue::Set,
-    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbBackend, DbErr, EntityName as _,
-    EntityTrait as _, FromQueryResult, PaginatorTrait as _, QueryFilter as _, QuerySelect as _,
-    TransactionTrait as _, UpdateMany,
-    prelude::Expr,
-    sea_query::{ExprTrait as _, Query},
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbBackend, DbErr,
+    EntityName as _, EntityTrait as _, FromQueryResult, JoinType, PaginatorTrait as _, QueryFilter as _,
+    QuerySelect as _, TransactionTrait as _, UpdateMany, prelude::Expr, sea_query::ExprTrait as _,
 };
 use time::OffsetDateTime;
 
 use super::{
     changed_meanwhile, new_public_id, raised_version, stored_as,
-    thread_cache::{Stocked, Whole},
+    thread_cache::Stocked,
     users::{Person, people_of},
 };
 use crate::{
-    db::{committed, updated},
+    db::{Database, begin_read, committed},
     entity::{
         ids::{TeamId, ThreadId, UserId},
-        inventory_thread, user,
+        inventory_thread, team, user,
     },
     error::AppError,
 };
@@ -73,42 +68,37 @@ pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) ->
     thread_of(&row, &people)
 }
 
-/// The whole entries of the team with these ids (internal ids, as the thread copies hold them).
-/// An entry removed meanwhile is left out.
+/// The entries of the team with these ids (internal ids, as the thread copies hold them), with
+/// the address of who changed each last, in one query: a page of the list. An entry removed
+/// since the copy was read is left out.
 ///
 /// # Errors
 ///
 /// A database error, or a stored entry the core cannot read.
-pub(super) async fn whole_by_ids(
+pub async fn page(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     ids: Vec<ThreadId>,
-) -> Result<Vec<Whole>, AppError> {
+) -> Result<HashMap<ThreadId, Thread>, AppError> {
     let rows = inventory_thread::Entity::find()
         .filter(inventory_thread::Column::TeamId.eq(team_id))
         .filter(inventory_thread::Column::Id.is_in(ids))
+        .join(
+            JoinType::LeftJoin,
+            inventory_thread::Entity::belongs_to(user::Entity)
+                .from(inventory_thread::Column::UpdatedBy)
+                .to(user::Column::Id)
+                .into(),
+        )
+        .select_also(user::Entity)
         .all(db)
         .await?;
-    rows.iter().map(whole_of).collect()
-}
-
-/// The people who changed an entry of the team last, for the team's copy
-/// ([`super::thread_cache`]), which shows them by their address.
-///
-/// # Errors
-///
-/// A database error.
-pub(super) async fn changers_of_team(
-    db: &impl ConnectionTrait,
-    team_id: TeamId,
-) -> Result<HashMap<UserId, Person>, DbErr> {
-    let changers = Query::select()
-        .column(inventory_thread::Column::UpdatedBy)
-        .from(inventory_thread::Entity)
-        .and_where(inventory_thread::Column::TeamId.eq(team_id))
-        .to_owned();
-    let users = user::Entity::find().filter(user::Column::Id.in_subquery(changers)).all(db).await?;
-    Ok(users.into_iter().map(|user| (user.id, Person::of(&user))).collect())
+    rows.iter()
+        .map(|(row, changer)| {
+            let changer = changer.as_ref().map(Person::of);
+            Ok((row.id, thread_shown(row, changer.as_ref())?))
+        })
+        .collect()
 }
 
 /// Every entry of the team with the Unix second it last changed, in no particular order.
@@ -137,7 +127,7 @@ pub async fn identities(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Ha
 ///
 /// 409 `already_in_inventory`; 422 `inventory_full`; a database error.
 pub async fn create(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user: &user::Model,
     entry: &ThreadEntry,
@@ -157,7 +147,7 @@ pub async fn create(
 ///
 /// 404; 409 `edit_conflict` or `already_in_inventory`; a database error.
 pub async fn edit(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user: &user::Model,
     public_id: &str,
@@ -168,7 +158,8 @@ pub async fn edit(
     let edit = change_entry(team_id, public_id, user.id)
         .set(columns)
         .filter(inventory_thread::Column::Version.eq(version));
-    let changed = updated(db, &entry_key(team_id, public_id), edit).await.map_err(duplicate_entry)?;
+    let changed =
+        committed(db, async |txn| edit.exec_with_returning(txn).await).await.map_err(duplicate_entry)?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -184,7 +175,7 @@ pub async fn edit(
 /// 404; 422 `negative_quantity` when the result would be below zero or past the largest amount;
 /// a database error.
 pub async fn adjust(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user: &user::Model,
     public_id: &str,
@@ -195,7 +186,7 @@ pub async fn adjust(
         .col_expr(inventory_thread::Column::Quantity, after.clone())
         .filter(after.clone().gte(0))
         .filter(after.lte(MAX_HUNDREDTHS));
-    let changed = updated(db, &entry_key(team_id, public_id), tap).await?;
+    let changed = committed(db, async |txn| tap.exec_with_returning(txn).await).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -215,7 +206,7 @@ pub async fn adjust(
 /// 404; 409 `quantity_changed`, naming the count now, the one seen and the one typed; a database
 /// error.
 pub async fn set_quantity(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user: &user::Model,
     public_id: &str,
@@ -225,7 +216,7 @@ pub async fn set_quantity(
     let count = change_entry(team_id, public_id, user.id)
         .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
         .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()));
-    let changed = updated(db, &entry_key(team_id, public_id), count).await?;
+    let changed = committed(db, async |txn| count.exec_with_returning(txn).await).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
@@ -255,7 +246,7 @@ pub struct ManyChanges {
 ///
 /// 404; a database error.
 pub async fn change_many(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     public_ids: &[String],
@@ -291,7 +282,7 @@ pub async fn change_many(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
     let deleted = committed(db, async |txn| {
         inventory_thread::Entity::delete_many()
             .filter(inventory_thread::Column::TeamId.eq(team_id))
@@ -313,7 +304,7 @@ pub async fn delete(db: &DatabaseConnection, team_id: TeamId, public_id: &str) -
 ///
 /// 422 `inventory_full`; a database error.
 pub async fn add_missing(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user: &user::Model,
     entries: Vec<ThreadEntry>,
@@ -352,7 +343,7 @@ pub async fn add_missing(
 ///
 /// 422 `inventory_full`; a database error.
 pub async fn import(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     entries: &[ThreadEntry],
@@ -379,7 +370,7 @@ const ANALYZED_AFTER: usize = 100;
 /// One at a time on this server: an import that comes while another's is under way leaves it
 /// to that one. It waits at most [`ANALYZE_LOCK_WAIT`] for the table (another `ANALYZE`, a
 /// `VACUUM`, a migration), and a failure is logged: the import stands.
-async fn analyzed(db: &DatabaseConnection) {
+async fn analyzed(db: &Database) {
     /// Cleared when dropped, also when the request is dropped half-way (its client gone).
     struct UnderWay;
     impl Drop for UnderWay {
@@ -395,7 +386,7 @@ async fn analyzed(db: &DatabaseConnection) {
     let table = inventory_thread::Entity.table_name();
     let lock_wait = ANALYZE_LOCK_WAIT.as_millis();
     let gathered = async {
-        let txn = db.begin().await?;
+        let txn = db.writes().begin().await?;
         txn.execute_unprepared(&format!("SET LOCAL lock_timeout = {lock_wait}")).await?;
         txn.execute_unprepared(&format!("ANALYZE {table}")).await?;
         txn.commit().await
@@ -410,7 +401,7 @@ const ANALYZE_LOCK_WAIT: std::time::Duration = std::time::Duration::from_secs(2)
 
 /// [`import`]'s transaction.
 async fn import_entries(
-    db: &DatabaseConnection,
+    db: &Database,
     team_id: TeamId,
     user_id: UserId,
     entries: &[ThreadEntry],
@@ -448,11 +439,10 @@ struct SearchRow {
     location: String,
     reorder_point: Option<i64>,
     updated_at: OffsetDateTime,
-    version: i32,
 }
 
 impl SearchRow {
-    const COLUMNS: [inventory_thread::Column; 10] = [
+    const COLUMNS: [inventory_thread::Column; 9] = [
         inventory_thread::Column::Id,
         inventory_thread::Column::LineId,
         inventory_thread::Column::Code,
@@ -462,7 +452,6 @@ impl SearchRow {
         inventory_thread::Column::Location,
         inventory_thread::Column::ReorderPoint,
         inventory_thread::Column::UpdatedAt,
-        inventory_thread::Column::Version,
     ];
 
     /// Every entry of the team, with only the columns the search reads: reading every column
@@ -494,26 +483,29 @@ impl SearchRow {
             cost_per_spool: None,
             notes: String::new(),
         };
-        Ok(Stocked {
-            id: self.id,
-            entry,
-            updated_at: self.updated_at.unix_timestamp(),
-            version: self.version,
-        })
+        Ok(Stocked { id: self.id, entry, updated_at: self.updated_at.unix_timestamp() })
     }
 }
 
-/// Every entry of the team as the search reads them, for the team's copy
+/// The team's thread revision and every entry of the team as the search reads them, in code
+/// order ([`search::code_order`]), both as they were at one moment: for the team's copy
 /// ([`super::thread_cache`]).
 ///
 /// # Errors
 ///
-/// A database error, or a stored entry the core cannot read.
-pub(super) async fn stocked_of_team(
-    db: &impl ConnectionTrait,
-    team_id: TeamId,
-) -> Result<Vec<Stocked>, AppError> {
-    SearchRow::of_team(db, team_id).await?.iter().map(SearchRow::stocked).collect()
+/// A database error (404 when there is no such team any more), or a stored entry the core
+/// cannot read.
+pub(super) async fn stocked_of_team(db: &Database, team_id: TeamId) -> Result<(i64, Vec<Stocked>), AppError> {
+    let txn = begin_read(db).await?;
+    let team = team::Entity::find_by_id(team_id)
+        .one(&txn)
+        .await?
+        .ok_or_else(|| AppError::NotFound("There is no such team, or you are not its member.".to_owned()))?;
+    let rows = SearchRow::of_team(&txn, team_id).await?;
+    txn.commit().await?;
+    let mut threads = rows.iter().map(SearchRow::stocked).collect::<Result<Vec<_>, _>>()?;
+    threads.sort_by_cached_key(|thread| search::code_order(&thread.entry));
+    Ok((team.threads_revision, threads))
 }
 
 // ---- Between rows and entries --------------------------------------------------------------
@@ -523,12 +515,6 @@ pub(super) async fn stocked_of_team(
 /// older one is then refused) or to say who changed it and when.
 fn change(id: ThreadId, user: UserId) -> UpdateMany<inventory_thread::Entity> {
     stamped(user).filter(inventory_thread::Column::Id.eq(id))
-}
-
-/// The key of the team's entry with this public id, for [`updated`], which writes the changes of
-/// one entry that come at once together.
-fn entry_key(team_id: TeamId, public_id: &str) -> String {
-    format!("{team_id}/{public_id}")
 }
 
 /// [`change`] of the team's entry with this public id, if the team has it.
@@ -642,17 +628,17 @@ fn changed_by(row: &inventory_thread::Model, user: &user::Model) -> Result<Threa
 }
 
 fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, AppError> {
-    Ok(whole_of(row)?.shown(row.updated_by.and_then(|id| people.get(&id))))
+    thread_shown(row, row.updated_by.and_then(|id| people.get(&id)))
 }
 
-fn whole_of(row: &inventory_thread::Model) -> Result<Whole, AppError> {
-    Ok(Whole {
-        id: row.id,
+/// The stored row as the API shows it, changed last by `changer`.
+fn thread_shown(row: &inventory_thread::Model, changer: Option<&Person>) -> Result<Thread, AppError> {
+    Ok(Thread {
         public_id: row.public_id.clone(),
         entry: entry_of(row)?,
         stored_colour: row.colour.clone(),
         version: row.version,
-        updated_by: row.updated_by,
+        updated_by_email: changer.map(|person| person.email.clone()),
         updated_at: row.updated_at,
     })
 }

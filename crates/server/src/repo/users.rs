@@ -1,27 +1,23 @@
 //! People as the product API shows them: who changed an entry, who saved a quote.
 
+use crate::db::Database;
 use std::collections::HashMap;
 
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait,
-    DatabaseConnection, DbErr, EntityTrait as _, QueryFilter as _, QueryTrait, SelectTwo, prelude::Expr,
-    sea_query::ExprTrait as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait, DbErr,
+    EntityTrait as _, QueryFilter as _, QueryTrait, SelectTwo, prelude::Expr, sea_query::ExprTrait as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
 
 use crate::{
     auth::user::full_name,
-    db::SignInReads,
     entity::{
         ids::{TeamId, UserId},
         session, team, team_member, user,
     },
     error::AppError,
-    repo::{
-        auth::sessions::{self, SignedIn},
-        built_once::BuiltOnce,
-    },
+    repo::auth::sessions::{self, SignedIn},
 };
 
 /// Someone named in an answer: their address, and their full name where they gave one.
@@ -91,17 +87,15 @@ pub async fn default_team_public_id(
 ///
 /// The database's.
 pub async fn signed_in_profile(
-    reads: &SignInReads,
+    db: &impl ConnectionTrait,
     session_id: Uuid,
     user_id: UserId,
 ) -> Result<Option<(SignedIn, Option<String>)>, DbErr> {
-    static QUERY: BuiltOnce = BuiltOnce::new();
-    let query =
-        sessions::signed_in_statement(&QUERY, reads, session_id, user_id, [], signed_in_profile_query);
-    let Some(row) = reads.one(query).await? else {
+    let query = signed_in_profile_query(session_id, user_id).build(db.get_database_backend());
+    let Some(row) = db.query_one_raw(query).await? else {
         return Ok(None);
     };
-    Ok(Some((SignedIn::of_row(&row)?, row.get("default_team_pid")?)))
+    Ok(Some((SignedIn::of_row(&row)?, row.try_get("", "default_team_pid")?)))
 }
 
 /// The query of [`signed_in_profile`].
@@ -134,7 +128,7 @@ fn signed_in_profile_query(session_id: Uuid, user_id: UserId) -> SelectTwo<sessi
 ///
 /// The database's.
 pub async fn set_default_team(
-    db: &DatabaseConnection,
+    db: &Database,
     user_id: UserId,
     team_id: TeamId,
 ) -> Result<user::Model, AppError> {

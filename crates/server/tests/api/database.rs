@@ -1,14 +1,8 @@
-//! The migrations and connection settings, on both engines.
+use std::time::Duration;
 
-use std::{
-    collections::BTreeSet,
-    time::{Duration, Instant},
-};
-
-use bobbin_server::{db::SignInReads, repo::auth::sessions::sign_in_column_type};
 use rstest::rstest;
 use sea_orm::{
-    ConnectionTrait as _, DbBackend, Statement, TransactionTrait as _,
+    ConnectionTrait as _, DbBackend, Statement,
     sea_query::{Alias, Expr, ExprTrait as _, Query},
 };
 use time::OffsetDateTime;
@@ -107,57 +101,18 @@ async fn an_email_address_belongs_to_one_account(
     assert!(matches!(error.sql_err(), Some(sea_orm::SqlErr::UniqueConstraintViolation(_))), "{error}");
 }
 
-/// The sign-in checks' own connections on PostgreSQL (`db::SignInReads`): a read dropped half-way
-/// (its client gone) keeps its connection until the rest of its answer has come, instead of
-/// handing it to the next read, which would first wait for that answer, and then gives it back,
-/// rather than closing it (the next load would open another, a stall); the next read sees the
-/// commits made since.
-#[tokio::test]
-async fn a_postgresql_sign_in_read_dropped_half_way_does_not_hold_up_the_next() {
-    let app = spawn_app(Backend::Postgres).await;
-    let reads = SignInReads::open(&app.db, sign_in_column_type).await.unwrap();
-    let connections = backend_ids(&reads).await;
-    assert_eq!(connections.len(), 4);
-
-    let slow = Statement::from_string(DbBackend::Postgres, "SELECT pg_sleep(3)");
-    let dropped_at = Instant::now();
-    let dropped = tokio::time::timeout(Duration::from_millis(100), reads.one(slow)).await;
-    assert!(dropped.is_err(), "the slow read was still running");
-    insert_user(&app, "ada@example.com").await.unwrap();
-
-    let started = Instant::now();
-    let count = Statement::from_string(DbBackend::Postgres, "SELECT count(*) FROM users");
-    let users: i64 = reads.one(count).await.unwrap().unwrap().get_by_index(0).unwrap();
-
-    assert_eq!(users, 1, "the commit made since is seen");
-    assert!(started.elapsed() < Duration::from_secs(2), "the next read waited {:?}", started.elapsed());
-    tokio::time::sleep_until((dropped_at + Duration::from_millis(3_500)).into()).await;
-    assert_eq!(backend_ids(&reads).await, connections, "the dropped read's connection came back");
-    reads.close().await;
-}
-
-/// The PostgreSQL processes behind `reads`' four connections: four reads at once, each holding
-/// its connection for a fifth of a second.
-async fn backend_ids(reads: &SignInReads) -> BTreeSet<i32> {
-    let read = || async {
-        let statement = Statement::from_string(
-            DbBackend::Postgres,
-            "WITH slow AS (SELECT pg_sleep(0.2)) SELECT pg_backend_pid() FROM slow",
-        );
-        reads.one(statement).await.unwrap().unwrap().get_by_index::<i32>(0).unwrap()
-    };
-    let (a, b, c, d) = tokio::join!(read(), read(), read(), read());
-    BTreeSet::from([a, b, c, d])
-}
-
 #[tokio::test]
 async fn sqlite_is_opened_with_wal_foreign_keys_and_a_busy_timeout() {
     let app = spawn_app(Backend::Sqlite).await;
 
-    // Asked through the server's own pool: foreign_keys and busy_timeout are per connection.
-    for (pragma, expected) in [("journal_mode", "wal"), ("foreign_keys", "1"), ("busy_timeout", "5000")] {
-        let row = app
-            .db
+    // Asked through the server's own pools, the readers' and the one writer's: foreign_keys and
+    // busy_timeout are per connection.
+    let writer = app.db.writes().get_sqlite_connection_pool();
+    assert_eq!(writer.options().get_max_connections(), 1, "SQLite has one writer at a time");
+    for (pool, (pragma, expected)) in [app.db.reads(), app.db.writes()].into_iter().flat_map(|pool| {
+        [("journal_mode", "wal"), ("foreign_keys", "1"), ("busy_timeout", "5000")].map(|p| (pool, p))
+    }) {
+        let row = pool
             .query_one_raw(Statement::from_string(DbBackend::Sqlite, format!("PRAGMA {pragma}")))
             .await
             .unwrap()
@@ -241,13 +196,6 @@ impl Recorded {
         let listed = self.app.api_get(&self.owner, &format!("/teams/{}/threads/{thread}", self.team)).await;
         listed.assert_status(reqwest::StatusCode::OK)["thread"]["quantity"].clone()
     }
-
-    /// Sends a change of the team's settings; its answer.
-    fn patch(&self, body: serde_json::Value) -> tokio::task::JoinHandle<crate::auth_helpers::Answer> {
-        let (app, owner, settings) =
-            (self.app.clone(), self.owner.clone(), format!("/teams/{}/settings", self.team));
-        tokio::spawn(async move { app.api_patch(&owner, &settings, body).await })
-    }
 }
 
 /// Locks spool `thread` from a connection of its own, until that connection commits.
@@ -269,12 +217,12 @@ async fn commit(mut connection: sea_orm::sqlx::PgConnection) {
     sea_orm::sqlx::raw_sql("COMMIT").execute(&mut connection).await.unwrap();
 }
 
-/// On PostgreSQL, changes of one entry that come while another of its changes is being written
-/// go to the database together (`db::updated`): 33 taps sent while the spool's row is locked
-/// elsewhere take two transactions, the first tap's and one for the other 32, not 33, and every
-/// tap counts.
+/// Each change of an entry is a transaction of its own, whatever comes at once: 33 taps sent
+/// while the spool's row is locked elsewhere wait for it, then take 33 transactions, and every tap
+/// counts once. (Changes were once written together, and one cut connection then applied some
+/// twice: issue 47.)
 #[tokio::test]
-async fn postgresql_changes_of_one_entry_that_come_at_once_are_committed_together() {
+async fn postgresql_each_change_of_an_entry_is_a_transaction_of_its_own() {
     let mut spools = Recorded::new("inventory_threads").await;
     let thread = spools.add("1800").await;
     let locking = lock_spool(&spools.app.database.url, &thread).await;
@@ -285,7 +233,7 @@ async fn postgresql_changes_of_one_entry_that_come_at_once_are_committed_togethe
     for tap in taps {
         assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
     }
-    assert_eq!(spools.transactions().await - before, 2, "the first tap alone, then the other 32 together");
+    assert_eq!(spools.transactions().await - before, 33, "one transaction a tap");
     assert_eq!(spools.quantity(&thread).await, 33.0);
 }
 
@@ -313,425 +261,6 @@ async fn postgresql_a_held_entry_holds_up_no_other_entrys_changes() {
         assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
     }
     assert_eq!((spools.quantity(&free).await, spools.quantity(&held).await), (3.0.into(), 2.0.into()));
-}
-
-/// A change that fails among changes written together on PostgreSQL (an edit into a thread the
-/// team already has) gets its own answer; the others are written, each counted once.
-#[tokio::test]
-async fn postgresql_a_change_that_fails_among_others_fails_alone() {
-    let mut spools = Recorded::new("inventory_threads").await;
-    let (black, white) = (spools.add("1800").await, spools.add("1801").await);
-    let locking = lock_spool(&spools.app.database.url, &white).await;
-    let before = spools.transactions().await;
-    let leader = spools.tap(&white);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let second = spools.tap(&white);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    // Made from the version the leader and the tap before it leave.
-    let edit = {
-        let (app, owner) = (spools.app.clone(), spools.owner.clone());
-        let path = format!("/teams/{}/threads/{white}", spools.team);
-        let into_black =
-            serde_json::json!({ "line": "madeira-polyneon", "code": "1800", "quantity": 0, "version": 3 });
-        tokio::spawn(async move { app.api(&owner, reqwest::Method::PUT, &path, Some(into_black)).await })
-    };
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let after = spools.tap(&white);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    commit(locking).await;
-    for tap in [leader, second, after] {
-        assert_eq!(tap.await.unwrap(), reqwest::StatusCode::OK);
-    }
-    edit.await.unwrap().assert_api_error(reqwest::StatusCode::CONFLICT, "already_in_inventory");
-    assert_eq!((spools.quantity(&white).await, spools.quantity(&black).await), (3.0.into(), 0.0.into()));
-    assert_eq!(
-        spools.transactions().await - before,
-        3,
-        "the first tap alone; then, the three rolled back, the two taps"
-    );
-}
-
-/// On PostgreSQL, changes of one setting of a team that come while another is being written go
-/// to the database together (`db::written_if`), at most 32 statements a transaction: 33 sent
-/// while the setting's row is locked elsewhere take two transactions (the first alone, then the
-/// 32 others, each one statement: the change, with the read of the map), and every one is
-/// answered.
-#[tokio::test]
-async fn postgresql_changes_of_one_setting_that_come_at_once_are_committed_together() {
-    let mut shop = Recorded::new("team_settings").await;
-    shop.patch(serde_json::json!({ "currency": "USD" }))
-        .await
-        .unwrap()
-        .assert_status(reqwest::StatusCode::OK);
-    let locking =
-        lock(&shop.app.database.url, "SELECT 1 FROM team_settings WHERE key = $1 FOR UPDATE", "currency")
-            .await;
-    let before = shop.transactions().await;
-    let patches: Vec<_> = (0..33).map(|_| shop.patch(serde_json::json!({ "currency": "EUR" }))).collect();
-    tokio::time::sleep(Duration::from_millis(500)).await;
-    commit(locking).await;
-    for patch in patches {
-        let answer = patch.await.unwrap();
-        assert_eq!(answer.assert_status(reqwest::StatusCode::OK)["settings"]["currency"], "EUR");
-    }
-    assert_eq!(shop.transactions().await - before, 2, "the first change alone, then the 32 others");
-}
-
-/// A change of several settings is written alone on PostgreSQL, never with others: written
-/// together in the order they came, such changes could lock their rows in an order that a change
-/// alone, or another server's, locks the other way.
-#[tokio::test]
-async fn postgresql_a_change_of_several_settings_is_written_alone() {
-    let mut shop = Recorded::new("team_settings").await;
-    shop.patch(serde_json::json!({ "a": 0, "b": 0 })).await.unwrap().assert_status(reqwest::StatusCode::OK);
-    let locking =
-        lock(&shop.app.database.url, "SELECT 1 FROM team_settings WHERE key = $1 FOR UPDATE", "a").await;
-    let before = shop.transactions().await;
-    let patches: Vec<_> = (1..=3).map(|n| shop.patch(serde_json::json!({ "a": n, "b": n }))).collect();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    commit(locking).await;
-    for patch in patches {
-        patch.await.unwrap().assert_status(reqwest::StatusCode::OK);
-    }
-    assert_eq!(shop.transactions().await - before, 3, "one transaction each");
-}
-
-/// On PostgreSQL, a change whose rows do not let it stand (`db::written_if`'s check), among
-/// changes written together, is refused alone: nothing of it is kept, and the others are, once.
-#[tokio::test]
-async fn postgresql_a_change_that_does_not_stand_among_others_is_refused_alone() {
-    use bobbin_server::db::written_if;
-    use sea_orm::DbErr;
-    let app = std::sync::Arc::new(spawn_app(Backend::Postgres).await);
-    app.db
-        .execute_unprepared(
-            "CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL);
-             INSERT INTO counters VALUES (1, 0), (2, 0), (3, 0)",
-        )
-        .await
-        .unwrap();
-    // Changes of the counters, named as one row so that they wait in one queue.
-    let checked = |id: i32, by: i32, most: i32| {
-        let app = app.clone();
-        let sql = format!("UPDATE counters SET n = n + {by} WHERE id = {id} RETURNING n");
-        tokio::spawn(async move {
-            let statement = Statement::from_string(DbBackend::Postgres, sql);
-            written_if(&app.db, Some("counters"), vec![statement], move |rows| {
-                let count: i32 = rows[0].get_by_index(0)?;
-                if count > most { Err(DbErr::Custom(format!("{count} is over {most}"))) } else { Ok(count) }
-            })
-            .await
-        })
-    };
-    let locking = lock(&app.database.url, "SELECT 1 FROM counters WHERE id = $1::int FOR UPDATE", "1").await;
-    let first = checked(1, 1, 40);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    let kept = checked(2, 1, 10);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let refused = checked(3, 7, 5);
-    tokio::time::sleep(Duration::from_millis(100)).await;
-    let after = checked(2, 1, 10);
-    tokio::time::sleep(Duration::from_millis(200)).await;
-    commit(locking).await;
-
-    assert_eq!(first.await.unwrap().unwrap(), 1);
-    assert_eq!(kept.await.unwrap().unwrap(), 1);
-    assert_eq!(refused.await.unwrap().unwrap_err().to_string(), "Custom Error: 7 is over 5");
-    assert_eq!(after.await.unwrap().unwrap(), 2);
-    let counts = app
-        .db
-        .query_all_raw(Statement::from_string(DbBackend::Postgres, "SELECT n FROM counters ORDER BY id"));
-    let counts: Vec<i32> = counts.await.unwrap().iter().map(|row| row.try_get_by_index(0).unwrap()).collect();
-    assert_eq!(counts, [1, 2, 0]);
-}
-
-/// A TCP relay to a PostgreSQL server that counts the reads of what clients send through it. A
-/// client sends a request and waits for its answer before the next: one read each. Requests sent
-/// together, without waiting, arrive as one read, or a few.
-struct Relay {
-    port: u16,
-    reads: std::sync::Arc<std::sync::atomic::AtomicUsize>,
-}
-
-impl Relay {
-    async fn to(server: &str) -> Self {
-        use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let port = listener.local_addr().unwrap().port();
-        let reads = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
-        let (counted, server) = (reads.clone(), server.to_owned());
-        tokio::spawn(async move {
-            while let Ok((client, _)) = listener.accept().await {
-                let upstream = tokio::net::TcpStream::connect(&server).await.unwrap();
-                let ((mut from_client, mut to_client), (mut from_server, mut to_server)) =
-                    (client.into_split(), upstream.into_split());
-                let counted = counted.clone();
-                tokio::spawn(async move {
-                    let mut sent = vec![0; 1 << 16];
-                    while let Ok(length @ 1..) = from_client.read(&mut sent).await {
-                        counted.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
-                        if to_server.write_all(&sent[..length]).await.is_err() {
-                            return;
-                        }
-                    }
-                });
-                tokio::spawn(async move { tokio::io::copy(&mut from_server, &mut to_client).await });
-            }
-        });
-        Self { port, reads }
-    }
-
-    fn reads(&self) -> usize {
-        self.reads.load(std::sync::atomic::Ordering::SeqCst)
-    }
-}
-
-/// On PostgreSQL, a transaction of changes written together goes to the database in one flight
-/// (`db/pipelined.rs`), not one round trip a statement: 33 checked changes of one row, sent while
-/// the row is held elsewhere, the first written alone and the 32 others together, reach
-/// PostgreSQL in a few reads once the row is free, where they took 35 (the first's commit, then
-/// a begin, the 32 changes and a commit), and each is answered with its own count.
-#[tokio::test]
-async fn postgresql_changes_written_together_go_in_one_flight() {
-    use bobbin_server::db::written_if;
-    let app = spawn_app(Backend::Postgres).await;
-    let mut url = url::Url::parse(&app.database.url).unwrap();
-    let server = format!("{}:{}", url.host_str().unwrap(), url.port().unwrap_or(5432));
-    let relay = Relay::to(&server).await;
-    url.set_host(Some("127.0.0.1")).unwrap();
-    url.set_port(Some(relay.port)).unwrap();
-    let args =
-        bobbin_server::config::DatabaseArgs { database_url: url.as_str().into(), db_max_connections: 4 };
-    let db = bobbin_server::db::connect(&args).await.unwrap();
-    app.db
-        .execute_unprepared("CREATE TABLE counters (id INTEGER PRIMARY KEY, n INTEGER NOT NULL); INSERT INTO counters VALUES (1, 0)")
-        .await
-        .unwrap();
-    let change = || {
-        let db = db.clone();
-        tokio::spawn(async move {
-            let statement = Statement::from_string(
-                DbBackend::Postgres,
-                "UPDATE counters SET n = n + 1 WHERE id = 1 RETURNING n",
-            );
-            written_if(&db, Some("counters"), vec![statement], |rows| rows[0].get_by_index::<i32>(0)).await
-        })
-    };
-    let locking = lock(&app.database.url, "SELECT 1 FROM counters WHERE id = $1::int FOR UPDATE", "1").await;
-    let first = change();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let others: Vec<_> = (0..32).map(|_| change()).collect();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    let before = relay.reads();
-    commit(locking).await;
-    let mut counts = vec![first.await.unwrap().unwrap()];
-    for other in others {
-        counts.push(other.await.unwrap().unwrap());
-    }
-    let reads = relay.reads() - before;
-    assert_eq!(counts, (1..=33).collect::<Vec<i32>>(), "each change answered with its own count");
-    assert!(reads <= 6, "the 33 changes reached PostgreSQL in {reads} reads once the row was free");
-}
-
-/// On SQLite the sign-in checks read on the request's own thread (`db::SignInReads`), with each
-/// value given its column's Rust type there: each of their queries answers there what it answers
-/// through the pool (for a person in a team and one in none, the team they are in, a team they
-/// are not in and no team at all), and the server reads nothing through the pool to answer them.
-#[tokio::test]
-async fn sqlite_sign_in_reads_on_the_request_thread_answer_what_the_pool_does() {
-    use bobbin_server::{
-        entity::ids::UserId,
-        repo::{auth::sessions, teams, users},
-    };
-
-    let app = spawn_app(Backend::Sqlite).await;
-    let owner = app.person("owner").await;
-    let loner = app.person("loner").await;
-    let team = app.team(&owner, "Shop").await;
-    let settings = format!("/teams/{team}/settings");
-    app.api_patch(&owner, &settings, serde_json::json!({ "default_reorder_point": 3 }))
-        .await
-        .assert_status(reqwest::StatusCode::OK);
-    for path in ["/teams", "/users/me", &format!("/teams/{team}"), &format!("/teams/{team}/threads")] {
-        app.api_get(&owner, path).await.assert_status(reqwest::StatusCode::OK);
-        app.api_get(&loner, path).await;
-    }
-    assert_eq!(app.sign_in_reads.read_through_pool(), 0, "the server read each on the request's thread");
-
-    let here = SignInReads::open(&app.db, sign_in_column_type).await.unwrap();
-    let pool = SignInReads::open(&app.db, |_| None).await.unwrap();
-    for person in [&owner, &loner] {
-        let user_id: Uuid = person.id.parse().unwrap();
-        let statement = Statement::from_sql_and_values(
-            DbBackend::Sqlite,
-            "SELECT id FROM sessions WHERE user_id = ?",
-            [user_id.into()],
-        );
-        let session: Uuid =
-            app.db.query_one_raw(statement).await.unwrap().unwrap().try_get("", "id").unwrap();
-        let user = UserId(user_id);
-        let (signed_in, in_teams) = teams::signed_in_teams(&here, session, user).await.unwrap().unwrap();
-        assert_eq!(signed_in.user.email, person.email);
-        assert_eq!(in_teams.len(), usize::from(person.email == owner.email), "{in_teams:?}");
-        assert_eq!(
-            format!("{:?}", (signed_in, in_teams)),
-            format!("{:?}", teams::signed_in_teams(&pool, session, user).await.unwrap().unwrap()),
-        );
-        assert_eq!(
-            format!("{:?}", sessions::signed_in(&here, session, user).await.unwrap().unwrap()),
-            format!("{:?}", sessions::signed_in(&pool, session, user).await.unwrap().unwrap()),
-        );
-        assert_eq!(
-            format!("{:?}", users::signed_in_profile(&here, session, user).await.unwrap().unwrap()),
-            format!("{:?}", users::signed_in_profile(&pool, session, user).await.unwrap().unwrap()),
-        );
-        for team_id in [team.as_str(), "NoSuchTeam000000"] {
-            let (_, membership) =
-                teams::signed_in_member(&here, session, user, team_id).await.unwrap().unwrap();
-            let member = person.email == owner.email && team_id == team;
-            assert_eq!(
-                membership.as_ref().is_some_and(|found| found.default_reorder_point.is_some()),
-                member
-            );
-            assert_eq!(
-                format!(
-                    "{:?}",
-                    teams::signed_in_member(&here, session, user, team_id).await.unwrap().unwrap()
-                ),
-                format!(
-                    "{:?}",
-                    teams::signed_in_member(&pool, session, user, team_id).await.unwrap().unwrap()
-                ),
-            );
-        }
-    }
-    assert_eq!(here.read_through_pool(), 0);
-    assert_eq!(pool.read_through_pool(), 2 * 5);
-}
-
-/// The database raises the sign-in epoch (migration 12) in every transaction that changes what a
-/// sign-in check reads, whoever writes, and not for a change of a team's thread inventory, which
-/// every `+1` makes: each server uses its copies of the checks (`auth::sign_in_cache`) only while
-/// the epoch is the one they were read at.
-#[rstest]
-#[tokio::test]
-async fn the_database_raises_the_sign_in_epoch_with_every_change_a_sign_in_check_reads(
-    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
-) {
-    let app = spawn_app(backend).await;
-    let owner = app.person("epoch-owner").await;
-    let team = app.team(&owner, "Epoch shop").await;
-    let db_backend = app.db.get_database_backend();
-    let epoch = async || {
-        let statement = Statement::from_string(db_backend, "SELECT epoch FROM sign_in_epoch");
-        let row = app.db.query_one_raw(statement).await.unwrap().unwrap();
-        row.try_get::<i64>("", "epoch").unwrap()
-    };
-    // From the time in microseconds (2020 and later), so that it never takes a value twice, even
-    // when a backup is restored or the table made again (migration 12).
-    assert!(epoch().await > 1_577_836_800_000_000, "{}", epoch().await);
-    let person = format!("(SELECT id FROM users WHERE email = '{}')", owner.email);
-    let of_team = format!("(SELECT id FROM teams WHERE public_id = '{team}')");
-
-    let changes = [
-        ("a person", format!("UPDATE users SET updated_at = updated_at WHERE id = {person}")),
-        ("a session", format!("UPDATE sessions SET updated_at = updated_at WHERE user_id = {person}")),
-        ("a membership", format!("UPDATE team_members SET role = role WHERE team_id = {of_team}")),
-        ("a team's name", format!("UPDATE teams SET name = 'Renamed shop' WHERE id = {of_team}")),
-    ];
-    for (what, sql) in changes {
-        let before = epoch().await;
-        app.db.execute_unprepared(&sql).await.unwrap();
-        assert!(epoch().await > before, "a change of {what} raises the epoch");
-    }
-    let before = epoch().await;
-    let token = &owner.token;
-    app.auth_post_as(token, "/factors", &serde_json::json!({ "factor_type": "totp" })).await;
-    assert!(epoch().await > before, "a second factor added raises the epoch");
-
-    // The team's default reorder point, which the team routes' check reads, set, changed and
-    // removed; its other settings are not the check's.
-    let settings = format!("/teams/{team}/settings");
-    for value in [serde_json::json!(5), serde_json::json!(7), serde_json::Value::Null] {
-        let before = epoch().await;
-        let change = serde_json::json!({ "default_reorder_point": value });
-        app.api_patch(&owner, &settings, change).await.assert_status(reqwest::StatusCode::OK);
-        assert!(epoch().await > before, "the default reorder point set to {value} raises the epoch");
-    }
-    let before = epoch().await;
-    let currency = serde_json::json!({ "currency": "EUR" });
-    app.api_patch(&owner, &settings, currency).await.assert_status(reqwest::StatusCode::OK);
-    assert_eq!(epoch().await, before, "the currency leaves the epoch");
-
-    // The thread inventory's revision, raised by every change of an entry, is not the sign-in's.
-    let before = epoch().await;
-    let revision = format!("UPDATE teams SET threads_revision = threads_revision + 1 WHERE id = {of_team}");
-    app.db.execute_unprepared(&revision).await.unwrap();
-    assert_eq!(epoch().await, before, "a thread change leaves the epoch");
-
-    // Several changes in one transaction: raised, on PostgreSQL once, at the commit.
-    let txn = app.db.begin().await.unwrap();
-    txn.execute_unprepared(&format!("UPDATE users SET updated_at = updated_at WHERE id = {person}"))
-        .await
-        .unwrap();
-    txn.execute_unprepared(&format!("UPDATE teams SET name = 'Renamed again' WHERE id = {of_team}"))
-        .await
-        .unwrap();
-    assert_eq!(epoch().await, before, "not before the commit");
-    txn.commit().await.unwrap();
-    let after = epoch().await;
-    assert!(after > before, "raised by the transaction");
-
-    // Ends: a session signed out, a team removed, and on PostgreSQL a table emptied at once.
-    let mut ends = vec![
-        format!("DELETE FROM sessions WHERE user_id = {person}"),
-        format!("DELETE FROM teams WHERE id = {of_team}"),
-    ];
-    if backend == Backend::Postgres {
-        ends.push("TRUNCATE mfa_challenges, mfa_factors".to_owned());
-    }
-    for sql in ends {
-        let before = epoch().await;
-        app.db.execute_unprepared(&sql).await.unwrap();
-        assert!(epoch().await > before, "{sql} raises the epoch");
-    }
-}
-
-/// A copy of a sign-in check is used only at the very epoch it was read at: a database whose
-/// epoch went back (a backup restored under a running server) holds a state the copy may not
-/// show, here a session it no longer has, and the next request reads the check again.
-#[rstest]
-#[tokio::test]
-async fn a_copy_of_a_sign_in_check_is_not_used_once_the_epoch_went_back(
-    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
-) {
-    let app = spawn_app(backend).await;
-    let person = app.person("restored").await;
-    // Read twice: the second answer comes from the server's copy.
-    for _ in 0..2 {
-        app.api_get(&person, "/teams").await.assert_status(reqwest::StatusCode::OK);
-    }
-    let db_backend = app.db.get_database_backend();
-    let statement = Statement::from_string(db_backend, "SELECT epoch FROM sign_in_epoch");
-    let row = app.db.query_one_raw(statement).await.unwrap().unwrap();
-    let epoch = row.try_get::<i64>("", "epoch").unwrap();
-
-    // The session goes, and the epoch ends lower than the copy's, as after a restore.
-    let txn = app.db.begin().await.unwrap();
-    let session = format!(
-        "DELETE FROM sessions WHERE user_id = (SELECT id FROM users WHERE email = '{}')",
-        person.email
-    );
-    txn.execute_unprepared(&session).await.unwrap();
-    if backend == Backend::Postgres {
-        // PostgreSQL raises the epoch at the commit: now, so that the line below comes after it.
-        txn.execute_unprepared("SET CONSTRAINTS ALL IMMEDIATE").await.unwrap();
-    }
-    txn.execute_unprepared(&format!("UPDATE sign_in_epoch SET epoch = {}", epoch - 5)).await.unwrap();
-    txn.commit().await.unwrap();
-
-    let refused = app.api_get(&person, "/teams").await;
-    assert_eq!(refused.status, reqwest::StatusCode::UNAUTHORIZED, "{refused:?}");
 }
 
 /// On PostgreSQL an import that adds many entries has the inventories' statistics gathered

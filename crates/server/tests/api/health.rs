@@ -67,7 +67,7 @@ async fn readyz_reports_503_while_a_migration_is_pending(
     let app = spawn_app(backend).await;
     let newest = Migrator::migrations().last().unwrap().name().to_owned();
 
-    Migrator::down(&app.db, Some(1)).await.unwrap();
+    Migrator::down(app.db.writes(), Some(1)).await.unwrap();
     let response = app.get("/readyz").await;
 
     assert_eq!(response.status(), StatusCode::SERVICE_UNAVAILABLE);

@@ -4,7 +4,6 @@ use bobbin_server::{
     config::{AuthArgs, BackupSchedule, DatabaseArgs, Environment, MetricsArgs, OAuthArgs, ServeArgs},
     startup::{Application, ThreadCache},
 };
-use sea_orm::DatabaseConnection;
 use tempfile::TempDir;
 
 use crate::postgres::PostgresDatabase;
@@ -57,12 +56,10 @@ pub struct TestApp {
     /// `--metrics-bind`'s address, when the test set one.
     pub metrics_address: Option<String>,
     pub client: reqwest::Client,
-    /// The server's own pool.
-    pub db: DatabaseConnection,
+    /// The server's own database.
+    pub db: bobbin_server::db::Database,
     /// The server's copies of the teams' thread entries.
     pub threads: ThreadCache,
-    /// Where the server's sign-in checks read.
-    pub sign_in_reads: std::sync::Arc<bobbin_server::db::SignInReads>,
     pub database: TestDatabase,
 }
 
@@ -193,12 +190,11 @@ async fn start(database: TestDatabase, configure: impl FnOnce(&mut ServeArgs)) -
     let metrics_address = app.metrics_addr().map(|address| format!("http://{address}"));
     let db = app.db().clone();
     let threads = app.thread_cache().clone();
-    let sign_in_reads = app.sign_in_reads().clone();
     tokio::spawn(app.run_until_stopped(std::future::pending()));
     let client = reqwest::Client::builder()
         .timeout(Duration::from_secs(10))
         .redirect(reqwest::redirect::Policy::none())
         .build()
         .unwrap();
-    TestApp { address, metrics_address, client, db, threads, sign_in_reads, database }
+    TestApp { address, metrics_address, client, db, threads, database }
 }

@@ -1043,7 +1043,7 @@ async fn team_names_stored_before_the_rule_lose_their_overrides_when_the_schema_
         .iter()
         .position(|migration| migration.name() == "m20261125_000007_security")
         .expect("the security migration");
-    Migrator::up(&db, Some(u32::try_from(before).unwrap())).await.unwrap();
+    Migrator::up(db.writes(), Some(u32::try_from(before).unwrap())).await.unwrap();
     let now = time::OffsetDateTime::now_utc();
     bobbin_server::entity::team::ActiveModel {
         id: Set(bobbin_server::entity::ids::TeamId::new()),
@@ -1057,7 +1057,7 @@ async fn team_names_stored_before_the_rule_lose_their_overrides_when_the_schema_
     .await
     .unwrap();
 
-    Migrator::up(&db, None).await.unwrap();
+    Migrator::up(db.writes(), None).await.unwrap();
 
     let team = bobbin_server::entity::team::Entity::find().one(&db).await.unwrap().unwrap();
     assert_eq!(team.name, "Stitch moc.live");

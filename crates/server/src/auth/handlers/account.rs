@@ -418,7 +418,7 @@ const PASSWORD_CHANGES_PER_WINDOW: u32 = 10;
 /// caller has checked the address's e-mail clock, as for the link a free address would get).
 pub async fn tell_owner_address_taken(
     auth: &crate::auth::AuthService,
-    db: &sea_orm::DatabaseConnection,
+    db: &crate::db::Database,
     address: &str,
 ) -> AuthResult<()> {
     let context = templates::MailContext {

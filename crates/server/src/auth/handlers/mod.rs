@@ -7,8 +7,8 @@ pub mod meta;
 pub mod mfa;
 pub mod oauth;
 
+use crate::db::Database;
 use axum::response::{IntoResponse as _, Redirect, Response};
-use sea_orm::DatabaseConnection;
 use time::Duration;
 use url::Url;
 use uuid::Uuid;
@@ -119,7 +119,7 @@ pub fn new_flow(
 /// A flow state for an e-mailed link when the request started a PKCE flow: its id, for the
 /// link's one-time token. `None` (an implicit flow) when it did not.
 pub async fn flow_for_link(
-    db: &DatabaseConnection,
+    db: &Database,
     pkce: Option<(String, String)>,
     user_id: UserId,
     provider_type: &str,
@@ -205,7 +205,7 @@ impl<'a> TokenMail<'a> {
 /// [`rate_limit::check_email`]; every kind keeps its own clock).
 pub async fn email_clock(
     auth: &AuthService,
-    db: &DatabaseConnection,
+    db: &Database,
     kind: TokenKind,
     address: &str,
 ) -> AuthResult<()> {
@@ -216,7 +216,7 @@ pub async fn email_clock(
 /// the per-kind, per-address interval check.
 pub async fn send_token_mail(
     auth: &AuthService,
-    db: &DatabaseConnection,
+    db: &Database,
     user: &user::Model,
     mail: TokenMail<'_>,
 ) -> AuthResult<()> {
@@ -228,7 +228,7 @@ pub async fn send_token_mail(
 /// [`one_time_tokens::issue`] says) and mails its link and code.
 pub async fn issue_token_mail(
     auth: &AuthService,
-    db: &DatabaseConnection,
+    db: &Database,
     user: &user::Model,
     mail: &TokenMail<'_>,
 ) -> AuthResult<()> {
@@ -254,7 +254,7 @@ impl Issued {
 /// Mails the link and code of a token stored with the secrets `issued`.
 pub async fn mail_token(
     auth: &AuthService,
-    db: &DatabaseConnection,
+    db: &Database,
     user: &user::Model,
     mail: &TokenMail<'_>,
     issued: &Issued,

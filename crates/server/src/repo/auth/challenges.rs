@@ -1,8 +1,9 @@
 //! Challenges of second factors (`mfa_challenges`): each code is answered to one, once.
 
+use crate::db::Database;
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, QueryFilter as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
+    QueryFilter as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -16,7 +17,7 @@ use crate::{db::begin_write, entity::mfa_challenge};
 ///
 /// The database's.
 pub async fn replace(
-    db: &DatabaseConnection,
+    db: &Database,
     factor_id: Uuid,
     ip: Option<String>,
     now: OffsetDateTime,

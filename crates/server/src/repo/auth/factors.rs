@@ -1,9 +1,10 @@
 //! Second factors (`mfa_factors`): TOTP secrets, stored as the caller seals them
 //! (`Vault::seal`), and the last time step each accepted.
 
+use crate::db::Database;
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait,
-    DatabaseConnection, DbErr, EntityTrait as _, QueryFilter as _, QueryOrder as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait, DbErr,
+    EntityTrait as _, QueryFilter as _, QueryOrder as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -77,7 +78,7 @@ pub struct NewFactor {
 /// # Errors
 ///
 /// The database's.
-pub async fn create(db: &DatabaseConnection, new: NewFactor) -> Result<mfa_factor::Model, DbErr> {
+pub async fn create(db: &Database, new: NewFactor) -> Result<mfa_factor::Model, DbErr> {
     let now = OffsetDateTime::now_utc();
     let factor = mfa_factor::ActiveModel {
         id: Set(new.id),
@@ -98,11 +99,7 @@ pub async fn create(db: &DatabaseConnection, new: NewFactor) -> Result<mfa_facto
 /// # Errors
 ///
 /// The database's.
-pub async fn set_secret(
-    db: &DatabaseConnection,
-    factor: mfa_factor::Model,
-    sealed: String,
-) -> Result<(), DbErr> {
+pub async fn set_secret(db: &Database, factor: mfa_factor::Model, sealed: String) -> Result<(), DbErr> {
     let mut active: mfa_factor::ActiveModel = factor.into();
     active.secret = Set(sealed);
     committed(db, async |txn| active.update(txn).await).await?;
@@ -118,7 +115,7 @@ pub async fn set_secret(
 ///
 /// The database's.
 pub async fn record_step(
-    db: &DatabaseConnection,
+    db: &Database,
     factor_id: Uuid,
     challenge_id: Uuid,
     step: i64,

@@ -2,9 +2,10 @@
 //! code when the e-mailed link or the provider's callback succeeds, and spent by the code
 //! exchange. The auth code is stored as its SHA-256 hash.
 
+use crate::db::Database;
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, QueryFilter as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
+    QueryFilter as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -34,7 +35,7 @@ pub struct NewFlowState {
 /// # Errors
 ///
 /// The database's.
-pub async fn create(db: &DatabaseConnection, new: NewFlowState) -> Result<flow_state::Model, DbErr> {
+pub async fn create(db: &Database, new: NewFlowState) -> Result<flow_state::Model, DbErr> {
     committed(db, async |txn| insert(txn, new).await).await
 }
 
@@ -88,7 +89,7 @@ pub async fn unfinished_oauth(
 ///
 /// The database's.
 pub async fn issue_auth_code(
-    db: &DatabaseConnection,
+    db: &Database,
     flow: flow_state::Model,
     user_id: UserId,
 ) -> Result<String, DbErr> {
@@ -108,10 +109,7 @@ pub async fn issue_auth_code(
 /// # Errors
 ///
 /// The database's.
-pub async fn take_by_auth_code(
-    db: &DatabaseConnection,
-    code: &str,
-) -> Result<Option<flow_state::Model>, DbErr> {
+pub async fn take_by_auth_code(db: &Database, code: &str) -> Result<Option<flow_state::Model>, DbErr> {
     let txn = begin_write(db).await?;
     let Some(flow) = flow_state::Entity::find()
         .filter(flow_state::Column::AuthCodeHash.eq(secret::sha256_hex(code)))

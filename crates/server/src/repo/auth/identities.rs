@@ -1,9 +1,10 @@
 //! The ways each person signs in (`identities`): the e-mail address, and each OAuth provider
 //! account linked to theirs.
 
+use crate::db::Database;
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, QueryFilter as _, QueryOrder as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
+    QueryFilter as _, QueryOrder as _,
 };
 use serde_json::{Map, Value};
 use time::OffsetDateTime;
@@ -48,7 +49,7 @@ pub async fn at_provider(
 ///
 /// The database's.
 pub async fn record_sign_in(
-    db: &DatabaseConnection,
+    db: &Database,
     id: Uuid,
     data: Map<String, Value>,
     now: OffsetDateTime,

@@ -6,11 +6,12 @@
 //! Every token is single use, lives for its kind's [`TokenKind::lifetime`], and dies after
 //! [`MAX_CODE_ATTEMPTS`] wrong codes for its address.
 
+use crate::db::Database;
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
-    ColumnTrait as _, ConnectionTrait, DatabaseConnection, DatabaseTransaction, DbErr, EntityTrait as _,
-    IntoActiveModel as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, SqlErr,
+    ColumnTrait as _, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait as _, IntoActiveModel as _,
+    QueryFilter as _, QueryOrder as _, QuerySelect as _, SqlErr,
     sea_query::{Expr, ExprTrait as _},
 };
 use subtle::ConstantTimeEq as _;
@@ -79,7 +80,7 @@ pub struct NewToken<'a> {
 /// # Errors
 ///
 /// The database's.
-pub async fn issue(db: &DatabaseConnection, token: NewToken<'_>) -> Result<(), DbErr> {
+pub async fn issue(db: &Database, token: NewToken<'_>) -> Result<(), DbErr> {
     committed(db, async |txn| insert(txn, token).await).await
 }
 
@@ -124,7 +125,7 @@ async fn insert(db: &impl ConnectionTrait, token: NewToken<'_>) -> Result<(), Db
 /// # Errors
 ///
 /// The database's.
-pub async fn reissue_confirmation(db: &DatabaseConnection, token: NewToken<'_>) -> Result<(), DbErr> {
+pub async fn reissue_confirmation(db: &Database, token: NewToken<'_>) -> Result<(), DbErr> {
     let txn = begin_write(db).await?;
     let pending = one_time_token::Entity::find()
         .filter(one_time_token::Column::UserId.eq(token.user_id))
@@ -154,7 +155,7 @@ pub async fn reissue_confirmation(db: &DatabaseConnection, token: NewToken<'_>) 
 ///
 /// The database's.
 pub async fn request_email_change(
-    db: &DatabaseConnection,
+    db: &Database,
     user: user::Model,
     new_email: &str,
     flow: Option<NewFlowState>,
@@ -213,7 +214,7 @@ pub enum Consumed {
 ///
 /// `email_exists` (422) when the new address of a change was taken meanwhile; the database's.
 pub async fn consume(
-    db: &DatabaseConnection,
+    db: &Database,
     kinds: &[TokenKind],
     lookup: Lookup<'_>,
     now: OffsetDateTime,

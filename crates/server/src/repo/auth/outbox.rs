@@ -1,9 +1,9 @@
 //! The development outbox (`mail_outbox`): e-mail kept instead of sent when no SMTP server is
 //! configured.
 
+use crate::db::Database;
 use sea_orm::{
-    ActiveValue::Set, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _, QueryOrder as _,
-    QuerySelect as _,
+    ActiveValue::Set, ConnectionTrait, DbErr, EntityTrait as _, QueryOrder as _, QuerySelect as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
@@ -24,7 +24,7 @@ pub struct NewMail {
 /// # Errors
 ///
 /// The database's.
-pub async fn store(db: &DatabaseConnection, mail: NewMail) -> Result<(), DbErr> {
+pub async fn store(db: &Database, mail: NewMail) -> Result<(), DbErr> {
     let stored = mail_outbox::ActiveModel {
         id: Set(Uuid::new_v4()),
         to_address: Set(mail.to),

@@ -13,7 +13,8 @@
 //! | `mfa_factors` | never verified, a day old |
 //! | `mail_outbox` | a week old (an invite lives 7 days) |
 
-use sea_orm::{ColumnTrait as _, Condition, DatabaseConnection, DbErr, EntityTrait as _, QueryFilter as _};
+use crate::db::Database;
+use sea_orm::{ColumnTrait as _, Condition, DbErr, EntityTrait as _, QueryFilter as _};
 use time::{Duration, OffsetDateTime};
 
 use super::rate_limits;
@@ -38,11 +39,7 @@ pub struct SessionEnds {
 /// # Errors
 ///
 /// The database's.
-pub async fn unusable_rows(
-    db: &DatabaseConnection,
-    sessions: SessionEnds,
-    now: OffsetDateTime,
-) -> Result<u64, DbErr> {
+pub async fn unusable_rows(db: &Database, sessions: SessionEnds, now: OffsetDateTime) -> Result<u64, DbErr> {
     let day_ago = now - Duration::days(1);
     let mut rows = 0;
     rows += rate_limits::delete_expired(db, now.unix_timestamp()).await?;

@@ -6,7 +6,8 @@
 //! write (a conditional update with `RETURNING`), so this module speaks SQL, in each engine's
 //! placeholder style.
 
-use sea_orm::{ConnectionTrait as _, DatabaseBackend, DatabaseConnection, DbErr, Statement};
+use crate::db::Database;
+use sea_orm::{ConnectionTrait as _, DatabaseBackend, DbErr, Statement};
 
 use crate::db::committed;
 
@@ -18,7 +19,7 @@ use crate::db::committed;
 ///
 /// The database's.
 pub async fn count_in_window(
-    db: &DatabaseConnection,
+    db: &Database,
     key: &str,
     window_start: i64,
     expires_at: i64,
@@ -53,7 +54,7 @@ pub async fn count_in_window(
 ///
 /// The database's.
 pub async fn record_if_due(
-    db: &DatabaseConnection,
+    db: &Database,
     key: &str,
     now: i64,
     earliest_previous: i64,
@@ -88,7 +89,7 @@ pub async fn record_if_due(
 /// # Errors
 ///
 /// The database's.
-pub async fn delete_expired(db: &DatabaseConnection, now: i64) -> Result<u64, DbErr> {
+pub async fn delete_expired(db: &Database, now: i64) -> Result<u64, DbErr> {
     let backend = db.get_database_backend();
     let sql = match backend {
         DatabaseBackend::Postgres => "DELETE FROM rate_limits WHERE expires_at < $1",

@@ -9,9 +9,8 @@
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
-    ColumnTrait as _, ColumnType, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait,
-    IntoActiveModel as _, JoinType, QueryFilter as _, QueryOrder as _, QuerySelect as _, QueryTrait as _,
-    SelectTwo, Statement,
+    ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait, FromQueryResult as _, IntoActiveModel as _,
+    JoinType, QueryFilter as _, QueryOrder as _, QueryResult, QuerySelect as _, QueryTrait as _, SelectTwo,
     sea_query::{Expr, ExprTrait as _, Query},
 };
 use serde_json::Value;
@@ -20,15 +19,14 @@ use uuid::Uuid;
 
 use crate::{
     auth::secret,
-    db::{Row, SignInReads, begin_write},
+    db::{Database, begin_write},
     entity::{
         ids::UserId,
         mfa_factor::{self, FactorStatus},
         refresh_token,
         session::{self, Aal},
-        team, team_member, user,
+        user,
     },
-    repo::built_once::BuiltOnce,
 };
 
 /// How long a just-rotated refresh token stays usable, for tabs that refresh at the same moment.
@@ -55,7 +53,7 @@ pub struct NewSession {
 ///
 /// The database's.
 pub async fn start(
-    db: &DatabaseConnection,
+    db: &Database,
     new: NewSession,
     now: OffsetDateTime,
 ) -> Result<(session::Model, String), DbErr> {
@@ -93,7 +91,7 @@ pub async fn start(
 ///
 /// The database's.
 pub async fn step_up(
-    db: &DatabaseConnection,
+    db: &Database,
     session: session::Model,
     aal: Aal,
     amr: Value,
@@ -139,7 +137,7 @@ pub enum Refresh {
 ///
 /// The database's.
 pub async fn refresh(
-    db: &DatabaseConnection,
+    db: &Database,
     presented: &str,
     now: OffsetDateTime,
     ended: impl FnOnce(&session::Model) -> bool,
@@ -238,58 +236,29 @@ impl SignedIn {
     /// # Errors
     ///
     /// A column missing or not of its type.
-    pub fn of_row(row: &Row) -> Result<Self, DbErr> {
+    pub fn of_row(row: &QueryResult) -> Result<Self, DbErr> {
         Ok(Self {
-            session: row.model::<session::Entity>("A_")?,
-            user: row.model::<user::Entity>("B_")?,
-            has_verified_factor: row.get("has_verified_factor")?,
+            session: session::Model::from_query_result(row, "A_")?,
+            user: user::Model::from_query_result(row, "B_")?,
+            has_verified_factor: row.try_get("", "has_verified_factor")?,
         })
     }
 }
 
-/// The session `id` of `user_id` with its person, in one query (a request's sign-in check runs
-/// before every handler, so it is one round trip to the database, not three).
+/// The session `id` of `user_id` with its person, in one query by the session's key (a
+/// request's sign-in check runs before every handler, so it is one round trip to the database,
+/// not three).
 ///
 /// # Errors
 ///
 /// The database's.
-pub async fn signed_in(reads: &SignInReads, id: Uuid, user_id: UserId) -> Result<Option<SignedIn>, DbErr> {
-    static QUERY: BuiltOnce = BuiltOnce::new();
-    let query = signed_in_statement(&QUERY, reads, id, user_id, [], signed_in_query);
-    reads.one(query).await?.as_ref().map(SignedIn::of_row).transpose()
-}
-
-/// The sign-in epoch, which the database raises in every transaction that changes what a
-/// sign-in check reads (migration 12; `auth::sign_in_cache`).
-///
-/// # Errors
-///
-/// The database's; a database without the epoch's row (it is made with its table) as
-/// [`DbErr::RecordNotFound`].
-pub async fn sign_in_epoch(reads: &SignInReads) -> Result<i64, DbErr> {
-    let statement = Statement::from_string(reads.backend(), "SELECT epoch FROM sign_in_epoch WHERE id = 1");
-    let row =
-        reads.one(statement).await?.ok_or_else(|| DbErr::RecordNotFound("the sign-in epoch".to_owned()))?;
-    row.get("epoch")
-}
-
-/// The statement of `query`, [`signed_in_query`] or one that reads more beside it, for the
-/// session `id` of `user_id`: its SQL built once for each database (`cached`). `added` are the
-/// values of what the query adds (columns and joins, which come before its `WHERE`), in order;
-/// they are bound after the factor status [`signed_in_query`] looks for among its columns and
-/// before the session and the person.
-pub fn signed_in_statement(
-    cached: &BuiltOnce,
-    reads: &SignInReads,
+pub async fn signed_in(
+    db: &impl ConnectionTrait,
     id: Uuid,
     user_id: UserId,
-    added: impl IntoIterator<Item = sea_orm::Value>,
-    query: impl FnOnce(Uuid, UserId) -> SelectTwo<session::Entity, user::Entity>,
-) -> Statement {
-    let mut values = vec![FactorStatus::Verified.into()];
-    values.extend(added);
-    values.extend([id.into(), user_id.into()]);
-    cached.statement(reads.backend(), values, |backend| query(id, user_id).build(backend))
+) -> Result<Option<SignedIn>, DbErr> {
+    let query = signed_in_query(id, user_id).build(db.get_database_backend());
+    db.query_one_raw(query).await?.as_ref().map(SignedIn::of_row).transpose()
 }
 
 /// The query of [`signed_in`], whose rows [`SignedIn`] reads, for the queries that read more
@@ -316,31 +285,6 @@ pub fn signed_in_query(id: Uuid, user_id: UserId) -> SelectTwo<session::Entity, 
         )
         .select_also(user::Entity)
         .expr_as(Expr::exists(verified_factor), "has_verified_factor")
-}
-
-/// The Rust type of each column the sign-in queries read, by its name: the columns of
-/// [`signed_in_query`] (the session's, `A_`, and its person's, `B_`), of a team (`C_`) and of a
-/// membership (`D_`), as `repo::teams` adds them, and the values the queries compute. On SQLite,
-/// whose values carry no such type, `db::SignInReads` gives each value this one.
-pub fn sign_in_column_type(name: &str) -> Option<ColumnType> {
-    fn of<E: EntityTrait>(column: &str) -> Option<ColumnType> {
-        use sea_orm::ColumnTrait as _;
-        let column: E::Column = column.parse().ok()?;
-        Some(column.def().get_column_type().clone())
-    }
-    match name.split_at_checked(2) {
-        Some(("A_", column)) => of::<session::Entity>(column),
-        Some(("B_", column)) => of::<user::Entity>(column),
-        Some(("C_", column)) => of::<team::Entity>(column),
-        Some(("D_", column)) => of::<team_member::Entity>(column),
-        _ => match name {
-            "has_verified_factor" => Some(ColumnType::Boolean),
-            "member_count" | "epoch" => Some(ColumnType::BigInteger),
-            // The setting's stored JSON, and a team's public id.
-            "default_reorder_point" | "default_team_pid" => Some(ColumnType::Text),
-            _ => None,
-        },
-    }
 }
 
 /// Stores a new refresh token of `session_id` (the child of `parent`, if any), and answers it.

@@ -1,9 +1,9 @@
 //! The keys that sign access tokens (`signing_keys`), their private halves stored as the
 //! caller seals them (`Vault::seal`).
 
+use crate::db::Database;
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ConnectionTrait, DatabaseConnection, DbErr, EntityTrait as _,
-    QueryOrder as _,
+    ActiveModelTrait as _, ActiveValue::Set, ConnectionTrait, DbErr, EntityTrait as _, QueryOrder as _,
 };
 use time::OffsetDateTime;
 
@@ -24,7 +24,7 @@ pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<signing_key::Model>, D
 ///
 /// The database's.
 pub async fn create(
-    db: &DatabaseConnection,
+    db: &Database,
     kid: String,
     algorithm: &str,
     sealed_private_key: String,
@@ -44,11 +44,7 @@ pub async fn create(
 /// # Errors
 ///
 /// The database's.
-pub async fn set_private_key(
-    db: &DatabaseConnection,
-    key: signing_key::Model,
-    sealed: String,
-) -> Result<(), DbErr> {
+pub async fn set_private_key(db: &Database, key: signing_key::Model, sealed: String) -> Result<(), DbErr> {
     let mut active: signing_key::ActiveModel = key.into();
     active.private_key = Set(sealed);
     committed(db, async |txn| active.update(txn).await).await?;

@@ -2,9 +2,10 @@
 //! identity, a new password ends the other sessions, and an address proven by an OAuth
 //! provider drops a password chosen before anyone proved it.
 
+use crate::db::Database;
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseConnection, DbErr,
-    EntityTrait as _, IntoActiveModel as _, QueryFilter as _, QueryOrder as _, SqlErr,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
+    IntoActiveModel as _, QueryFilter as _, QueryOrder as _, SqlErr,
 };
 use serde_json::{Map, Value, json};
 use time::OffsetDateTime;
@@ -58,7 +59,7 @@ pub struct NewUser<'a> {
 ///
 /// `user_already_exists` (422) when the address has an account; the database's.
 pub async fn create(
-    db: &DatabaseConnection,
+    db: &Database,
     new: NewUser<'_>,
     flow: Option<NewFlowState>,
 ) -> AuthResult<(user::Model, Option<flow_state::Model>)> {
@@ -125,7 +126,7 @@ async fn insert(db: &impl ConnectionTrait, new: NewUser<'_>) -> AuthResult<user:
 ///
 /// `user_already_exists` if another request made the account meanwhile; the database's.
 pub async fn link_or_create(
-    db: &DatabaseConnection,
+    db: &Database,
     email: &str,
     provider: &str,
     provider_id: &str,
@@ -185,7 +186,7 @@ async fn link(
 ///
 /// The database's.
 pub async fn set_metadata(
-    db: &DatabaseConnection,
+    db: &Database,
     user: user::Model,
     metadata: Map<String, Value>,
     now: OffsetDateTime,
@@ -204,7 +205,7 @@ pub async fn set_metadata(
 ///
 /// The database's.
 pub async fn change_password(
-    db: &DatabaseConnection,
+    db: &Database,
     user: user::Model,
     password_hash: String,
     ending: Ending,
@@ -234,11 +235,7 @@ pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<user::Model>, DbErr> {
 /// # Errors
 ///
 /// The database's.
-pub async fn confirm(
-    db: &DatabaseConnection,
-    user: user::Model,
-    now: OffsetDateTime,
-) -> Result<user::Model, DbErr> {
+pub async fn confirm(db: &Database, user: user::Model, now: OffsetDateTime) -> Result<user::Model, DbErr> {
     if user.email_confirmed_at.is_some() {
         return Ok(user);
     }
@@ -255,7 +252,7 @@ pub async fn confirm(
 ///
 /// The database's.
 pub async fn set_disabled(
-    db: &DatabaseConnection,
+    db: &Database,
     user: user::Model,
     at: Option<OffsetDateTime>,
     now: OffsetDateTime,
@@ -281,7 +278,7 @@ pub async fn set_disabled(
 ///
 /// The database's.
 pub async fn record_repeated_signup(
-    db: &DatabaseConnection,
+    db: &Database,
     user: user::Model,
     password_hash: String,
     now: OffsetDateTime,
@@ -298,7 +295,7 @@ pub async fn record_repeated_signup(
 ///
 /// The database's.
 pub async fn record_confirmation_sent(
-    db: &DatabaseConnection,
+    db: &Database,
     user: user::Model,
     now: OffsetDateTime,
 ) -> Result<user::Model, DbErr> {
@@ -313,7 +310,7 @@ pub async fn record_confirmation_sent(
 ///
 /// The database's.
 pub async fn record_recovery_sent(
-    db: &DatabaseConnection,
+    db: &Database,
     user: user::Model,
     now: OffsetDateTime,
 ) -> Result<user::Model, DbErr> {

@@ -186,24 +186,25 @@ pub async fn list(
 ) -> Result<Response, AppError> {
     let team_default = member.default_reorder_point;
     let query = search_query(&params, team_default)?;
-    // The search runs over the team's entries as this server keeps them (thread_cache), and the
-    // page shows their whole entries, kept there too once read.
-    let team = state.threads.threads(&state.db, &state.sign_in_reads, member.team.id).await?;
+    // The search runs over the team's entries as this server keeps them (thread_cache); the
+    // page's entries are read whole.
+    let team = state.threads.threads(&state.db, &member.team).await?;
     let stock: Vec<Stock<'_>> = team
         .threads
         .iter()
         .map(|thread| Stock { entry: &thread.entry, updated_at: thread.updated_at })
         .collect();
     let page = search::search(Catalogue::builtin(), &stock, &query);
-    let positions: Vec<usize> = page.hits.iter().map(|&(position, _)| position).collect();
-    let whole = team.whole(&state.db, &positions).await?;
+    let ids = page.hits.iter().map(|&(position, _)| team.threads[position].id).collect();
+    let mut whole = threads::page(&state.db, member.team.id, ids).await?;
     // An entry removed since the copy was read is left out of the page.
-    let (whole, distances): (Vec<_>, Vec<_>) = whole
+    let (shown, distances): (Vec<_>, Vec<_>) = page
+        .hits
         .iter()
-        .zip(&page.hits)
-        .filter_map(|(entry, &(_, distance))| entry.as_deref().map(|entry| (entry, distance)))
+        .filter_map(|&(position, distance)| {
+            whole.remove(&team.threads[position].id).map(|thread| (thread, distance))
+        })
         .unzip();
-    let shown = team.shown(&state.db, &whole).await?;
     let threads =
         shown.iter().zip(distances).map(|(thread, distance)| view(thread, distance, team_default)).collect();
     let page = ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page };
@@ -237,7 +238,7 @@ pub struct OwnedBody {
     responses((status = 200, body = OwnedBody)),
 )]
 pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<Json<OwnedBody>, AppError> {
-    let team = state.threads.threads(&state.db, &state.sign_in_reads, member.team.id).await?;
+    let team = state.threads.threads(&state.db, &member.team).await?;
     let threads = team
         .threads
         .iter()
