@@ -240,7 +240,7 @@ outputs.push([
 
 // What each file costs a visitor: its size, and its size as the server sends it, with brotli and
 // with gzip (both at the quality the server's build compresses them with, crates/server/build.rs).
-// README.md records these.
+// docs/benchmarks.md ("Front-end weight") records these.
 const totals = { bytes: 0, brotli: 0, gzip: 0 };
 const sent = new Map();
 console.log('    bytes   brotli     gzip  file');
@@ -287,7 +287,7 @@ console.log(
 // Budgets, in bytes sent with gzip (issue 22 states them so; brotli is about 12% smaller), for what
 // every page loads. A build over budget fails, so a change that bloats the first load (a stable
 // sort once doubled the WebAssembly module) is seen when it is made. Raise a budget only on
-// purpose, with the README's "Front-end weight" table.
+// purpose, with docs/benchmarks.md ("Front-end weight") table.
 const wasm = (name) => {
   const file = outputs.find(([output]) => new RegExp(`assets/${name}_bg-[^/]*\\.wasm$`).test(output))?.[0];
   if (!file) throw new Error(`the build produced no ${name}_bg.wasm`);
@@ -296,10 +296,10 @@ const wasm = (name) => {
 const budgets = [
   // Issue 22's 120 KB: 169 KB before the toasts and the dialog left it (2026-11-26), 148 KB
   // after, 119 KB with React Router in declarative mode, the first load's code in one chunk and
-  // terser's second pass (2026-11-28; README, "Front-end weight").
+  // terser's second pass (2026-11-28; docs/benchmarks.md, "Front-end weight").
   ['landing page JavaScript', landingGzip, 120_000],
   // The converter's module (every page's footer, the converter, the widget) and the pricing
-  // calculator's: 162 KB as one module before they were two (README, "Front-end weight").
+  // calculator's: 162 KB as one module before they were two (docs/benchmarks.md, "Front-end weight").
   ['WebAssembly core', wasm('bobbin_wasm'), 120_000],
   ['WebAssembly pricing module', wasm('bobbin_pricing'), 120_000],
 ];

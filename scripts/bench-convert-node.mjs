@@ -9,7 +9,7 @@
 // `getDeltaE00` for every thread, keeping the first of the nearest in each line. Five rounds in
 // turn, each the median of many calls after warm-up calls; the script prints each one's median
 // over the rounds and the ratio, and checks that both found the same thread in every line. The
-// target (README, "Benchmarks") is ours at least 5 times as fast.
+// target (docs/benchmarks.md, "Benchmarks") is ours at least 5 times as fast.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -11,7 +11,7 @@
 # detect the format, read the records, compute the summary) and pyembroidery's (read each file
 # into its pattern, count its stitches). It prints each one's stitches per second, counting the
 # stitches Bobbin's summaries give for both (pyembroidery's own count is printed beside it), and
-# the ratio of the medians. The target (README, "Benchmarks") is at least 100 times pyembroidery's.
+# the ratio of the medians. The target (docs/benchmarks.md, "Benchmarks") is at least 100 times pyembroidery's.
 #
 # Installs pyembroidery into .tools/design-bench-venv the first time, with pip from PyPI.
 set -euo pipefail

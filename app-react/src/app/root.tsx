@@ -12,7 +12,7 @@ import { claimForPerson, forgetPerson } from './forget-person';
 
 /**
  * The profile and team start-up (./teams.ts), a chunk of its own: a signed-in person's only, so a
- * visitor's first page load does without it (README, "Front-end weight"). Forgetting a person
+ * visitor's first page load does without it (docs/benchmarks.md, "Front-end weight"). Forgetting a person
  * (./forget-person.ts) stays in the first load: a sign-out must never wait for the network.
  */
 const teams = () => loadChunk(() => import('./teams'));

@@ -1,4 +1,4 @@
-//! Converter benchmarks: `cargo bench -p bobbin-core --bench convert`. The README's "Benchmarks"
+//! Converter benchmarks: `cargo bench -p bobbin-core --bench convert`. docs/benchmarks.md ("Benchmarks")
 //! section records the results; the target is one colour against the whole catalogue in at most
 //! 0.5 ms natively (and at least 5 times as fast as the npm `delta-e` package doing the same work in
 //! Node, see `scripts/bench-convert-node.mjs`).

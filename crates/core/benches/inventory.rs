@@ -1,5 +1,5 @@
 //! Inventory search benchmarks: `cargo bench -p bobbin-core --bench inventory`. A large shop's
-//! inventory of 5,000 entries, searched the ways the list page does; the README's "Benchmarks"
+//! inventory of 5,000 entries, searched the ways the list page does; docs/benchmarks.md ("Benchmarks")
 //! section records the results. The target: under 5 ms a search, so the server answers a page well
 //! inside a frame.
 

@@ -268,9 +268,8 @@ pub struct DatabaseArgs {
     )]
     pub database_url: Secret,
 
-    /// Largest number of pooled database connections (on PostgreSQL the sign-in checks have four
-    /// of their own besides, and the changes written together up to four, `db/pipelined.rs`; on
-    /// SQLite the sign-in checks have one for each runtime thread: `db::SignInReads`).
+    /// Largest number of pooled database connections: on PostgreSQL all of a server's; on SQLite
+    /// its readers', with one writer connection besides (SQLite writes one at a time).
     #[arg(long, env = "BOBBIN_DB_MAX_CONNECTIONS", default_value_t = 10, global = true)]
     pub db_max_connections: u32,
 }

@@ -6,7 +6,7 @@
 //!
 //! - [`routes`]: every route, one list; [`handlers`]: the endpoints, one module per area;
 //! - [`session`]: sessions, access tokens, rotating refresh tokens; [`session_limits`]: how
-//!   long sessions last; [`sign_in_cache`]: each server's copies of the sign-in checks;
+//!   long sessions last;
 //! - [`keys`]: the ES256 signing key and the JWKS;
 //! - [`extract`]: who is calling (bearer token, client address) and request bodies;
 //! - [`rate_limit`], [`password`], [`totp`], [`secret`], [`vault`]: the security rules.

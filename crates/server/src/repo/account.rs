@@ -88,10 +88,9 @@ pub async fn delete(db: &Database, user_id: UserId) -> Result<Result<(), Vec<Joi
             .map(|joined| joined.team.id)
             .collect();
         // With them, the teams holding an entry the person changed last, whose thread revision
-        // their removal raises (migration 10, through the entries' `updated_by`) at the commit:
-        // locked now, before the sign-in epoch (migration 12), which the commit locks first
-        // otherwise, while a rename of such a team, holding its row, would wait for the epoch.
-        // In one order, so two co-owners deleting their accounts at once cannot deadlock.
+        // their removal changes (migration 10, through the entries' `updated_by`) at the commit:
+        // locked now, in one order, so two co-owners deleting their accounts at once cannot
+        // deadlock.
         let changed_last = Query::select()
             .column(inventory_thread::Column::TeamId)
             .from(inventory_thread::Entity)

@@ -125,31 +125,38 @@ impl ThreadCache {
     /// The entries of `team`, as this request's team check read it: the copy in memory if it is
     /// at the team's revision, or was read since the request came; else read again from the
     /// database, once for all the requests that ask at the same time (see the module's comment).
+    /// `None` when the team is gone since.
     ///
     /// # Errors
     ///
     /// A database error, or a stored entry the core cannot read.
-    pub async fn threads(&self, db: &Database, team: &team::Model) -> Result<Arc<TeamThreads>, AppError> {
+    pub async fn threads(
+        &self,
+        db: &Database,
+        team: &team::Model,
+    ) -> Result<Option<Arc<TeamThreads>>, AppError> {
         let came = Instant::now();
         let current =
             |copy: &Arc<TeamThreads>| copy.revision == team.threads_revision || copy.read_at >= came;
         if let Some(copy) = self.copies.get(&team.id).filter(current) {
             self.hits.inc();
-            return Ok(copy);
+            return Ok(Some(copy));
         }
         let lock = self.locks.get_with(team.id, Arc::default);
         let _reading = lock.lock().await;
         // Read by the request this one waited for.
         if let Some(copy) = self.copies.get(&team.id).filter(current) {
             self.hits.inc();
-            return Ok(copy);
+            return Ok(Some(copy));
         }
         self.reads.inc();
         let read_at = Instant::now();
-        let (revision, threads) = threads::stocked_of_team(db, team.id).await?;
+        let Some((revision, threads)) = threads::stocked_of_team(db, team.id).await? else {
+            return Ok(None);
+        };
         let copy = Arc::new(TeamThreads { revision, read_at, threads });
         self.copies.insert(team.id, Arc::clone(&copy));
-        Ok(copy)
+        Ok(Some(copy))
     }
 }
 

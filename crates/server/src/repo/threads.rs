@@ -493,19 +493,21 @@ impl SearchRow {
 ///
 /// # Errors
 ///
-/// A database error (404 when there is no such team any more), or a stored entry the core
-/// cannot read.
-pub(super) async fn stocked_of_team(db: &Database, team_id: TeamId) -> Result<(i64, Vec<Stocked>), AppError> {
+/// A database error, or a stored entry the core cannot read. `None` when there is no such team
+/// (any more).
+pub(super) async fn stocked_of_team(
+    db: &Database,
+    team_id: TeamId,
+) -> Result<Option<(i64, Vec<Stocked>)>, AppError> {
     let txn = begin_read(db).await?;
-    let team = team::Entity::find_by_id(team_id)
-        .one(&txn)
-        .await?
-        .ok_or_else(|| AppError::NotFound("There is no such team, or you are not its member.".to_owned()))?;
+    let Some(team) = team::Entity::find_by_id(team_id).one(&txn).await? else {
+        return Ok(None);
+    };
     let rows = SearchRow::of_team(&txn, team_id).await?;
     txn.commit().await?;
     let mut threads = rows.iter().map(SearchRow::stocked).collect::<Result<Vec<_>, _>>()?;
     threads.sort_by_cached_key(|thread| search::code_order(&thread.entry));
-    Ok((team.threads_revision, threads))
+    Ok(Some((team.threads_revision, threads)))
 }
 
 // ---- Between rows and entries --------------------------------------------------------------

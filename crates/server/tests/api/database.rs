@@ -265,7 +265,7 @@ async fn postgresql_a_held_entry_holds_up_no_other_entrys_changes() {
 
 /// On PostgreSQL an import that adds many entries has the inventories' statistics gathered
 /// (`ANALYZE`): without them, the planner read a `+1`'s entry by the team's index, through every
-/// entry of the team, rather than by the entry's own key (README, "API speed"), until autovacuum
+/// entry of the team, rather than by the entry's own key, until autovacuum
 /// came by a minute later, or never where it is off.
 #[tokio::test]
 async fn an_import_of_many_entries_on_postgresql_has_the_statistics_gathered() {

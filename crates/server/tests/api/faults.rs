@@ -173,8 +173,8 @@ async fn a_full_disk_acknowledges_only_committed_writes_and_the_server_recovers_
         .await;
     let thread = added.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
 
-    // Meanwhile, four people tap +1 on one spool: changes that come at once are written together
-    // (db::updated), so a refusal must leave out every change of its transaction, and only those.
+    // Meanwhile, four people tap +1 on one spool: a refusal must leave out its own change, and
+    // only that one.
     let writing = Arc::new(AtomicBool::new(true));
     let adjust = format!("/teams/{team}/threads/{thread}/adjust");
     let tappers: Vec<_> = (0..4).map(|_| tap_while(&app, &owner, &adjust, &writing)).collect();
@@ -296,7 +296,7 @@ async fn a_database_locked_by_another_process_answers_503_and_reads_go_on() {
         )
         .await;
     preview.assert_status(StatusCode::OK);
-    // A `+1`, which the server sends to SQLite as one command (`db::updated`), is refused too.
+    // A `+1` is refused too.
     let entry = &listed_thread(&app, &owner, &threads).await;
     let started = Instant::now();
     let adjusted = app.api_post(&owner, &format!("{threads}/{entry}/adjust"), json!({ "delta": 1 })).await;
@@ -390,8 +390,7 @@ async fn a_postgresql_connection_cut_while_idle_is_replaced_unseen() {
     for n in 0..3 {
         app.api_get(&owner, &format!("/teams/{team}/machines")).await.assert_status(StatusCode::OK);
         add_machine(&app, &owner, &team, n).await.expect("a write after the cut");
-        // A checked change, sent through the connections that write changes together
-        // (db/pipelined.rs), which were cut as well.
+        // A checked change (the settings' count is read before the commit).
         let currency = ["EUR", "USD", "GBP"][n];
         let changed =
             app.api_patch(&owner, &format!("/teams/{team}/settings"), json!({ "currency": currency })).await;

@@ -535,8 +535,8 @@ async fn the_list_names_who_changed_an_entry_by_their_address_now(
     assert_eq!(app.threads.reads(), reads + 1, "the copy read again after the change");
 }
 
-/// A change of one entry is one command to the database (on SQLite: `BEGIN IMMEDIATE`, the
-/// change and `COMMIT` at once, `db::updated`). One that fails half-way, here an edit into a
+/// A change of one entry is one statement in a write transaction (`db::committed`). One that
+/// fails half-way, here an edit into a
 /// thread the team already has, must not leave its transaction open on a pooled connection,
 /// holding SQLite's write lock: every later write would then wait for it, and fail.
 #[rstest]

@@ -202,7 +202,7 @@ async fn started_at_once() {
 }
 
 /// A session ended or changed through one server, or by the operator's command, must be refused
-/// by the other at once, although that one has just accepted it and keeps a copy of its check.
+/// by the other at once, although that one has just accepted it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_ended_through_one_server_is_refused_at_once_by_the_other() {
     let database = PostgresDatabase::create().await;
@@ -211,8 +211,7 @@ async fn a_session_ended_through_one_server_is_refused_at_once_by_the_other() {
         .expect("the test ends within its limit");
 }
 
-/// The same for two servers on one SQLite file: each reads its sign-in checks on the request's
-/// own thread, through SQLite connections of its own (`db::SignInReads`).
+/// The same for two servers on one SQLite file.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_ended_through_one_server_is_refused_at_once_by_the_other_on_one_sqlite_file() {
     let folder = tempfile::tempdir().unwrap();
@@ -318,8 +317,7 @@ async fn ended_on_one_refused_on_the_other(database_url: &str, together: bool) {
 /// What the team routes' check reads (the caller's role, the team's name and default reorder
 /// point, whether the team and the membership are there) and the team's inventory, changed
 /// through the first server, are seen by the second's very next request, although it keeps a
-/// copy of each check it has read (`auth::sign_in_cache`) and of the inventory
-/// (`repo::thread_cache`).
+/// copy of the inventory (`repo::thread_cache`).
 async fn team_changes_on_one_seen_at_once_by_the_other(fleet: &Fleet) {
     let (on_first, on_second) = (fleet.first(), fleet.second());
     let shop = load::Shop::open(fleet, "Copies shop").await;
@@ -394,8 +392,7 @@ async fn accepted_by(fleet: &Fleet, server: &str, person: &Person) {
 }
 
 /// `person`'s access token is refused by `server`, on the API and the auth service, from the
-/// very next request: a server's copy of a sign-in check is used only while the database says
-/// nothing it holds has changed since (`auth::sign_in_cache`).
+/// very next request: each request reads its sign-in check afresh.
 async fn refused_by(fleet: &Fleet, server: &str, person: &Person, why: &str) {
     let teams = fleet.answer(server, Request::get("/api/v2/teams").by(&person.access)).await;
     assert_eq!(teams.status, StatusCode::UNAUTHORIZED, "{why}, {} on {server}: {teams:?}", person.email);

@@ -37,7 +37,7 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     entity::ids::TeamId,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
+    extract::{ApiJson, ApiPath, ApiQuery, TEAM_NOT_FOUND, TeamEditor, TeamViewer},
     repo::threads::{self, MAX_THREADS, Thread},
     state::AppState,
 };
@@ -188,7 +188,7 @@ pub async fn list(
     let query = search_query(&params, team_default)?;
     // The search runs over the team's entries as this server keeps them (thread_cache); the
     // page's entries are read whole.
-    let team = state.threads.threads(&state.db, &member.team).await?;
+    let team = state.threads.threads(&state.db, &member.team).await?.ok_or_else(team_gone)?;
     let stock: Vec<Stock<'_>> = team
         .threads
         .iter()
@@ -215,6 +215,11 @@ pub async fn list(
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
+/// The answer for a team removed while the request was under way.
+fn team_gone() -> AppError {
+    AppError::NotFound(TEAM_NOT_FOUND.to_owned())
+}
+
 /// About the length of one entry of the list in JSON.
 const ENTRY_JSON_BYTES: usize = 512;
 
@@ -238,7 +243,7 @@ pub struct OwnedBody {
     responses((status = 200, body = OwnedBody)),
 )]
 pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<Json<OwnedBody>, AppError> {
-    let team = state.threads.threads(&state.db, &member.team).await?;
+    let team = state.threads.threads(&state.db, &member.team).await?.ok_or_else(team_gone)?;
     let threads = team
         .threads
         .iter()
