@@ -90,9 +90,17 @@ export default defineConfig(
     languageOptions: { globals: globals.browser },
     settings: {
       'import-x/resolver-next': [createTypeScriptImportResolver({ project: path.join(import.meta.dirname, 'app-react/tsconfig.json') })],
+      // The files whose imports import-x reads (its default is JavaScript's only): no-cycle follows
+      // an import only into these, and sees no cycle through any other.
+      'import-x/extensions': ['.ts', '.tsx'],
     },
     rules: {
       'import-x/no-restricted-paths': ['error', { basePath: import.meta.dirname, zones: boundaries }],
+      // No module imports, directly or through others, one that imports it: in a cycle, one module
+      // runs before another it imports, and what it uses of that one at load is not there yet. A
+      // type-only import does not count (it is gone from the built code); a dynamic one (import()) does.
+      // Packages' own imports are not followed: their cycles are not the app's.
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
     },
   },
   {

@@ -1,8 +1,8 @@
 import { CancelledError } from '@tanstack/react-query';
 import { act, render, screen } from '@testing-library/react';
 
+import { PageNotFound } from './page-not-found';
 import { AppProvider } from './provider';
-import { PageNotFound } from './guards';
 import { renderGuarded } from './test-navigation';
 
 // The spec: "A fatal or unhandled error shows the error page; crawler user agents do not get it"

@@ -14,6 +14,7 @@ import { buildState, routeRules } from '@/lib/builds';
 import { queryOrStale } from '@/lib/query-client';
 
 import type { Guard } from './navigation';
+import { PageNotFound } from './page-not-found';
 
 /**
  * Guard 2, as a pure rule: where a visitor must go instead of `url`, or null to let them
@@ -120,9 +121,6 @@ export interface RouteRules {
   validate?: (params: Params, search: URLSearchParams) => boolean;
   redirect?: () => Promise<string>;
 }
-
-/** The error page's 404 (./routes/error-page.tsx), with the message it shows. */
-export class PageNotFound extends Error {}
 
 /** The public id of a record (a thread, a machine, a quote): 16 letters and digits, as the server makes them. */
 const PUBLIC_ID = /^[A-Za-z0-9]{16}$/;

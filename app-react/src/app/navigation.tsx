@@ -13,7 +13,7 @@ import { type Location, type RouteObject, createPath, matchRoutes, useLocation, 
 
 import { LoadingOverlay } from '@/components/LoadingOverlay';
 
-import { PageNotFound } from './guards';
+import { PageNotFound } from './page-not-found';
 import { RouteErrorPage } from './routes/error-page';
 
 /** What the guards answer for an address: null to show it, or the path to go to instead. */

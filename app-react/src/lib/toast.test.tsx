@@ -1,6 +1,7 @@
 import { act, render, screen } from '@testing-library/react';
 
-import { TOAST_AUTO_CLOSE_MS, Toaster, notify } from './toast';
+import { Toaster, notify } from './toast';
+import { TOAST_AUTO_CLOSE_MS } from './toaster';
 
 describe('Toaster', () => {
   it('times a toast to close after 1000 ms, not the library default of 5000 ms', async () => {

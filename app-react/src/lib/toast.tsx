@@ -6,9 +6,6 @@ import { type ComponentType, Suspense, lazy } from 'react';
 
 import { createMemoryStore } from './store';
 
-/** Toasts close after 1000 ms (the library's default is 5000 ms). */
-export const TOAST_AUTO_CLOSE_MS = 1000;
-
 // A chunk that cannot be fetched (offline before the service worker holds the build) leaves the
 // list out rather than failing the page; show() says so in the console.
 const ToastList = lazy(async (): Promise<{ default: ComponentType }> => import('./toaster').catch(() => ({ default: () => null })));

@@ -3,7 +3,8 @@
 import { Bounce, ToastContainer, toast } from 'react-toastify/unstyled';
 import 'react-toastify/ReactToastify.css';
 
-import { TOAST_AUTO_CLOSE_MS } from './toast';
+/** Toasts close after 1000 ms (the library's default is 5000 ms). */
+export const TOAST_AUTO_CLOSE_MS = 1000;
 
 export default function ToastList() {
   // Bounce collapses the stack in 300 ms after a toast leaves.

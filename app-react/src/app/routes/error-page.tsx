@@ -1,7 +1,7 @@
 import { ErrorView } from '@/components/ErrorView';
 import { isCrawler } from '@/lib/crawler';
 
-import { PageNotFound } from '../guards';
+import { PageNotFound } from '../page-not-found';
 
 /**
  * A fatal error of a navigation: a route's validation failed (404) or something threw (500). A
