@@ -38,11 +38,11 @@ dist: $(DIST)
 	$(CARGO) build --profile dist --locked -p bobbin-server --bin bobbin --example bare_axum
 
 # The release build, which the tests run: the same code without link-time optimisation, which
-# would add about 10 minutes to `make test` (a second build of every dependency). With the
-# benchmark's bare server: an example, like a test, builds on the server's dev-dependencies too,
-# and their features then reach the dependencies both share (tokio's `process`, say). The server
-# built so is the one the tests build on, so `make test` compiles only the tests instead of the
-# whole dependency tree a second time.
+# would add a second build of every dependency to `make test`. With the benchmark's bare server:
+# an example, like a test, builds on the server's dev-dependencies too, and their features then
+# reach the dependencies both share (tokio's `process`, say). The server built so is the one the
+# tests build on, so `make test` compiles only the tests instead of the whole dependency tree a
+# second time.
 build: $(DIST)
 	$(CARGO) build --release --locked -p bobbin-server --bin bobbin --example bare_axum
 
@@ -86,8 +86,8 @@ test-rust: build
 	$(CARGO) test --release --locked -p bobbin-core -p bobbin-wasm
 
 # 1,000 readers of a 2,000-entry thread list and a +1 every 0.1 s against the release binary for
-# LOAD_SECONDS (10; about 15 s in all); fails on an answer other than 200 or 503, a refused
-# write, or an acknowledged +1 that is missing (scripts/load-inventory.mjs).
+# LOAD_SECONDS (10) after the start and the import; fails on an answer other than 200 or 503, a
+# refused write, or an acknowledged +1 that is missing (scripts/load-inventory.mjs).
 LOAD_SECONDS ?= 10
 test-load: build
 	LOAD_SECONDS=$(LOAD_SECONDS) CHECK=1 node scripts/load-inventory.mjs
@@ -113,7 +113,7 @@ test-e2e: build
 # docs/deploy.md's files, tried: deploy/bobbin.service through systemd-analyze, and the release
 # binary behind Debian's Caddy (installed the first time) with deploy/Caddyfile and
 # deploy/bobbin.env.example on loopback: HTTPS, per-client sign-in limits, a Secure auth cookie
-# in Chromium (scripts/test-deploy.sh, about 15 s).
+# in Chromium (scripts/test-deploy.sh).
 test-deploy: build
 	timeout 240 scripts/test-deploy.sh
 

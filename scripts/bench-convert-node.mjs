@@ -1,5 +1,5 @@
 // The converter in WebAssembly against the npm `delta-e` package (0.0.8, Unlicense), in one Node
-// run: `node scripts/bench-convert-node.mjs [PKG_DIR]` (about 10 seconds).
+// run: `node scripts/bench-convert-node.mjs [PKG_DIR]`.
 //
 // Both do the same work: one colour (#C8102E) against the whole catalogue (every line, 21,898
 // threads), CIEDE2000 to each thread's colour, the best match in each line. Ours is the
@@ -9,7 +9,7 @@
 // `getDeltaE00` for every thread, keeping the first of the nearest in each line. Five rounds in
 // turn, each the median of many calls after warm-up calls; the script prints each one's median
 // over the rounds and the ratio, and checks that both found the same thread in every line. The
-// target (docs/benchmarks.md, "Benchmarks") is ours at least 5 times as fast.
+// target (docs/benchmarks.md, "Converter against `delta-e`") is ours at least 5 times as fast.
 
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # bench-designs.sh: how fast Bobbin reads design files, against Python's pyembroidery reading the
-# same files on this machine, in one run (about 30 s once built):
+# same files on this machine, in one run:
 #
 #   scripts/bench-designs.sh
 #   SECONDS_EACH=5 scripts/bench-designs.sh
@@ -11,7 +11,8 @@
 # detect the format, read the records, compute the summary) and pyembroidery's (read each file
 # into its pattern, count its stitches). It prints each one's stitches per second, counting the
 # stitches Bobbin's summaries give for both (pyembroidery's own count is printed beside it), and
-# the ratio of the medians. The target (docs/benchmarks.md, "Benchmarks") is at least 100 times pyembroidery's.
+# the ratio of the medians. The target (docs/benchmarks.md, "Design files") is at least 100 times
+# pyembroidery's.
 #
 # Installs pyembroidery into .tools/design-bench-venv the first time, with pip from PyPI.
 set -euo pipefail

@@ -11,7 +11,7 @@
 //
 // Printed per endpoint: requests/s, that as a percentage of the reference's (the mean of its two
 // runs), p50 and p99 latency, and the server's CPU time per request (user and system, from
-// /proc): on a shared machine the rates move with what else runs, the CPU time much less. The
+// /proc): on a shared machine the rates move with what else runs, the CPU time much less.
 // docs/benchmarks.md ("API speed") records the results.
 //
 // COMPARE=/path/to/another/bobbin instead compares two builds by interleaving their loads

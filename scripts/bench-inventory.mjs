@@ -8,8 +8,8 @@
 // postgres://postgres@127.0.0.1:5432/bobbin_bench), signs up one account
 // (confirmed through the development outbox), imports 5,000 catalogue threads (ENTRIES) by CSV, then
 // times each kind of list request in turn. The request count is fixed (RUNS each), nothing leaves
-// 127.0.0.1, and the server is stopped at the end. docs/benchmarks.md ("Benchmarks") section records the
-// results; the target is a page of the list in under 50 ms with 5,000 entries.
+// 127.0.0.1, and the server is stopped at the end. docs/benchmarks.md ("Inventory list") records
+// the results; the target is a page of the list in under 50 ms with 5,000 entries.
 //
 // The core's share of each request (search, sort and page, without the database and HTTP) is
 // `cargo bench -p bobbin-core --bench inventory`.

@@ -1,7 +1,7 @@
 // Times the WebAssembly core the way the browser runs it: `node scripts/bench-wasm.mjs [PKG_DIR]`.
 //
 // Node's V8 is the JavaScript and WebAssembly engine of Chromium, so these timings stand in for the
-// browser's (docs/benchmarks.md ("Benchmarks") section records them; the target is one colour against the
+// browser's (docs/benchmarks.md, "Converter", records them; the target is one colour against the
 // whole catalogue in under one 16 ms frame). Build the package first with scripts/build-wasm.sh;
 // PKG_DIR defaults to crates/wasm/pkg. Needs no npm packages.
 //

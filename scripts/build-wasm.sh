@@ -35,7 +35,7 @@ else
   [ -x /usr/bin/rust-lld ] && linker=/usr/bin/rust-lld
   # With std built here, a panic can abort at once, without formatting a message (wasm32 has no
   # stderr to write it to): the panic machinery and the text of every panic location stay out of
-  # the modules (about 8% of them). The rustup route above keeps the ordinary abort.
+  # the modules, which are the smaller for it. The rustup route above keeps the ordinary abort.
   build() {
     RUSTC=/usr/bin/rustc RUSTC_BOOTSTRAP=1 \
     CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_LINKER=$linker \

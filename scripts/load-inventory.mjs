@@ -15,7 +15,7 @@
 // With CHECK=1 it exits with 1 when an answer is neither 200 nor 503, a request failed outright,
 // a write was refused, or an acknowledged `+1` is missing (what `make test-load` checks). Other
 // BOBBIN_* variables are passed on to the server, e.g. BOBBIN_MAX_REQUESTS_IN_FLIGHT=32.
-// docs/benchmarks.md ("Overload") section records the figures.
+// docs/benchmarks.md ("Overload") records the figures.
 
 import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';

@@ -17,8 +17,8 @@
 #      still has its own 3;
 #    - Chromium (end2end/deploy.config.ts): sign-up, the e-mailed link and sign-in through the
 #      proxy, and the auth cookie the app writes is Secure.
-# Bounded (each wait has a deadline; about 15 s in all), and every process it starts is stopped
-# when it ends, however it ends.
+# Bounded (each wait has a deadline), and every process it starts is stopped when it ends,
+# however it ends.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/lib.sh

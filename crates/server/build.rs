@@ -112,7 +112,7 @@ fn main() {
 ///
 /// Done here rather than by a library: the one the server used (memory-serve) brotli-compressed at
 /// build time but made its gzip copies, and decompressed copies of everything, on every start, which
-/// was three quarters of the start-up and kept those copies in memory. Here nothing is done at start
+/// was most of the start-up and kept those copies in memory. Here nothing is done at start
 /// and nothing is copied: the server answers with the bytes in the binary.
 fn embed(name: &str, folder: &Path, compressed: &Path, table: &mut String) {
     let mut files = Vec::new();

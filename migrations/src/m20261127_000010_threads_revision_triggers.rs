@@ -14,13 +14,12 @@
 //! deferred to the commit: there it runs for each row changed, and raises each team's revision
 //! once a transaction (the teams raised so far are noted in a setting local to the transaction,
 //! `bobbin.threads_raised`). Readers see the revision only once the transaction commits, so once
-//! is enough: an import, which writes entry after entry in one transaction, took 5.0 s for
-//! 20,000 entries with a raise a statement. At the commit, because the team row is then locked
-//! after the entries, as the server's own statement used to lock it: raised with the first change
-//! of a transaction, it would stay locked while the transaction went on to lock more entries, and
-//! a `+1` on one of those, holding its entry and waiting for the team row, would deadlock with it.
-//! The triggers add about a sixth to an import on SQLite (20,000 entries: 1.25 s against 1.1 s)
-//! and a twentieth on PostgreSQL (2.3 s against 2.2 s).
+//! is enough: an import, which writes entry after entry in one transaction, was much slower with
+//! a raise a statement. At the commit, because the team row is then locked after the entries, as
+//! the server's own statement used to lock it: raised with the first change of a transaction, it
+//! would stay locked while the transaction went on to lock more entries, and a `+1` on one of
+//! those, holding its entry and waiting for the team row, would deadlock with it.
+//! The triggers make an import a little slower, on SQLite more than on PostgreSQL.
 
 use sea_orm_migration::{prelude::*, sea_orm::DatabaseBackend};
 

@@ -10,9 +10,9 @@
 //! came is still that one: a session signed out, a password changed, a person disabled, on any
 //! server or by the operator's commands, raises it, so every server sharing the database reads
 //! the check again for the next request that comes. Reading one number is cheaper than reading
-//! the check (on PostgreSQL, a single-row read takes two fifths of the machine time of the sign-in
-//! check's joins), and the requests that arrive while one read of it is under way share the
-//! next.
+//! the check (on PostgreSQL, a single-row read takes much less of the machine's time than the
+//! sign-in check's joins), and the requests that arrive while one read of it is under way share
+//! the next.
 //!
 //! Written in each dialect's own SQL, as migrations 10 and 11 are: sea-query has no statement for
 //! triggers. PostgreSQL's are constraint triggers deferred to the commit, as migration 10's are,

@@ -5,8 +5,8 @@
 // ever renders for an address a guard refuses or sends elsewhere.
 //
 // Written here rather than taken from React Router's data router (createBrowserRouter with
-// loaders and `lazy`), which does the same: that router costs every first page load 18 KB more
-// with gzip than declarative mode (issue 22 asks for at most 120 KB of JavaScript on the landing
+// loaders and `lazy`), which does the same: that router costs every first page load more
+// than declarative mode (issue 22 asks for at most 120 KB of JavaScript on the landing
 // page), and the app uses nothing else of it.
 import { Component, type EffectCallback, type ReactNode, useEffect, useRef, useState } from 'react';
 import { type Location, type RouteObject, createPath, matchRoutes, useLocation, useNavigate, useRoutes } from 'react-router';

@@ -4,9 +4,10 @@
 // handles tokens. This module only mirrors what the client reports (signed in as whom, or
 // signed out) into a small store React reads, and passes the client's events on to the app.
 //
-// The client is large (about 55 KB sent, with supabase-js), so it is its own chunk, loaded on
-// first use. A visitor without the auth cookie is known to be logged out without loading it: the
-// landing page and the sign-in screens' first paint never fetch it for them.
+// The client is large (with supabase-js; docs/benchmarks.md, "Front-end weight"), so it is its
+// own chunk, loaded on first use. A visitor without the auth cookie is known to be logged out
+// without loading it: the landing page and the sign-in screens' first paint never fetch it for
+// them.
 import type { AuthChangeEvent, Session, SupabaseClient } from '@supabase/supabase-js';
 import { useSyncExternalStore } from 'react';
 

@@ -124,7 +124,7 @@ const loadModule = once(async (): Promise<WasmModule> => {
 /** Loads the core on first call; later calls share the same promise. A failure can be retried. */
 export const loadCore = once(async (): Promise<Core> => ({ version: (await loadModule()).coreVersion() }));
 
-/** Loads the core and the thread catalogue (about 160 KB compressed, cached for good). */
+/** Loads the core and the thread catalogue (large: docs/benchmarks.md, "Front-end weight"; cached for good). */
 export const loadConverter = once(async (): Promise<Converter> => {
   const [wasm, response] = await Promise.all([loadModule(), fetch(catalogueUrl)]);
   if (!response.ok) throw new Error(`The thread catalogue could not be loaded (HTTP ${response.status}).`);

@@ -1,6 +1,6 @@
 // The app's only door to the toast library (react-toastify), so swapping it is one file with
 // ./toaster.tsx, which holds the library. That is loaded on the first toast, not with the page
-// (about 7 KB gzip that most visits never use), and the list mounted then: a toast raised before
+// (which most visits never use), and the list mounted then: a toast raised before
 // the list is there waits in the library's queue and shows once it is.
 import { type ComponentType, Suspense, lazy } from 'react';
 

@@ -1,7 +1,7 @@
-//! Converter benchmarks: `cargo bench -p bobbin-core --bench convert`. docs/benchmarks.md ("Benchmarks")
-//! section records the results; the target is one colour against the whole catalogue in at most
-//! 0.5 ms natively (and at least 5 times as fast as the npm `delta-e` package doing the same work in
-//! Node, see `scripts/bench-convert-node.mjs`).
+//! Converter benchmarks: `cargo bench -p bobbin-core --bench convert`. docs/benchmarks.md
+//! ("Converter") records the results; the target is one colour against the whole catalogue in at
+//! most 0.5 ms natively (and at least 5 times as fast as the npm `delta-e` package doing the same
+//! work in Node, see `scripts/bench-convert-node.mjs`).
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,7 +1,7 @@
 //! Inventory search benchmarks: `cargo bench -p bobbin-core --bench inventory`. A large shop's
-//! inventory of 5,000 entries, searched the ways the list page does; docs/benchmarks.md ("Benchmarks")
-//! section records the results. The target: under 5 ms a search, so the server answers a page well
-//! inside a frame.
+//! inventory of 5,000 entries, searched the ways the list page does; docs/benchmarks.md
+//! ("Inventory list") records the results. The target: under 5 ms a search, so the server answers
+//! a page well inside a frame.
 
 use std::hint::black_box;
 use std::time::Duration;

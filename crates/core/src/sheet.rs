@@ -7,7 +7,7 @@
 ///
 /// Rows are read one at a time as the caller asks for them, in time linear in the text read so far:
 /// a caller with a row limit takes one row past it and stops, instead of reading a whole oversized
-/// paste first (130,000 short lines once held a server thread for half a minute).
+/// paste first (130,000 short lines once held a server thread far too long).
 pub(crate) fn read_records(input: &str) -> impl Iterator<Item = (usize, Vec<String>)> + '_ {
     let input = input.strip_prefix('\u{feff}').unwrap_or(input);
     let first_line = input.lines().find(|line| !line.trim().is_empty()).unwrap_or_default();
@@ -105,7 +105,7 @@ mod tests {
         answered.recv_timeout(deadline).ok()
     }
 
-    /// 130,000 one-character lines once took tens of seconds, because each row's line number was
+    /// 130,000 one-character lines once took far too long, because each row's line number was
     /// counted from the start of the text. Ten times the lines must cost about ten times as long
     /// (quadratic reading costs a hundred times); the bound leaves room for noise.
     #[test]

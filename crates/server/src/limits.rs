@@ -49,8 +49,8 @@ impl PerClient {
 /// Past the limit a request is refused at once with 503 `server_busy` and `Retry-After`
 /// ([`shed_load`]) rather than queued: queued requests would hold memory and connections
 /// without bound while their answers only came later. Before the limit, 1,000 readers of one
-/// list took the server to 833 MB, and hundreds of their requests failed after waiting 5 s for a
-/// database connection. Changes have a share of their own so that however many people are
+/// list swelled the server's memory, and hundreds of their requests failed after waiting 5 s for
+/// a database connection. Changes have a share of their own so that however many people are
 /// reading, a `+1` is still let in.
 ///
 /// Written by hand rather than with tower's `ConcurrencyLimitLayer` and `LoadShedLayer`: those

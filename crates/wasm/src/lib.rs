@@ -5,8 +5,9 @@
 //! two modules, each of its feature: `converter` (the thread catalogue and the converter:
 //! `bobbin_wasm`, which every page's footer and the widget load) and `pricing` (the pricing model
 //! and the design-file readers: `bobbin_pricing`, loaded by the pricing calculator alone). Apart,
-//! neither carries the other's code, so the module most pages load stays small (README, "Front-end
-//! weight"). Both features are on by default, for the tests and the native build.
+//! neither carries the other's code, so the module most pages load stays small
+//! (docs/benchmarks.md, "Front-end weight"). Both features are on by default, for the tests and
+//! the native build.
 //!
 //! Values cross the boundary as plain objects (serde-wasm-bindgen, JSON-compatible: `None` is
 //! `null`), the same shapes the server's `/api/v2` sends. Their TypeScript types are written below

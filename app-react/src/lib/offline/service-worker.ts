@@ -4,9 +4,9 @@
 // with the page's own. A new build's worker installs (when the browser checks /sw.js, and as soon
 // as the polled build manifest names a new build), then waits: the app offers a reload
 // (components/NewBuildNotice.tsx) and only the person's "Reload" lets it take over.
-// workbox-window does the talking to the worker. It is in the main script (about 2 KB sent)
-// rather than a chunk of its own: a chunk is one more request that can fail after a deployment,
-// and route-chunk failures have their own rules (docs/behaviour.md, "Page chunks").
+// workbox-window does the talking to the worker. It is in the main script (it is small) rather
+// than a chunk of its own: a chunk is one more request that can fail after a deployment, and
+// route-chunk failures have their own rules (docs/behaviour.md, "Page chunks").
 import { Workbox } from 'workbox-window';
 
 import { buildState, currentBuildId } from '../builds';

@@ -145,7 +145,7 @@ impl Probe {
 pub static EMBEDDED: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/threads.bin"));
 
 impl Catalogue {
-    /// The embedded catalogue, decoded on first use (a few milliseconds).
+    /// The embedded catalogue, decoded on first use (docs/benchmarks.md, "Converter", times it).
     #[cfg(feature = "embedded-catalogue")]
     pub fn builtin() -> &'static Catalogue {
         static BUILTIN: std::sync::OnceLock<Catalogue> = std::sync::OnceLock::new();
@@ -178,7 +178,7 @@ impl Catalogue {
         let mut by_key: Vec<u32> = (0..u32::try_from(threads.len()).unwrap_or(u32::MAX)).collect();
         for line in &lines {
             // Unstable sort (ties are broken by index, so the order is the same): the stable
-            // sort's code made the WebAssembly module 285 KB larger.
+            // sort's code made the WebAssembly module far larger.
             by_key[line.threads.start as usize..line.threads.end as usize].sort_unstable_by(|&a, &b| {
                 threads[a as usize].key.cmp(&threads[b as usize].key).then(a.cmp(&b))
             });

@@ -1,8 +1,9 @@
 //! Finding threads in an inventory: text (code, name, line, location, `#RRGGBB`), filters (line,
 //! fibre, location, below the reorder point), "closest to this colour" (CIEDE2000, nearest
 //! first, with the distance), sorting and pages. It works on the whole inventory in memory: a
-//! large shop has a few thousand entries, which this sorts in about a millisecond (see the
-//! `inventory` benchmark), and colour distance cannot be asked of a database anyway.
+//! large shop has a few thousand entries, which this sorts well within the time a page may take
+//! (the `inventory` benchmark; docs/benchmarks.md, "Inventory list"), and colour distance cannot
+//! be asked of a database anyway.
 
 use crate::catalogue::{Catalogue, Fibre, code_key};
 use crate::colour::{Rgb8, delta_e_2000};

@@ -8,8 +8,8 @@
 //! wait for the first one's key instead of each creating one that the others do not know. All
 //! stored keys verify, and every instance signs with the oldest.
 //!
-//! Checking an ES256 signature takes a core about 0.1-0.2 ms, more than the rest of a product API
-//! request, and the browser sends the same token with every request for its hour. So each
+//! Checking an ES256 signature takes a core longer than the rest of a product API request
+//! does, and the browser sends the same token with every request for its hour. So each
 //! instance remembers the tokens whose signature it has checked ([`VERIFIED_TOKENS`] of them):
 //! the same bytes always verify the same way with the same keys, and the expiry, the only part
 //! that changes with time, is checked on every use. Whether the session still exists is not

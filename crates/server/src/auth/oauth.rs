@@ -32,7 +32,7 @@ pub struct Providers {
     github: Option<Provider>,
     google: Option<Provider>,
     /// Made at the first call to a provider: making it reads the system's trusted certificates,
-    /// a tenth of the server's start-up, and most servers have no provider configured.
+    /// a good share of the server's start-up, and most servers have no provider configured.
     http: std::sync::OnceLock<reqwest::Client>,
 }
 

@@ -363,9 +363,9 @@ const ANALYZED_AFTER: usize = 100;
 /// manual asks after a bulk load ("Populating a Database"). Its planner chooses how to find an
 /// entry from them: with those of an inventory of a few entries (or none yet), it read a
 /// `+1`'s entry by the team's index, going through each of the team's 1,000 entries, where the
-/// entry's own unique key reads one: 0.21 ms of PostgreSQL's time a `+1` against 0.07, and
-/// half the `+1`s a second under load. Autovacuum gathers them too, but only a minute or more
-/// later, and not at all where the operator has turned it off.
+/// entry's own unique key reads one: each `+1` then took PostgreSQL several times as long, and
+/// the server answered far fewer of them under load. Autovacuum gathers them too, but only a
+/// minute or more later, and not at all where the operator has turned it off.
 ///
 /// One at a time on this server: an import that comes while another's is under way leaves it
 /// to that one. It waits at most [`ANALYZE_LOCK_WAIT`] for the table (another `ANALYZE`, a

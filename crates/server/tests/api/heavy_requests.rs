@@ -114,7 +114,7 @@ fn start(
 }
 
 /// The issue's paste: 130,000 one-character lines, 254 KB, sent anonymously three times at once
-/// (the issue sent it twice). Two such pastes used to hold both workers for over a minute.
+/// (the issue sent it twice). Two such pastes used to hold both workers for a long time.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_answers_at_once_while_two_pastes_of_130_000_lines_are_converted() {
     let app = spawn_app(Backend::Sqlite).await;
@@ -134,8 +134,8 @@ async fn healthz_answers_at_once_while_two_pastes_of_130_000_lines_are_converted
     }
 }
 
-/// The issue's import: 100,000 rows, previewed twice at once. It used to hold both workers for
-/// most of a minute.
+/// The issue's import: 100,000 rows, previewed twice at once. It used to hold both workers for a
+/// long time.
 #[rstest]
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn healthz_answers_at_once_while_two_imports_of_100_000_rows_are_read(

@@ -36,7 +36,7 @@ async fn team_with_threads(app: &TestApp, owner: &Person, entries: usize) -> Str
 /// since the server's copy of its entries was read, the copy must be read again. Twenty
 /// requests that find it out of date at once read it once: one reads, the others wait for that
 /// read and use it. (Before, each of them read all the entries itself: under 1,000 readers and
-/// a change every 0.1 s that exhausted the connection pool and took 833 MB.)
+/// a change every 0.1 s that exhausted the connection pool and swelled the server's memory.)
 #[rstest]
 #[tokio::test]
 async fn concurrent_lists_after_a_change_read_the_entries_once(

@@ -209,7 +209,7 @@ pub async fn list(
         shown.iter().zip(distances).map(|(thread, distance)| view(thread, distance, team_default)).collect();
     let page = ThreadPage { threads, total: page.total, page: query.page, per_page: query.per_page };
     // Written into a buffer of about the page's size: axum's `Json` starts at 128 bytes and
-    // doubles, and copied a page of fifty entries (some 20 KB) eight times over as it grew.
+    // doubles, and copied a page of fifty entries several times over as it grew.
     let mut body = Vec::with_capacity(ENTRY_JSON_BYTES * (page.threads.len() + 1));
     serde_json::to_writer(&mut body, &page).map_err(anyhow::Error::from)?;
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
