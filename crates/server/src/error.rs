@@ -48,6 +48,10 @@ impl FieldError {
     }
 }
 
+/// Largest request body the API reads, unless a route sets its own limit: what a
+/// [`AppError::PayloadTooLarge`] answer names.
+pub const BODY_LIMIT: usize = 1024 * 1024;
+
 #[derive(Debug, thiserror::Error)]
 pub enum AppError {
     /// No valid session: no token, a bad or expired one, or a signed-out session.
@@ -198,10 +202,7 @@ impl AppError {
                 Vec::new(),
             ),
             Self::PayloadTooLarge => (
-                format!(
-                    "The request body is larger than the limit of {} KiB.",
-                    crate::limits::BODY_LIMIT / 1024
-                ),
+                format!("The request body is larger than the limit of {} KiB.", BODY_LIMIT / 1024),
                 Vec::new(),
             ),
             Self::Validation(fields) => ("Some fields are not valid.".to_owned(), fields),

@@ -26,8 +26,23 @@ use crate::{
         extract::{CurrentSession, bearer, from_access_token, from_access_token_with_default_team},
     },
     error::{AppError, FieldError},
+    repo::RepoError,
     state::AppState,
 };
+
+/// What a repo function's refusal means to the API's caller: the edge of the data layer.
+impl From<RepoError> for AppError {
+    fn from(error: RepoError) -> Self {
+        match error {
+            RepoError::Database(error) => Self::Database(error),
+            RepoError::NotFound(message) => Self::NotFound(message),
+            RepoError::Refused { code, message } => Self::Rejected { code, message },
+            RepoError::Conflict { code, message } => Self::Conflict { code, message },
+            RepoError::Invalid(fields) => Self::Validation(fields),
+            RepoError::Broken(error) => Self::Internal(error),
+        }
+    }
+}
 
 /// A JSON request body, parsed into `T`.
 ///

@@ -5,7 +5,7 @@
 //! each instance: each instance counting its own callers is what is wanted, and a database write
 //! per request would cost more than what it guards.
 
-use std::num::NonZeroU32;
+use std::{num::NonZeroU32, sync::Arc};
 
 use axum::{
     extract::{Request, State},
@@ -16,7 +16,7 @@ use axum::{
 use governor::{DefaultKeyedRateLimiter, Quota};
 use tokio::sync::Semaphore;
 
-use crate::{error::AppError, state::AppState};
+use crate::error::AppError;
 
 /// At most a number of requests per minute from each client network, with that many at once.
 #[derive(Debug)]
@@ -79,15 +79,12 @@ impl InFlight {
 /// Middleware for the API: serves the request while its share has room, else answers
 /// [`AppError::Busy`] at once. The place is held until the handler has answered, including
 /// while the request's body arrives; the request timeout bounds it.
-pub async fn shed_load(State(state): State<AppState>, request: Request, next: Next) -> Response {
-    let Ok(_place) = state.in_flight.share(request.method()).try_acquire() else {
+pub async fn shed_load(State(in_flight): State<Arc<InFlight>>, request: Request, next: Next) -> Response {
+    let Ok(_place) = in_flight.share(request.method()).try_acquire() else {
         return AppError::Busy.into_response();
     };
     next.run(request).await
 }
-
-/// Largest request body the API reads, unless a route sets its own limit.
-pub const BODY_LIMIT: usize = 1024 * 1024;
 
 #[cfg(test)]
 mod tests {

@@ -88,13 +88,13 @@ impl Metrics {
         let connections = Family::<ConnectionLabels, Gauge>::default();
         registry.register(
             "db_connections",
-            "Database connections in the pool: in_use (lent to a request) or idle",
+            "Database connections in the pools: in_use (lent to a request) or idle",
             connections.clone(),
         );
         let max_connections = Gauge::default();
         registry.register(
             "db_connections_max",
-            "The most connections the pool opens (--db-max-connections)",
+            "The most connections the pools open (--db-max-connections; on SQLite one more, the writer)",
             max_connections.clone(),
         );
         let (hits, misses) = threads.counters();

@@ -19,6 +19,7 @@ use axum::{
 use sea_orm::DbErr;
 use serde::Serialize;
 
+use crate::repo::RepoError;
 use crate::{
     auth::password::{Busy, HashError, WeakPassword},
     db::Outage,
@@ -95,6 +96,27 @@ impl From<DbErr> for AuthError {
             StatusCode::SERVICE_UNAVAILABLE
         };
         Self { outage: Some(outage), ..Self::new(status, outage.code(), outage.message()) }
+    }
+}
+
+/// What a repo function's refusal means to the auth service's caller, in Supabase Auth's terms:
+/// a refused or clashing change is a 422 with its code.
+impl From<RepoError> for AuthError {
+    fn from(error: RepoError) -> Self {
+        match error {
+            RepoError::Database(error) => error.into(),
+            RepoError::NotFound(message) => Self::not_found("not_found", message),
+            RepoError::Refused { code, message } | RepoError::Conflict { code, message } => {
+                Self::unprocessable(code, message)
+            }
+            RepoError::Invalid(fields) => Self::unprocessable(
+                "validation_failed",
+                fields
+                    .first()
+                    .map_or_else(|| "Some fields are not valid.".to_owned(), |field| field.message.clone()),
+            ),
+            RepoError::Broken(error) => error.into(),
+        }
     }
 }
 

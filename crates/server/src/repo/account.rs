@@ -2,6 +2,7 @@
 //! (docs/behaviour.md, "Your account and your data").
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use bobbin_core::team::Role;
 use sea_orm::{
     ColumnTrait as _, Condition, ConnectionTrait, EntityTrait as _, QueryFilter as _, QueryOrder as _,
@@ -13,7 +14,6 @@ use std::collections::BTreeMap;
 use crate::{
     db::committed,
     entity::{identity, ids::UserId, inventory_thread, mfa_factor, session, team, team_invite, user},
-    error::AppError,
     repo::{
         auth::{factors, identities},
         members,
@@ -39,7 +39,7 @@ pub struct Deletion {
 /// # Errors
 ///
 /// The database's.
-pub async fn deletion(db: &impl ConnectionTrait, user_id: UserId) -> Result<Deletion, AppError> {
+pub async fn deletion(db: &impl ConnectionTrait, user_id: UserId) -> Result<Deletion, RepoError> {
     let mut plan = Deletion::default();
     for joined in teams::of_user(db, user_id).await? {
         if joined.role != Role::Owner || members::owner_count(db, joined.team.id).await? > 1 {
@@ -76,7 +76,7 @@ pub async fn deletion(db: &impl ConnectionTrait, user_id: UserId) -> Result<Dele
 /// # Errors
 ///
 /// The database's.
-pub async fn delete(db: &Database, user_id: UserId) -> Result<Result<(), Vec<Joined>>, AppError> {
+pub async fn delete(db: &Database, user_id: UserId) -> Result<Result<(), Vec<Joined>>, RepoError> {
     committed(db, async |txn| {
         // The person's row first (PostgreSQL; SQLite's write transaction already is locked), as
         // `teams::create` does: no team of theirs appears between this read and the deletion.
@@ -153,7 +153,7 @@ pub struct PersonalData {
 pub async fn personal_data(
     db: &impl ConnectionTrait,
     person: &user::Model,
-) -> Result<PersonalData, AppError> {
+) -> Result<PersonalData, RepoError> {
     let mut memberships = Vec::new();
     for joined in teams::of_user(db, person.id).await? {
         let scope = Scope::Member { team_id: joined.team.id, user_id: person.id };

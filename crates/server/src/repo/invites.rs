@@ -3,6 +3,7 @@
 //! ([`InviteStatus::of`]): accepted and revoked are final, a pending one expires on its own.
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use bobbin_core::{
     email::EmailAddress,
     team::{INVITE_LIFETIME_SECONDS, InviteStatus, Role},
@@ -18,7 +19,6 @@ use crate::{
         ids::{InviteId, StoredRole, TeamId, UserId},
         team, team_invite, team_member, user,
     },
-    error::AppError,
     repo::{
         members, new_public_id,
         users::{adopt_as_default_if_none, people_of},
@@ -81,7 +81,7 @@ pub enum Key<'a> {
 /// # Errors
 ///
 /// The database's, or a broken row's.
-pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Invite>, AppError> {
+pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Invite>, RepoError> {
     let rows = team_invite::Entity::find()
         .filter(team_invite::Column::TeamId.eq(team_id))
         .order_by_desc(team_invite::Column::CreatedAt)
@@ -100,7 +100,7 @@ pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<I
 pub async fn pending_for(
     db: &impl ConnectionTrait,
     email: &str,
-) -> Result<Vec<(Invite, team::Model)>, AppError> {
+) -> Result<Vec<(Invite, team::Model)>, RepoError> {
     let rows = team_invite::Entity::find()
         .filter(team_invite::Column::Email.eq(email))
         .filter(team_invite::Column::AcceptedAt.is_null())
@@ -114,7 +114,7 @@ pub async fn pending_for(
     let (invites, teams): (Vec<_>, Vec<_>) = rows.into_iter().unzip();
     let teams = teams
         .into_iter()
-        .map(|team| team.ok_or_else(|| AppError::Internal(anyhow::anyhow!("an invite without its team"))))
+        .map(|team| team.ok_or_else(|| RepoError::Broken(anyhow::anyhow!("an invite without its team"))))
         .collect::<Result<Vec<_>, _>>()?;
     Ok(with_inviters(db, invites).await?.into_iter().zip(teams).collect())
 }
@@ -149,7 +149,7 @@ pub enum CreateRefusal {
 /// # Errors
 ///
 /// The database's; a refusal is the inner `Err`.
-pub async fn create(db: &Database, new: NewInvite<'_>) -> Result<Result<Invite, CreateRefusal>, AppError> {
+pub async fn create(db: &Database, new: NewInvite<'_>) -> Result<Result<Invite, CreateRefusal>, RepoError> {
     let now = OffsetDateTime::now_utc();
     let txn = crate::db::begin_write(db).await?;
     // The inviter's row, locked (PostgreSQL; SQLite's write transaction already is): two invites
@@ -220,7 +220,7 @@ pub async fn create(db: &Database, new: NewInvite<'_>) -> Result<Result<Invite, 
 /// # Errors
 ///
 /// The database's.
-pub async fn delete(db: &impl ConnectionTrait, id: InviteId) -> Result<(), AppError> {
+pub async fn delete(db: &impl ConnectionTrait, id: InviteId) -> Result<(), RepoError> {
     team_invite::Entity::delete_by_id(id).exec(db).await?;
     Ok(())
 }
@@ -246,7 +246,7 @@ pub async fn revoke(
     public_id: &str,
     user_id: UserId,
     may_revoke: impl FnOnce(&Invite, Option<Role>) -> bool,
-) -> Result<Result<(Invite, team::Model), RevokeRefusal>, AppError> {
+) -> Result<Result<(Invite, team::Model), RevokeRefusal>, RepoError> {
     let txn = crate::db::begin_write(db).await?;
     let Some((row, team)) = find(&txn, Key::PublicId(public_id)).await? else {
         return Ok(Err(RevokeRefusal::NotFound));
@@ -307,7 +307,7 @@ pub async fn accept(
     key: Key<'_>,
     user_id: UserId,
     may_accept: impl FnOnce(&Invite) -> bool,
-) -> Result<Result<Accepted, AcceptRefusal>, AppError> {
+) -> Result<Result<Accepted, AcceptRefusal>, RepoError> {
     let txn = crate::db::begin_write(db).await?;
     let Some((row, team)) = find(&txn, key).await? else {
         return Ok(Err(AcceptRefusal::NotFound));
@@ -362,7 +362,7 @@ pub struct Preview {
 /// # Errors
 ///
 /// The database's.
-pub async fn preview(db: &impl ConnectionTrait, token_hash: &str) -> Result<Option<Preview>, AppError> {
+pub async fn preview(db: &impl ConnectionTrait, token_hash: &str) -> Result<Option<Preview>, RepoError> {
     let Some((row, team)) = find(db, Key::TokenHash(token_hash)).await? else {
         return Ok(None);
     };
@@ -377,7 +377,7 @@ pub async fn preview(db: &impl ConnectionTrait, token_hash: &str) -> Result<Opti
 async fn find(
     db: &impl ConnectionTrait,
     key: Key<'_>,
-) -> Result<Option<(team_invite::Model, team::Model)>, AppError> {
+) -> Result<Option<(team_invite::Model, team::Model)>, RepoError> {
     let which = match key {
         Key::TokenHash(hash) => team_invite::Column::TokenHash.eq(hash),
         Key::PublicId(public_id) => team_invite::Column::PublicId.eq(public_id),
@@ -389,16 +389,16 @@ async fn find(
     })
 }
 
-async fn with_inviter(db: &impl ConnectionTrait, row: team_invite::Model) -> Result<Invite, AppError> {
+async fn with_inviter(db: &impl ConnectionTrait, row: team_invite::Model) -> Result<Invite, RepoError> {
     let mut invites = with_inviters(db, vec![row]).await?;
-    invites.pop().ok_or_else(|| AppError::Internal(anyhow::anyhow!("an invite lost on the way")))
+    invites.pop().ok_or_else(|| RepoError::Broken(anyhow::anyhow!("an invite lost on the way")))
 }
 
 /// The rows as invites, their inviters' addresses read in one query.
 async fn with_inviters(
     db: &impl ConnectionTrait,
     rows: Vec<team_invite::Model>,
-) -> Result<Vec<Invite>, AppError> {
+) -> Result<Vec<Invite>, RepoError> {
     let inviters = people_of(db, rows.iter().filter_map(|row| row.invited_by)).await?;
     rows.into_iter()
         .map(|row| {

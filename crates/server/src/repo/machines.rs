@@ -5,6 +5,7 @@
 //! changes with its log.
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use std::collections::HashMap;
 
 use bobbin_core::inventory::machine::{Machine, MaintenanceKind, format_date, parse_date};
@@ -21,7 +22,6 @@ use crate::{
         ids::{LogId, MachineId, TeamId, UserId},
         machine, machine_maintenance,
     },
-    error::AppError,
 };
 
 /// The most machines one team may list.
@@ -68,7 +68,7 @@ pub struct NewLogEntry {
 /// # Errors
 ///
 /// A database error, or a stored machine that cannot be read.
-pub async fn list(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<StoredMachine>, AppError> {
+pub async fn list(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<StoredMachine>, RepoError> {
     let rows = machine::Entity::find()
         .filter(machine::Column::TeamId.eq(team_id))
         .order_by_asc(machine::Column::Name)
@@ -100,7 +100,7 @@ pub async fn get(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     public_id: &str,
-) -> Result<StoredMachine, AppError> {
+) -> Result<StoredMachine, RepoError> {
     let row = find(db, team_id, public_id).await?;
     let log = newest_first(machine_maintenance::Entity::find())
         .filter(machine_maintenance::Column::MachineId.eq(row.id))
@@ -119,10 +119,10 @@ pub async fn create(
     team_id: TeamId,
     user_id: UserId,
     machine: &Machine,
-) -> Result<StoredMachine, AppError> {
+) -> Result<StoredMachine, RepoError> {
     let count = machine::Entity::find().filter(machine::Column::TeamId.eq(team_id)).count(db).await?;
     if count >= MAX_MACHINES {
-        return Err(AppError::rejected(
+        return Err(RepoError::refused(
             "too_many_machines",
             format!("A team lists at most {MAX_MACHINES} machines."),
         ));
@@ -153,7 +153,7 @@ pub async fn edit(
     public_id: &str,
     version: i32,
     machine: &Machine,
-) -> Result<StoredMachine, AppError> {
+) -> Result<StoredMachine, RepoError> {
     let current = find(db, team_id, public_id).await?;
     let columns = active_of(machine)?;
     let result = committed(db, async |txn| {
@@ -169,7 +169,7 @@ pub async fn edit(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), RepoError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| machine::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())
@@ -186,14 +186,14 @@ pub async fn log(
     user_id: UserId,
     public_id: &str,
     entry: NewLogEntry,
-) -> Result<LogRecord, AppError> {
+) -> Result<LogRecord, RepoError> {
     let row = find(db, team_id, public_id).await?;
     let entries = machine_maintenance::Entity::find()
         .filter(machine_maintenance::Column::MachineId.eq(row.id))
         .count(db)
         .await?;
     if entries >= MAX_LOG_ENTRIES {
-        return Err(AppError::rejected(
+        return Err(RepoError::refused(
             "log_full",
             format!("A machine's log holds at most {MAX_LOG_ENTRIES} entries."),
         ));
@@ -213,7 +213,7 @@ pub async fn log(
         .insert(txn)
         .await?;
         change(row.id, user_id).exec(txn).await?;
-        Ok::<_, AppError>(stored)
+        Ok::<_, RepoError>(stored)
     })
     .await?;
     record_of(&stored)
@@ -230,7 +230,7 @@ pub async fn unlog(
     user_id: UserId,
     public_id: &str,
     entry_id: &str,
-) -> Result<(), AppError> {
+) -> Result<(), RepoError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| {
         let deleted = machine_maintenance::Entity::delete_many()
@@ -239,7 +239,7 @@ pub async fn unlog(
             .exec(txn)
             .await?;
         if deleted.rows_affected == 0 {
-            return Err(AppError::NotFound("There is no such entry in this machine's log.".to_owned()));
+            return Err(RepoError::NotFound("There is no such entry in this machine's log.".to_owned()));
         }
         change(row.id, user_id).exec(txn).await?;
         Ok(())
@@ -249,7 +249,7 @@ pub async fn unlog(
 
 // ---- Between rows and machines -------------------------------------------------------------
 
-fn active_of(machine: &Machine) -> Result<machine::ActiveModel, AppError> {
+fn active_of(machine: &Machine) -> Result<machine::ActiveModel, RepoError> {
     Ok(machine::ActiveModel {
         name: Set(machine.name.clone()),
         brand: Set(machine.brand.clone()),
@@ -282,13 +282,13 @@ async fn find(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     public_id: &str,
-) -> Result<machine::Model, AppError> {
+) -> Result<machine::Model, RepoError> {
     machine::Entity::find()
         .filter(machine::Column::TeamId.eq(team_id))
         .filter(machine::Column::PublicId.eq(public_id))
         .one(db)
         .await?
-        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
+        .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))
 }
 
 /// A log, newest first.
@@ -300,11 +300,11 @@ fn newest_first(
         .order_by_desc(machine_maintenance::Column::CreatedAt)
 }
 
-fn broken(what: &str) -> AppError {
-    AppError::Internal(anyhow::anyhow!("a stored machine's {what} cannot be read"))
+fn broken(what: &str) -> RepoError {
+    RepoError::Broken(anyhow::anyhow!("a stored machine's {what} cannot be read"))
 }
 
-fn record_of(row: &machine_maintenance::Model) -> Result<LogRecord, AppError> {
+fn record_of(row: &machine_maintenance::Model) -> Result<LogRecord, RepoError> {
     Ok(LogRecord {
         public_id: row.public_id.clone(),
         performed_on: parse_date(&row.performed_on).map_err(|_| broken("maintenance date"))?,
@@ -315,7 +315,7 @@ fn record_of(row: &machine_maintenance::Model) -> Result<LogRecord, AppError> {
     })
 }
 
-fn stored_of(row: machine::Model, log: &[machine_maintenance::Model]) -> Result<StoredMachine, AppError> {
+fn stored_of(row: machine::Model, log: &[machine_maintenance::Model]) -> Result<StoredMachine, RepoError> {
     Ok(StoredMachine {
         public_id: row.public_id,
         machine: Machine {

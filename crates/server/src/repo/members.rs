@@ -9,6 +9,7 @@
 //! here parses role names.
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use bobbin_core::team::{self as rules, MembershipError, Role};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
@@ -21,7 +22,6 @@ use crate::{
         ids::{StoredRole, TeamId, UserId},
         team, team_member, user,
     },
-    error::AppError,
     repo::users::adopt_as_default_if_none,
 };
 
@@ -38,7 +38,7 @@ pub struct Member {
 /// # Errors
 ///
 /// The database's, or a broken row's.
-pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Member>, AppError> {
+pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Member>, RepoError> {
     team_member::Entity::find()
         .filter(team_member::Column::TeamId.eq(team_id))
         .find_also_related(user::Entity)
@@ -47,7 +47,7 @@ pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<M
         .into_iter()
         .map(|(membership, person)| {
             let person =
-                person.ok_or_else(|| AppError::Internal(anyhow::anyhow!("a membership without its user")))?;
+                person.ok_or_else(|| RepoError::Broken(anyhow::anyhow!("a membership without its user")))?;
             Ok(member(&membership, person))
         })
         .collect()
@@ -58,7 +58,7 @@ pub async fn of_team(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<M
 /// # Errors
 ///
 /// The database's.
-pub async fn count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<u64, AppError> {
+pub async fn count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<u64, RepoError> {
     Ok(team_member::Entity::find().filter(team_member::Column::TeamId.eq(team_id)).count(db).await?)
 }
 
@@ -71,7 +71,7 @@ pub async fn role_in(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     user_id: UserId,
-) -> Result<Option<Role>, AppError> {
+) -> Result<Option<Role>, RepoError> {
     Ok(find(db, team_id, user_id).await?.map(|row| row.role.0))
 }
 
@@ -107,7 +107,7 @@ pub async fn put(
     actor: UserId,
     user_id: UserId,
     role: Role,
-) -> Result<Result<Placed, PutRefusal>, AppError> {
+) -> Result<Result<Placed, PutRefusal>, RepoError> {
     let txn = crate::db::begin_write(db).await?;
     let Some(actor_role) = lock_team(&txn, team_id, actor).await? else {
         return Ok(Err(PutRefusal::ActorLeft));
@@ -137,11 +137,11 @@ pub async fn put(
     }
     let membership = find(&txn, team_id, user_id)
         .await?
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("the membership just written is gone")))?;
+        .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("the membership just written is gone")))?;
     let person = user::Entity::find_by_id(user_id)
         .one(&txn)
         .await?
-        .ok_or_else(|| AppError::Internal(anyhow::anyhow!("a member without an account")))?;
+        .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("a member without an account")))?;
     let member = member(&membership, person);
     txn.commit().await?;
     Ok(Ok(if added { Placed::Added(member) } else { Placed::Changed(member) }))
@@ -170,7 +170,7 @@ pub async fn remove(
     team_id: TeamId,
     actor: UserId,
     user_id: UserId,
-) -> Result<Result<(), RemoveRefusal>, AppError> {
+) -> Result<Result<(), RemoveRefusal>, RepoError> {
     let txn = crate::db::begin_write(db).await?;
     let Some(actor_role) = lock_team(&txn, team_id, actor).await? else {
         return Ok(Err(RemoveRefusal::ActorLeft));
@@ -195,7 +195,7 @@ pub(crate) async fn insert(
     team_id: TeamId,
     user_id: UserId,
     role: Role,
-) -> Result<(), AppError> {
+) -> Result<(), RepoError> {
     let now = OffsetDateTime::now_utc();
     team_member::ActiveModel {
         team_id: Set(team_id),
@@ -210,7 +210,7 @@ pub(crate) async fn insert(
 }
 
 /// How many teams `user_id` owns.
-pub(crate) async fn owned_by(db: &impl ConnectionTrait, user_id: UserId) -> Result<u64, AppError> {
+pub(crate) async fn owned_by(db: &impl ConnectionTrait, user_id: UserId) -> Result<u64, RepoError> {
     Ok(team_member::Entity::find()
         .filter(team_member::Column::UserId.eq(user_id))
         .filter(team_member::Column::Role.eq(StoredRole(Role::Owner)))
@@ -222,7 +222,7 @@ async fn find(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     user_id: UserId,
-) -> Result<Option<team_member::Model>, AppError> {
+) -> Result<Option<team_member::Model>, RepoError> {
     Ok(team_member::Entity::find_by_id((team_id, user_id)).one(db).await?)
 }
 
@@ -230,7 +230,7 @@ fn member(membership: &team_member::Model, person: user::Model) -> Member {
     Member { role: membership.role.0, joined_at: membership.created_at, user: person }
 }
 
-pub(crate) async fn owner_count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<usize, AppError> {
+pub(crate) async fn owner_count(db: &impl ConnectionTrait, team_id: TeamId) -> Result<usize, RepoError> {
     let owners = team_member::Entity::find()
         .filter(team_member::Column::TeamId.eq(team_id))
         .filter(team_member::Column::Role.eq(StoredRole(Role::Owner)))
@@ -247,12 +247,12 @@ async fn lock_team(
     txn: &DatabaseTransaction,
     team_id: TeamId,
     actor: UserId,
-) -> Result<Option<Role>, AppError> {
+) -> Result<Option<Role>, RepoError> {
     team::Entity::find_by_id(team_id).lock_exclusive().one(txn).await?;
     role_in(txn, team_id, actor).await
 }
 
-async fn shares_a_team(db: &impl ConnectionTrait, actor: UserId, other: UserId) -> Result<bool, AppError> {
+async fn shares_a_team(db: &impl ConnectionTrait, actor: UserId, other: UserId) -> Result<bool, RepoError> {
     let actor_teams: Vec<TeamId> = team_member::Entity::find()
         .select_only()
         .column(team_member::Column::TeamId)

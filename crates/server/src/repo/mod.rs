@@ -24,12 +24,48 @@ pub mod users;
 
 use rand::{Rng as _, distr::Alphanumeric};
 
-use crate::error::{AppError, FieldError};
+use crate::error::FieldError;
 use sea_orm::{
-    ColumnTrait,
+    ColumnTrait, DbErr,
     prelude::Expr,
     sea_query::{ExprTrait as _, SimpleExpr},
 };
+
+/// Why a repo function did not do what it was asked, in the data's own terms: the API's edge
+/// (`crate::extract`) says what each means to the caller. The repo layer knows nothing of HTTP.
+#[derive(Debug, thiserror::Error)]
+pub enum RepoError {
+    /// The database's own error (an outage among them: `crate::db::Outage`).
+    #[error(transparent)]
+    Database(#[from] DbErr),
+    /// What was named is not there, or not the team's.
+    #[error("{0}")]
+    NotFound(String),
+    /// A change the rules refuse, with a stable code.
+    #[error("{message}")]
+    Refused { code: &'static str, message: String },
+    /// A change that clashes with what is stored now (someone changed it meanwhile, a name
+    /// already taken), with a stable code.
+    #[error("{message}")]
+    Conflict { code: &'static str, message: String },
+    /// Values that cannot be stored, field by field.
+    #[error("some fields cannot be stored")]
+    Invalid(Vec<FieldError>),
+    /// A stored row that cannot be read, or a write that went missing: a bug, or a hand edit of
+    /// the database.
+    #[error(transparent)]
+    Broken(#[from] anyhow::Error),
+}
+
+impl RepoError {
+    pub fn refused(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Refused { code, message: message.into() }
+    }
+
+    pub fn conflict(code: &'static str, message: impl Into<String>) -> Self {
+        Self::Conflict { code, message: message.into() }
+    }
+}
 
 /// A new public id: 16 letters and digits (about 95 bits), not guessable and URL-safe.
 pub fn new_public_id() -> String {
@@ -51,13 +87,9 @@ pub fn raised_version(column: impl ColumnTrait + Copy) -> SimpleExpr {
 
 /// A whole number as its database column holds it, or a validation error naming `field`: a
 /// number is stored as given or refused, never clipped to the column's largest value.
-pub fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, AppError> {
+pub fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, RepoError> {
     value.try_into().map_err(|_| {
-        AppError::Validation(vec![FieldError::new(
-            field,
-            "out_of_range",
-            "This number is too large to store.",
-        )])
+        RepoError::Invalid(vec![FieldError::new(field, "out_of_range", "This number is too large to store.")])
     })
 }
 
@@ -65,7 +97,7 @@ pub fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, Ap
 /// changed the entry after the editor opened it, so the edit is refused rather than written over
 /// theirs (optimistic concurrency; quantity taps are relative and never conflict). `what` is
 /// "thread" or "machine".
-pub fn unless_changed_meanwhile(rows_affected: u64, what: &str) -> Result<(), AppError> {
+pub fn unless_changed_meanwhile(rows_affected: u64, what: &str) -> Result<(), RepoError> {
     if rows_affected == 0 {
         return Err(changed_meanwhile(what));
     }
@@ -73,8 +105,8 @@ pub fn unless_changed_meanwhile(rows_affected: u64, what: &str) -> Result<(), Ap
 }
 
 /// The refusal of [`unless_changed_meanwhile`], for an edit that found its entry changed.
-pub fn changed_meanwhile(what: &str) -> AppError {
-    AppError::conflict(
+pub fn changed_meanwhile(what: &str) -> RepoError {
+    RepoError::conflict(
         "edit_conflict",
         format!(
             "Someone changed this {what} after you opened it. Reload it to see their change, then edit again."

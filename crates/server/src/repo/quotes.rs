@@ -2,6 +2,7 @@
 //! back into the core's types (`bobbin_core::pricing`).
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use std::collections::HashMap;
 
 use bobbin_core::pricing::{Job, Quote, Rates};
@@ -24,7 +25,6 @@ use crate::{
         ids::{QuoteId, TeamId, UserId},
         quote,
     },
-    error::AppError,
 };
 
 /// The most quotes one team keeps.
@@ -83,7 +83,7 @@ pub async fn page(
     text: Option<&str>,
     page: u64,
     per_page: u64,
-) -> Result<(Vec<QuoteSummary>, u64), AppError> {
+) -> Result<(Vec<QuoteSummary>, u64), RepoError> {
     let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(team_id));
     if let Some(text) = text {
         query = query.filter(name_contains(text));
@@ -103,7 +103,7 @@ pub async fn page(
 /// # Errors
 ///
 /// A database error, or a stored quote that cannot be read.
-pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<QuoteView>, AppError> {
+pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<QuoteView>, RepoError> {
     let rows = quote::Entity::find()
         .filter(quote::Column::TeamId.eq(team_id))
         .order_by_desc(quote::Column::CreatedAt)
@@ -119,7 +119,11 @@ pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Quote
 /// # Errors
 ///
 /// 404; a database error, or a stored quote that cannot be read.
-pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<QuoteView, AppError> {
+pub async fn get(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    public_id: &str,
+) -> Result<QuoteView, RepoError> {
     let row = find(db, team_id, public_id).await?;
     let people = people_of(db, row.created_by.into_iter()).await?;
     view(&row, &people)
@@ -138,7 +142,7 @@ pub async fn save(
     currency: String,
     stored: &Stored,
     result: &Quote,
-) -> Result<QuoteView, AppError> {
+) -> Result<QuoteView, RepoError> {
     let row = committed(db, async |txn| insert(txn, team_id, user_id, name, currency, stored, result).await)
         .await?;
     let people = people_of(db, row.created_by.into_iter()).await?;
@@ -150,7 +154,7 @@ pub async fn save(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), RepoError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| quote::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())
@@ -174,10 +178,10 @@ async fn insert(
     currency: String,
     stored: &Stored,
     result: &Quote,
-) -> Result<quote::Model, AppError> {
+) -> Result<quote::Model, RepoError> {
     let count = quote::Entity::find().filter(quote::Column::TeamId.eq(team_id)).count(db).await?;
     if count >= MAX_QUOTES {
-        return Err(AppError::rejected(
+        return Err(RepoError::refused(
             "too_many_quotes",
             format!("A team keeps at most {MAX_QUOTES} quotes: remove old ones first."),
         ));
@@ -202,24 +206,28 @@ async fn insert(
 }
 
 /// JSON text of what is stored; a failure here is a bug, not the caller's mistake.
-fn to_json(value: &impl Serialize) -> Result<String, AppError> {
-    serde_json::to_string(value).map_err(|error| AppError::Internal(error.into()))
+fn to_json(value: &impl Serialize) -> Result<String, RepoError> {
+    serde_json::to_string(value).map_err(|error| RepoError::Broken(error.into()))
 }
 
-async fn find(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<quote::Model, AppError> {
+async fn find(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    public_id: &str,
+) -> Result<quote::Model, RepoError> {
     quote::Entity::find()
         .filter(quote::Column::TeamId.eq(team_id))
         .filter(quote::Column::PublicId.eq(public_id))
         .one(db)
         .await?
-        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
+        .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))
 }
 
-fn broken(row: &quote::Model, what: &str, error: impl std::fmt::Display) -> AppError {
-    AppError::Internal(anyhow::anyhow!("quote {}: {what}: {error}", row.id))
+fn broken(row: &quote::Model, what: &str, error: impl std::fmt::Display) -> RepoError {
+    RepoError::Broken(anyhow::anyhow!("quote {}: {what}: {error}", row.id))
 }
 
-fn summary(row: &quote::Model, people: &HashMap<UserId, Person>) -> Result<QuoteSummary, AppError> {
+fn summary(row: &quote::Model, people: &HashMap<UserId, Person>) -> Result<QuoteSummary, RepoError> {
     let creator = row.created_by.and_then(|id| people.get(&id));
     Ok(QuoteSummary {
         id: row.public_id.clone(),
@@ -234,11 +242,11 @@ fn summary(row: &quote::Model, people: &HashMap<UserId, Person>) -> Result<Quote
     })
 }
 
-pub fn stored_of(row: &quote::Model) -> Result<Stored, AppError> {
+pub fn stored_of(row: &quote::Model) -> Result<Stored, RepoError> {
     serde_json::from_str(&row.input).map_err(|error| broken(row, "input", error))
 }
 
-fn view(row: &quote::Model, people: &HashMap<UserId, Person>) -> Result<QuoteView, AppError> {
+fn view(row: &quote::Model, people: &HashMap<UserId, Person>) -> Result<QuoteView, RepoError> {
     let stored = stored_of(row)?;
     let result = serde_json::from_str(&row.result).map_err(|error| broken(row, "result", error))?;
     Ok(QuoteView {

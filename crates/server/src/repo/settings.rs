@@ -1,6 +1,7 @@
 //! Settings: a team's (`team_settings`) and each member's own in a team (`member_settings`),
 //! both maps of key to a JSON value stored as compact JSON text.
 
+use crate::repo::RepoError;
 use std::collections::BTreeMap;
 
 use bobbin_core::{
@@ -22,7 +23,6 @@ use crate::{
         ids::{TeamId, UserId},
         member_setting, team, team_setting,
     },
-    error::AppError,
 };
 
 /// Whose settings: the team's, or one member's in that team.
@@ -37,7 +37,7 @@ pub enum Scope {
 /// # Errors
 ///
 /// The database's, or a stored value's that is not JSON.
-pub async fn all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, AppError> {
+pub async fn all(db: &impl ConnectionTrait, scope: Scope) -> Result<BTreeMap<String, Value>, RepoError> {
     let rows = db.query_all_raw(select_all(db.get_database_backend(), scope)).await?;
     settings_of(&rows)
 }
@@ -60,7 +60,7 @@ fn select_all(backend: DbBackend, scope: Scope) -> Statement {
 }
 
 /// The settings in the rows [`select_all`] answers.
-fn settings_of(rows: &[QueryResult]) -> Result<BTreeMap<String, Value>, AppError> {
+fn settings_of(rows: &[QueryResult]) -> Result<BTreeMap<String, Value>, RepoError> {
     rows.iter()
         .map(|row| {
             let (key, json): (String, String) = (row.try_get_by_index(0)?, row.try_get_by_index(1)?);
@@ -74,7 +74,7 @@ fn settings_of(rows: &[QueryResult]) -> Result<BTreeMap<String, Value>, AppError
 /// # Errors
 ///
 /// The database's, or the stored value's when it is not JSON.
-pub async fn one(db: &impl ConnectionTrait, scope: Scope, key: &SettingKey) -> Result<Value, AppError> {
+pub async fn one(db: &impl ConnectionTrait, scope: Scope, key: &SettingKey) -> Result<Value, RepoError> {
     let key = key.as_str().to_owned();
     let json = match scope {
         Scope::Team(team_id) => {
@@ -93,7 +93,7 @@ pub async fn one(db: &impl ConnectionTrait, scope: Scope, key: &SettingKey) -> R
 /// # Errors
 ///
 /// The stored value's when it is not JSON.
-pub fn default_reorder_point_of(stored: Option<&str>) -> Result<Option<Hundredths>, AppError> {
+pub fn default_reorder_point_of(stored: Option<&str>) -> Result<Option<Hundredths>, RepoError> {
     Ok(match stored {
         Some(json) => settings::default_reorder_point(&stored_value(json)?),
         None => None,
@@ -128,7 +128,7 @@ pub async fn write(
     db: &Database,
     scope: Scope,
     changes: Vec<(SettingKey, Option<String>)>,
-) -> Result<BTreeMap<String, Value>, AppError> {
+) -> Result<BTreeMap<String, Value>, RepoError> {
     let backend = db.get_database_backend();
     let now = OffsetDateTime::now_utc();
     committed(db, async |txn| {
@@ -137,7 +137,7 @@ pub async fn write(
         }
         let settings = settings_of(&txn.query_all_raw(select_all(backend, scope)).await?)?;
         if settings.len() > MAX_KEYS {
-            return Err(AppError::rejected("too_many_settings", SettingError::TooManyKeys.to_string()));
+            return Err(RepoError::refused("too_many_settings", SettingError::TooManyKeys.to_string()));
         }
         Ok(settings)
     })
@@ -192,7 +192,7 @@ fn change(
     }
 }
 
-fn stored_value(json: &str) -> Result<Value, AppError> {
+fn stored_value(json: &str) -> Result<Value, RepoError> {
     serde_json::from_str(json)
-        .map_err(|error| AppError::Internal(anyhow::anyhow!("a stored setting is not JSON: {error}")))
+        .map_err(|error| RepoError::Broken(anyhow::anyhow!("a stored setting is not JSON: {error}")))
 }

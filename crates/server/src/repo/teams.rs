@@ -1,6 +1,7 @@
 //! Teams: the `teams` rows, and which of them a person belongs to.
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use bobbin_core::{
     inventory::Hundredths,
     team::{Role, TeamName},
@@ -21,7 +22,6 @@ use crate::{
         ids::{TeamId, UserId},
         inventory_thread, machine, quote, session, team, team_member, user,
     },
-    error::AppError,
     repo::{
         auth::sessions::{self, SignedIn},
         members, new_public_id, settings,
@@ -61,7 +61,7 @@ impl Joined {
 /// # Errors
 ///
 /// The database's, or a broken row's.
-pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<Joined>, AppError> {
+pub async fn of_user(db: &impl ConnectionTrait, user_id: UserId) -> Result<Vec<Joined>, RepoError> {
     // The columns of `find_also_related`: `A_` the membership's, `B_` the team's.
     let query = team_member::Entity::find()
         .filter(team_member::Column::UserId.eq(user_id))
@@ -162,7 +162,7 @@ pub async fn membership(
     db: &impl ConnectionTrait,
     team_id: &str,
     user_id: UserId,
-) -> Result<Option<Membership>, AppError> {
+) -> Result<Option<Membership>, RepoError> {
     let default = settings::default_reorder_point_of_team_row();
     let query = team::Entity::find()
         .filter(named(team_id))
@@ -312,7 +312,7 @@ fn select_prefixed<E: EntityTrait>(statement: &mut SelectStatement, prefix: &str
 /// # Errors
 ///
 /// The database's.
-pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<team::Model>, AppError> {
+pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<team::Model>, RepoError> {
     Ok(team::Entity::find()
         .order_by_asc(team::Column::CreatedAt)
         .order_by_asc(team::Column::Name)
@@ -329,7 +329,7 @@ pub async fn all(db: &impl ConnectionTrait) -> Result<Vec<team::Model>, AppError
 pub async fn by_public_or_id(
     db: &impl ConnectionTrait,
     team_id: &str,
-) -> Result<Option<team::Model>, AppError> {
+) -> Result<Option<team::Model>, RepoError> {
     Ok(team::Entity::find().filter(named(team_id)).one(db).await?)
 }
 
@@ -346,7 +346,7 @@ pub struct Holdings {
 /// # Errors
 ///
 /// The database's.
-pub async fn holdings(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Holdings, AppError> {
+pub async fn holdings(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Holdings, RepoError> {
     Ok(Holdings {
         threads: inventory_thread::Entity::find()
             .filter(inventory_thread::Column::TeamId.eq(team_id))
@@ -371,7 +371,7 @@ pub async fn create(
     db: &Database,
     owner: UserId,
     name: TeamName,
-) -> Result<Result<team::Model, TooManyTeams>, AppError> {
+) -> Result<Result<team::Model, TooManyTeams>, RepoError> {
     let txn = crate::db::begin_write(db).await?;
     // The owner's row, locked (PostgreSQL): two teams created at once are counted one after the
     // other, and none appears while the owner's account is being deleted (`repo::account`).
@@ -401,7 +401,7 @@ pub async fn create(
 /// # Errors
 ///
 /// The database's.
-pub async fn rename(db: &Database, team_id: TeamId, name: TeamName) -> Result<team::Model, AppError> {
+pub async fn rename(db: &Database, team_id: TeamId, name: TeamName) -> Result<team::Model, RepoError> {
     let renamed = team::ActiveModel {
         id: Set(team_id),
         name: Set(name.into_string()),
@@ -417,7 +417,7 @@ pub async fn rename(db: &Database, team_id: TeamId, name: TeamName) -> Result<te
 /// # Errors
 ///
 /// The database's.
-pub async fn delete(db: &impl ConnectionTrait, team_id: TeamId) -> Result<(), AppError> {
+pub async fn delete(db: &impl ConnectionTrait, team_id: TeamId) -> Result<(), RepoError> {
     team::Entity::delete_by_id(team_id).exec(db).await?;
     Ok(())
 }

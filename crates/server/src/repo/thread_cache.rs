@@ -24,21 +24,17 @@
 //! locks are bounded too ([`LOCKED_TEAMS`]); a lock dropped while held only lets a second read
 //! run beside the first.
 
+use crate::repo::RepoError;
 use std::sync::Arc;
 
-use bobbin_core::inventory::{ThreadEntry, ThreadSource};
 use moka::sync::Cache;
 use prometheus_client::metrics::counter::Counter;
 use tokio::{sync::Mutex, time::Instant};
 
-use super::threads;
+use super::threads::{self, Stocked};
 use crate::{
     db::Database,
-    entity::{
-        ids::{TeamId, ThreadId},
-        team,
-    },
-    error::AppError,
+    entity::{ids::TeamId, team},
 };
 
 /// The most the copies hold together, across teams, in bytes as [`TeamThreads::weight`]
@@ -46,27 +42,6 @@ use crate::{
 pub const CACHED_BYTES: u64 = 48 * 1024 * 1024;
 /// The most teams whose read locks are kept (a few dozen bytes each).
 pub const LOCKED_TEAMS: u64 = 10_000;
-
-/// One entry as the list's search and the converter's "owned" list read it: no spool length,
-/// cost or notes.
-#[derive(Debug)]
-pub struct Stocked {
-    pub id: ThreadId,
-    pub entry: ThreadEntry,
-    /// Unix seconds.
-    pub updated_at: i64,
-}
-
-impl Stocked {
-    /// About how many bytes the entry takes in memory: its own and its texts'.
-    fn weight(&self) -> usize {
-        let source = match &self.entry.source {
-            ThreadSource::Catalogue { line, code } => line.len() + code.len(),
-            ThreadSource::Custom { name, .. } => name.len(),
-        };
-        size_of::<Self>() + source + self.entry.location.len() + self.entry.notes.len()
-    }
-}
 
 /// A team's entries as they were at `revision`.
 #[derive(Debug)]
@@ -134,7 +109,7 @@ impl ThreadCache {
         &self,
         db: &Database,
         team: &team::Model,
-    ) -> Result<Option<Arc<TeamThreads>>, AppError> {
+    ) -> Result<Option<Arc<TeamThreads>>, RepoError> {
         let came = Instant::now();
         let current =
             |copy: &Arc<TeamThreads>| copy.revision == team.threads_revision || copy.read_at >= came;
@@ -162,7 +137,9 @@ impl ThreadCache {
 
 #[cfg(test)]
 mod tests {
-    use bobbin_core::inventory::Hundredths;
+    use bobbin_core::inventory::{Hundredths, ThreadEntry, ThreadSource};
+
+    use crate::entity::ids::ThreadId;
 
     use super::*;
 

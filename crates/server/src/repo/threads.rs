@@ -10,6 +10,7 @@
 //! the entry before it, and none after it to answer with. Only a change that matched no row
 //! reads the entry, to tell a missing entry from a refused change.
 
+use crate::repo::RepoError;
 use std::{
     collections::{HashMap, HashSet},
     sync::atomic::{AtomicBool, Ordering},
@@ -29,7 +30,6 @@ use time::OffsetDateTime;
 
 use super::{
     changed_meanwhile, new_public_id, raised_version, stored_as,
-    thread_cache::Stocked,
     users::{Person, people_of},
 };
 use crate::{
@@ -38,7 +38,6 @@ use crate::{
         ids::{TeamId, ThreadId, UserId},
         inventory_thread, team, user,
     },
-    error::AppError,
 };
 
 /// The most entries one team's thread inventory may hold.
@@ -62,7 +61,7 @@ pub struct Thread {
 /// # Errors
 ///
 /// 404 when the team has no such entry; a database error.
-pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<Thread, AppError> {
+pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<Thread, RepoError> {
     let row = find(db, team_id, public_id).await?;
     let people = people_of(db, row.updated_by.into_iter()).await?;
     thread_of(&row, &people)
@@ -79,7 +78,7 @@ pub async fn page(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     ids: Vec<ThreadId>,
-) -> Result<HashMap<ThreadId, Thread>, AppError> {
+) -> Result<HashMap<ThreadId, Thread>, RepoError> {
     let rows = inventory_thread::Entity::find()
         .filter(inventory_thread::Column::TeamId.eq(team_id))
         .filter(inventory_thread::Column::Id.is_in(ids))
@@ -106,7 +105,7 @@ pub async fn page(
 /// # Errors
 ///
 /// A database error, or a stored entry the core cannot read.
-pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<(ThreadEntry, i64)>, AppError> {
+pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<(ThreadEntry, i64)>, RepoError> {
     let rows =
         inventory_thread::Entity::find().filter(inventory_thread::Column::TeamId.eq(team_id)).all(db).await?;
     rows.iter().map(|row| Ok((entry_of(row)?, row.updated_at.unix_timestamp()))).collect()
@@ -131,7 +130,7 @@ pub async fn create(
     team_id: TeamId,
     user: &user::Model,
     entry: &ThreadEntry,
-) -> Result<Thread, AppError> {
+) -> Result<Thread, RepoError> {
     let row = committed(db, async |txn| {
         check_room(txn, team_id, 1).await?;
         insert(txn, team_id, user.id, entry).await
@@ -153,7 +152,7 @@ pub async fn edit(
     public_id: &str,
     version: i32,
     entry: &ThreadEntry,
-) -> Result<Thread, AppError> {
+) -> Result<Thread, RepoError> {
     let columns = active_of(entry)?;
     let edit = change_entry(team_id, public_id, user.id)
         .set(columns)
@@ -180,7 +179,7 @@ pub async fn adjust(
     user: &user::Model,
     public_id: &str,
     delta: i64,
-) -> Result<Thread, AppError> {
+) -> Result<Thread, RepoError> {
     let after = Expr::col(inventory_thread::Column::Quantity).add(delta);
     let tap = change_entry(team_id, public_id, user.id)
         .col_expr(inventory_thread::Column::Quantity, after.clone())
@@ -191,7 +190,7 @@ pub async fn adjust(
         return changed_by(row, user);
     }
     find(db, team_id, public_id).await?;
-    Err(AppError::rejected(
+    Err(RepoError::refused(
         "negative_quantity",
         "That would leave fewer than zero spools. Check the count on the shelf and set it with an edit.",
     ))
@@ -212,7 +211,7 @@ pub async fn set_quantity(
     public_id: &str,
     expected: Hundredths,
     quantity: Hundredths,
-) -> Result<Thread, AppError> {
+) -> Result<Thread, RepoError> {
     let count = change_entry(team_id, public_id, user.id)
         .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
         .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()));
@@ -221,7 +220,7 @@ pub async fn set_quantity(
         return changed_by(row, user);
     }
     let now = find(db, team_id, public_id).await?;
-    Err(AppError::conflict(
+    Err(RepoError::conflict(
         "quantity_changed",
         format!(
             "Someone changed this count to {} after you saw {expected}, so your {quantity} was not saved. \
@@ -251,7 +250,7 @@ pub async fn change_many(
     user_id: UserId,
     public_ids: &[String],
     changes: &ManyChanges,
-) -> Result<Vec<Thread>, AppError> {
+) -> Result<Vec<Thread>, RepoError> {
     committed(db, async |txn| {
         for public_id in public_ids {
             let row = find(txn, team_id, public_id).await?;
@@ -267,7 +266,7 @@ pub async fn change_many(
             }
             update.exec(txn).await?;
         }
-        Ok::<_, AppError>(())
+        Ok::<_, RepoError>(())
     })
     .await?;
     let mut threads = Vec::with_capacity(public_ids.len());
@@ -282,7 +281,7 @@ pub async fn change_many(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), AppError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), RepoError> {
     let deleted = committed(db, async |txn| {
         inventory_thread::Entity::delete_many()
             .filter(inventory_thread::Column::TeamId.eq(team_id))
@@ -292,7 +291,7 @@ pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(
     })
     .await?;
     if deleted.rows_affected == 0 {
-        return Err(AppError::NotFound(NOT_FOUND.to_owned()));
+        return Err(RepoError::NotFound(NOT_FOUND.to_owned()));
     }
     Ok(())
 }
@@ -308,7 +307,7 @@ pub async fn add_missing(
     team_id: TeamId,
     user: &user::Model,
     entries: Vec<ThreadEntry>,
-) -> Result<(Vec<Thread>, Vec<ThreadEntry>), AppError> {
+) -> Result<(Vec<Thread>, Vec<ThreadEntry>), RepoError> {
     let (rows, already) = committed(db, async |txn| {
         let owned: HashSet<String> = inventory_thread::Entity::find()
             .filter(inventory_thread::Column::TeamId.eq(team_id))
@@ -325,7 +324,7 @@ pub async fn add_missing(
         for entry in &new {
             rows.push(insert(txn, team_id, user.id, entry).await?);
         }
-        Ok::<_, AppError>((rows, already))
+        Ok::<_, RepoError>((rows, already))
     })
     .await?;
     let added = rows.iter().map(|row| changed_by(row, user)).collect::<Result<_, _>>()?;
@@ -347,7 +346,7 @@ pub async fn import(
     team_id: TeamId,
     user_id: UserId,
     entries: &[ThreadEntry],
-) -> Result<HashSet<String>, AppError> {
+) -> Result<HashSet<String>, RepoError> {
     let existing = import_entries(db, team_id, user_id, entries).await?;
     let added = entries.iter().filter(|entry| !existing.contains(&entry.source.identity())).count();
     if added >= ANALYZED_AFTER {
@@ -405,7 +404,7 @@ async fn import_entries(
     team_id: TeamId,
     user_id: UserId,
     entries: &[ThreadEntry],
-) -> Result<HashSet<String>, AppError> {
+) -> Result<HashSet<String>, RepoError> {
     committed(db, async |txn| {
         let existing = by_identity(txn, team_id).await?;
         let adding = entries.iter().filter(|entry| !existing.contains_key(&entry.source.identity())).count();
@@ -426,6 +425,27 @@ async fn import_entries(
 }
 
 // ---- The thread copies' read ---------------------------------------------------------------
+
+/// One entry as the list's search and the converter's "owned" list read it: no spool length,
+/// cost or notes.
+#[derive(Debug)]
+pub struct Stocked {
+    pub id: ThreadId,
+    pub entry: ThreadEntry,
+    /// Unix seconds.
+    pub updated_at: i64,
+}
+
+impl Stocked {
+    /// About how many bytes the entry takes in memory: its own and its texts'.
+    pub(super) fn weight(&self) -> usize {
+        let source = match &self.entry.source {
+            ThreadSource::Catalogue { line, code } => line.len() + code.len(),
+            ThreadSource::Custom { name, .. } => name.len(),
+        };
+        size_of::<Self>() + source + self.entry.location.len() + self.entry.notes.len()
+    }
+}
 
 /// What the list's search reads of each entry.
 #[derive(Debug, FromQueryResult)]
@@ -467,7 +487,7 @@ impl SearchRow {
     }
 
     /// The entry as far as the search needs it: no spool length, cost or notes.
-    fn stocked(&self) -> Result<Stocked, AppError> {
+    fn stocked(&self) -> Result<Stocked, RepoError> {
         let entry = ThreadEntry {
             source: source_of(
                 self.id,
@@ -498,7 +518,7 @@ impl SearchRow {
 pub(super) async fn stocked_of_team(
     db: &Database,
     team_id: TeamId,
-) -> Result<Option<(i64, Vec<Stocked>)>, AppError> {
+) -> Result<Option<(i64, Vec<Stocked>)>, RepoError> {
     let txn = begin_read(db).await?;
     let Some(team) = team::Entity::find_by_id(team_id).one(&txn).await? else {
         return Ok(None);
@@ -536,7 +556,7 @@ fn stamped(user: UserId) -> UpdateMany<inventory_thread::Entity> {
 }
 
 /// The entry's columns (everything but ids, version and who/when).
-fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, AppError> {
+fn active_of(entry: &ThreadEntry) -> Result<inventory_thread::ActiveModel, RepoError> {
     let catalogue = Catalogue::builtin();
     let (line_id, code, name, colour) = match &entry.source {
         ThreadSource::Catalogue { line, code } => {
@@ -566,7 +586,7 @@ async fn insert(
     team_id: TeamId,
     user_id: UserId,
     entry: &ThreadEntry,
-) -> Result<inventory_thread::Model, AppError> {
+) -> Result<inventory_thread::Model, RepoError> {
     let now = OffsetDateTime::now_utc();
     let mut model = active_of(entry)?;
     model.id = Set(ThreadId::new());
@@ -580,23 +600,23 @@ async fn insert(
 }
 
 /// The database's uniqueness of (team, thread) as the API's answer.
-fn duplicate_entry(error: DbErr) -> AppError {
+fn duplicate_entry(error: DbErr) -> RepoError {
     match error.sql_err() {
-        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => AppError::conflict(
+        Some(sea_orm::SqlErr::UniqueConstraintViolation(_)) => RepoError::conflict(
             "already_in_inventory",
             "This thread is already in the inventory: change that entry's quantity instead.",
         ),
-        _ => AppError::Database(error),
+        _ => RepoError::Database(error),
     }
 }
 
-async fn check_room(db: &impl ConnectionTrait, team_id: TeamId, adding: usize) -> Result<(), AppError> {
+async fn check_room(db: &impl ConnectionTrait, team_id: TeamId, adding: usize) -> Result<(), RepoError> {
     let count = inventory_thread::Entity::find()
         .filter(inventory_thread::Column::TeamId.eq(team_id))
         .count(db)
         .await?;
     if count + adding as u64 > MAX_THREADS {
-        return Err(AppError::rejected(
+        return Err(RepoError::refused(
             "inventory_full",
             format!("A team's thread inventory holds at most {MAX_THREADS} entries."),
         ));
@@ -615,26 +635,26 @@ async fn find(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     public_id: &str,
-) -> Result<inventory_thread::Model, AppError> {
+) -> Result<inventory_thread::Model, RepoError> {
     inventory_thread::Entity::find()
         .filter(inventory_thread::Column::TeamId.eq(team_id))
         .filter(inventory_thread::Column::PublicId.eq(public_id))
         .one(db)
         .await?
-        .ok_or_else(|| AppError::NotFound(NOT_FOUND.to_owned()))
+        .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))
 }
 
 /// A row `user` has just written, as the API shows it.
-fn changed_by(row: &inventory_thread::Model, user: &user::Model) -> Result<Thread, AppError> {
+fn changed_by(row: &inventory_thread::Model, user: &user::Model) -> Result<Thread, RepoError> {
     thread_of(row, &Person::only(user))
 }
 
-fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, AppError> {
+fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, RepoError> {
     thread_shown(row, row.updated_by.and_then(|id| people.get(&id)))
 }
 
 /// The stored row as the API shows it, changed last by `changer`.
-fn thread_shown(row: &inventory_thread::Model, changer: Option<&Person>) -> Result<Thread, AppError> {
+fn thread_shown(row: &inventory_thread::Model, changer: Option<&Person>) -> Result<Thread, RepoError> {
     Ok(Thread {
         public_id: row.public_id.clone(),
         entry: entry_of(row)?,
@@ -646,7 +666,7 @@ fn thread_shown(row: &inventory_thread::Model, changer: Option<&Person>) -> Resu
 }
 
 /// The stored row as the core's entry.
-fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, AppError> {
+fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, RepoError> {
     let amount = |value: i64| amount_of(row.id, value);
     Ok(ThreadEntry {
         source: source_of(row.id, row.line_id.as_ref(), row.code.as_ref(), row.name.as_ref(), &row.colour)?,
@@ -659,11 +679,11 @@ fn entry_of(row: &inventory_thread::Model) -> Result<ThreadEntry, AppError> {
     })
 }
 
-fn broken_row(id: ThreadId, what: &str) -> AppError {
-    AppError::Internal(anyhow::anyhow!("inventory row {id}: {what}"))
+fn broken_row(id: ThreadId, what: &str) -> RepoError {
+    RepoError::Broken(anyhow::anyhow!("inventory row {id}: {what}"))
 }
 
-fn amount_of(id: ThreadId, value: i64) -> Result<Hundredths, AppError> {
+fn amount_of(id: ThreadId, value: i64) -> Result<Hundredths, RepoError> {
     Hundredths::from_hundredths(value).map_err(|_| broken_row(id, "amount"))
 }
 
@@ -673,7 +693,7 @@ fn source_of(
     code: Option<&String>,
     name: Option<&String>,
     colour: &str,
-) -> Result<ThreadSource, AppError> {
+) -> Result<ThreadSource, RepoError> {
     Ok(match (line_id, code) {
         (Some(line), Some(code)) => ThreadSource::Catalogue { line: line.clone(), code: code.clone() },
         _ => ThreadSource::Custom {

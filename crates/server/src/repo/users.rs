@@ -1,6 +1,7 @@
 //! People as the product API shows them: who changed an entry, who saved a quote.
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use std::collections::HashMap;
 
 use sea_orm::{
@@ -16,7 +17,6 @@ use crate::{
         ids::{TeamId, UserId},
         session, team, team_member, user,
     },
-    error::AppError,
     repo::auth::sessions::{self, SignedIn},
 };
 
@@ -69,7 +69,7 @@ pub async fn people_of(
 pub async fn default_team_public_id(
     db: &impl ConnectionTrait,
     user: &user::Model,
-) -> Result<Option<String>, AppError> {
+) -> Result<Option<String>, RepoError> {
     let Some(team_id) = user.default_team_id else { return Ok(None) };
     if team_member::Entity::find_by_id((team_id, user.id)).one(db).await?.is_none() {
         return Ok(None);
@@ -131,7 +131,7 @@ pub async fn set_default_team(
     db: &Database,
     user_id: UserId,
     team_id: TeamId,
-) -> Result<user::Model, AppError> {
+) -> Result<user::Model, RepoError> {
     let chosen = user::ActiveModel {
         id: Set(user_id),
         default_team_id: Set(Some(team_id)),
@@ -151,7 +151,7 @@ pub(crate) async fn adopt_as_default_if_none(
     db: &impl ConnectionTrait,
     user_id: UserId,
     team_id: TeamId,
-) -> Result<(), AppError> {
+) -> Result<(), RepoError> {
     user::Entity::update_many()
         .col_expr(user::Column::DefaultTeamId, Expr::value(team_id))
         .filter(user::Column::Id.eq(user_id))

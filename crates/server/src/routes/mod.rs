@@ -47,10 +47,9 @@ use utoipa_axum::{router::OpenApiRouter, routes};
 use crate::{
     auth,
     config::Environment,
-    error::{AppError, ErrorBody, FieldError, json_errors, status_error},
+    error::{AppError, BODY_LIMIT, ErrorBody, FieldError, json_errors, status_error},
     extract::AUTH_COOKIE,
-    limits::{self, BODY_LIMIT},
-    mail,
+    limits, mail,
     state::AppState,
     telemetry::RequestLine,
 };
@@ -159,9 +158,10 @@ pub fn metrics_router(metrics: std::sync::Arc<crate::metrics::Metrics>) -> Route
 pub fn router(state: AppState, request_timeout: Duration) -> Router {
     // Only the product API counts against `--max-requests-in-flight`: the health check must
     // answer under load, and the auth service has its own limits.
-    let (api, _) =
-        documented(api_v2().layer(middleware::from_fn_with_state(state.clone(), limits::shed_load)))
-            .split_for_parts();
+    let (api, _) = documented(
+        api_v2().layer(middleware::from_fn_with_state(state.in_flight.clone(), limits::shed_load)),
+    )
+    .split_for_parts();
     let api = api
         .route("/api/v2/openapi.json", openapi_json())
         .route("/api", any(api_not_found))

@@ -177,5 +177,5 @@ async fn account_for(state: &AppState, provider: &str, external: &ExternalUser) 
         ));
     }
     let email = account::parse_email(&external.email)?;
-    users::link_or_create(&state.db, &email, provider, &external.id, &external.data, now).await
+    Ok(users::link_or_create(&state.db, &email, provider, &external.id, &external.data, now).await?)
 }

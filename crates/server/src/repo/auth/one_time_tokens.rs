@@ -7,6 +7,7 @@
 //! [`MAX_CODE_ATTEMPTS`] wrong codes for its address.
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
@@ -25,10 +26,7 @@ use super::{
 pub use crate::entity::one_time_token::TokenKind;
 
 use crate::{
-    auth::{
-        error::{AuthError, AuthResult},
-        secret,
-    },
+    auth::secret,
     db::{begin_write, committed},
     entity::{flow_state, ids::UserId, one_time_token, user},
 };
@@ -218,7 +216,7 @@ pub async fn consume(
     kinds: &[TokenKind],
     lookup: Lookup<'_>,
     now: OffsetDateTime,
-) -> AuthResult<Consumed> {
+) -> Result<Consumed, RepoError> {
     let of_kinds = one_time_token::Column::Kind.is_in(kinds.iter().copied());
     let txn = begin_write(db).await?;
     let row = match lookup {
@@ -306,7 +304,7 @@ async fn complete_email_change(
     txn: &DatabaseTransaction,
     user: user::Model,
     now: OffsetDateTime,
-) -> AuthResult<Option<user::Model>> {
+) -> Result<Option<user::Model>, RepoError> {
     let other = one_time_token::Entity::find()
         .filter(one_time_token::Column::UserId.eq(user.id))
         .filter(one_time_token::Column::Kind.is_in(EMAIL_CHANGE))
@@ -319,10 +317,9 @@ async fn complete_email_change(
     active.email_change_sent_at = Set(None);
     active.updated_at = Set(now);
     let user = active.update(txn).await.map_err(|error| match error.sql_err() {
-        Some(SqlErr::UniqueConstraintViolation(_)) => AuthError::unprocessable(
-            "email_exists",
-            "A user with this email address has already been registered",
-        ),
+        Some(SqlErr::UniqueConstraintViolation(_)) => {
+            RepoError::conflict("email_exists", "A user with this email address has already been registered")
+        }
         _ => error.into(),
     })?;
     identities::set_email_address(txn, user.id, new_email).await?;

@@ -3,6 +3,7 @@
 //! provider drops a password chosen before anyone proved it.
 
 use crate::db::Database;
+use crate::repo::RepoError;
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
     IntoActiveModel as _, QueryFilter as _, QueryOrder as _, SqlErr,
@@ -16,7 +17,6 @@ use super::{
     sessions::{self, Ending},
 };
 use crate::{
-    auth::error::{AuthError, AuthResult},
     db::{begin_write, committed},
     entity::{flow_state, ids::UserId, user},
 };
@@ -62,7 +62,7 @@ pub async fn create(
     db: &Database,
     new: NewUser<'_>,
     flow: Option<NewFlowState>,
-) -> AuthResult<(user::Model, Option<flow_state::Model>)> {
+) -> Result<(user::Model, Option<flow_state::Model>), RepoError> {
     let txn = begin_write(db).await?;
     let user = insert(&txn, new).await?;
     let flow = match flow {
@@ -73,7 +73,7 @@ pub async fn create(
     Ok((user, flow))
 }
 
-async fn insert(db: &impl ConnectionTrait, new: NewUser<'_>) -> AuthResult<user::Model> {
+async fn insert(db: &impl ConnectionTrait, new: NewUser<'_>) -> Result<user::Model, RepoError> {
     let now = OffsetDateTime::now_utc();
     let id = UserId::new();
     let NewUser { email, password_hash, metadata, provider, provider_id, confirmed } = new;
@@ -98,9 +98,9 @@ async fn insert(db: &impl ConnectionTrait, new: NewUser<'_>) -> AuthResult<user:
     .await
     .map_err(|error| match error.sql_err() {
         Some(SqlErr::UniqueConstraintViolation(_)) => {
-            AuthError::unprocessable("user_already_exists", "User already registered")
+            RepoError::conflict("user_already_exists", "User already registered")
         }
-        _ => AuthError::from(error),
+        _ => RepoError::from(error),
     })?;
     let mut identity_data = metadata;
     identity_data.entry("sub").or_insert_with(|| json!(id));
@@ -132,7 +132,7 @@ pub async fn link_or_create(
     provider_id: &str,
     data: &Map<String, Value>,
     now: OffsetDateTime,
-) -> AuthResult<user::Model> {
+) -> Result<user::Model, RepoError> {
     let txn = begin_write(db).await?;
     let user = if let Some(existing) = by_email(&txn, email).await? {
         link(&txn, existing, provider, provider_id, data, now).await?

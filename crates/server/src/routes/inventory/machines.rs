@@ -281,7 +281,7 @@ fn stored_counter(counter: u64) -> Result<i64, AppError> {
             format!("A stitch counter reads at most {STITCH_COUNTER_MAX}."),
         )]));
     }
-    stored_as("stitch_counter", counter)
+    Ok(stored_as("stitch_counter", counter)?)
 }
 
 // ---- Between rows and views --------------------------------------------------------------

@@ -192,7 +192,7 @@ fn parse_key(raw: &str) -> Result<SettingKey, AppError> {
 }
 
 async fn read_one(state: &AppState, scope: Scope, key: &str) -> Result<Value, AppError> {
-    repo::settings::one(&state.db, scope, &parse_key(key)?).await
+    Ok(repo::settings::one(&state.db, scope, &parse_key(key)?).await?)
 }
 
 /// Checks every change first (each bad one becomes a field error, all reported together), then
@@ -231,5 +231,5 @@ async fn write(
         return Err(AppError::Validation(errors));
     }
 
-    repo::settings::write(&state.db, scope, checked).await
+    Ok(repo::settings::write(&state.db, scope, checked).await?)
 }
