@@ -38,7 +38,11 @@ impl From<RepoError> for AppError {
             RepoError::NotFound(message) => Self::NotFound(message),
             RepoError::Refused { code, message } => Self::Rejected { code, message },
             RepoError::Conflict { code, message } => Self::Conflict { code, message },
-            RepoError::Invalid(fields) => Self::Validation(fields),
+            RepoError::TooLarge { field } => Self::Validation(vec![FieldError::new(
+                &field,
+                "out_of_range",
+                "This number is too large to store.",
+            )]),
             RepoError::Broken(error) => Self::Internal(error),
         }
     }

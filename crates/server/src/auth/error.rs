@@ -109,12 +109,9 @@ impl From<RepoError> for AuthError {
             RepoError::Refused { code, message } | RepoError::Conflict { code, message } => {
                 Self::unprocessable(code, message)
             }
-            RepoError::Invalid(fields) => Self::unprocessable(
-                "validation_failed",
-                fields
-                    .first()
-                    .map_or_else(|| "Some fields are not valid.".to_owned(), |field| field.message.clone()),
-            ),
+            RepoError::TooLarge { field } => {
+                Self::unprocessable("validation_failed", format!("`{field}` is too large to store."))
+            }
             RepoError::Broken(error) => error.into(),
         }
     }

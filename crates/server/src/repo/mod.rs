@@ -24,7 +24,6 @@ pub mod users;
 
 use rand::{Rng as _, distr::Alphanumeric};
 
-use crate::error::FieldError;
 use sea_orm::{
     ColumnTrait, DbErr,
     prelude::Expr,
@@ -48,9 +47,9 @@ pub enum RepoError {
     /// already taken), with a stable code.
     #[error("{message}")]
     Conflict { code: &'static str, message: String },
-    /// Values that cannot be stored, field by field.
-    #[error("some fields cannot be stored")]
-    Invalid(Vec<FieldError>),
+    /// A number too large for its column, in the field named.
+    #[error("`{field}` is too large to store")]
+    TooLarge { field: String },
     /// A stored row that cannot be read, or a write that went missing: a bug, or a hand edit of
     /// the database.
     #[error(transparent)]
@@ -88,9 +87,7 @@ pub fn raised_version(column: impl ColumnTrait + Copy) -> SimpleExpr {
 /// A whole number as its database column holds it, or a validation error naming `field`: a
 /// number is stored as given or refused, never clipped to the column's largest value.
 pub fn stored_as<T: Copy + TryInto<U>, U>(field: &str, value: T) -> Result<U, RepoError> {
-    value.try_into().map_err(|_| {
-        RepoError::Invalid(vec![FieldError::new(field, "out_of_range", "This number is too large to store.")])
-    })
+    value.try_into().map_err(|_| RepoError::TooLarge { field: field.to_owned() })
 }
 
 /// What a full edit answers when its `UPDATE ... WHERE version = ?` changed no row: someone
