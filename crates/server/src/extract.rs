@@ -11,12 +11,14 @@ pub use team::{InTeam, MyTeams, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner
 use axum::{
     body::Bytes,
     extract::{
-        FromRequest, FromRequestParts, MatchedPath, Path, Request,
+        FromRequest, FromRequestParts, MatchedPath, Path, RawPathParams, Request,
         path::ErrorKind,
         rejection::{BytesRejection, PathRejection},
     },
     http::{HeaderMap, StatusCode, header, request::Parts},
 };
+use std::str::FromStr;
+
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::de::DeserializeOwned;
 
@@ -25,8 +27,9 @@ use crate::{
         error::AuthError,
         extract::{CurrentSession, bearer, from_access_token, from_access_token_with_default_team},
     },
+    entity::ids::{InvitePublicId, LogPublicId, MachinePublicId, QuotePublicId, ThreadPublicId, UserId},
     error::{AppError, FieldError},
-    repo::RepoError,
+    repo::{RepoError, invites, machines, members, quotes, threads},
     state::AppState,
 };
 
@@ -203,6 +206,63 @@ fn parameter_name(parts: &Parts, index: usize) -> String {
         })
         .unwrap_or_default()
         .to_owned()
+}
+
+/// A record named by the path's parameter `T::PARAM` (`{thread_id}`), parsed into its own id
+/// type: a parameter that is not such an id names no record, and answers 404 with
+/// `T::NOT_FOUND`, as a record that is not there does, before the record is looked for.
+#[derive(Debug, Clone)]
+pub struct PathId<T>(pub T);
+
+/// An id type a path names a record by ([`PathId`]).
+pub trait InPath: FromStr {
+    /// The path parameter's name.
+    const PARAM: &'static str;
+    /// What a missing record answers.
+    const NOT_FOUND: &'static str;
+}
+
+impl<T: InPath + Send, S: Send + Sync> FromRequestParts<S> for PathId<T> {
+    type Rejection = AppError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, AppError> {
+        let not_found = || AppError::NotFound(T::NOT_FOUND.to_owned());
+        let params = RawPathParams::from_request_parts(parts, state).await.map_err(|_| not_found())?;
+        let (_, value) = params.iter().find(|(name, _)| *name == T::PARAM).ok_or_else(|| {
+            AppError::Internal(anyhow::anyhow!("the route has no path parameter `{}`", T::PARAM))
+        })?;
+        value.parse().map(Self).map_err(|_| not_found())
+    }
+}
+
+impl InPath for ThreadPublicId {
+    const PARAM: &'static str = "thread_id";
+    const NOT_FOUND: &'static str = threads::NOT_FOUND;
+}
+
+impl InPath for MachinePublicId {
+    const PARAM: &'static str = "machine_id";
+    const NOT_FOUND: &'static str = machines::NOT_FOUND;
+}
+
+impl InPath for LogPublicId {
+    const PARAM: &'static str = "entry_id";
+    const NOT_FOUND: &'static str = machines::LOG_ENTRY_NOT_FOUND;
+}
+
+impl InPath for QuotePublicId {
+    const PARAM: &'static str = "quote_id";
+    const NOT_FOUND: &'static str = quotes::NOT_FOUND;
+}
+
+impl InPath for InvitePublicId {
+    const PARAM: &'static str = "invite_id";
+    const NOT_FOUND: &'static str = invites::NOT_FOUND;
+}
+
+impl InPath for UserId {
+    const PARAM: &'static str = "user_id";
+    const NOT_FOUND: &'static str = members::NOT_A_MEMBER;
 }
 
 /// 422 `validation_failed` naming a query or path parameter (`place`) in `fields` and in words.

@@ -56,6 +56,14 @@ macro_rules! id_type {
             }
         }
 
+        impl std::str::FromStr for $name {
+            type Err = NotAnId;
+
+            fn from_str(text: &str) -> Result<Self, NotAnId> {
+                Uuid::parse_str(text).map(Self).map_err(|_| NotAnId)
+            }
+        }
+
         // A primary key must say whether an auto-increment number can be one: never, ids are
         // random.
         impl TryFromU64 for $name {
@@ -82,6 +90,60 @@ id_type! {
     /// An invite to a team.
     InviteId;
 }
+
+/// Declares a public id type: the 16 letters and digits (`repo::new_public_id`) that name a
+/// record in paths and answers. Only a text of that shape parses into one, so a malformed id is
+/// refused before any query, and a thread's id cannot be passed where a machine's is expected.
+macro_rules! public_id_type {
+    ($($(#[$doc:meta])* $name:ident;)*) => {$(
+        $(#[$doc])*
+        #[derive(Clone, Debug, PartialEq, Eq, Hash)]
+        pub struct $name(String);
+
+        impl $name {
+            pub fn as_str(&self) -> &str {
+                &self.0
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = NotAnId;
+
+            fn from_str(text: &str) -> Result<Self, NotAnId> {
+                is_public_id(text).then(|| Self(text.to_owned())).ok_or(NotAnId)
+            }
+        }
+
+        impl fmt::Display for $name {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                self.0.fmt(f)
+            }
+        }
+    )*};
+}
+
+public_id_type! {
+    /// The public id of an entry of a team's thread inventory.
+    ThreadPublicId;
+    /// The public id of a team's machine.
+    MachinePublicId;
+    /// The public id of an entry of a machine's maintenance log.
+    LogPublicId;
+    /// The public id of a saved quote.
+    QuotePublicId;
+    /// The public id of an invite.
+    InvitePublicId;
+}
+
+/// Whether `text` has the shape of a public id: 16 ASCII letters and digits.
+fn is_public_id(text: &str) -> bool {
+    text.len() == 16 && text.bytes().all(|byte| byte.is_ascii_alphanumeric())
+}
+
+/// A text that is not an id of the kind asked for.
+#[derive(Debug, Clone, Copy, thiserror::Error)]
+#[error("not an id")]
+pub struct NotAnId;
 
 /// Declares a column type holding one of the core's enums as its `as_str` text.
 macro_rules! stored_enum {
@@ -143,6 +205,26 @@ mod tests {
 
     use super::*;
     use crate::entity::{mfa_factor::FactorStatus, one_time_token::TokenKind, session::Aal};
+
+    #[test]
+    fn a_public_id_is_sixteen_letters_and_digits_and_nothing_else() {
+        let made = crate::repo::new_public_id();
+        assert_eq!(made.parse::<ThreadPublicId>().unwrap().as_str(), made);
+        for malformed in [
+            "",
+            "abc",
+            "AAAAAAAAAAAAAAA",
+            "AAAAAAAAAAAAAAAAA",
+            "AAAAAAAAAAAAAAA-",
+            "AAAAAAAAAAAAAAAé",
+            "' OR 1=1 --------",
+        ] {
+            assert!(malformed.parse::<MachinePublicId>().is_err(), "{malformed:?}");
+        }
+        assert!("not-a-uuid".parse::<UserId>().is_err());
+        let user = UserId::new();
+        assert_eq!(user.to_string().parse::<UserId>().unwrap(), user);
+    }
 
     /// Databases already hold these texts (migrations/ made the columns strings): a renamed
     /// variant must not change what is written or stop old rows from reading.

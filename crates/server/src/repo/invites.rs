@@ -3,6 +3,7 @@
 //! ([`InviteStatus::of`]): accepted and revoked are final, a pending one expires on its own.
 
 use crate::db::Database;
+use crate::entity::ids::InvitePublicId;
 use crate::repo::RepoError;
 use bobbin_core::{
     email::EmailAddress,
@@ -69,11 +70,14 @@ pub(crate) fn status_now(
     )
 }
 
+/// What an invite that is not there, or not the caller's to see, answers.
+pub const NOT_FOUND: &str = "There is no such invite, or it is not yours to see.";
+
 /// Which invite: the one whose token hashes to this, or the one with this public id.
 #[derive(Debug, Clone, Copy)]
 pub enum Key<'a> {
     TokenHash(&'a str),
-    PublicId(&'a str),
+    PublicId(&'a InvitePublicId),
 }
 
 /// The team's invites, newest first ([`LIST_LIMIT`] at most).
@@ -243,7 +247,7 @@ pub enum RevokeRefusal {
 /// The database's, or a broken row's; a refusal is the inner `Err`.
 pub async fn revoke(
     db: &Database,
-    public_id: &str,
+    public_id: &InvitePublicId,
     user_id: UserId,
     may_revoke: impl FnOnce(&Invite, Option<Role>) -> bool,
 ) -> Result<Result<(Invite, team::Model), RevokeRefusal>, RepoError> {
@@ -380,7 +384,7 @@ async fn find(
 ) -> Result<Option<(team_invite::Model, team::Model)>, RepoError> {
     let which = match key {
         Key::TokenHash(hash) => team_invite::Column::TokenHash.eq(hash),
-        Key::PublicId(public_id) => team_invite::Column::PublicId.eq(public_id),
+        Key::PublicId(public_id) => team_invite::Column::PublicId.eq(public_id.as_str()),
     };
     let found = team_invite::Entity::find().filter(which).find_also_related(team::Entity).one(db).await?;
     Ok(match found {

@@ -5,6 +5,7 @@
 //! changes with its log.
 
 use crate::db::Database;
+use crate::entity::ids::{LogPublicId, MachinePublicId};
 use crate::repo::RepoError;
 use std::collections::HashMap;
 
@@ -28,7 +29,10 @@ use crate::{
 pub const MAX_MACHINES: u64 = 500;
 /// The most log entries one machine may hold (years of daily oiling).
 pub const MAX_LOG_ENTRIES: u64 = 10_000;
-const NOT_FOUND: &str = "There is no such machine in this team.";
+/// What a machine the team does not have answers.
+pub const NOT_FOUND: &str = "There is no such machine in this team.";
+/// What an entry the machine's log does not have answers.
+pub const LOG_ENTRY_NOT_FOUND: &str = "There is no such entry in this machine's log.";
 
 /// One stored machine with its log.
 #[derive(Debug, Clone)]
@@ -99,7 +103,7 @@ pub async fn list(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Stor
 pub async fn get(
     db: &impl ConnectionTrait,
     team_id: TeamId,
-    public_id: &str,
+    public_id: &MachinePublicId,
 ) -> Result<StoredMachine, RepoError> {
     let row = find(db, team_id, public_id).await?;
     let log = newest_first(machine_maintenance::Entity::find())
@@ -150,7 +154,7 @@ pub async fn edit(
     db: &Database,
     team_id: TeamId,
     user_id: UserId,
-    public_id: &str,
+    public_id: &MachinePublicId,
     version: i32,
     machine: &Machine,
 ) -> Result<StoredMachine, RepoError> {
@@ -169,7 +173,7 @@ pub async fn edit(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), RepoError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &MachinePublicId) -> Result<(), RepoError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| machine::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())
@@ -184,7 +188,7 @@ pub async fn log(
     db: &Database,
     team_id: TeamId,
     user_id: UserId,
-    public_id: &str,
+    public_id: &MachinePublicId,
     entry: NewLogEntry,
 ) -> Result<LogRecord, RepoError> {
     let row = find(db, team_id, public_id).await?;
@@ -228,18 +232,18 @@ pub async fn unlog(
     db: &Database,
     team_id: TeamId,
     user_id: UserId,
-    public_id: &str,
-    entry_id: &str,
+    public_id: &MachinePublicId,
+    entry_id: &LogPublicId,
 ) -> Result<(), RepoError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| {
         let deleted = machine_maintenance::Entity::delete_many()
             .filter(machine_maintenance::Column::MachineId.eq(row.id))
-            .filter(machine_maintenance::Column::PublicId.eq(entry_id))
+            .filter(machine_maintenance::Column::PublicId.eq(entry_id.as_str()))
             .exec(txn)
             .await?;
         if deleted.rows_affected == 0 {
-            return Err(RepoError::NotFound("There is no such entry in this machine's log.".to_owned()));
+            return Err(RepoError::NotFound(LOG_ENTRY_NOT_FOUND.to_owned()));
         }
         change(row.id, user_id).exec(txn).await?;
         Ok(())
@@ -281,11 +285,11 @@ fn change(id: MachineId, user: UserId) -> UpdateMany<machine::Entity> {
 async fn find(
     db: &impl ConnectionTrait,
     team_id: TeamId,
-    public_id: &str,
+    public_id: &MachinePublicId,
 ) -> Result<machine::Model, RepoError> {
     machine::Entity::find()
         .filter(machine::Column::TeamId.eq(team_id))
-        .filter(machine::Column::PublicId.eq(public_id))
+        .filter(machine::Column::PublicId.eq(public_id.as_str()))
         .one(db)
         .await?
         .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))

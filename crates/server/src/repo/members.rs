@@ -25,6 +25,9 @@ use crate::{
     repo::users::adopt_as_default_if_none,
 };
 
+/// What a person who is not a member of the team answers.
+pub const NOT_A_MEMBER: &str = "That person is not a member of this team.";
+
 /// A member of a team: the person, their role and when they joined.
 #[derive(Debug, Clone)]
 pub struct Member {

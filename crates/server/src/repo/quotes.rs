@@ -2,6 +2,7 @@
 //! back into the core's types (`bobbin_core::pricing`).
 
 use crate::db::Database;
+use crate::entity::ids::QuotePublicId;
 use crate::repo::RepoError;
 use std::collections::HashMap;
 
@@ -29,7 +30,8 @@ use crate::{
 
 /// The most quotes one team keeps.
 pub const MAX_QUOTES: u64 = 10_000;
-const NOT_FOUND: &str = "There is no such quote in this team.";
+/// What a quote the team does not have answers.
+pub const NOT_FOUND: &str = "There is no such quote in this team.";
 
 /// A quote in the list.
 #[derive(Debug, Serialize, ToSchema)]
@@ -122,7 +124,7 @@ pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Quote
 pub async fn get(
     db: &impl ConnectionTrait,
     team_id: TeamId,
-    public_id: &str,
+    public_id: &QuotePublicId,
 ) -> Result<QuoteView, RepoError> {
     let row = find(db, team_id, public_id).await?;
     let people = people_of(db, row.created_by.into_iter()).await?;
@@ -154,7 +156,7 @@ pub async fn save(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), RepoError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &QuotePublicId) -> Result<(), RepoError> {
     let row = find(db, team_id, public_id).await?;
     committed(db, async |txn| quote::Entity::delete_by_id(row.id).exec(txn).await).await?;
     Ok(())
@@ -213,11 +215,11 @@ fn to_json(value: &impl Serialize) -> Result<String, RepoError> {
 async fn find(
     db: &impl ConnectionTrait,
     team_id: TeamId,
-    public_id: &str,
+    public_id: &QuotePublicId,
 ) -> Result<quote::Model, RepoError> {
     quote::Entity::find()
         .filter(quote::Column::TeamId.eq(team_id))
-        .filter(quote::Column::PublicId.eq(public_id))
+        .filter(quote::Column::PublicId.eq(public_id.as_str()))
         .one(db)
         .await?
         .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))

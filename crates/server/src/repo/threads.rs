@@ -10,6 +10,7 @@
 //! the entry before it, and none after it to answer with. Only a change that matched no row
 //! reads the entry, to tell a missing entry from a refused change.
 
+use crate::entity::ids::ThreadPublicId;
 use crate::repo::RepoError;
 use std::{
     collections::{HashMap, HashSet},
@@ -42,7 +43,8 @@ use crate::{
 
 /// The most entries one team's thread inventory may hold.
 pub const MAX_THREADS: u64 = 20_000;
-const NOT_FOUND: &str = "There is no such thread in this team's inventory.";
+/// What a thread the team does not have answers.
+pub const NOT_FOUND: &str = "There is no such thread in this team's inventory.";
 
 /// One stored entry, as the API shows it.
 #[derive(Debug, Clone)]
@@ -61,7 +63,11 @@ pub struct Thread {
 /// # Errors
 ///
 /// 404 when the team has no such entry; a database error.
-pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<Thread, RepoError> {
+pub async fn get(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    public_id: &ThreadPublicId,
+) -> Result<Thread, RepoError> {
     let row = find(db, team_id, public_id).await?;
     let people = people_of(db, row.updated_by.into_iter()).await?;
     thread_of(&row, &people)
@@ -149,7 +155,7 @@ pub async fn edit(
     db: &Database,
     team_id: TeamId,
     user: &user::Model,
-    public_id: &str,
+    public_id: &ThreadPublicId,
     version: i32,
     entry: &ThreadEntry,
 ) -> Result<Thread, RepoError> {
@@ -177,7 +183,7 @@ pub async fn adjust(
     db: &Database,
     team_id: TeamId,
     user: &user::Model,
-    public_id: &str,
+    public_id: &ThreadPublicId,
     delta: i64,
 ) -> Result<Thread, RepoError> {
     let after = Expr::col(inventory_thread::Column::Quantity).add(delta);
@@ -208,7 +214,7 @@ pub async fn set_quantity(
     db: &Database,
     team_id: TeamId,
     user: &user::Model,
-    public_id: &str,
+    public_id: &ThreadPublicId,
     expected: Hundredths,
     quantity: Hundredths,
 ) -> Result<Thread, RepoError> {
@@ -248,7 +254,7 @@ pub async fn change_many(
     db: &Database,
     team_id: TeamId,
     user_id: UserId,
-    public_ids: &[String],
+    public_ids: &[ThreadPublicId],
     changes: &ManyChanges,
 ) -> Result<Vec<Thread>, RepoError> {
     committed(db, async |txn| {
@@ -281,11 +287,11 @@ pub async fn change_many(
 /// # Errors
 ///
 /// 404; a database error.
-pub async fn delete(db: &Database, team_id: TeamId, public_id: &str) -> Result<(), RepoError> {
+pub async fn delete(db: &Database, team_id: TeamId, public_id: &ThreadPublicId) -> Result<(), RepoError> {
     let deleted = committed(db, async |txn| {
         inventory_thread::Entity::delete_many()
             .filter(inventory_thread::Column::TeamId.eq(team_id))
-            .filter(inventory_thread::Column::PublicId.eq(public_id))
+            .filter(inventory_thread::Column::PublicId.eq(public_id.as_str()))
             .exec(txn)
             .await
     })
@@ -540,10 +546,14 @@ fn change(id: ThreadId, user: UserId) -> UpdateMany<inventory_thread::Entity> {
 }
 
 /// [`change`] of the team's entry with this public id, if the team has it.
-fn change_entry(team_id: TeamId, public_id: &str, user: UserId) -> UpdateMany<inventory_thread::Entity> {
+fn change_entry(
+    team_id: TeamId,
+    public_id: &ThreadPublicId,
+    user: UserId,
+) -> UpdateMany<inventory_thread::Entity> {
     stamped(user)
         .filter(inventory_thread::Column::TeamId.eq(team_id))
-        .filter(inventory_thread::Column::PublicId.eq(public_id))
+        .filter(inventory_thread::Column::PublicId.eq(public_id.as_str()))
 }
 
 /// An update of entries that raises their version and records who changed them, and when; with
@@ -634,11 +644,11 @@ async fn by_identity(db: &impl ConnectionTrait, team_id: TeamId) -> Result<HashM
 async fn find(
     db: &impl ConnectionTrait,
     team_id: TeamId,
-    public_id: &str,
+    public_id: &ThreadPublicId,
 ) -> Result<inventory_thread::Model, RepoError> {
     inventory_thread::Entity::find()
         .filter(inventory_thread::Column::TeamId.eq(team_id))
-        .filter(inventory_thread::Column::PublicId.eq(public_id))
+        .filter(inventory_thread::Column::PublicId.eq(public_id.as_str()))
         .one(db)
         .await?
         .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))

@@ -18,9 +18,10 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
+use crate::{entity::ids::QuotePublicId, extract::PathId};
 use crate::{
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, ApiQuery, TeamEditor, TeamViewer},
+    extract::{ApiJson, ApiQuery, TeamEditor, TeamViewer},
     repo::quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, Stored},
     state::AppState,
 };
@@ -151,7 +152,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     member: TeamViewer,
-    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
+    PathId(quote_id): PathId<QuotePublicId>,
 ) -> Result<Json<QuoteBody>, AppError> {
     Ok(Json(QuoteBody { quote: quotes::get(&state.db, member.team.id, &quote_id).await? }))
 }
@@ -171,7 +172,7 @@ pub async fn get(
 pub async fn duplicate(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
+    PathId(quote_id): PathId<QuotePublicId>,
 ) -> Result<Response, AppError> {
     let original = quotes::get(&state.db, member.team.id, &quote_id).await?;
     let result = reprice(&original.rates, &original.job, &original.summary.currency)?;
@@ -203,7 +204,7 @@ pub async fn duplicate(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, quote_id)): ApiPath<(String, String)>,
+    PathId(quote_id): PathId<QuotePublicId>,
 ) -> Result<StatusCode, AppError> {
     quotes::delete(&state.db, member.team.id, &quote_id).await?;
     Ok(StatusCode::NO_CONTENT)

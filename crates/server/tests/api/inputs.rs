@@ -137,21 +137,17 @@ async fn a_query_parameter_that_cannot_be_read_is_named_in_a_422(
 }
 
 /// A path parameter that cannot be read (`%FF` decodes to a byte that is no UTF-8) answers as a
-/// query parameter does, naming it; axum's own extractor answered a bare 400 "Bad Request".
+/// query parameter does, naming it; axum's own extractor answered a bare 400 "Bad Request". (A
+/// parameter that names a record by its id answers 404 instead: see the next test.)
 #[rstest]
 #[tokio::test]
 async fn a_path_parameter_that_cannot_be_read_is_named_in_a_422(#[values(Backend::Sqlite)] backend: Backend) {
     let app = spawn_app(backend).await;
     let owner = app.person("owner").await;
-    let team = app.team(&owner, "Stitch & Co").await;
 
     for (method, path, parameter) in [
         (Method::GET, "/catalog/lines/%FF".to_owned(), "line_id"),
         (Method::GET, "/catalog/lines/madeira-polyneon/threads/%FF".to_owned(), "code"),
-        (Method::POST, "/invites/%FF/revoke".to_owned(), "invite_id"),
-        (Method::POST, "/invites/%FF/accept".to_owned(), "invite_id"),
-        (Method::GET, format!("/teams/{team}/threads/%FF"), "thread_id"),
-        (Method::DELETE, format!("/teams/{team}/members/%FF"), "user_id"),
         (Method::GET, "/teams/%FF".to_owned(), "team_id"),
         (Method::GET, "/teams/%FF/machines".to_owned(), "team_id"),
     ] {
@@ -160,5 +156,60 @@ async fn a_path_parameter_that_cannot_be_read_is_named_in_a_422(#[values(Backend
         assert_eq!(answer.body["fields"][0]["field"], parameter, "{method} {path}: {answer:?}");
         let message = answer.body["fields"][0]["message"].as_str().unwrap();
         assert!(message.starts_with(&format!("The path parameter `{parameter}` ")), "{path}: {message}");
+    }
+}
+
+/// A path parameter that names a record by its id is parsed into that id's own type (a thread's,
+/// a machine's, a log entry's, a quote's, an invite's, a person's): one that is not such an id
+/// names no record, and answers 404 with the record's own message, as a record that is not there
+/// does, without looking for it.
+#[rstest]
+#[tokio::test]
+async fn a_malformed_id_in_a_path_names_no_record(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let machine = app
+        .api_post(
+            &owner,
+            &format!("/teams/{team}/machines"),
+            json!({ "name": "Six", "heads": 1, "needles_per_head": 6, "max_spm": 1000, "typical_spm": 800 }),
+        )
+        .await
+        .assert_status(StatusCode::CREATED)["machine"]["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let thread_gone = "There is no such thread in this team's inventory.";
+    let machine_gone = "There is no such machine in this team.";
+    let quote_gone = "There is no such quote in this team.";
+    let invite_gone = "There is no such invite, or it is not yours to see.";
+    let not_a_member = "That person is not a member of this team.";
+    // Too short, too long, not letters and digits, not UTF-8, and SQL.
+    for bad in ["nope", "AAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAA-", "%FF", "%27%20OR%201%3D1%20--"] {
+        for (method, path, message) in [
+            (Method::GET, format!("/teams/{team}/threads/{bad}"), thread_gone),
+            (Method::POST, format!("/teams/{team}/threads/{bad}/adjust"), thread_gone),
+            (Method::DELETE, format!("/teams/{team}/threads/{bad}"), thread_gone),
+            (Method::GET, format!("/teams/{team}/machines/{bad}"), machine_gone),
+            (
+                Method::DELETE,
+                format!("/teams/{team}/machines/{machine}/maintenance/{bad}"),
+                "There is no such entry in this machine's log.",
+            ),
+            (Method::DELETE, format!("/teams/{team}/machines/{bad}/maintenance/{bad}"), machine_gone),
+            (Method::GET, format!("/teams/{team}/quotes/{bad}"), quote_gone),
+            (Method::DELETE, format!("/teams/{team}/quotes/{bad}"), quote_gone),
+            (Method::POST, format!("/invites/{bad}/accept"), invite_gone),
+            (Method::POST, format!("/invites/{bad}/revoke"), invite_gone),
+            (Method::DELETE, format!("/teams/{team}/members/{bad}"), not_a_member),
+        ] {
+            let body = (method == Method::POST).then(|| json!({ "delta": 1 }));
+            let answer = app.api(&owner, method.clone(), &path, body).await;
+            answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+            assert_eq!(answer.body["message"], message, "{method} {path}: {answer:?}");
+        }
     }
 }

@@ -20,8 +20,12 @@ use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::{
+    entity::ids::{LogPublicId, MachinePublicId},
+    extract::PathId,
+};
+use crate::{
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, TeamEditor, TeamViewer},
+    extract::{ApiJson, TeamEditor, TeamViewer},
     repo::{
         machines::{self, LogRecord, NewLogEntry, StoredMachine},
         stored_as,
@@ -156,7 +160,7 @@ pub async fn create(
 pub async fn get(
     State(state): State<AppState>,
     member: TeamViewer,
-    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
+    PathId(machine_id): PathId<MachinePublicId>,
 ) -> Result<Json<MachineBody>, AppError> {
     let stored = machines::get(&state.db, member.team.id, &machine_id).await?;
     Ok(Json(MachineBody { machine: view(stored, true) }))
@@ -177,7 +181,7 @@ pub async fn get(
 pub async fn update(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
+    PathId(machine_id): PathId<MachinePublicId>,
     ApiJson(edit): ApiJson<MachineEdit>,
 ) -> Result<Json<MachineBody>, AppError> {
     let version = super::edited_version(edit.version)?;
@@ -200,7 +204,7 @@ pub async fn update(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
+    PathId(machine_id): PathId<MachinePublicId>,
 ) -> Result<StatusCode, AppError> {
     machines::delete(&state.db, member.team.id, &machine_id).await?;
     Ok(StatusCode::NO_CONTENT)
@@ -220,7 +224,7 @@ pub async fn delete(
 pub async fn log(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, machine_id)): ApiPath<(String, String)>,
+    PathId(machine_id): PathId<MachinePublicId>,
     ApiJson(input): ApiJson<LogInput>,
 ) -> Result<Response, AppError> {
     let date = parse_date(&input.performed_on).map_err(|message| {
@@ -265,7 +269,8 @@ pub async fn log(
 pub async fn unlog(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, machine_id, entry_id)): ApiPath<(String, String, String)>,
+    PathId(machine_id): PathId<MachinePublicId>,
+    PathId(entry_id): PathId<LogPublicId>,
 ) -> Result<StatusCode, AppError> {
     machines::unlog(&state.db, member.team.id, member.user.id, &machine_id, &entry_id).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -37,10 +37,11 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     entity::ids::TeamId,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, ApiQuery, TEAM_NOT_FOUND, TeamEditor, TeamViewer},
+    extract::{ApiJson, ApiQuery, TEAM_NOT_FOUND, TeamEditor, TeamViewer},
     repo::threads::{self, MAX_THREADS, Thread},
     state::AppState,
 };
+use crate::{entity::ids::ThreadPublicId, extract::PathId};
 
 /// The most codes one bulk add may list.
 const MAX_BULK_CODES: usize = 500;
@@ -215,6 +216,12 @@ pub async fn list(
     Ok(([(header::CONTENT_TYPE, "application/json")], body).into_response())
 }
 
+/// The entries `ids` names: one that is not an id names no entry (404), as one the team does
+/// not have.
+fn thread_ids(ids: &[String]) -> Result<Vec<ThreadPublicId>, AppError> {
+    ids.iter().map(|id| id.parse().map_err(|_| AppError::NotFound(threads::NOT_FOUND.to_owned()))).collect()
+}
+
 /// The answer for a team removed while the request was under way.
 fn team_gone() -> AppError {
     AppError::NotFound(TEAM_NOT_FOUND.to_owned())
@@ -268,7 +275,7 @@ pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<
 pub async fn get(
     State(state): State<AppState>,
     member: TeamViewer,
-    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
+    PathId(thread_id): PathId<ThreadPublicId>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let thread = threads::get(&state.db, member.team.id, &thread_id).await?;
     let team_default = member.default_reorder_point;
@@ -290,7 +297,7 @@ pub async fn get(
 pub async fn update(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
+    PathId(thread_id): PathId<ThreadPublicId>,
     ApiJson(input): ApiJson<ThreadInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let Some(version) = input.version else {
@@ -330,7 +337,7 @@ pub struct AdjustInput {
 pub async fn adjust(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
+    PathId(thread_id): PathId<ThreadPublicId>,
     ApiJson(input): ApiJson<AdjustInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let magnitude = Hundredths::from_f64(input.delta.abs()).map_err(|error| {
@@ -366,7 +373,7 @@ pub struct SetQuantityInput {
 pub async fn set_quantity(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
+    PathId(thread_id): PathId<ThreadPublicId>,
     ApiJson(input): ApiJson<SetQuantityInput>,
 ) -> Result<Json<ThreadBody>, AppError> {
     let amount = |field: &str, value: f64| {
@@ -473,7 +480,8 @@ pub async fn change_many(
     }
     let changes = threads::ManyChanges { location, reorder_point };
     let threads =
-        threads::change_many(&state.db, member.team.id, member.user.id, &input.ids, &changes).await?;
+        threads::change_many(&state.db, member.team.id, member.user.id, &thread_ids(&input.ids)?, &changes)
+            .await?;
     let team_default = member.default_reorder_point;
     Ok(Json(ManyResult { threads: threads.iter().map(|thread| view(thread, None, team_default)).collect() }))
 }
@@ -491,7 +499,7 @@ pub async fn change_many(
 pub async fn delete(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiPath((_team, thread_id)): ApiPath<(String, String)>,
+    PathId(thread_id): PathId<ThreadPublicId>,
 ) -> Result<StatusCode, AppError> {
     threads::delete(&state.db, member.team.id, &thread_id).await?;
     Ok(StatusCode::NO_CONTENT)

@@ -28,7 +28,7 @@ use crate::{
     },
     entity::{team, user},
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, AuthUser, TeamAdmin},
+    extract::{ApiJson, AuthUser, TeamAdmin},
     mail::templates::{self, InviteDetails, MailKind},
     repo::{
         self,
@@ -39,8 +39,7 @@ use crate::{
     },
     state::AppState,
 };
-
-const INVITE_NOT_FOUND: &str = "There is no such invite, or it is not yours to see.";
+use crate::{entity::ids::InvitePublicId, extract::PathId};
 
 /// An invite as the team's admins and its addressee see it. The token is never sent back: it
 /// only travels in the e-mail.
@@ -212,7 +211,7 @@ pub async fn mine(
 pub async fn revoke(
     State(state): State<AppState>,
     AuthUser(current): AuthUser,
-    ApiPath(invite_id): ApiPath<String>,
+    PathId(invite_id): PathId<InvitePublicId>,
 ) -> Result<Json<InviteBody>, AppError> {
     let user = current.user;
     let may_revoke = |invite: &repo::invites::Invite, role: Option<Role>| {
@@ -221,7 +220,7 @@ pub async fn revoke(
     let (invite, team) =
         repo::invites::revoke(&state.db, &invite_id, user.id, may_revoke).await?.map_err(|refusal| {
             match refusal {
-                RevokeRefusal::NotFound => AppError::NotFound(INVITE_NOT_FOUND.to_owned()),
+                RevokeRefusal::NotFound => AppError::NotFound(repo::invites::NOT_FOUND.to_owned()),
                 RevokeRefusal::Accepted => AppError::conflict(
                     "invite_accepted",
                     "This invite was already accepted; to undo it, remove the member from the team.",
@@ -286,7 +285,7 @@ pub async fn preview(
     )?;
     let found = repo::invites::preview(&state.db, &sha256_hex(body.token.trim()))
         .await?
-        .ok_or_else(|| AppError::NotFound(INVITE_NOT_FOUND.to_owned()))?;
+        .ok_or_else(|| AppError::NotFound(repo::invites::NOT_FOUND.to_owned()))?;
     match found.status {
         InviteStatus::Pending => {}
         InviteStatus::Accepted => return Err(already_accepted()),
@@ -315,7 +314,7 @@ pub async fn preview(
 pub async fn accept_by_public_id(
     State(state): State<AppState>,
     AuthUser(current): AuthUser,
-    ApiPath(invite_id): ApiPath<String>,
+    PathId(invite_id): PathId<InvitePublicId>,
 ) -> Result<Json<AcceptedBody>, AppError> {
     let user = &current.user;
     accept(&state, Key::PublicId(&invite_id), user, |invite| is_addressee(user, invite)).await
@@ -330,7 +329,7 @@ async fn accept(
     let Accepted { invite, team, member_count } = repo::invites::accept(&state.db, key, user.id, may_accept)
         .await?
         .map_err(|refusal| match refusal {
-            AcceptRefusal::NotFound => AppError::NotFound(INVITE_NOT_FOUND.to_owned()),
+            AcceptRefusal::NotFound => AppError::NotFound(repo::invites::NOT_FOUND.to_owned()),
             AcceptRefusal::Accepted => already_accepted(),
             AcceptRefusal::Revoked => withdrawn(),
             AcceptRefusal::Expired => expired(),

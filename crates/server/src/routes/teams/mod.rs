@@ -18,15 +18,15 @@ use bobbin_core::team::{MembershipError, Role, TeamName};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
-use uuid::Uuid;
 
+use crate::extract::PathId;
 use crate::{
     entity::{
         ids::{TeamId, UserId},
         team,
     },
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiPath, AuthUser, MyTeams, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer},
+    extract::{ApiJson, AuthUser, MyTeams, TEAM_NOT_FOUND, TeamAdmin, TeamOwner, TeamViewer},
     repo::{
         self,
         members::{Placed, PutRefusal, RemoveRefusal},
@@ -258,10 +258,9 @@ pub async fn put_member(
 pub async fn remove_member(
     state: axum::extract::State<AppState>,
     actor: TeamViewer,
-    ApiPath((_team, user_id)): ApiPath<(String, String)>,
+    PathId(user_id): PathId<UserId>,
 ) -> Result<StatusCode, AppError> {
-    let not_a_member = || AppError::NotFound("That person is not a member of this team.".to_owned());
-    let user_id = Uuid::parse_str(&user_id).map(UserId).map_err(|_| not_a_member())?;
+    let not_a_member = || AppError::NotFound(repo::members::NOT_A_MEMBER.to_owned());
     repo::members::remove(&state.db, actor.team.id, actor.user.id, user_id).await?.map_err(|refusal| {
         match refusal {
             RemoveRefusal::ActorLeft => AppError::NotFound(TEAM_NOT_FOUND.to_owned()),
