@@ -138,18 +138,23 @@ async fn a_query_parameter_that_cannot_be_read_is_named_in_a_422(
 
 /// A path parameter that cannot be read (`%FF` decodes to a byte that is no UTF-8) answers as a
 /// query parameter does, naming it; axum's own extractor answered a bare 400 "Bad Request". (A
-/// parameter that names a record by its id answers 404 instead: see the next test.)
+/// parameter that names a record by its id, read as text, answers 404 instead: see the next
+/// test.)
 #[rstest]
 #[tokio::test]
 async fn a_path_parameter_that_cannot_be_read_is_named_in_a_422(#[values(Backend::Sqlite)] backend: Backend) {
     let app = spawn_app(backend).await;
     let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
 
     for (method, path, parameter) in [
         (Method::GET, "/catalog/lines/%FF".to_owned(), "line_id"),
         (Method::GET, "/catalog/lines/madeira-polyneon/threads/%FF".to_owned(), "code"),
         (Method::GET, "/teams/%FF".to_owned(), "team_id"),
         (Method::GET, "/teams/%FF/machines".to_owned(), "team_id"),
+        // The team's check reads the path first.
+        (Method::GET, format!("/teams/{team}/threads/%FF"), "thread_id"),
+        (Method::DELETE, format!("/teams/{team}/members/%FF"), "user_id"),
     ] {
         let answer = app.api(&owner, method.clone(), &path, None).await;
         answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
@@ -187,8 +192,8 @@ async fn a_malformed_id_in_a_path_names_no_record(
     let quote_gone = "There is no such quote in this team.";
     let invite_gone = "There is no such invite, or it is not yours to see.";
     let not_a_member = "That person is not a member of this team.";
-    // Too short, too long, not letters and digits, not UTF-8, and SQL.
-    for bad in ["nope", "AAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAA-", "%FF", "%27%20OR%201%3D1%20--"] {
+    // Too short, too long, not letters and digits, and SQL.
+    for bad in ["nope", "AAAAAAAAAAAAAAAAA", "AAAAAAAAAAAAAAA-", "%27%20OR%201%3D1%20--"] {
         for (method, path, message) in [
             (Method::GET, format!("/teams/{team}/threads/{bad}"), thread_gone),
             (Method::POST, format!("/teams/{team}/threads/{bad}/adjust"), thread_gone),
@@ -211,5 +216,11 @@ async fn a_malformed_id_in_a_path_names_no_record(
             answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
             assert_eq!(answer.body["message"], message, "{method} {path}: {answer:?}");
         }
+    }
+    // Not even text once decoded, where no team check read the path first.
+    for path in ["/invites/%FF/accept", "/invites/%FF/revoke"] {
+        let answer = app.api(&owner, Method::POST, path, None).await;
+        answer.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+        assert_eq!(answer.body["message"], invite_gone, "{path}: {answer:?}");
     }
 }
