@@ -206,15 +206,12 @@ impl Database {
     /// The connections open, of them idle, and the most there may be, in both pools.
     pub fn connections(&self) -> (u32, usize, u32) {
         fn of(db: &DatabaseConnection) -> (u32, usize, u32) {
-            match db.get_database_backend() {
-                DbBackend::Sqlite => {
-                    let pool = db.get_sqlite_connection_pool();
-                    (pool.size(), pool.num_idle(), pool.options().get_max_connections())
-                }
-                _ => {
-                    let pool = db.get_postgres_connection_pool();
-                    (pool.size(), pool.num_idle(), pool.options().get_max_connections())
-                }
+            if db.get_database_backend() == DbBackend::Sqlite {
+                let pool = db.get_sqlite_connection_pool();
+                (pool.size(), pool.num_idle(), pool.options().get_max_connections())
+            } else {
+                let pool = db.get_postgres_connection_pool();
+                (pool.size(), pool.num_idle(), pool.options().get_max_connections())
             }
         }
         let reads = of(&self.reads);
