@@ -16,6 +16,7 @@ mod load;
 #[path = "../common/postgres.rs"]
 #[expect(dead_code, reason = "these tests never drop a database while a server uses it")]
 mod postgres;
+mod terminated_commits;
 
 use std::{
     sync::{Arc, atomic::AtomicBool},
