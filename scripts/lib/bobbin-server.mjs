@@ -1,5 +1,6 @@
 // What the scripts that measure the release server through HTTP share (bench-inventory.mjs,
-// load-inventory.mjs): starting it on loopback, a confirmed account, and an inventory to import.
+// load-inventory.mjs, bench-http.mjs): starting it on loopback, a confirmed account, and an
+// inventory to import.
 // Each script keeps its own measuring.
 //
 // The server runs in development mode on a free 127.0.0.1 port with a temporary folder as its
@@ -52,14 +53,16 @@ async function waitForServer(base, poll) {
  * (`<name>-<time>@example.com`); `env` is added to the server's environment, which otherwise holds
  * only PATH; `binary` defaults to target/release/bobbin. With `quiet`, the server's log goes to a
  * file, printed only when it does not start (a load run's request lines would flood the terminal);
- * `poll` is how often it asks whether the server is up, in ms.
+ * `poll` is how often it asks whether the server is up, in ms. `siteUrl` (the server's own address
+ * by default) is the address access tokens name as their issuer: servers that share a database
+ * behind one balancer are given the same one.
  */
-export async function startServer({ name, env = {}, binary = join(root, 'target/release/bobbin'), quiet = false, poll = 100 }) {
+export async function startServer({ name, env = {}, binary = join(root, 'target/release/bobbin'), quiet = false, poll = 100, siteUrl }) {
   const folder = mkdtempSync(join(tmpdir(), `bobbin-${name}-`));
   const log = join(folder, 'server.log');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(binary, ['serve', '--bind', `127.0.0.1:${port}`, '--env', 'development', '--site-url', base], {
+  const child = spawn(binary, ['serve', '--bind', `127.0.0.1:${port}`, '--env', 'development', '--site-url', siteUrl ?? base], {
     cwd: folder,
     stdio: ['ignore', 'ignore', quiet ? openSync(log, 'w') : 'inherit'],
     env: { PATH: process.env.PATH, ...env },
@@ -67,6 +70,7 @@ export async function startServer({ name, env = {}, binary = join(root, 'target/
   const stop = () => {
     child.kill();
     rmSync(folder, { recursive: true, force: true });
+    process.off('exit', stop);
   };
   process.on('exit', stop);
 
