@@ -14,6 +14,9 @@ use serde_json::Value;
 use tempfile::TempDir;
 
 const BOBBIN: &str = env!("CARGO_BIN_EXE_bobbin");
+/// Another build of the server to run these tests against (`BOBBIN_TEST_SERVER=/path/to/bobbin`),
+/// an older one, say, to see that a test finds what it looks for; this build's by default.
+const OTHER_BUILD: &str = "BOBBIN_TEST_SERVER";
 
 /// Sign-in attempts (and sign-ups, recoveries...) each client address may make per 5 minutes.
 pub const RATE_LIMIT: u32 = 5;
@@ -41,7 +44,8 @@ impl Server {
         let folder = tempfile::tempdir().expect("a folder for the server");
         let log = folder.path().join("server.log");
         let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
-        let child = Command::new(BOBBIN)
+        let binary = std::env::var_os(OTHER_BUILD).unwrap_or_else(|| BOBBIN.into());
+        let child = Command::new(binary)
             .args(["serve", "--env", "development", "--autoconfirm", "--trust-forwarded-for"])
             .args(["--bind", &format!("127.0.0.1:{port}"), "--site-url", SITE_URL])
             .args(["--database-url", database_url, "--db-max-connections", "8"])
