@@ -95,15 +95,27 @@ pub async fn page(
                 .to(user::Column::Id)
                 .into(),
         )
-        .select_also(user::Entity)
+        .column_as(Expr::col((user::Entity, user::Column::Email)), CHANGER_EMAIL)
+        .into_model::<PageRow>()
         .all(db)
         .await?;
-    rows.iter()
-        .map(|(row, changer)| {
-            let changer = changer.as_ref().map(Person::of);
-            Ok((row.id, thread_shown(row, changer.as_ref())?))
-        })
-        .collect()
+    rows.iter().map(|PageRow(row, email)| Ok((row.id, thread_shown(row, email.clone())?))).collect()
+}
+
+/// The column of a [`page`]'s row that holds the address of who changed the entry last.
+const CHANGER_EMAIL: &str = "changer_email";
+
+/// A row of [`page`]: the entry, and the address of who changed it last (the person's only
+/// column a page shows).
+struct PageRow(inventory_thread::Model, Option<String>);
+
+impl FromQueryResult for PageRow {
+    fn from_query_result(row: &sea_orm::QueryResult, prefix: &str) -> Result<Self, DbErr> {
+        Ok(Self(
+            inventory_thread::Model::from_query_result(row, prefix)?,
+            row.try_get(prefix, CHANGER_EMAIL)?,
+        ))
+    }
 }
 
 /// Every entry of the team with the Unix second it last changed, in no particular order.
@@ -660,17 +672,17 @@ fn changed_by(row: &inventory_thread::Model, user: &user::Model) -> Result<Threa
 }
 
 fn thread_of(row: &inventory_thread::Model, people: &HashMap<UserId, Person>) -> Result<Thread, RepoError> {
-    thread_shown(row, row.updated_by.and_then(|id| people.get(&id)))
+    thread_shown(row, row.updated_by.and_then(|id| people.get(&id)).map(|person| person.email.clone()))
 }
 
-/// The stored row as the API shows it, changed last by `changer`.
-fn thread_shown(row: &inventory_thread::Model, changer: Option<&Person>) -> Result<Thread, RepoError> {
+/// The stored row as the API shows it, changed last by the person at `changer_email`.
+fn thread_shown(row: &inventory_thread::Model, changer_email: Option<String>) -> Result<Thread, RepoError> {
     Ok(Thread {
         public_id: row.public_id.clone(),
         entry: entry_of(row)?,
         stored_colour: row.colour.clone(),
         version: row.version,
-        updated_by_email: changer.map(|person| person.email.clone()),
+        updated_by_email: changer_email,
         updated_at: row.updated_at,
     })
 }
