@@ -3,11 +3,13 @@
 //! builds a query or opens a transaction.
 //!
 //! A rule every write must follow lives in the write functions here, where no handler can
-//! forget it: a change to a team's threads raises the team's thread revision (which the
-//! [`thread_cache`] copies are checked against) in the change's own transaction; a change to a
-//! thread or a machine raises its `version` ([`raised_version`]).
+//! forget it: a change to a thread or a machine raises its `version` ([`raised_version`]). The
+//! database itself gives a team's thread revision (which the [`thread_cache`] copies are checked
+//! against) a new value in the transaction of every change to its threads (triggers).
 //!
-//! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all.
+//! Imports run one way: `routes` -> `extract` -> `repo` -> `entity`, with the core below all. A
+//! function here answers [`RepoError`], in the data's own terms; the API's edge says what it
+//! means to the caller.
 
 pub mod account;
 pub mod auth;
