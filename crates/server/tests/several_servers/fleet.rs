@@ -61,6 +61,16 @@ impl Server {
         Self { address: format!("http://127.0.0.1:{port}"), child, log, _folder: folder }
     }
 
+    /// Two servers on the database at `database_url`, started one after the other as in a rolling
+    /// start, each serving before the next starts.
+    pub async fn two_in_turn(database_url: &str, client: &reqwest::Client) -> (Self, Self) {
+        let mut first = Self::spawn(database_url);
+        first.wait_until_serving(client).await;
+        let mut second = Self::spawn(database_url);
+        second.wait_until_serving(client).await;
+        (first, second)
+    }
+
     /// Waits until `/healthz` answers 200; panics with the server's log if it stops first or
     /// takes longer than [`START_TIMEOUT`].
     pub async fn wait_until_serving(&mut self, client: &reqwest::Client) {

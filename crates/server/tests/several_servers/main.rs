@@ -46,10 +46,7 @@ async fn two_servers_one_killed() {
     let database = PostgresDatabase::create().await;
     let client = fleet::client();
     // One after the other, as in a rolling start; both at once is the next test.
-    let mut first = Server::spawn(&database.url);
-    first.wait_until_serving(&client).await;
-    let mut second = Server::spawn(&database.url);
-    second.wait_until_serving(&client).await;
+    let (mut first, second) = Server::two_in_turn(&database.url, &client).await;
     let fleet = Arc::new(Fleet::new(client, &first, &second));
 
     sign_in_attempts_count_against_one_limit_on_both_servers(&fleet).await;

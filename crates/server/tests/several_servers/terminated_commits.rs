@@ -102,10 +102,7 @@ async fn no_plus_one_is_applied_twice_when_backends_are_terminated_mid_commit_on
 async fn terminated_mid_commit() {
     let database = PostgresDatabase::create().await;
     let client = fleet::client();
-    let mut first = Server::spawn(&database.url);
-    first.wait_until_serving(&client).await;
-    let mut second = Server::spawn(&database.url);
-    second.wait_until_serving(&client).await;
+    let (first, second) = Server::two_in_turn(&database.url, &client).await;
     let fleet = Arc::new(Fleet::new(client, &first, &second));
 
     let mut tappers = Vec::new();
