@@ -13,7 +13,6 @@
 //! database holds a shared lock on `<database>.lock` ([`ServerLock`]); restore takes it
 //! exclusively, or stops.
 
-use crate::db::Database;
 use std::{
     fs::{File, TryLockError},
     path::{Path, PathBuf},
@@ -28,6 +27,7 @@ use sea_orm::{
 };
 use time::{OffsetDateTime, macros::format_description};
 
+use crate::db::Database;
 use crate::{
     config::{BackupSchedule, DatabaseArgs},
     db::{Engine, SQLITE_BUSY_TIMEOUT},

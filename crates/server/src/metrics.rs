@@ -9,7 +9,6 @@
 //! label, [`UNMATCHED`]; the embedded files, each a route of its own named after its content hash,
 //! share one per folder ([`FILE_FOLDERS`]); methods other than the usual ones share `other`.
 
-use crate::db::Database;
 use std::{sync::Arc, time::Instant};
 
 use axum::{
@@ -24,6 +23,7 @@ use prometheus_client::{
     registry::{Registry, Unit},
 };
 
+use crate::db::Database;
 use crate::{mail::MailCounters, repo::thread_cache::ThreadCache};
 
 /// The route label of a request that no route matched.

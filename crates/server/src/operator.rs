@@ -5,7 +5,6 @@
 
 use std::{fmt::Write as _, io::BufRead as _};
 
-use crate::db::Database;
 use anyhow::{Context as _, bail};
 use bobbin_core::team::Role;
 use rand::seq::IndexedRandom as _;
@@ -13,6 +12,7 @@ use serde_json::{Value, json};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::{
     auth::{
         password::{self, PasswordPolicy},

@@ -1,10 +1,10 @@
 //! Whether this binary and the database agree on the schema: `bobbin migrate status`, the copy
 //! kept before a SQLite database is migrated, and the check of a backup before it is restored.
 
-use crate::db::Database;
 use migration::{Migrator, MigratorTrait as _};
 use sea_orm::DbErr;
 
+use crate::db::Database;
 use crate::repo;
 
 /// The migrations this binary knows, compared with those the database has applied.

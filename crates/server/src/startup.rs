@@ -1,7 +1,6 @@
 //! Building and running the server. Tests build an [`Application`] on port 0 with a fresh
 //! database and talk to it over HTTP, exactly as a browser would.
 
-use crate::db::Database;
 use std::{convert::Infallible, future::Future, net::SocketAddr, sync::Arc, time::Duration};
 
 use anyhow::Context as _;
@@ -14,6 +13,7 @@ use sea_orm::sqlx::{
 use tokio::{net::TcpListener, sync::watch};
 use tower::Layer as _;
 
+use crate::db::Database;
 /// What [`Application::thread_cache`] gives.
 pub use crate::repo::thread_cache::ThreadCache;
 use crate::{

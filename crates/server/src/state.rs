@@ -1,7 +1,6 @@
 use std::{ops::Deref, sync::Arc};
 
 use crate::db::Database;
-
 use crate::{
     auth::AuthService,
     blocking::HeavyWork,

@@ -17,7 +17,6 @@
 
 use std::{sync::Arc, time::Duration};
 
-use crate::db::Database;
 use anyhow::Context as _;
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use moka::sync::Cache;
@@ -30,6 +29,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::{
     auth::vault::{Vault, signing_key_place},
     entity::{ids::UserId, session::Aal},

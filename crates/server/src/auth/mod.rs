@@ -31,7 +31,6 @@ pub mod vault;
 use std::sync::Arc;
 
 use crate::db::Database;
-
 use crate::{auth::keys::SigningKeys, config::AuthArgs, mail::Mailer};
 
 /// Everything the auth endpoints share, built once at start-up.

@@ -8,9 +8,9 @@
 //! client is its /64, since one subscriber holds billions of addresses) and, where a guess
 //! targets one account (codes, passwords), per account as well.
 
-use crate::db::Database;
 use time::OffsetDateTime;
 
+use crate::db::Database;
 use crate::{
     auth::{
         error::{AuthError, AuthResult},

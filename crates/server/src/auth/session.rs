@@ -5,12 +5,12 @@
 //! Sessions also end by themselves, as [`SessionLimits`](crate::auth::session_limits::SessionLimits)
 //! says.
 
-use crate::db::Database;
 use serde::Serialize;
 use serde_json::Value;
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::{
     auth::{
         AuthService,

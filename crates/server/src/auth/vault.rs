@@ -16,10 +16,10 @@ use chacha20poly1305::{
     aead::{Aead as _, AeadCore as _, OsRng, Payload},
 };
 
-use crate::db::Database;
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use crate::db::Database;
 use crate::{
     config::{AuthArgs, Secret},
     repo::auth::{factors, signing_keys},

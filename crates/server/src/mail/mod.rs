@@ -6,11 +6,11 @@ pub mod templates;
 
 use std::time::Duration;
 
-use crate::db::Database;
 use anyhow::Context as _;
 use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor, message::MultiPart};
 use prometheus_client::metrics::counter::Counter;
 
+use crate::db::Database;
 use crate::{
     config::AuthArgs,
     mail::templates::RenderedMail,

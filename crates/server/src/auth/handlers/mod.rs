@@ -7,12 +7,12 @@ pub mod meta;
 pub mod mfa;
 pub mod oauth;
 
-use crate::db::Database;
 use axum::response::{IntoResponse as _, Redirect, Response};
 use time::Duration;
 use url::Url;
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::{
     auth::{
         AuthService,

@@ -1,6 +1,5 @@
 //! Challenges of second factors (`mfa_challenges`): each code is answered to one, once.
 
-use crate::db::Database;
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
     QueryFilter as _,
@@ -8,6 +7,7 @@ use sea_orm::{
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::{db::begin_write, entity::mfa_challenge};
 
 /// A new challenge of `factor_id` from the client at `ip`. Earlier challenges of the factor

@@ -1,7 +1,6 @@
 //! Second factors (`mfa_factors`): TOTP secrets, stored as the caller seals them
 //! (`Vault::seal`), and the last time step each accepted.
 
-use crate::db::Database;
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, Condition, ConnectionTrait, DbErr,
     EntityTrait as _, QueryFilter as _, QueryOrder as _,
@@ -10,6 +9,7 @@ use time::OffsetDateTime;
 use uuid::Uuid;
 
 use super::challenges;
+use crate::db::Database;
 use crate::{
     db::{begin_write, committed},
     entity::{

@@ -2,7 +2,6 @@
 //! code when the e-mailed link or the provider's callback succeeds, and spent by the code
 //! exchange. The auth code is stored as its SHA-256 hash.
 
-use crate::db::Database;
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
     QueryFilter as _,
@@ -10,6 +9,7 @@ use sea_orm::{
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::{
     auth::secret,
     db::{begin_write, committed},

@@ -1,7 +1,6 @@
 //! The ways each person signs in (`identities`): the e-mail address, and each OAuth provider
 //! account linked to theirs.
 
-use crate::db::Database;
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbErr, EntityTrait as _,
     QueryFilter as _, QueryOrder as _,
@@ -10,6 +9,7 @@ use serde_json::{Map, Value};
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::entity::ids::UserId;
 use crate::{db::committed, entity::identity};
 

@@ -1,13 +1,13 @@
 //! The development outbox (`mail_outbox`): e-mail kept instead of sent when no SMTP server is
 //! configured.
 
-use crate::db::Database;
 use sea_orm::{
     ActiveValue::Set, ConnectionTrait, DbErr, EntityTrait as _, QueryOrder as _, QuerySelect as _,
 };
 use time::OffsetDateTime;
 use uuid::Uuid;
 
+use crate::db::Database;
 use crate::{db::committed, entity::mail_outbox};
 
 /// An e-mail to keep.

@@ -13,11 +13,11 @@
 //! | `mfa_factors` | never verified, a day old |
 //! | `mail_outbox` | a week old (an invite lives 7 days) |
 
-use crate::db::Database;
-use sea_orm::{ColumnTrait as _, Condition, DbErr, EntityTrait as _, QueryFilter as _};
+use sea_orm::{ColumnTrait as _, Condition, DatabaseTransaction, DbErr, EntityTrait as _, QueryFilter as _};
 use time::{Duration, OffsetDateTime};
 
 use super::rate_limits;
+use crate::db::{Database, committed};
 use crate::entity::{
     flow_state, mail_outbox, mfa_challenge,
     mfa_factor::{self, FactorStatus},
@@ -34,12 +34,17 @@ pub struct SessionEnds {
     pub inactivity: Option<Duration>,
 }
 
-/// Deletes every row that can no longer be used at `now`; answers how many.
+/// Deletes every row that can no longer be used at `now`, in one write transaction; answers how
+/// many.
 ///
 /// # Errors
 ///
 /// The database's.
 pub async fn unusable_rows(db: &Database, sessions: SessionEnds, now: OffsetDateTime) -> Result<u64, DbErr> {
+    committed(db, async |txn| deleted(txn, sessions, now).await).await
+}
+
+async fn deleted(db: &DatabaseTransaction, sessions: SessionEnds, now: OffsetDateTime) -> Result<u64, DbErr> {
     let day_ago = now - Duration::days(1);
     let mut rows = 0;
     rows += rate_limits::delete_expired(db, now.unix_timestamp()).await?;

@@ -6,9 +6,9 @@
 //! write (a conditional update with `RETURNING`), so this module speaks SQL, in each engine's
 //! placeholder style.
 
-use crate::db::Database;
-use sea_orm::{ConnectionTrait as _, DatabaseBackend, DbErr, Statement};
+use sea_orm::{ConnectionTrait, DatabaseBackend, DbErr, Statement};
 
+use crate::db::Database;
 use crate::db::committed;
 
 /// Counts one event for `key` in the window that started at `window_start` (Unix seconds),
@@ -89,7 +89,7 @@ pub async fn record_if_due(
 /// # Errors
 ///
 /// The database's.
-pub async fn delete_expired(db: &Database, now: i64) -> Result<u64, DbErr> {
+pub async fn delete_expired(db: &impl ConnectionTrait, now: i64) -> Result<u64, DbErr> {
     let backend = db.get_database_backend();
     let sql = match backend {
         DatabaseBackend::Postgres => "DELETE FROM rate_limits WHERE expires_at < $1",

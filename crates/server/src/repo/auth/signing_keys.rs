@@ -1,12 +1,12 @@
 //! The keys that sign access tokens (`signing_keys`), their private halves stored as the
 //! caller seals them (`Vault::seal`).
 
-use crate::db::Database;
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ConnectionTrait, DbErr, EntityTrait as _, QueryOrder as _,
 };
 use time::OffsetDateTime;
 
+use crate::db::Database;
 use crate::{db::committed, entity::signing_key};
 
 /// Every stored key, oldest first (the oldest signs).
