@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Fuzzes each design-file reader in bobbin-core (fuzz/, one cargo-fuzz target per format) for a
-# bounded time, seeded from the sample designs in testdata/designs. Stops by itself: each
+# bounded time, seeded from the sample designs in testdata/designs and the crafted files in
+# fuzz/seeds (many blocks, long repeated thread names, at and past the readers' caps; written by
+# `cargo run -p bobbin-core --example crafted-designs -- fuzz/seeds`). Stops by itself: each
 # target runs FUZZ_SECONDS (default 15), so the whole script takes a few minutes with the build.
 # Fails if any target finds an input that panics, hangs (over FUZZ_TIMEOUT seconds for one input)
 # or allocates past FUZZ_RSS_MB; libFuzzer leaves the input in fuzz/artifacts/<target>/.
@@ -39,6 +41,9 @@ for target in "${TARGETS[@]}"; do
   # Seed with the samples of this format (any case of extension); the corpus keeps growing
   # between runs, as libFuzzer adds the inputs that reach new code.
   find "$DESIGNS" -maxdepth 1 -type f -iname "*.$target" -exec cp -n {} "$corpus/" \;
+  if [ -d "fuzz/seeds/$target" ]; then
+    cp -n fuzz/seeds/"$target"/* "$corpus/"
+  fi
   say "Fuzzing the $target reader for ${FUZZ_SECONDS}s"
   if ! (cd fuzz && cargo +nightly fuzz run "$target" "corpus/$target" -- \
         -max_total_time="$FUZZ_SECONDS" -timeout="$FUZZ_TIMEOUT" -rss_limit_mb="$FUZZ_RSS_MB" \

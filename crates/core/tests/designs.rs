@@ -2,11 +2,15 @@
 //! figures (`REFERENCE.tsv`, read from the files' own stitch records), plus damaged and edge-case
 //! files written here, and properties that must hold for any bytes.
 
+mod crafted;
+
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use bobbin_core::design::{
-    self, Design, DesignError, DesignSummary, Format, MAX_FILE_BYTES, MAX_RECORDS, RecordKind,
+    self, Design, DesignError, DesignSummary, Format, MAX_BLOCKS, MAX_FILE_BYTES, MAX_RECORDS, MAX_THREADS,
+    RecordKind,
 };
 use proptest::prelude::*;
 
@@ -348,9 +352,12 @@ fn absurd_counts_in_headers_give_errors_not_allocations() {
         design::read(&jef, Some("star.jef")).unwrap_err(),
         DesignError::Malformed { format: Format::Jef, .. }
     ));
-    // A VP3 claiming 65,535 colour blocks runs out of bytes.
+    // A VP3 claiming 65,535 colour blocks is refused before any is read; one claiming 1,000 runs
+    // out of bytes.
     let mut vp3 = sample("bean.vp3");
     vp3[0xE0..0xE2].copy_from_slice(&[0xFF, 0xFF]);
+    assert_eq!(design::read(&vp3, None).unwrap_err(), DesignError::TooManyBlocks);
+    vp3[0xE0..0xE2].copy_from_slice(&1000_u16.to_be_bytes());
     assert_eq!(truncated(&design::read(&vp3, None)).map(|(f, _)| f), Some(Format::Vp3));
     // A VP3 block claiming 4 GiB.
     let mut vp3 = sample("bean.vp3");
@@ -586,4 +593,132 @@ fn a_vp3_thread_named_by_its_hex_code_has_no_name() {
     assert_eq!(summary.threads.len(), 1);
     assert_eq!(summary.threads[0].name, None);
     assert_eq!(summary.threads_needed, 1);
+}
+
+// Caps on blocks and threads, and the time a crafted file takes.
+
+#[test]
+fn designs_at_the_block_and_thread_caps_read_and_one_past_them_are_refused() {
+    let blocks = u16::try_from(MAX_BLOCKS).unwrap();
+    let summary = design::read(&crafted::vp3(blocks, MAX_THREADS, 1), None).unwrap().summary();
+    assert_eq!((summary.colours as usize, summary.threads.len()), (MAX_BLOCKS, MAX_THREADS));
+    // Each thread sews every 256th block.
+    assert_eq!(summary.threads[0].blocks[..3], [1, 257, 513]);
+    assert!(summary.threads[0].name.as_deref().is_some_and(|name| name.ends_with("D0")));
+    assert_eq!(summary.threads_needed as usize, MAX_THREADS);
+    assert_eq!(design::read(&crafted::vp3(blocks + 1, 1, 1), None).unwrap_err(), DesignError::TooManyBlocks);
+    let threads = u16::try_from(MAX_THREADS + 1).unwrap();
+    assert_eq!(
+        design::read(&crafted::vp3(threads, MAX_THREADS + 1, 1), None).unwrap_err(),
+        DesignError::TooManyThreads
+    );
+
+    let summary = design::read(&crafted::pes(MAX_BLOCKS, 1), None).unwrap().summary();
+    // The PEC list names 255 blocks' threads, 64 distinct; the blocks after have none stored.
+    assert_eq!(
+        (summary.colours as usize, summary.thread_colours.len(), summary.threads.len()),
+        (MAX_BLOCKS, 255, 64)
+    );
+    assert_eq!(summary.threads_needed as usize, 64 + MAX_BLOCKS - 255);
+    assert_eq!(design::read(&crafted::pes(MAX_BLOCKS + 1, 1), None).unwrap_err(), DesignError::TooManyBlocks);
+
+    // Formats without stored threads count blocks from their colour changes (EXP: 0x80 0x01).
+    let exp = |blocks: usize| {
+        let mut bytes = vec![10, 0];
+        for _ in 1..blocks {
+            bytes.extend_from_slice(&[0x80, 0x01, 0, 0, 10, 0]);
+        }
+        bytes
+    };
+    assert_eq!(design::read(&exp(MAX_BLOCKS), Some("a.exp")).unwrap().summary().colours as usize, MAX_BLOCKS);
+    assert_eq!(design::read(&exp(MAX_BLOCKS + 1), Some("a.exp")).unwrap_err(), DesignError::TooManyBlocks);
+}
+
+#[test]
+fn the_caps_are_named_in_plain_words() {
+    assert_eq!((MAX_BLOCKS, MAX_THREADS), (1_000, 256), "the messages below name these figures");
+    assert_eq!(
+        DesignError::TooManyBlocks.to_string(),
+        "This design has more than 1,000 colour blocks; designs with that many colour changes are refused."
+    );
+    assert_eq!(
+        DesignError::TooManyThreads.to_string(),
+        "This design uses more than 256 different threads; designs with that many are refused."
+    );
+}
+
+/// What the app does with a dropped file (crates/wasm's `readDesign`): read it, summarise it,
+/// preview it (at the app's 6,000 points) and write both out, or say why it is refused.
+fn read_as_the_app_does(bytes: &[u8]) -> usize {
+    match design::read(bytes, None) {
+        Ok(design) => {
+            serde_json::to_vec(&(design.summary(), design.preview(6000))).map_or(0, |json| json.len())
+        }
+        Err(error) => error.to_string().len(),
+    }
+}
+
+/// The seconds one read takes: the reads of a sample run for at least 20 ms, so the clock's
+/// resolution and one interruption weigh little.
+fn seconds_a_read(bytes: &[u8]) -> f64 {
+    let start = Instant::now();
+    let mut reads = 0_u32;
+    while start.elapsed() < Duration::from_millis(20) {
+        std::hint::black_box(read_as_the_app_does(std::hint::black_box(bytes)));
+        reads += 1;
+    }
+    start.elapsed().as_secs_f64() / f64::from(reads)
+}
+
+fn median(mut seconds: Vec<f64>) -> f64 {
+    seconds.sort_by(f64::total_cmp);
+    seconds[seconds.len() / 2]
+}
+
+/// How many times longer reading `crafted` takes than reading `plain`: samples of the two taken in
+/// turn, five of each, so a busy moment of a shared machine slows both; the medians compared.
+fn time_ratio(crafted: &[u8], plain: &[u8]) -> f64 {
+    let (mut crafted_times, mut plain_times) = (Vec::new(), Vec::new());
+    for _ in 0..5 {
+        crafted_times.push(seconds_a_read(crafted));
+        plain_times.push(seconds_a_read(plain));
+    }
+    median(crafted_times) / median(plain_times)
+}
+
+/// A crafted file of many blocks and long, repeated thread names costs no more than five times a
+/// plain design of the same format with as many stitches as its bytes would hold (2 bytes a
+/// stitch in VP3 and PES): the readers and the summary are linear in the file's size. A crafted
+/// file is almost all block headers and names, with few or no stitches, so "as many stitches"
+/// counts the plain stitches its bytes would hold. A VP3 of 65,535 one-stitch blocks whose thread
+/// names differ only at their ends (as the file of issue 48) took hundreds of times as long as
+/// plain stitches before threads were merged by hashing and blocks capped; now it is refused at
+/// once.
+#[test]
+fn crafted_files_take_no_more_than_five_times_as_long_as_plain_stitches_of_their_size() {
+    const BOUND: f64 = 5.0;
+    let blocks = u16::try_from(MAX_BLOCKS).unwrap();
+    let cases = [
+        ("VP3 at the caps, 1 stitch a block", crafted::vp3(blocks, MAX_THREADS, 1)),
+        ("VP3 at the caps, 20 stitches a block", crafted::vp3(blocks, MAX_THREADS, 20)),
+        ("VP3, a new name a block (refused)", crafted::vp3(blocks, MAX_BLOCKS, 1)),
+        ("VP3 of issue 48 (refused)", crafted::vp3(u16::MAX, usize::from(u16::MAX), 1)),
+        ("PES at the block cap", crafted::pes(MAX_BLOCKS, 1)),
+        ("PES of 65,535 blocks (refused)", crafted::pes(usize::from(u16::MAX), 1)),
+    ];
+    for (name, crafted) in cases {
+        let stitches = (crafted.len() / 2).min(MAX_RECORDS);
+        // The same format, one block, no thread name.
+        let plain =
+            if name.starts_with("VP3") { crafted::vp3(1, 0, stitches) } else { crafted::pes(1, stitches) };
+        assert_eq!(design::read(&plain, None).unwrap().summary().stitches as usize, stitches, "{name}");
+        let ratio = time_ratio(&crafted, &plain);
+        // Seen with --nocapture.
+        println!("{name}: {ratio:.2} times as long as {stitches} plain stitches");
+        assert!(
+            ratio < BOUND,
+            "{name}: {ratio:.1} times as long as plain stitches of its size ({} bytes)",
+            crafted.len()
+        );
+    }
 }

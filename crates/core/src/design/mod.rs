@@ -13,9 +13,13 @@
 //!
 //! Rules every reader keeps, so a damaged or hostile file gives an error and never a panic or a hang:
 //! every read goes through `Cursor`, which checks bounds; every loop consumes at least one byte or
-//! moves strictly forward; files over [`MAX_FILE_BYTES`] and designs over [`MAX_RECORDS`] records are
-//! refused; coordinates saturate rather than overflow. Figures come from the stitch records, never
-//! from header fields (headers are often wrong: see `testdata/designs/README.md`).
+//! moves strictly forward; files over [`MAX_FILE_BYTES`], designs over [`MAX_RECORDS`] records or
+//! [`MAX_BLOCKS`] colour blocks, and designs listing more than [`MAX_THREADS`] threads are refused;
+//! coordinates saturate rather than overflow. Reading and summarising cost time linear in the
+//! file's size, whatever its bytes: no step looks back over the blocks or threads read before (a
+//! file of many blocks whose thread names differ only at their ends once made merging the threads
+//! quadratic). Figures come from the stitch records, never from header fields (headers are often
+//! wrong: see `testdata/designs/README.md`).
 //!
 //! Coordinates are in file units of 0.1 mm, with y growing downwards (as on a screen and in SVG);
 //! formats whose y grows upwards (DST, EXP, JEF) are flipped when read.
@@ -26,6 +30,7 @@ mod jef;
 mod pes;
 mod vp3;
 
+use std::collections::HashMap;
 use std::fmt;
 
 use serde::Serialize;
@@ -37,6 +42,13 @@ pub const MAX_FILE_BYTES: usize = 16 * 1024 * 1024;
 /// Designs with more stitch records than this are refused (large commercial designs have a few
 /// hundred thousand), which bounds the memory and time a hostile file can take.
 pub const MAX_RECORDS: usize = 2_000_000;
+/// Designs with more colour blocks than this are refused: large commercial designs change colour
+/// a few hundred times at most, and the pricing model takes at most as many colours.
+pub const MAX_BLOCKS: usize = 1_000;
+/// Designs whose blocks are sewn with more distinct threads than this are refused: real designs
+/// use a few dozen; PES and JEF files cannot list more. It also bounds the threads the
+/// calculator looks up in the inventory at once.
+pub const MAX_THREADS: usize = 256;
 
 /// A design-file format Bobbin reads.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
@@ -96,14 +108,20 @@ impl Format {
         if bytes.len() > MAX_FILE_BYTES {
             return Err(DesignError::FileTooLarge { bytes: bytes.len() });
         }
-        let (records, stored_threads) = match self {
+        let (records, mut stored_threads) = match self {
             Self::Dst => (dst::read(bytes)?, Vec::new()),
             Self::Pes => pes::read(bytes)?,
             Self::Jef => (jef::read(bytes)?, Vec::new()),
             Self::Exp => (exp::read(bytes)?, Vec::new()),
             Self::Vp3 => vp3::read(bytes)?,
         };
-        Ok(Design { format: self, records, stored_threads })
+        // A file may list more threads than its records sew blocks: those name nothing.
+        stored_threads.truncate(tally(&records).colours() as usize);
+        let threads = distinct_threads(&stored_threads);
+        if threads.len() > MAX_THREADS {
+            return Err(DesignError::TooManyThreads);
+        }
+        Ok(Design { format: self, records, stored_threads, threads })
     }
 
     /// Whether the format has a trim command of its own. DST and JEF have none: machines trim after
@@ -150,6 +168,13 @@ pub enum DesignError {
     FileTooLarge { bytes: usize },
     #[error("This design has more than 2,000,000 stitch records; designs that large are refused.")]
     TooManyRecords,
+    #[error(
+        "This design has more than 1,000 colour blocks; designs with that many colour changes are \
+         refused."
+    )]
+    TooManyBlocks,
+    #[error("This design uses more than 256 different threads; designs with that many are refused.")]
+    TooManyThreads,
     #[error("This {format} file ends early (byte {at}); it may be damaged or only partly copied.")]
     Truncated { format: Format, at: usize },
     #[error("This {format} file is damaged at byte {at}: {reason}.")]
@@ -186,7 +211,11 @@ pub struct Record {
 pub struct Design {
     format: Format,
     records: Vec<Record>,
+    /// The thread of each block the records sew, where the file stores them (never more than the
+    /// blocks).
     stored_threads: Vec<BlockThread>,
+    /// The distinct threads of `stored_threads`, at most [`MAX_THREADS`].
+    threads: Vec<DesignThread>,
 }
 
 /// The thread a file gives a colour block: its colour, and its name where the file's palette
@@ -274,6 +303,34 @@ struct Tally {
     bounds: Option<Bounds>,
 }
 
+impl Tally {
+    /// The number of colour blocks: colour changes + 1, or 0 without stitches.
+    fn colours(&self) -> u32 {
+        if self.stitches > 0 { self.colour_changes.saturating_add(1) } else { 0 }
+    }
+}
+
+/// The records of each kind and the stitches' bounding box, in one pass over the records.
+fn tally(records: &[Record]) -> Tally {
+    let mut tally = Tally::default();
+    let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for record in records {
+        match record.kind {
+            RecordKind::Stitch => {
+                tally.stitches += 1;
+                (x0, y0) = (x0.min(record.x), y0.min(record.y));
+                (x1, y1) = (x1.max(record.x), y1.max(record.y));
+            }
+            RecordKind::Jump => tally.jumps += 1,
+            RecordKind::Trim => tally.trims += 1,
+            RecordKind::ColourChange => tally.colour_changes += 1,
+            RecordKind::End => {}
+        }
+    }
+    tally.bounds = (tally.stitches > 0).then_some((x0, y0, x1, y1));
+    tally
+}
+
 impl Design {
     pub fn format(&self) -> Format {
         self.format
@@ -284,44 +341,21 @@ impl Design {
         &self.records
     }
 
-    /// The records of each kind and the stitches' bounding box, in one pass over the records.
-    fn tally(&self) -> Tally {
-        let mut tally = Tally::default();
-        let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
-        for record in &self.records {
-            match record.kind {
-                RecordKind::Stitch => {
-                    tally.stitches += 1;
-                    (x0, y0) = (x0.min(record.x), y0.min(record.y));
-                    (x1, y1) = (x1.max(record.x), y1.max(record.y));
-                }
-                RecordKind::Jump => tally.jumps += 1,
-                RecordKind::Trim => tally.trims += 1,
-                RecordKind::ColourChange => tally.colour_changes += 1,
-                RecordKind::End => {}
-            }
-        }
-        tally.bounds = (tally.stitches > 0).then_some((x0, y0, x1, y1));
-        tally
-    }
-
     fn bounds(&self) -> Option<Bounds> {
-        self.tally().bounds
+        tally(&self.records).bounds
     }
 
     /// The design's figures, computed from the records (never from header fields).
     pub fn summary(&self) -> DesignSummary {
-        let tally = self.tally();
+        let tally = tally(&self.records);
         let (width, height) = tally.bounds.map_or((0, 0), |(x0, y0, x1, y1)| {
             (i64::from(x1) - i64::from(x0), i64::from(y1) - i64::from(y0))
         });
-        // The number of colour blocks: colour changes + 1, or 0 without stitches.
-        let colours = if tally.stitches > 0 { tally.colour_changes.saturating_add(1) } else { 0 };
-        let stored = &self.stored_threads[..self.stored_threads.len().min(colours as usize)];
-        let threads = distinct_threads(stored);
-        // Both at most `colours`, a u32.
-        let unstored = colours - u32::try_from(stored.len()).unwrap_or(colours);
-        let threads_needed = u32::try_from(threads.len()).unwrap_or(u32::MAX).saturating_add(unstored);
+        let colours = tally.colours();
+        let stored = &self.stored_threads;
+        // Both at most `colours`, a u32 (`read` keeps a thread for each block at most).
+        let unstored = colours.saturating_sub(u32::try_from(stored.len()).unwrap_or(colours));
+        let threads_needed = u32::try_from(self.threads.len()).unwrap_or(u32::MAX).saturating_add(unstored);
         DesignSummary {
             format: self.format,
             stitches: tally.stitches,
@@ -334,7 +368,7 @@ impl Design {
             #[expect(clippy::cast_precision_loss, reason = "extents are far below 2^52")]
             height_mm: height as f64 / 10.0,
             thread_colours: stored.iter().map(|thread| thread.colour).collect(),
-            threads,
+            threads: self.threads.clone(),
             threads_needed,
         }
     }
@@ -463,10 +497,12 @@ impl<'a> Cursor<'a> {
     }
 }
 
-/// The pen: its position, and the records it has made so far (up to the record limit).
+/// The pen: its position, and the records it has made so far (up to the record and block
+/// limits).
 #[derive(Debug, Default)]
 struct Pen {
     records: Vec<Record>,
+    colour_changes: usize,
     x: i32,
     y: i32,
 }
@@ -475,7 +511,7 @@ impl Pen {
     /// A pen with room for `records` records (at most [`MAX_RECORDS`]), for a format whose size
     /// gives their number.
     fn with_capacity(records: usize) -> Self {
-        Self { records: Vec::with_capacity(records.min(MAX_RECORDS) + 1), x: 0, y: 0 }
+        Self { records: Vec::with_capacity(records.min(MAX_RECORDS) + 1), ..Self::default() }
     }
 
     /// Moves the pen by (dx, dy) and records `kind` there.
@@ -483,6 +519,13 @@ impl Pen {
     fn push(&mut self, dx: i32, dy: i32, kind: RecordKind) -> Result<(), DesignError> {
         if self.records.len() >= MAX_RECORDS {
             return Err(DesignError::TooManyRecords);
+        }
+        if kind == RecordKind::ColourChange {
+            // Each colour change starts one more block after the first.
+            if self.colour_changes + 1 >= MAX_BLOCKS {
+                return Err(DesignError::TooManyBlocks);
+            }
+            self.colour_changes += 1;
         }
         // Saturating: a hostile file can sum to any offset, and a panic is worse than a wrong
         // position in a design that size.
@@ -506,18 +549,22 @@ impl Pen {
     }
 }
 
-/// The blocks' threads merged: one entry per distinct thread, in order of first use.
+/// The blocks' threads merged: one entry per distinct thread, in order of first use. Each block's
+/// thread is found by hashing its colour and name, so the time is linear in the blocks and their
+/// names' length (a search through the threads seen so far was quadratic).
 fn distinct_threads(blocks: &[BlockThread]) -> Vec<DesignThread> {
     let mut threads: Vec<DesignThread> = Vec::new();
+    let mut index: HashMap<(Rgb8, Option<&str>), usize> = HashMap::new();
     for (block, thread) in (1u32..).zip(blocks) {
-        match threads.iter_mut().find(|seen| seen.colour == thread.colour && seen.name == thread.name) {
-            Some(seen) => seen.blocks.push(block),
-            None => threads.push(DesignThread {
+        let at = *index.entry((thread.colour, thread.name.as_deref())).or_insert_with(|| {
+            threads.push(DesignThread {
                 colour: thread.colour,
                 name: thread.name.clone(),
-                blocks: vec![block],
-            }),
-        }
+                blocks: Vec::new(),
+            });
+            threads.len() - 1
+        });
+        threads[at].blocks.push(block);
     }
     threads
 }

@@ -9,7 +9,7 @@
 //! trim. Blocks after the first begin with a colour change, and a jump when the block starts
 //! elsewhere than the last one ended.
 
-use super::{BlockThread, Cursor, DesignError, Format, Pen, Record, RecordKind};
+use super::{BlockThread, Cursor, DesignError, Format, MAX_BLOCKS, Pen, Record, RecordKind};
 use crate::colour::Rgb8;
 
 pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<BlockThread>), DesignError> {
@@ -32,8 +32,12 @@ pub(super) fn read(bytes: &[u8]) -> Result<(Vec<Record>, Vec<BlockThread>), Desi
     cursor.take(2)?;
     skip_string(&mut cursor)?;
     let blocks = cursor.u16_be()?;
+    // Refused before any block is read, though the pen would refuse the block past the limit.
+    if usize::from(blocks) > MAX_BLOCKS {
+        return Err(DesignError::TooManyBlocks);
+    }
     let mut pen = Pen::default();
-    let mut colours = Vec::with_capacity(usize::from(blocks.min(256)));
+    let mut colours = Vec::with_capacity(usize::from(blocks));
     for block in 0..blocks {
         let start = cursor.pos;
         cursor.take(3)?;
