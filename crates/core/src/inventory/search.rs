@@ -178,6 +178,38 @@ pub fn search(catalogue: &Catalogue, stock: &[Stock<'_>], query: &Query) -> Page
     }
 }
 
+/// For each colour of `colours`, the entry of `stock` nearest it (CIEDE2000), with the distance:
+/// what [`search`] with `closest_to` and no other filter puts first, the same entry on the same
+/// ties (the first in code order; an entry whose colour the catalogue no longer knows only when
+/// none has one), for many colours at once. `None` for an empty stock. Each entry's colour is
+/// looked up once, then each colour compared with every entry: no sort, so a design's threads
+/// cost what one search each would, and less.
+pub fn nearest(
+    catalogue: &Catalogue,
+    stock: &[Stock<'_>],
+    colours: &[Rgb8],
+) -> Vec<Option<(usize, Option<f64>)>> {
+    let labs: Vec<_> =
+        stock.iter().map(|item| facts(catalogue, item.entry).colour.map(Rgb8::to_lab)).collect();
+    colours
+        .iter()
+        .map(|colour| {
+            let target = colour.to_lab();
+            let mut best: Option<(usize, Option<f64>)> = None;
+            for (index, lab) in labs.iter().enumerate() {
+                let distance = lab.map(|lab| delta_e_2000(target, lab));
+                let nearer = best.is_none_or(|(_, best)| {
+                    distance.unwrap_or(f64::MAX).total_cmp(&best.unwrap_or(f64::MAX)).is_lt()
+                });
+                if nearer {
+                    best = Some((index, distance));
+                }
+            }
+            best
+        })
+        .collect()
+}
+
 fn matches_text(
     entry: &ThreadEntry,
     facts: &Facts,
@@ -355,6 +387,28 @@ mod tests {
         assert_eq!(indices[page.hits[0].0], 0, "Polyneon 1800 Black is nearest");
         let (first, second) = (page.hits[0].1.unwrap(), page.hits[1].1.unwrap());
         assert!(first < 2.0 && first <= second, "{first} {second}");
+    }
+
+    #[test]
+    fn nearest_answers_what_a_closest_search_puts_first_for_each_colour() {
+        let entries = inventory();
+        let (stock, _) = stock(&entries);
+        let colours: Vec<Rgb8> = ["#303030", "#C9A227", "#FFFFFF", "#C9A227", "#123456"]
+            .iter()
+            .map(|hex| Rgb8::parse_hex(hex).unwrap())
+            .collect();
+        let nearest = nearest(Catalogue::builtin(), &stock, &colours);
+        assert_eq!(nearest.len(), colours.len());
+        for (colour, found) in colours.iter().zip(&nearest) {
+            let page = search(
+                Catalogue::builtin(),
+                &stock,
+                &Query { closest_to: Some(*colour), per_page: 1, page: 1, ..Query::default() },
+            );
+            assert_eq!(found.as_ref(), page.hits.first(), "{colour}");
+        }
+        assert_eq!(nearest[1].unwrap().1, Some(0.0), "the custom gold itself");
+        assert_eq!(super::nearest(Catalogue::builtin(), &[], &colours), vec![None; colours.len()]);
     }
 
     #[test]

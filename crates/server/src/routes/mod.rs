@@ -322,6 +322,7 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(inventory::threads::set_quantity))
         .routes(routes!(inventory::threads::bulk))
         .routes(routes!(inventory::threads::owned))
+        .routes(routes!(inventory::threads::closest))
         .routes(routes!(inventory::threads::export))
         .routes(routes!(inventory::threads::import))
         .routes(routes!(inventory::machines::list, inventory::machines::create))

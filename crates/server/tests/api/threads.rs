@@ -983,3 +983,81 @@ async fn several_threads_get_one_location_or_reorder_point_at_once(
         .await
         .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
 }
+
+/// The pricing calculator looks up all of a design's threads in one request (issue 48): each
+/// colour, in the order asked, answers the thread the list's `?closest=` puts first, with its
+/// distance, or null for a team without threads. No colour, more than a design's 256 threads, or
+/// one that is not a colour is refused naming it; another team's threads stay unseen.
+#[rstest]
+#[tokio::test]
+async fn one_request_finds_the_closest_thread_to_each_colour_of_a_design(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team) = owner_with_team(&app).await;
+    let viewer = app.person("viewer").await;
+    app.join(&owner, &team, &viewer, "viewer").await;
+    let outsider = app.person("outsider").await;
+    let threads = format!("/teams/{team}/threads");
+    let closest = format!("{threads}/closest");
+
+    let none = app.api_get(&viewer, &format!("{closest}?colours=%23303030,ffffff")).await;
+    assert_eq!(
+        *none.assert_status(StatusCode::OK),
+        json!({ "closest": [{ "colour": "#303030", "thread": null }, { "colour": "#FFFFFF", "thread": null }] })
+    );
+
+    app.api_post(
+        &owner,
+        &format!("{threads}/bulk"),
+        json!({ "line": "madeira-polyneon", "codes": ["1800", "1801", "1610", "1611"] }),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
+    app.api_post(&owner, &threads, json!({ "name": "Fair gold", "colour": "#C9A227", "quantity": 2 }))
+        .await
+        .assert_status(StatusCode::CREATED);
+    // A colour asked twice answers twice; the `#` may be left out.
+    let colours = ["#303030", "#C9A227", "#FFFFFF", "#303030", "#123456", "#E0115F"];
+    let asked: Vec<&str> =
+        colours.iter().enumerate().map(|(i, c)| if i % 2 == 0 { &c[1..] } else { *c }).collect();
+    let batch =
+        app.api_get(&viewer, &format!("{closest}?colours={}", asked.join(",").replace('#', "%23"))).await;
+    let batch = batch.assert_status(StatusCode::OK)["closest"].as_array().unwrap().clone();
+    assert_eq!(batch.len(), colours.len());
+    for (colour, answer) in colours.iter().zip(&batch) {
+        let one = app.api_get(&viewer, &format!("{threads}?closest=%23{}&per_page=1", &colour[1..])).await;
+        assert_eq!(answer["colour"], *colour);
+        assert_eq!(answer["thread"], one.assert_status(StatusCode::OK)["threads"][0], "{colour}");
+    }
+    assert_eq!(batch[1]["thread"]["name"], "Fair gold");
+    assert_eq!(batch[1]["thread"]["distance"], 0.0);
+    assert_eq!(batch[0]["thread"]["code"], "1800");
+
+    // 256 colours (a design's most threads) are one request; 257 are refused.
+    let many = |n: usize| {
+        (0..n).map(|i| format!("{:06X}", i * 0x010101 % 0x0100_0000)).collect::<Vec<_>>().join(",")
+    };
+    let at_cap = app.api_get(&viewer, &format!("{closest}?colours={}", many(256))).await;
+    assert_eq!(at_cap.assert_status(StatusCode::OK)["closest"].as_array().unwrap().len(), 256);
+    for (query, field, code) in [
+        (many(257), "colours", "too_many"),
+        (String::new(), "colours", "required"),
+        ("%23303030,red,%23FFF".to_owned(), "colours[1]", "bad_colour"),
+    ] {
+        let refused = app.api_get(&viewer, &format!("{closest}?colours={query}")).await;
+        refused.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(
+            (refused.body["fields"][0]["field"].clone(), refused.body["fields"][0]["code"].clone()),
+            (json!(field), json!(code))
+        );
+        assert_eq!(refused.body["fields"].as_array().unwrap().len(), 1, "{:?}", refused.body);
+    }
+    app.api_get(&viewer, &closest)
+        .await
+        .assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+
+    app.api_get(&outsider, &format!("{closest}?colours=303030"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+}

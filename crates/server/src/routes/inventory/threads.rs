@@ -12,7 +12,7 @@
 // calls an unnecessary qualification; the code it points at is generated.
 #![expect(unused_qualifications, reason = "utoipa's generated code for `IntoParams`")]
 
-use std::collections::HashSet;
+use std::{collections::HashSet, sync::Arc};
 
 use axum::{
     Json,
@@ -23,6 +23,7 @@ use axum::{
 use bobbin_core::{
     catalogue::{Catalogue, Fibre},
     colour::Rgb8,
+    design,
     inventory::{
         FieldProblem, Hundredths, ThreadDraft, ThreadEntry, ThreadSource,
         csv::{self, ImportPreview},
@@ -264,6 +265,111 @@ pub async fn owned(State(state): State<AppState>, member: TeamViewer) -> Result<
         })
         .collect();
     Ok(Json(OwnedBody { threads }))
+}
+
+/// The most colours one closest request names: a design's threads, which the design readers cap.
+pub const MAX_CLOSEST_COLOURS: usize = design::MAX_THREADS;
+
+/// The colours of a closest request.
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[serde(default)]
+#[into_params(parameter_in = Query)]
+pub struct ClosestParams {
+    /// 1 to 256 colours, each `#RRGGBB` (the `#` may be left out), separated by commas.
+    #[param(example = "#E0115F,#FFFFFF")]
+    pub colours: Option<String>,
+}
+
+/// The team's thread nearest one colour asked for.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClosestThread {
+    /// The colour asked for, `#RRGGBB`.
+    pub colour: String,
+    /// The team's thread nearest it, with its `distance`: the one `?closest=` lists first. Null
+    /// when the team has no thread.
+    pub thread: Option<ThreadView>,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ClosestBody {
+    /// One for each colour asked for, in the order asked.
+    pub closest: Vec<ClosestThread>,
+}
+
+/// The team's thread nearest each of several colours, in one request: a design's threads, which
+/// the pricing calculator looks up together. For each colour, the thread the list's
+/// `?closest=` puts first (every member).
+#[utoipa::path(
+    get, path = "/teams/{team_id}/threads/closest", operation_id = "closest_threads", tag = "inventory",
+    params(ClosestParams),
+    responses(
+        (status = 200, body = ClosestBody),
+        (status = 422, description = "`validation_failed`: no colour, more than 256, or one that is not `#RRGGBB` (named `colours[i]`)", body = ErrorBody),
+        (status = 503, description = "`server_busy`: too many large searches, conversions and imports at once; try again after `Retry-After` seconds", body = ErrorBody),
+    ),
+)]
+pub async fn closest(
+    State(state): State<AppState>,
+    member: TeamViewer,
+    ApiQuery(params): ApiQuery<ClosestParams>,
+) -> Result<Json<ClosestBody>, AppError> {
+    let colours = closest_colours(params.colours.as_deref().unwrap_or_default())?;
+    let team = state.threads.threads(&state.db, &member.team).await?.ok_or_else(team_gone)?;
+    // Up to 256 colours, each against every entry: CPU work, off the async workers.
+    let nearest = state
+        .heavy_work
+        .run({
+            let (team, colours) = (Arc::clone(&team), colours.clone());
+            move || {
+                let stock: Vec<Stock<'_>> = team
+                    .threads
+                    .iter()
+                    .map(|thread| Stock { entry: &thread.entry, updated_at: thread.updated_at })
+                    .collect();
+                search::nearest(Catalogue::builtin(), &stock, &colours)
+            }
+        })
+        .await?;
+    let ids = nearest.iter().flatten().map(|&(position, _)| team.threads[position].id).collect();
+    let whole = threads::page(&state.db, member.team.id, ids).await?;
+    let team_default = member.default_reorder_point;
+    let closest = colours
+        .iter()
+        .zip(nearest)
+        .map(|(colour, found)| ClosestThread {
+            colour: colour.to_hex(),
+            // An entry removed since the copy was read is not shown.
+            thread: found.and_then(|(position, distance)| {
+                whole.get(&team.threads[position].id).map(|thread| view(thread, distance, team_default))
+            }),
+        })
+        .collect();
+    Ok(Json(ClosestBody { closest }))
+}
+
+/// The colours of a closest request: 1 to [`MAX_CLOSEST_COLOURS`], each named where it is wrong.
+fn closest_colours(text: &str) -> Result<Vec<Rgb8>, AppError> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).filter(|part| !part.is_empty()).collect();
+    if parts.is_empty() || parts.len() > MAX_CLOSEST_COLOURS {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "colours",
+            if parts.is_empty() { "required" } else { "too_many" },
+            format!("Give 1 to {MAX_CLOSEST_COLOURS} colours as #RRGGBB, separated by commas."),
+        )]));
+    }
+    let mut colours = Vec::with_capacity(parts.len());
+    let mut errors = Vec::new();
+    for (index, part) in parts.iter().enumerate() {
+        match Rgb8::parse_hex(part) {
+            Ok(colour) => colours.push(colour),
+            Err(_) => errors.push(FieldError::new(
+                format!("colours[{index}]"),
+                "bad_colour",
+                format!("\"{part}\" is not a colour; give it as #RRGGBB."),
+            )),
+        }
+    }
+    if errors.is_empty() { Ok(colours) } else { Err(AppError::Validation(errors)) }
 }
 
 /// One entry (every member).
