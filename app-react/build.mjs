@@ -23,6 +23,46 @@ const shellRoots = [...(await readFile(path.join(root, 'src/main.tsx'), 'utf8'))
 );
 if (shellRoots.length === 0) throw new Error("src/main.tsx imports none of the app's modules ('@/...')");
 
+// Browsers that run WebAssembly and ES modules natively (2023 onwards).
+const browsers = ['es2022', 'chrome111', 'edge111', 'firefox111', 'safari16.4'];
+
+// A Web Worker's script: `import url from './x.ts?worker&url'` (Vite's spelling, which vitest
+// understands) bundles x.ts and what it imports into one script of its own, written beside the
+// other assets under a hashed name, and gives its URL; esbuild has no notion of workers. A
+// classic script rather than a module, since Firefox runs module workers only from version 114;
+// `import.meta.url` (which the WebAssembly glue names, for a module URL it is always given) is the
+// worker's own address.
+const workerScripts = {
+  name: 'worker-scripts',
+  setup(build) {
+    build.onResolve({ filter: /\?worker&url$/ }, (args) => {
+      const source = path.join(args.resolveDir, args.path.replace(/\?worker&url$/, ''));
+      // Named .js, which the `file` loader keeps as the written file's extension.
+      return { path: source.replace(/\.ts$/, '.js'), namespace: 'worker', pluginData: { source } };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'worker' }, async (args) => {
+      const worker = await esbuild.build({
+        absWorkingDir: root,
+        entryPoints: [args.pluginData.source],
+        bundle: true,
+        write: false,
+        format: 'iife',
+        target: browsers,
+        define: { 'process.env.NODE_ENV': '"production"', 'import.meta.url': 'self.location.href' },
+        minify: true,
+        legalComments: 'none',
+        metafile: true,
+        logLevel: 'warning',
+      });
+      return {
+        contents: worker.outputFiles[0].contents,
+        loader: 'file',
+        watchFiles: Object.keys(worker.metafile.inputs).map((input) => path.join(root, input)),
+      };
+    });
+  },
+};
+
 // How the app is bundled: code split per route (each dynamic import a chunk of its own).
 const appBuild = {
   absWorkingDir: root,
@@ -35,8 +75,7 @@ const appBuild = {
   bundle: true,
   splitting: true,
   format: 'esm',
-  // Browsers that run WebAssembly and ES modules natively (2023 onwards).
-  target: ['es2022', 'chrome111', 'edge111', 'firefox111', 'safari16.4'],
+  target: browsers,
   jsx: 'automatic',
   loader: { '.wasm': 'file', '.bin': 'file' },
   define: { 'process.env.NODE_ENV': '"production"' },
@@ -44,6 +83,7 @@ const appBuild = {
   legalComments: 'none',
   metafile: true,
   logLevel: 'warning',
+  plugins: [workerScripts],
 };
 
 // esbuild splits the code main.tsx loads into one chunk per set of lazily loaded modules (pages,
@@ -76,7 +116,7 @@ const oneShell = {
   },
 };
 
-const result = await esbuild.build({ ...appBuild, plugins: [oneShell] });
+const result = await esbuild.build({ ...appBuild, plugins: [workerScripts, oneShell] });
 
 // Each script minified again by terser, whose compressor does better than esbuild's on code that
 // was not minified before (React Router, TanStack Query, the app's own): the landing page's

@@ -20,3 +20,9 @@ declare module 'bobbin:catalogue-bytes' {
   const bytes: Uint8Array;
   export default bytes;
 }
+
+// A Web Worker's script (build.mjs bundles the module into a script of its own): its URL.
+declare module '*?worker&url' {
+  const url: string;
+  export default url;
+}

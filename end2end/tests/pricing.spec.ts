@@ -13,6 +13,8 @@ test.use({ signedIn: true });
 
 /** The sample designs (testdata/designs of the repository). */
 const designs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../testdata/designs');
+/** Crafted design files (fuzz/seeds of the repository): many blocks, long repeated names. */
+const crafted = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../fuzz/seeds');
 
 /** The public id of the signed-in person's first team (a new account has one: its own). */
 async function firstTeam(page: Page): Promise<string> {
@@ -183,6 +185,50 @@ test('on a phone a design lists the threads it needs, named, with the sewing seq
   await page.locator('.design-view').screenshot({ path: testInfo.outputPath('design-threads-375.png') });
   const width = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, client: document.documentElement.clientWidth }));
   expect(width.scroll).toBeLessThanOrEqual(width.client);
+});
+
+// A file is read by the core in a Web Worker, so the page never freezes on a large or crafted
+// one; the threads a design needs are looked up in the inventory in one request
+// (docs/behaviour.md, "Design files").
+test('a design is read in a Web Worker and its threads are looked up in one request', async ({ page }) => {
+  await page.goto('/calculators/pricing');
+  await expect(job(page).getByLabel('Design file')).toBeVisible();
+  const workers: string[] = [];
+  page.on('worker', (worker) => workers.push(new URL(worker.url()).pathname));
+  const lookups: string[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    const path = `${url.pathname}${url.search}`;
+    if (path.includes('/threads') && path.includes('closest')) lookups.push(path);
+  });
+
+  await test.step('programstitch-v5.pes: 3 threads, their stock asked in one request', async () => {
+    await job(page).getByLabel('Design file').setInputFiles(path.join(designs, 'programstitch-v5.pes'));
+    const threads = page.getByRole('list', { name: 'Threads needed' }).getByRole('listitem');
+    await expect(threads).toHaveCount(3);
+    for (const thread of await threads.all()) {
+      await expect(thread).toContainText(/In stock: |Nothing close in stock \(closest: |Not in stock: we own no thread yet\./);
+    }
+    expect(workers).toEqual([expect.stringMatching(/^\/assets\/design-worker-[A-Z0-9]+\.js$/)]);
+    expect(lookups).toEqual([expect.stringMatching(/\/threads\/closest\?colours=000000,ED171F,F0F0F0$/)]);
+  });
+
+  await test.step('a crafted VP3 claiming 65,535 colour blocks is refused in words, by the same worker', async () => {
+    await job(page).getByLabel('Design file').setInputFiles(path.join(crafted, 'vp3/65535-blocks-claimed.vp3'));
+    await expect(job(page).getByRole('alert')).toHaveText(
+      'This design has more than 1,000 colour blocks; designs with that many colour changes are refused.',
+    );
+    await expect(page.getByRole('list', { name: 'Threads needed' })).toHaveCount(0);
+  });
+
+  await test.step('a VP3 of 1,000 blocks and 256 threads (the caps) is read, its 256 colours asked in one request', async () => {
+    await job(page).getByLabel('Design file').setInputFiles(path.join(crafted, 'vp3/at-the-caps.vp3'));
+    await expect(page.getByLabel('Design at-the-caps.vp3')).toContainText('Colour blocks1,000');
+    await expect(page.getByRole('list', { name: 'Threads needed' }).getByRole('listitem')).toHaveCount(256);
+    await expect(page.getByText('Looking in the inventory…')).toHaveCount(0);
+    expect(workers).toHaveLength(1);
+    expect(lookups).toHaveLength(2);
+  });
 });
 
 test('the machine picker is wide enough to read the machine it shows', async ({ page }) => {

@@ -318,7 +318,7 @@ const ADJUST = 'POST …/threads/{id}/adjust (+1)';
 const OWNED = 'GET …/threads/owned';
 const MACHINES = 'GET …/machines';
 const QUOTES = 'GET …/quotes';
-const CLOSEST = 'GET …/threads?closest=&per_page=1';
+const CLOSEST = 'GET …/threads/closest?colours= (a design)';
 const SAVE_QUOTE = 'POST …/quotes';
 const TEAM = 'GET … (the team)';
 const MEMBERS = 'GET …/members';
@@ -455,18 +455,17 @@ export const PAGES = [
   },
   {
     // The pricing calculator (features/pricing/pricing-page.tsx): the machines and the saved
-    // quotes; a design dropped in, whose four colours are each looked up among the owned threads
-    // (components/DesignView.tsx); the job priced in the browser by the WebAssembly core and saved
-    // (api/create-quote.ts), and the saved quotes read again.
+    // quotes; a design dropped in, whose four colours are looked up among the owned threads in one
+    // request (api/get-closest-threads.ts); the job priced in the browser by the WebAssembly core
+    // and saved (api/create-quote.ts), and the saved quotes read again.
     name: 'pricing',
     weight: 10,
     async open(v) {
       pricingCore ??= await loadPricing();
       const quotes = `${v.team}/quotes?page=1&per_page=20`;
       await Promise.all([v.get(MACHINES, `${v.team}/machines`), v.get(QUOTES, quotes)]);
-      await Promise.all(
-        Array.from({ length: 4 }, () => v.get(CLOSEST, `${v.team}/threads?closest=${encodeURIComponent(randomHex())}&per_page=1`)),
-      );
+      const colours = Array.from({ length: 4 }, () => randomHex().slice(1));
+      await v.get(CLOSEST, `${v.team}/threads/closest?colours=${colours.join(',')}`);
       const job = { stitches: 2_000 + randomInt(28_000), colours: 4, quantity: 1 + randomInt(200) };
       const { rates, core } = pricingCore;
       const { quote: result } = core.priceJob({ rates, job, currency: 'EUR' });

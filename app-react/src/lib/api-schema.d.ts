@@ -604,6 +604,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/teams/{team_id}/threads/closest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's thread nearest each of several colours, in one request: a design's threads, which
+         *     the pricing calculator looks up together. For each colour, the thread the list's
+         *     `?closest=` puts first (every member).
+         */
+        get: operations["closest_threads"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{team_id}/threads/export.csv": {
         parameters: {
             query?: never;
@@ -950,6 +971,16 @@ export interface components {
             /** @description The row's line number in the pasted text. */
             row: number;
             source: components["schemas"]["ResolvedSource"] | null;
+        };
+        ClosestBody: {
+            /** @description One for each colour asked for, in the order asked. */
+            closest: components["schemas"]["ClosestThread"][];
+        };
+        /** @description The team's thread nearest one colour asked for. */
+        ClosestThread: {
+            /** @description The colour asked for, `#RRGGBB`. */
+            colour: string;
+            thread: components["schemas"]["InventoryThread"] | null;
         };
         /** @description A code listed more than once in a line's chart. */
         CodeIssue: {
@@ -5651,6 +5682,70 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    closest_threads: {
+        parameters: {
+            query?: {
+                /**
+                 * @description 1 to 256 colours, each `#RRGGBB` (the `#` may be left out), separated by commas.
+                 * @example #E0115F,#FFFFFF
+                 */
+                colours?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ClosestBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: no colour, more than 256, or one that is not `#RRGGBB` (named `colours[i]`) */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: too many large searches, conversions and imports at once; try again after `Retry-After` seconds; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

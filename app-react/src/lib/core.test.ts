@@ -4,7 +4,10 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 
+import pricingWasmUrl from '@bobbin/core-wasm/bobbin_pricing_bg.wasm';
+
 import { loadConverter, loadPricing } from './core';
+import { type DesignRequest, answer } from './design-reading';
 
 beforeAll(() => {
   // In tests the imported .wasm and .bin URLs are file paths (vitest.config.ts); serve them from disk.
@@ -127,13 +130,32 @@ describe('the pricing facade', () => {
     const refused = pricing.priceJob({ rates: { tax_percent: '150' }, job: { ...job, quantity: 0 }, currency: 'EUR' });
     expect('problems' in refused && refused.problems.map((problem) => problem.field).sort()).toEqual(['job.quantity', 'rates.tax_percent']);
   });
+});
+
+describe("the design reader's worker", () => {
+  const request = (bytes: Uint8Array, fileName: string): DesignRequest => ({
+    id: 7,
+    wasmUrl: pricingWasmUrl as unknown as string,
+    bytes: bytes.slice().buffer,
+    fileName,
+    maxPoints: 500,
+  });
 
   it('reads a design file, and says in a sentence why a damaged one cannot be read', async () => {
-    const pricing = await loadPricing();
     const bytes = new Uint8Array(await readFile(path.resolve(import.meta.dirname, '../../../testdata/designs/star.dst')));
-    const design = pricing.readDesign(bytes, 'star.dst', 500);
-    expect(design.summary).toMatchObject({ format: 'dst', stitches: 2550, colours: 2, trims: null, thread_colours: [] });
-    expect(design.preview.blocks.length).toBeGreaterThan(0);
-    expect(() => pricing.readDesign(bytes.slice(0, 100), 'star.dst', 500)).toThrow(/^[A-Z].*\.$/);
+    const read = await answer(request(bytes, 'star.dst'));
+    if (!('file' in read)) throw new Error(read.error);
+    expect(read.id).toBe(7);
+    expect(read.file.summary).toMatchObject({ format: 'dst', stitches: 2550, colours: 2, trims: null, thread_colours: [] });
+    expect(read.file.preview.blocks.length).toBeGreaterThan(0);
+    expect(await answer(request(bytes.slice(0, 100), 'star.dst'))).toEqual({ id: 7, error: expect.stringMatching(/^[A-Z].*\.$/) });
+  });
+
+  it('refuses a design past the block cap in plain words', async () => {
+    const crafted = await readFile(path.resolve(import.meta.dirname, '../../../fuzz/seeds/vp3/65535-blocks-claimed.vp3'));
+    expect(await answer(request(new Uint8Array(crafted), 'crafted.vp3'))).toEqual({
+      id: 7,
+      error: 'This design has more than 1,000 colour blocks; designs with that many colour changes are refused.',
+    });
   });
 });

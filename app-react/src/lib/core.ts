@@ -5,7 +5,8 @@
 // once per page load, streamed (WebAssembly.instantiateStreaming, since the server sends
 // application/wasm) from a content-hashed URL the browser caches for good. The thread catalogue is
 // a separate hashed file, fetched only by pages that convert colours, so every other page loads
-// just the code. Callers never touch wasm-bindgen's generated modules directly.
+// just the code. Design files are read by the pricing module in a Web Worker (design-reader.ts),
+// off the page's main thread. Callers never touch wasm-bindgen's generated modules directly.
 import { queryOptions } from '@tanstack/react-query';
 import catalogueUrl from '@bobbin/core-wasm/threads.bin';
 import wasmUrl from '@bobbin/core-wasm/bobbin_wasm_bg.wasm';
@@ -15,7 +16,6 @@ import type {
   BulkRequest,
   Conversion,
   ConvertRequest,
-  DesignFile,
   LineDetail,
   LineSummary,
   PriceRequest,
@@ -24,6 +24,7 @@ import type {
   ThreadView,
 } from '@bobbin/core-wasm';
 
+import { readable } from './core-errors';
 import { retriedFetch } from './query-client';
 
 export type {
@@ -79,28 +80,14 @@ export interface Converter {
   deltaE2000(l1: number, a1: number, b1: number, l2: number, a2: number, b2: number): number;
 }
 
-/** The pricing model and the design-file readers, running in the page (no thread catalogue). */
+/** The pricing model, running in the page (no thread catalogue). Design files are read by the
+ * same module in a Web Worker, never in the page (design-reader.ts). */
 export interface PricingCore {
   /** The price list a team starts from; every field filled. */
   defaultRates(): Rates;
   /** A job's price, or what is wrong with its inputs, by field ("job.quantity"). Inputs of the
    * wrong shape (not numbers, not amounts) throw an Error written for people. */
   priceJob(request: PriceRequest): Pricing;
-  /** A design file's figures and a preview of at most `maxPoints` points; an unreadable or
-   * damaged file throws an Error whose message is written for people. */
-  readDesign(bytes: Uint8Array, fileName: string, maxPoints: number): DesignFile;
-}
-
-/** Runs a core call, turning its error (Rust style: "there is no thread line 'x'") into a
- * sentence to show a person: "There is no thread line 'x'." */
-function readable<T>(call: () => T): T {
-  try {
-    return call();
-  } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    const sentence = message.charAt(0).toUpperCase() + message.slice(1);
-    throw new Error(/[.!?]$/.test(sentence) ? sentence : `${sentence}.`, { cause: error });
-  }
 }
 
 /** Shares one in-flight promise between callers; a failure clears it so a later call retries. */
@@ -152,7 +139,6 @@ export const loadPricing = once(async (): Promise<PricingCore> => {
   return {
     defaultRates: () => wasm.defaultRates(),
     priceJob: (request) => readable(() => wasm.priceJob(request)),
-    readDesign: (bytes, fileName, maxPoints) => readable(() => wasm.readDesign(bytes, fileName, maxPoints)),
   };
 });
 

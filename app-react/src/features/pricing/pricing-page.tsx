@@ -207,7 +207,7 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
             )}
           </div>
         ) : null}
-        <DesignDrop core={core} onRead={readDesign} onFail={designUnread} />
+        <DesignDrop onRead={readDesign} onFail={designUnread} />
         {design ? (
           <DesignView
             fileName={design.fileName}

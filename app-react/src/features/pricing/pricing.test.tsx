@@ -8,8 +8,12 @@ import { onlineManager } from '@tanstack/react-query';
 import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 
-import { type Rates, loadConverter, loadPricing } from '@/lib/core';
+import pricingWasmUrl from '@bobbin/core-wasm/bobbin_pricing_bg.wasm';
+
+import { type DesignSummary, type Rates, loadConverter, loadPricing } from '@/lib/core';
+import { answer } from '@/lib/design-reading';
 import { type FakeApi, apiError, fakeApi } from '@/test/fake-api';
+import { FakeWorker } from '@/test/fake-worker';
 import { renderPage } from '@/test/render';
 
 import { effectiveRates } from './model';
@@ -37,6 +41,14 @@ beforeAll(async () => {
 afterEach(() => {
   vi.unstubAllGlobals();
 });
+
+/** A design's figures as the design reader's worker reads them. */
+async function summaryOf(bytes: Uint8Array, fileName: string): Promise<DesignSummary> {
+  const wasmUrl = pricingWasmUrl as unknown as string;
+  const read = await answer({ id: 0, wasmUrl, bytes: new Uint8Array(bytes).buffer, fileName, maxPoints: 10 });
+  if (!('file' in read)) throw new Error(read.error);
+  return read.file.summary;
+}
 
 let server: FakeApi;
 
@@ -185,17 +197,31 @@ describe('the pricing calculator', () => {
 });
 
 describe('the threads of a design', () => {
-  const closest = (hex: string) => `GET /teams/tm_shop/threads?closest=${encodeURIComponent(hex)}&per_page=1`;
+  /** The one request for all of a design's colours, in order of their codes. */
+  const closest = (...hexes: string[]) =>
+    `GET /teams/tm_shop/threads/closest?colours=${hexes
+      .map((hex) => hex.slice(1).toUpperCase())
+      .sort()
+      .join(',')}`;
 
   it('link each thread to the converter and say whether the team has it', async () => {
     const bytes = await readFile(path.join(DESIGNS, 'star-v7.pes'));
-    const { summary } = (await loadPricing()).readDesign(new Uint8Array(bytes), 'star-v7.pes', 10);
+    const summary = await summaryOf(bytes, 'star-v7.pes');
     const [red, white] = summary.threads!;
     shopServer({
-      [closest(red!.colour)]: () =>
-        Response.json({ threads: [{ id: 'th_1', code: '1800', name: 'Wildfire', line_name: 'Isacord', quantity: 3, distance: 1.234 }] }),
-      [closest(white!.colour)]: () =>
-        Response.json({ threads: [{ id: 'th_2', code: '0015', name: 'Cream', line_name: 'Isacord', quantity: 1, distance: 7.5 }] }),
+      [closest(red!.colour, white!.colour)]: () =>
+        Response.json({
+          closest: [
+            {
+              colour: red!.colour,
+              thread: { id: 'th_1', code: '1800', name: 'Wildfire', line_name: 'Isacord', quantity: 3, distance: 1.234 },
+            },
+            {
+              colour: white!.colour,
+              thread: { id: 'th_2', code: '0015', name: 'Cream', line_name: 'Isacord', quantity: 1, distance: 7.5 },
+            },
+          ],
+        }),
     });
     renderCalculator({ role: 'member' });
     const user = userEvent.setup();
@@ -206,6 +232,39 @@ describe('the threads of a design', () => {
     expect(link.getAttribute('href')).toBe(`/tools/thread-converter?hex=${red!.colour.slice(1)}`);
     expect(await within(list[0]!).findByText('In stock: Isacord 1800 Wildfire, ΔE 1.2, 3 spools')).toBeTruthy();
     expect(await within(list[1]!).findByText('Nothing close in stock (closest: Isacord 0015 Cream, ΔE 7.5)')).toBeTruthy();
+  });
+
+  // Issue 48: a file is read in a Web Worker, so the page never freezes on a large or crafted
+  // one, and the threads a design needs are looked up in the inventory in one request.
+  it('reads the file in the worker, saying so meanwhile, and looks all its threads up in one request', async () => {
+    const bytes = await readFile(path.join(DESIGNS, 'programstitch-v5.pes'));
+    const summary = await summaryOf(bytes, 'programstitch-v5.pes');
+    const colours = summary.threads!.map((thread) => thread.colour);
+    expect(colours).toHaveLength(3);
+    shopServer({
+      [closest(...colours)]: () => Response.json({ closest: colours.map((colour) => ({ colour, thread: null })) }),
+    });
+    renderCalculator({ role: 'member' });
+    const user = userEvent.setup();
+    FakeWorker.hold();
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'programstitch-v5.pes'));
+    await waitFor(() => expect(FakeWorker.started.at(-1)?.received.at(-1)?.fileName).toBe('programstitch-v5.pes'));
+    expect(screen.getByRole('status').textContent).toBe('Reading programstitch-v5.pes…');
+    // The page keeps answering while the worker reads.
+    await user.type(input('Quantity'), '5');
+    expect(input('Quantity').value).toContain('5');
+    FakeWorker.release();
+
+    const threads = within(await screen.findByRole('list', { name: 'Threads needed' })).getAllByRole('listitem');
+    expect(threads).toHaveLength(3);
+    for (const thread of threads) expect(await within(thread).findByText('Not in stock: we own no thread yet.')).toBeTruthy();
+    expect(screen.queryByText(/^Reading /)).toBeNull();
+    expect(server.calls.filter((call) => call.route.includes('closest')).map((call) => call.route)).toEqual([closest(...colours)]);
+    // One worker for the page: the next file goes to the same one.
+    const workers = FakeWorker.started.length;
+    await user.upload(screen.getByLabelText('Design file'), new File([await readFile(path.join(DESIGNS, 'star.dst'))], 'star.dst'));
+    await waitFor(() => expect(input('Stitches').value).toBe('2550'));
+    expect(FakeWorker.started).toHaveLength(workers);
   });
 
   // programstitch-v5.pes sews 8 blocks with 3 threads: black 4 times, white 3 times, red once.
@@ -237,7 +296,7 @@ describe('the threads of a design', () => {
 
   it('names a thread the file does not name after the closest thread of the preferred line', async () => {
     const bytes = await readFile(path.join(DESIGNS, 'bean.vp3'));
-    const { summary } = (await loadPricing()).readDesign(new Uint8Array(bytes), 'bean.vp3', 10);
+    const summary = await summaryOf(bytes, 'bean.vp3');
     const colour = summary.threads![0]!.colour;
     const converter = await loadConverter();
     const best = converter.convert({ from: { hex: colour }, to: ['madeira-polyneon'], matches: 1 }).lines[0]!.matches[0]!.thread;
@@ -547,7 +606,7 @@ describe('saved quotes', () => {
 
   it('shows the design saved with a reopened quote, and empties the inputs and the design when left for a new quote', async () => {
     const bytes = await readFile(path.join(DESIGNS, 'star.exp'));
-    const { summary } = (await loadPricing()).readDesign(new Uint8Array(bytes), 'star.exp', 10);
+    const summary = await summaryOf(bytes, 'star.exp');
     const saved: SavedQuote = {
       id: 'q_1',
       name: 'Stars',

@@ -1,8 +1,10 @@
 // The design file: dropped on the zone or chosen with its labelled input (a plain file input,
-// so the keyboard and screen readers work as everywhere), read in the page by the core.
-import { type DragEvent, useId, useState } from 'react';
+// so the keyboard and screen readers work as everywhere), read on this device by the core in a Web
+// Worker, so the page keeps answering while a large file is read.
+import { type DragEvent, useId, useRef, useState } from 'react';
 
-import type { DesignFile, PricingCore } from '@/lib/core';
+import type { DesignFile } from '@/lib/core';
+import { readDesignInWorker } from '@/lib/design-reader';
 
 /** Points drawn in the preview at most: enough for a clear picture, cheap on a phone. */
 export const PREVIEW_POINTS = 6000;
@@ -15,11 +17,9 @@ export interface ReadDesign {
 }
 
 export function DesignDrop({
-  core,
   onRead,
   onFail,
 }: {
-  core: PricingCore;
   onRead: (design: ReadDesign) => void;
   /** The file could not be read: whatever the previous one showed must go. */
   onFail: () => void;
@@ -27,21 +27,25 @@ export function DesignDrop({
   const id = useId();
   const [error, setError] = useState<string | null>(null);
   const [over, setOver] = useState(false);
-  const [busy, setBusy] = useState(false);
+  const [reading, setReading] = useState<string | null>(null);
+  // Files chosen one after another are read in turn; only the last one chosen is shown.
+  const latest = useRef(0);
 
   const read = async (file: File | undefined) => {
     if (!file) return;
+    const turn = ++latest.current;
     setError(null);
-    setBusy(true);
+    setReading(file.name);
     try {
-      const bytes = new Uint8Array(await file.arrayBuffer());
-      onRead({ fileName: file.name, file: core.readDesign(bytes, file.name, PREVIEW_POINTS) });
+      const read = await readDesignInWorker(await file.arrayBuffer(), file.name, PREVIEW_POINTS);
+      if (turn === latest.current) onRead({ fileName: file.name, file: read });
     } catch (failure) {
+      if (turn !== latest.current) return;
       // The core's message is a sentence for a person ("This is not a DST file ...").
       setError(failure instanceof Error ? failure.message : 'The file could not be read.');
       onFail();
     } finally {
-      setBusy(false);
+      if (turn === latest.current) setReading(null);
     }
   };
 
@@ -79,7 +83,7 @@ export function DesignDrop({
       <p id={`${id}-hint`} className="muted">
         Drop a DST, PES, JEF, EXP or VP3 file here, or choose one. It is read on this device; nothing is uploaded.
       </p>
-      {busy ? <p role="status">Reading the file…</p> : null}
+      {reading ? <p role="status">Reading {reading}…</p> : null}
       {error ? (
         <p id={`${id}-error`} className="form-alert" role="alert">
           {error}

@@ -7,7 +7,7 @@ import { Link } from 'react-router';
 import { paths } from '@/config/paths';
 import { type DesignPreview, type DesignSummary, type DesignThread, converterQueryOptions } from '@/lib/core';
 
-import { type ClosestThread, useClosestThreads } from '../api/get-closest-thread';
+import { type ClosestThread, useClosestThreads } from '../api/get-closest-threads';
 import { formatCount } from '../model';
 
 /** For blocks whose file stores no colour (DST, JEF, EXP): neutral, told apart from each other. */
@@ -113,6 +113,7 @@ const IN_STOCK_BELOW = 5;
  * sequence. Quotes saved before threads were counted have only the sequence: merged by colour. */
 function DesignThreads({ summary, teamId, preferredLine }: { summary: DesignSummary; teamId: string; preferredLine: string }) {
   const threads = threadsOf(summary);
+  // All the design's colours in one request.
   const owned = useClosestThreads(
     teamId,
     threads.map((thread) => thread.colour),
@@ -141,7 +142,7 @@ function DesignThreads({ summary, teamId, preferredLine }: { summary: DesignSumm
             <span className="muted design-threads__blocks">
               {thread.colour} · {thread.blocks.length === 1 ? 'Block' : 'Blocks'} {thread.blocks.join(', ')}
             </span>
-            {teamId ? <Owned query={owned[index]} /> : null}
+            {teamId ? <Owned query={owned} colour={thread.colour} /> : null}
           </li>
         ))}
       </ol>
@@ -165,13 +166,13 @@ function DesignThreads({ summary, teamId, preferredLine }: { summary: DesignSumm
 /** The threads of a summary; for figures saved without them, the blocks merged by colour. */
 function threadsOf(summary: DesignSummary): DesignThread[] {
   if (summary.threads) return summary.threads;
-  const threads: DesignThread[] = [];
+  const threads = new Map<string, DesignThread>();
   summary.thread_colours.forEach((colour, index) => {
-    const seen = threads.find((thread) => thread.colour === colour);
+    const seen = threads.get(colour);
     if (seen) seen.blocks.push(index + 1);
-    else threads.push({ colour, name: null, blocks: [index + 1] });
+    else threads.set(colour, { colour, name: null, blocks: [index + 1] });
   });
-  return threads;
+  return [...threads.values()];
 }
 
 /** For each colour (null: none wanted), the closest thread of the preferred line as
@@ -193,9 +194,8 @@ function useLineNames(line: string, colours: (string | null)[]): (string | undef
   });
 }
 
-function Owned({ query }: { query: UseQueryResult<ClosestThread | null> | undefined }) {
-  if (!query) return null;
-  const state = query.data;
+function Owned({ query, colour }: { query: UseQueryResult<Record<string, ClosestThread | null>>; colour: string }) {
+  const state = query.data?.[colour.toUpperCase()];
   if (state === null) return <span className="muted">Not in stock: we own no thread yet.</span>;
   if (state === undefined)
     return query.isPending ? (
