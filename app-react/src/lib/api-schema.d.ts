@@ -2357,7 +2357,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `invite_revoked` or `invite_expired` */
+            /** @description `invite_revoked`, `invite_expired`, or `invite_void`: its sender can no longer give its role */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -2461,7 +2461,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `invite_revoked` or `invite_expired` */
+            /** @description `invite_revoked`, `invite_expired`, or `invite_void`: its sender can no longer give its role */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -2573,7 +2573,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `invite_revoked` or `invite_expired` */
+            /** @description `invite_revoked`, `invite_expired`, or `invite_void`: its sender can no longer give its role */
             410: {
                 headers: {
                     [name: string]: unknown;

@@ -63,6 +63,15 @@ impl Role {
         }
     }
 
+    /// Whether this role may give someone `role` by invite: admins may invite as any role but
+    /// owner, owners as any role, members and viewers not at all. The one rule for what an invite
+    /// may carry: checked when it is sent ([`check_invite`]), when its sender's role changes (the
+    /// invites the new role could not send are revoked) and when it is accepted (its sender must
+    /// still be a member whose role may grant it).
+    pub fn may_grant(self, role: Role) -> bool {
+        self.can(Action::ManageInvites) && (role != Self::Owner || self == Self::Owner)
+    }
+
     /// The least role that may do `action`, for messages such as "Only admins and owners can...".
     pub fn who_may(action: Action) -> &'static str {
         match action {
@@ -162,7 +171,7 @@ pub fn check_invite(actor: Role, role: Role) -> Result<(), MembershipError> {
     if !actor.can(Action::ManageInvites) {
         return Err(MembershipError::Forbidden("Only admins and owners can invite people."));
     }
-    if role == Role::Owner && actor != Role::Owner {
+    if !actor.may_grant(role) {
         return Err(MembershipError::Forbidden("Only owners can invite another owner."));
     }
     Ok(())
@@ -363,6 +372,25 @@ mod tests {
         assert!(check_invite(Role::Owner, Role::Owner).is_ok());
         assert!(matches!(check_invite(Role::Admin, Role::Owner), Err(MembershipError::Forbidden(_))));
         assert!(matches!(check_invite(Role::Member, Role::Viewer), Err(MembershipError::Forbidden(_))));
+    }
+
+    #[test]
+    fn owners_grant_every_role_admins_all_but_owner_and_no_one_else_any() {
+        let granted =
+            |actor: Role| Role::ALL.into_iter().filter(|role| actor.may_grant(*role)).collect::<Vec<_>>();
+        assert_eq!(granted(Role::Owner), Role::ALL);
+        assert_eq!(granted(Role::Admin), [Role::Admin, Role::Member, Role::Viewer]);
+        assert_eq!(granted(Role::Member), []);
+        assert_eq!(granted(Role::Viewer), []);
+        for actor in Role::ALL {
+            for role in Role::ALL {
+                assert_eq!(
+                    check_invite(actor, role).is_ok(),
+                    actor.may_grant(role),
+                    "{actor} inviting a {role}"
+                );
+            }
+        }
     }
 
     #[test]

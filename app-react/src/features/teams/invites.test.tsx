@@ -85,6 +85,7 @@ describe('the invite link, /profile/invites/accept?token=', () => {
   it.each([
     ['invite_expired', 410, /has expired/],
     ['invite_revoked', 410, /withdrawn/],
+    ['invite_void', 410, /no longer valid: the person who sent it can no longer invite/],
     ['invite_accepted', 409, /already been accepted/],
   ])('explains %s', async (code, status, message) => {
     server.handlers['POST /invites/accept'] = () => apiError(status, code, 'No.');

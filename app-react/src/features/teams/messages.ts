@@ -23,11 +23,14 @@ export function inviteAcceptError(error: unknown): string {
 
 /**
  * The accept link's page explains the usual failures in its own words (the link is old, the
- * team withdrew it, it was used already); any other failure shows the server's message.
+ * team withdrew it, its sender can no longer give its role, it was used already); any other
+ * failure shows the server's message.
  */
 const acceptLinkProblems: Record<string, string> = {
   invite_expired: 'This invite has expired. Ask the team to send you a new one.',
   invite_revoked: 'This invite was withdrawn by the team.',
+  invite_void:
+    'This invite is no longer valid: the person who sent it can no longer invite people to this team with that role. Ask the team for a new one.',
   invite_accepted: 'This invite has already been accepted.',
   already_member: 'You are already a member of this team.',
   not_found: 'This invite link is not valid. Check that you opened the whole link from the e-mail.',

@@ -2,7 +2,7 @@
 //! (the caller hashes it); an invite's status follows from its times
 //! ([`InviteStatus::of`]): accepted and revoked are final, a pending one expires on its own.
 
-use crate::db::Database;
+use crate::db::{Database, committed};
 use crate::entity::ids::InvitePublicId;
 use crate::repo::RepoError;
 use bobbin_core::{
@@ -10,8 +10,9 @@ use bobbin_core::{
     team::{INVITE_LIFETIME_SECONDS, InviteStatus, Role},
 };
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    sea_query::Expr,
 };
 use time::{Duration, OffsetDateTime};
 
@@ -285,6 +286,11 @@ pub enum AcceptRefusal {
     Accepted,
     Revoked,
     Expired,
+    /// Its sender is no longer a member whose role may grant the invite's role (or their account
+    /// is gone): the invite carries no more than its sender could give now.
+    Void {
+        role: Role,
+    },
     /// The caller is already a member of the invite's team.
     AlreadyMember {
         team_name: String,
@@ -299,9 +305,13 @@ pub struct Accepted {
     pub member_count: u64,
 }
 
-/// Accepts the invite `key` names for `user`, if `may_accept` allows them: they join its team
-/// with its role, and the team becomes their default (someone who just accepted an invite
-/// wants to see that team).
+/// Accepts the invite `key` names for `user`, if `may_accept` allows them and its sender may
+/// still grant its role ([`Role::may_grant`]): they join its team with its role, and the team
+/// becomes their default (someone who just accepted an invite wants to see that team).
+///
+/// The team's row is locked before the invite and its sender's role are read, as a change of
+/// role or a removal locks it ([`members::put`], [`members::remove`]): one that commits first is
+/// seen here, and one that comes later waits for this acceptance.
 ///
 /// # Errors
 ///
@@ -312,44 +322,101 @@ pub async fn accept(
     user_id: UserId,
     may_accept: impl FnOnce(&Invite) -> bool,
 ) -> Result<Result<Accepted, AcceptRefusal>, RepoError> {
-    let txn = crate::db::begin_write(db).await?;
-    let Some((row, team)) = find(&txn, key).await? else {
-        return Ok(Err(AcceptRefusal::NotFound));
-    };
-    let invite = with_inviter(&txn, row).await?;
-    if !may_accept(&invite) {
-        return Ok(Err(AcceptRefusal::NotFound));
-    }
-    match invite.status_now() {
-        InviteStatus::Pending => {}
-        InviteStatus::Accepted => return Ok(Err(AcceptRefusal::Accepted)),
-        InviteStatus::Revoked => return Ok(Err(AcceptRefusal::Revoked)),
-        InviteStatus::Expired => return Ok(Err(AcceptRefusal::Expired)),
-    }
-    if members::role_in(&txn, team.id, user_id).await?.is_some() {
-        return Ok(Err(AcceptRefusal::AlreadyMember { team_name: team.name }));
-    }
-    members::insert(&txn, team.id, user_id, invite.role).await?;
-    let row = team_invite::ActiveModel {
-        id: Set(invite.id),
-        accepted_at: Set(Some(OffsetDateTime::now_utc())),
-        accepted_by: Set(Some(user_id)),
-        ..Default::default()
-    }
-    .update(&txn)
-    .await?;
-    let invite = Invite { accepted_at: row.accepted_at, ..invite };
-    user::Entity::update(user::ActiveModel {
-        id: Set(user_id),
-        default_team_id: Set(Some(team.id)),
-        ..Default::default()
+    committed(db, async |txn| {
+        let Some((_, team)) = find(txn, key).await? else {
+            return Ok(Err(AcceptRefusal::NotFound));
+        };
+        members::lock_team(txn, team.id).await?;
+        // Read again under the lock: a revocation may have committed while this waited for it.
+        let Some((row, team)) = find(txn, key).await? else {
+            return Ok(Err(AcceptRefusal::NotFound));
+        };
+        let sender = row.invited_by;
+        let invite = with_inviter(txn, row).await?;
+        if !may_accept(&invite) {
+            return Ok(Err(AcceptRefusal::NotFound));
+        }
+        match invite.status_now() {
+            InviteStatus::Pending => {}
+            InviteStatus::Accepted => return Ok(Err(AcceptRefusal::Accepted)),
+            InviteStatus::Revoked => return Ok(Err(AcceptRefusal::Revoked)),
+            InviteStatus::Expired => return Ok(Err(AcceptRefusal::Expired)),
+        }
+        if !sender_may_grant(txn, team.id, sender, invite.role).await? {
+            return Ok(Err(AcceptRefusal::Void { role: invite.role }));
+        }
+        if members::role_in(txn, team.id, user_id).await?.is_some() {
+            return Ok(Err(AcceptRefusal::AlreadyMember { team_name: team.name }));
+        }
+        members::insert(txn, team.id, user_id, invite.role).await?;
+        let row = team_invite::ActiveModel {
+            id: Set(invite.id),
+            accepted_at: Set(Some(OffsetDateTime::now_utc())),
+            accepted_by: Set(Some(user_id)),
+            ..Default::default()
+        }
+        .update(txn)
+        .await?;
+        let invite = Invite { accepted_at: row.accepted_at, ..invite };
+        user::Entity::update(user::ActiveModel {
+            id: Set(user_id),
+            default_team_id: Set(Some(team.id)),
+            ..Default::default()
+        })
+        .exec(txn)
+        .await?;
+        adopt_as_default_if_none(txn, user_id, team.id).await?;
+        let member_count = members::count(txn, team.id).await?;
+        Ok(Ok(Accepted { invite, team, member_count }))
     })
-    .exec(&txn)
-    .await?;
-    adopt_as_default_if_none(&txn, user_id, team.id).await?;
-    let member_count = members::count(&txn, team.id).await?;
-    txn.commit().await?;
-    Ok(Ok(Accepted { invite, team, member_count }))
+    .await
+}
+
+/// Whether `sender` (`None`: their account is gone) is a member of the team whose role may
+/// grant `role` now.
+async fn sender_may_grant(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    sender: Option<UserId>,
+    role: Role,
+) -> Result<bool, RepoError> {
+    let Some(sender) = sender else {
+        return Ok(false);
+    };
+    Ok(members::role_in(db, team_id, sender).await?.is_some_and(|theirs| theirs.may_grant(role)))
+}
+
+/// Revokes the pending invites `sender` sent to the team whose role their role now (`None`: no
+/// longer a member) may not grant ([`Role::may_grant`]), in the caller's transaction: the one
+/// that changes their role or removes them. Expired and answered invites stay as they are.
+/// Deleting an account removes its person's unanswered invites instead
+/// ([`crate::repo::account::delete`]).
+pub(crate) async fn revoke_beyond(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    sender: UserId,
+    role: Option<Role>,
+) -> Result<(), RepoError> {
+    let beyond: Vec<StoredRole> = Role::ALL
+        .into_iter()
+        .filter(|invited| !role.is_some_and(|role| role.may_grant(*invited)))
+        .map(StoredRole)
+        .collect();
+    if beyond.is_empty() {
+        return Ok(());
+    }
+    let now = OffsetDateTime::now_utc();
+    team_invite::Entity::update_many()
+        .col_expr(team_invite::Column::RevokedAt, Expr::value(now))
+        .filter(team_invite::Column::TeamId.eq(team_id))
+        .filter(team_invite::Column::InvitedBy.eq(sender))
+        .filter(team_invite::Column::Role.is_in(beyond))
+        .filter(team_invite::Column::AcceptedAt.is_null())
+        .filter(team_invite::Column::RevokedAt.is_null())
+        .filter(team_invite::Column::ExpiresAt.gt(now))
+        .exec(txn)
+        .await?;
+    Ok(())
 }
 
 /// What an invite's link shows before anyone signs in: the team's name, who sent it (`None`
@@ -359,6 +426,9 @@ pub struct Preview {
     pub team_name: String,
     pub inviter: Option<user::Model>,
     pub status: InviteStatus,
+    pub role: Role,
+    /// Whether its sender may still grant its role ([`accept`] refuses it otherwise).
+    pub sender_may_grant: bool,
 }
 
 /// The invite whose token hashes to `token_hash`, as its link shows it before a sign-in.
@@ -375,7 +445,8 @@ pub async fn preview(db: &impl ConnectionTrait, token_hash: &str) -> Result<Opti
         None => None,
     };
     let status = status_now(row.accepted_at, row.revoked_at, row.expires_at);
-    Ok(Some(Preview { team_name: team.name, inviter, status }))
+    let sender_may_grant = sender_may_grant(db, team.id, row.invited_by, row.role.0).await?;
+    Ok(Some(Preview { team_name: team.name, inviter, status, role: row.role.0, sender_may_grant }))
 }
 
 async fn find(

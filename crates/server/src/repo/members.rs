@@ -8,7 +8,7 @@
 //! A role is read from its row as a [`Role`] by the entity layer ([`StoredRole`]), so no one
 //! here parses role names.
 
-use crate::db::Database;
+use crate::db::{Database, committed};
 use crate::repo::RepoError;
 use bobbin_core::team::{self as rules, MembershipError, Role};
 use sea_orm::{
@@ -22,7 +22,7 @@ use crate::{
         ids::{StoredRole, TeamId, UserId},
         team, team_member, user,
     },
-    repo::users::adopt_as_default_if_none,
+    repo::{invites, users::adopt_as_default_if_none},
 };
 
 /// What a person who is not a member of the team answers.
@@ -99,7 +99,9 @@ pub enum Placed {
 /// Adds `user_id` to the team with `role`, or changes their role to it, as `actor` asks: the
 /// core decides whether the actor may ([`rules::check_role_change`]). Only someone who already
 /// shares a team with the actor can be added, so nobody is put into a stranger's team. Someone
-/// added who had no default team gets this one.
+/// added who had no default team gets this one. A member whose role changes loses, in the same
+/// transaction, the pending invites they sent that the new role could not send
+/// ([`invites::revoke_beyond`]).
 ///
 /// # Errors
 ///
@@ -111,43 +113,46 @@ pub async fn put(
     user_id: UserId,
     role: Role,
 ) -> Result<Result<Placed, PutRefusal>, RepoError> {
-    let txn = crate::db::begin_write(db).await?;
-    let Some(actor_role) = lock_team(&txn, team_id, actor).await? else {
-        return Ok(Err(PutRefusal::ActorLeft));
-    };
-    let current = role_in(&txn, team_id, user_id).await?;
-    if let Err(error) = rules::check_role_change(actor_role, current, role, owner_count(&txn, team_id).await?)
-    {
-        return Ok(Err(PutRefusal::Rule(error)));
-    }
-    let added = current.is_none();
-    if added {
-        if !shares_a_team(&txn, actor, user_id).await? {
-            return Ok(Err(PutRefusal::NotTeammate));
+    committed(db, async |txn| {
+        let Some(actor_role) = lock_for(txn, team_id, actor).await? else {
+            return Ok(Err(PutRefusal::ActorLeft));
+        };
+        let current = role_in(txn, team_id, user_id).await?;
+        if let Err(error) =
+            rules::check_role_change(actor_role, current, role, owner_count(txn, team_id).await?)
+        {
+            return Ok(Err(PutRefusal::Rule(error)));
         }
-        insert(&txn, team_id, user_id, role).await?;
-        adopt_as_default_if_none(&txn, user_id, team_id).await?;
-    } else {
-        team_member::ActiveModel {
-            team_id: Set(team_id),
-            user_id: Set(user_id),
-            role: Set(StoredRole(role)),
-            updated_at: Set(OffsetDateTime::now_utc()),
-            ..Default::default()
+        let added = current.is_none();
+        if added {
+            if !shares_a_team(txn, actor, user_id).await? {
+                return Ok(Err(PutRefusal::NotTeammate));
+            }
+            insert(txn, team_id, user_id, role).await?;
+            adopt_as_default_if_none(txn, user_id, team_id).await?;
+        } else {
+            team_member::ActiveModel {
+                team_id: Set(team_id),
+                user_id: Set(user_id),
+                role: Set(StoredRole(role)),
+                updated_at: Set(OffsetDateTime::now_utc()),
+                ..Default::default()
+            }
+            .update(txn)
+            .await?;
+            invites::revoke_beyond(txn, team_id, user_id, Some(role)).await?;
         }
-        .update(&txn)
-        .await?;
-    }
-    let membership = find(&txn, team_id, user_id)
-        .await?
-        .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("the membership just written is gone")))?;
-    let person = user::Entity::find_by_id(user_id)
-        .one(&txn)
-        .await?
-        .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("a member without an account")))?;
-    let member = member(&membership, person);
-    txn.commit().await?;
-    Ok(Ok(if added { Placed::Added(member) } else { Placed::Changed(member) }))
+        let membership = find(txn, team_id, user_id)
+            .await?
+            .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("the membership just written is gone")))?;
+        let person = user::Entity::find_by_id(user_id)
+            .one(txn)
+            .await?
+            .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("a member without an account")))?;
+        let member = member(&membership, person);
+        Ok(Ok(if added { Placed::Added(member) } else { Placed::Changed(member) }))
+    })
+    .await
 }
 
 /// Why [`remove`] changed nothing.
@@ -163,7 +168,8 @@ pub enum RemoveRefusal {
 
 /// Removes `user_id` from the team as `actor` asks (the same person: they leave); the core
 /// decides whether the actor may ([`rules::check_removal`]). Their settings in the team go with
-/// the membership (foreign keys cascade).
+/// the membership (foreign keys cascade); the pending invites they sent to it are revoked in the
+/// same transaction ([`invites::revoke_beyond`]).
 ///
 /// # Errors
 ///
@@ -174,22 +180,24 @@ pub async fn remove(
     actor: UserId,
     user_id: UserId,
 ) -> Result<Result<(), RemoveRefusal>, RepoError> {
-    let txn = crate::db::begin_write(db).await?;
-    let Some(actor_role) = lock_team(&txn, team_id, actor).await? else {
-        return Ok(Err(RemoveRefusal::ActorLeft));
-    };
-    let Some(target_role) = role_in(&txn, team_id, user_id).await? else {
-        return Ok(Err(RemoveRefusal::NotAMember));
-    };
-    let leaving = user_id == actor;
-    if let Err(error) =
-        rules::check_removal(actor_role, target_role, leaving, owner_count(&txn, team_id).await?)
-    {
-        return Ok(Err(RemoveRefusal::Rule(error)));
-    }
-    team_member::Entity::delete_by_id((team_id, user_id)).exec(&txn).await?;
-    txn.commit().await?;
-    Ok(Ok(()))
+    committed(db, async |txn| {
+        let Some(actor_role) = lock_for(txn, team_id, actor).await? else {
+            return Ok(Err(RemoveRefusal::ActorLeft));
+        };
+        let Some(target_role) = role_in(txn, team_id, user_id).await? else {
+            return Ok(Err(RemoveRefusal::NotAMember));
+        };
+        let leaving = user_id == actor;
+        if let Err(error) =
+            rules::check_removal(actor_role, target_role, leaving, owner_count(txn, team_id).await?)
+        {
+            return Ok(Err(RemoveRefusal::Rule(error)));
+        }
+        team_member::Entity::delete_by_id((team_id, user_id)).exec(txn).await?;
+        invites::revoke_beyond(txn, team_id, user_id, None).await?;
+        Ok(Ok(()))
+    })
+    .await
 }
 
 /// Makes `user_id` a member of the team with `role`; the caller's transaction checks first.
@@ -243,15 +251,21 @@ pub(crate) async fn owner_count(db: &impl ConnectionTrait, team_id: TeamId) -> R
 }
 
 /// Holds the team's row until the transaction ends (PostgreSQL; SQLite's write transactions
-/// already run one at a time), so roles and owner counts cannot change underneath, and answers
-/// the actor's role as it is now (`None`: no longer a member): the one the extractor read may
-/// have changed since.
-async fn lock_team(
+/// already run one at a time), so roles and owner counts cannot change underneath: every change
+/// of a member's role, a removal and an acceptance of an invite take it first.
+pub(crate) async fn lock_team(txn: &DatabaseTransaction, team_id: TeamId) -> Result<(), RepoError> {
+    team::Entity::find_by_id(team_id).lock_exclusive().one(txn).await?;
+    Ok(())
+}
+
+/// [`lock_team`], then the actor's role as it is now (`None`: no longer a member): the one the
+/// extractor read may have changed since.
+async fn lock_for(
     txn: &DatabaseTransaction,
     team_id: TeamId,
     actor: UserId,
 ) -> Result<Option<Role>, RepoError> {
-    team::Entity::find_by_id(team_id).lock_exclusive().one(txn).await?;
+    lock_team(txn, team_id).await?;
     role_in(txn, team_id, actor).await
 }
 

@@ -9,6 +9,7 @@ use serde_json::json;
 use crate::{
     auth_helpers::send,
     helpers::{Backend, TestApp, spawn_app, spawn_app_with},
+    team_helpers::Person,
 };
 
 /// Every stored invite row, as the database holds it.
@@ -363,4 +364,249 @@ async fn a_team_may_send_thirty_invites_an_hour(#[values(Backend::Sqlite)] backe
         .await;
     answer.assert_api_error(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
     assert!(app.mails_to("one-more@example.com").await.is_empty());
+}
+
+// ---- An invite carries no more power than its sender has now (issue 48, point 1) ----------
+
+/// Sets `person`'s role in `team`, as `owner` (200).
+async fn set_role(app: &TestApp, owner: &Person, team: &str, person: &Person, role: &str) {
+    app.api_post(owner, &format!("/teams/{team}/members"), json!({ "userId": person.id, "role": role }))
+        .await
+        .assert_status(StatusCode::OK);
+}
+
+/// The addresses of `team`'s members, as `who` sees them.
+async fn member_emails(app: &TestApp, who: &Person, team: &str) -> Vec<String> {
+    let members = app.api_get(who, &format!("/teams/{team}/members")).await;
+    members.assert_status(StatusCode::OK)["members"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|member| member["email"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The status of the invite `public_id` in `team`'s list, as `owner` sees it.
+async fn status_of(app: &TestApp, owner: &Person, team: &str, public_id: &str) -> String {
+    let listed = app.api_get(owner, &format!("/teams/{team}/invites")).await;
+    let invites = listed.assert_status(StatusCode::OK)["invites"].as_array().unwrap().clone();
+    let invite =
+        invites.iter().find(|invite| invite["public_id"] == public_id).expect("the invite is listed");
+    invite["status"].as_str().unwrap().to_owned()
+}
+
+/// Olive's team, where Ada is an admin who has just sent an `admin` invite to Mallory's address
+/// (an address she controls, say): the team, the invite's public id and its link's token.
+async fn planted_admin_invite(app: &TestApp, olive: &Person, ada: &Person) -> (String, String, String) {
+    let team = app.team(olive, "Stitch & Co").await;
+    app.join(olive, &team, ada, "admin").await;
+    let invite = app.invite(ada, &team, "mallory@example.com", "admin").await;
+    let token = app.invite_token_to("mallory@example.com").await;
+    (team, invite, token)
+}
+
+/// Mallory signs up and tries the link: `410 {code}` with a message that says what to do, and
+/// she is not a member of `team`. Answers her, signed in.
+async fn assert_mallory_cannot_join(
+    app: &TestApp,
+    olive: &Person,
+    team: &str,
+    token: &str,
+    code: &str,
+) -> Person {
+    let mallory = app.person("mallory").await;
+    let answer = app.api_post(&mallory, "/invites/accept", json!({ "token": token })).await;
+    answer.assert_api_error(StatusCode::GONE, code);
+    let message = answer.body["message"].as_str().unwrap();
+    assert!(message.contains("new one"), "the message says what to do: {message}");
+    assert!(!member_emails(app, olive, team).await.contains(&mallory.email), "Mallory joined");
+    preview(app, token).await.assert_api_error(StatusCode::GONE, code);
+    mallory
+}
+
+#[rstest]
+#[tokio::test]
+async fn demoting_an_admin_voids_the_admin_invites_they_sent(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let olive = app.person("olive").await;
+    let ada = app.person("ada").await;
+    let (team, invite, token) = planted_admin_invite(&app, &olive, &ada).await;
+
+    set_role(&app, &olive, &team, &ada, "member").await;
+
+    assert_eq!(status_of(&app, &olive, &team, &invite).await, "revoked");
+    assert_mallory_cannot_join(&app, &olive, &team, &token, "invite_revoked").await;
+}
+
+#[rstest]
+#[tokio::test]
+async fn removing_an_admin_or_their_leaving_voids_the_invites_they_sent(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+    #[values(false, true)] leaves: bool,
+) {
+    let app = spawn_app(backend).await;
+    let olive = app.person("olive").await;
+    let ada = app.person("ada").await;
+    let (team, invite, token) = planted_admin_invite(&app, &olive, &ada).await;
+
+    let by = if leaves { &ada } else { &olive };
+    app.api_delete(by, &format!("/teams/{team}/members/{}", ada.id))
+        .await
+        .assert_status(StatusCode::NO_CONTENT);
+
+    assert_eq!(status_of(&app, &olive, &team, &invite).await, "revoked");
+    assert_mallory_cannot_join(&app, &olive, &team, &token, "invite_revoked").await;
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_invite_the_new_role_could_still_send_survives_the_change(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let olive = app.person("olive").await;
+    let ada = app.person("ada").await;
+    let team = app.team(&olive, "Stitch & Co").await;
+    app.join(&olive, &team, &ada, "owner").await;
+    let as_owner = app.invite(&ada, &team, "mallory@example.com", "owner").await;
+    let mallory_token = app.invite_token_to("mallory@example.com").await;
+    let as_member = app.invite(&ada, &team, "sam@example.com", "member").await;
+    let sam_token = app.invite_token_to("sam@example.com").await;
+
+    // An owner made an admin: admins invite anyone but an owner.
+    set_role(&app, &olive, &team, &ada, "admin").await;
+
+    assert_eq!(status_of(&app, &olive, &team, &as_owner).await, "revoked");
+    assert_eq!(status_of(&app, &olive, &team, &as_member).await, "pending");
+    assert_mallory_cannot_join(&app, &olive, &team, &mallory_token, "invite_revoked").await;
+    let sam = app.person("sam").await;
+    let joined = app.api_post(&sam, "/invites/accept", json!({ "token": sam_token })).await;
+    assert_eq!(joined.assert_status(StatusCode::OK)["team"]["role"], "member");
+    // A promotion takes nothing away.
+    app.invite(&ada, &team, "viewer@example.com", "viewer").await;
+    set_role(&app, &olive, &team, &ada, "owner").await;
+    let listed = app.api_get(&olive, &format!("/teams/{team}/invites")).await;
+    assert_eq!(listed.body["invites"][0]["status"], "pending", "{listed:?}");
+}
+
+#[rstest]
+#[tokio::test]
+async fn accepting_rechecks_that_the_sender_may_still_grant_the_role(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let olive = app.person("olive").await;
+    let ada = app.person("ada").await;
+    let (team, invite, token) = planted_admin_invite(&app, &olive, &ada).await;
+    set_role(&app, &olive, &team, &ada, "member").await;
+    // As an invite planted before demotions revoked anything would stand: never revoked.
+    let backend = app.db.get_database_backend();
+    let unrevoke = "UPDATE team_invites SET revoked_at = NULL";
+    app.db.execute_raw(Statement::from_string(backend, unrevoke)).await.unwrap();
+    assert_eq!(status_of(&app, &olive, &team, &invite).await, "pending");
+
+    let mallory = assert_mallory_cannot_join(&app, &olive, &team, &token, "invite_void").await;
+    // In the app, by the invite's id, the same.
+    app.api_post(&mallory, &format!("/invites/{invite}/accept"), json!({}))
+        .await
+        .assert_api_error(StatusCode::GONE, "invite_void");
+
+    // Its sender an admin again, the same invite is good again: the check reads the role now.
+    set_role(&app, &olive, &team, &ada, "admin").await;
+    app.db.execute_raw(Statement::from_string(backend, unrevoke)).await.unwrap();
+    let joined = app.api_post(&mallory, "/invites/accept", json!({ "token": token })).await;
+    assert_eq!(joined.assert_status(StatusCode::OK)["team"]["role"], "admin");
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_invite_without_a_sender_is_void(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let olive = app.person("olive").await;
+    let ada = app.person("ada").await;
+    let (team, _, token) = planted_admin_invite(&app, &olive, &ada).await;
+    // A pending invite whose sender's account is gone (account deletion removes them; one left
+    // by anything else is not honoured either).
+    let backend = app.db.get_database_backend();
+    let orphan = "UPDATE team_invites SET invited_by = NULL";
+    app.db.execute_raw(Statement::from_string(backend, orphan)).await.unwrap();
+
+    assert_mallory_cannot_join(&app, &olive, &team, &token, "invite_void").await;
+}
+
+#[rstest]
+#[tokio::test]
+async fn an_invite_from_a_deleted_account_adds_no_one(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let olive = app.person("olive").await;
+    let ada = app.person("ada").await;
+    let (team, invite, token) = planted_admin_invite(&app, &olive, &ada).await;
+
+    app.api(
+        &ada,
+        reqwest::Method::DELETE,
+        "/users/me",
+        Some(json!({ "password": crate::auth_helpers::PASSWORD })),
+    )
+    .await
+    .assert_status(StatusCode::NO_CONTENT);
+
+    // Account deletion removes the invites its person sent that were never answered.
+    let mallory = app.person("mallory").await;
+    app.api_post(&mallory, "/invites/accept", json!({ "token": token }))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    assert!(!member_emails(&app, &olive, &team).await.contains(&mallory.email));
+    assert!(stored_invites(&app).await.iter().all(|stored| stored.public_id != invite));
+}
+
+/// A demotion and an acceptance of the demoted admin's invite at the same moment: whichever
+/// the database takes first, the invite is either accepted (its sender was still an admin) or
+/// revoked and refused, never both, and no one joins on a revoked invite.
+#[rstest]
+#[tokio::test]
+async fn a_demotion_racing_an_acceptance_lets_no_revoked_invite_through(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let olive = app.person("olive").await;
+    let ada = app.person("ada").await;
+    let team = app.team(&olive, "Stitch & Co").await;
+    for round in 0..8 {
+        app.join(&olive, &team, &ada, "admin").await;
+        let email = format!("mallory{round}@example.com");
+        app.invite(&ada, &team, &email, "admin").await;
+        let token = app.invite_token_to(&email).await;
+        let mallory = app.person(&format!("mallory{round}")).await;
+
+        let members = format!("/teams/{team}/members");
+        let demote = app.api_post(&olive, &members, json!({ "userId": ada.id, "role": "member" }));
+        let accept = app.api_post(&mallory, "/invites/accept", json!({ "token": token }));
+        let (demoted, accepted) = tokio::join!(demote, accept);
+        demoted.assert_status(StatusCode::OK);
+
+        let stored = stored_invites(&app).await;
+        let row = stored.iter().find(|row| row.email == email).unwrap();
+        let joined = member_emails(&app, &olive, &team).await.contains(&email);
+        if accepted.status == StatusCode::OK {
+            assert!(
+                row.accepted_at.is_some() && row.revoked_at.is_none() && joined,
+                "round {round}: {row:?}"
+            );
+        } else {
+            accepted.assert_api_error(StatusCode::GONE, "invite_revoked");
+            assert!(
+                row.accepted_at.is_none() && row.revoked_at.is_some() && !joined,
+                "round {round}: {row:?}"
+            );
+        }
+        // Ready for the next round: Ada out, so she can join again as an admin.
+        app.api_delete(&olive, &format!("/teams/{team}/members/{}", ada.id))
+            .await
+            .assert_status(StatusCode::NO_CONTENT);
+    }
 }

@@ -238,7 +238,7 @@ pub async fn revoke(
         (status = 200, body = AcceptedBody),
         (status = 404, description = "No invite has that token", body = ErrorBody),
         (status = 409, description = "`invite_accepted` or `already_member`", body = ErrorBody),
-        (status = 410, description = "`invite_revoked` or `invite_expired`", body = ErrorBody),
+        (status = 410, description = "`invite_revoked`, `invite_expired`, or `invite_void`: its sender can no longer give its role", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -261,7 +261,7 @@ pub async fn accept_by_token(
         (status = 200, body = InvitePreview),
         (status = 404, description = "No invite has that token", body = ErrorBody),
         (status = 409, description = "`invite_accepted`", body = ErrorBody),
-        (status = 410, description = "`invite_revoked` or `invite_expired`", body = ErrorBody),
+        (status = 410, description = "`invite_revoked`, `invite_expired`, or `invite_void`: its sender can no longer give its role", body = ErrorBody),
         (status = 429, description = "`rate_limited`: too many lookups from this network in 5 minutes", body = ErrorBody),
         (status = 503, description = "`database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` and `database_read_only`", body = ErrorBody),
     ),
@@ -292,6 +292,9 @@ pub async fn preview(
         InviteStatus::Revoked => return Err(withdrawn()),
         InviteStatus::Expired => return Err(expired()),
     }
+    if !found.sender_may_grant {
+        return Err(void(found.role));
+    }
     Ok(Json(InvitePreview {
         team_name: without_bidi_controls(&found.team_name),
         invited_by: found.inviter.as_ref().and_then(full_name),
@@ -307,7 +310,7 @@ pub async fn preview(
         (status = 200, body = AcceptedBody),
         (status = 404, description = "No such invite addressed to the caller", body = ErrorBody),
         (status = 409, description = "`invite_accepted` or `already_member`", body = ErrorBody),
-        (status = 410, description = "`invite_revoked` or `invite_expired`", body = ErrorBody),
+        (status = 410, description = "`invite_revoked`, `invite_expired`, or `invite_void`: its sender can no longer give its role", body = ErrorBody),
     ),
     security(("bearer" = []), ("cookie" = []))
 )]
@@ -333,6 +336,7 @@ async fn accept(
             AcceptRefusal::Accepted => already_accepted(),
             AcceptRefusal::Revoked => withdrawn(),
             AcceptRefusal::Expired => expired(),
+            AcceptRefusal::Void { role } => void(role),
             AcceptRefusal::AlreadyMember { team_name } => {
                 AppError::conflict("already_member", format!("You are already a member of {team_name}."))
             }
@@ -356,6 +360,17 @@ fn expired() -> AppError {
     AppError::gone(
         "invite_expired",
         "This invite has expired (invites last 7 days). Ask the team's admin to send a new one.",
+    )
+}
+
+/// The invite's sender can no longer give its role: removed from the team, their role lowered
+/// (an admin who is no longer one), or their account gone.
+fn void(role: Role) -> AppError {
+    AppError::gone(
+        "invite_void",
+        format!(
+            "This invite is no longer valid: the person who sent it can no longer invite people to this team as {role}. Ask the team's admin for a new one if you still want to join."
+        ),
     )
 }
 
