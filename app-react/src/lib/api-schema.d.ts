@@ -516,7 +516,7 @@ export interface paths {
         put?: never;
         /**
          * Saves a copy of a quote, named "Copy of ...", priced again from its inputs (members, admins
-         *     and owners).
+         *     and owners). A design saved before designs were checked, of another shape, is not copied.
          */
         post: operations["duplicate"];
         delete?: never;
@@ -1062,6 +1062,11 @@ export interface components {
             teams_deleted: components["schemas"]["TeamRef"][];
         };
         /**
+         * @description The design-file formats the calculator reads (`bobbin_core::design::Format`).
+         * @enum {string}
+         */
+        DesignFormat: "dst" | "pes" | "jef" | "exp" | "vp3";
+        /**
          * @description When maintenance of one kind is next due: by `date`, or once the stitch counter passes
          *     `at_stitches`, whichever comes first.
          */
@@ -1566,8 +1571,7 @@ export interface components {
         QuoteInput: {
             /** @description ISO 4217, e.g. `EUR`: the figures are rounded to its minor unit. */
             currency: string;
-            /** @description The design file's name and figures, if the stitch count came from one (at most 4 KiB). */
-            design?: Record<string, never> | null;
+            design?: components["schemas"]["SavedDesign"] | null;
             /** @description The job (`bobbin_core::pricing::Job`). */
             job: Record<string, never>;
             /** @description What the quote is for, e.g. "Café Rosa: 50 polos". */
@@ -1604,7 +1608,7 @@ export interface components {
         };
         /** @description A quote with everything needed to reopen it. */
         QuoteView: components["schemas"]["QuoteSummary"] & {
-            design?: Record<string, never> | null;
+            design?: components["schemas"]["StoredDesign"] | null;
             job: Record<string, never>;
             rates: Record<string, never>;
             result: Record<string, never>;
@@ -1649,6 +1653,78 @@ export interface components {
          * @enum {string}
          */
         Role: "owner" | "admin" | "member" | "viewer";
+        /**
+         * @description What a saved quote keeps of its design file: the file's name and the figures the calculator
+         *     read from it, never the stitches. Checked field by field when a quote is saved (a field of
+         *     another type, an unknown field or a list too long answers `422 validation_failed` naming it,
+         *     e.g. `design.summary.threads[0].blocks`), so whoever reopens the quote gets what the app
+         *     can show.
+         *
+         *     The figures are those of `bobbin_core::design::DesignSummary`, which the reader in the
+         *     browser makes; this is the saved record's own type because quotes saved before a field was
+         *     added lack it (`threads`, `threads_needed`), and the core's summary is only ever written.
+         */
+        SavedDesign: {
+            /** @description The design file's name, at most 255 characters. */
+            file_name: string;
+            summary: components["schemas"]["SavedDesignSummary"];
+        };
+        /** @description A design's figures, as the calculator read them from its file. */
+        SavedDesignSummary: {
+            /** Format: int32 */
+            colour_changes: number;
+            /**
+             * Format: int32
+             * @description Colour blocks.
+             */
+            colours: number;
+            format: components["schemas"]["DesignFormat"];
+            /**
+             * Format: double
+             * @description The height of the stitches' bounding box, 0 or more.
+             */
+            height_mm: number;
+            /**
+             * Format: int32
+             * @description Moves without stitching.
+             */
+            jumps: number;
+            /**
+             * Format: int32
+             * @description Stitch records: needle penetrations.
+             */
+            stitches: number;
+            /** @description The colour of each block in stitch order, where the file stores them (PES, VP3). */
+            thread_colours: components["schemas"]["Rgb8"][];
+            /**
+             * @description The threads of those blocks, each once, in order of first use; absent from quotes saved
+             *     before threads were counted.
+             */
+            threads?: components["schemas"]["SavedThread"][] | null;
+            /**
+             * Format: int32
+             * @description The threads a machine is set up with; absent from quotes saved before it was counted.
+             */
+            threads_needed?: number | null;
+            /**
+             * Format: int32
+             * @description Trim commands; `null` where the format has none (DST, JEF).
+             */
+            trims?: number | null;
+            /**
+             * Format: double
+             * @description The width of the stitches' bounding box, 0 or more.
+             */
+            width_mm: number;
+        };
+        /** @description One thread a design needs. */
+        SavedThread: {
+            /** @description The colour blocks sewn with it, counted from 1. */
+            blocks: number[];
+            colour: components["schemas"]["Rgb8"];
+            /** @description The file palette's name for it (PES, VP3), at most 200 characters, or `null`. */
+            name?: string | null;
+        };
         /** @description A session, without its tokens. */
         SessionExport: {
             /** @description `aal1` or `aal2`. */
@@ -1689,6 +1765,12 @@ export interface components {
             /** @description `{"lab": {"l": 50, "a": 10, "b": -20}}`. */
             lab: components["schemas"]["Lab"];
         };
+        /**
+         * @description A stored quote's design: of the [`SavedDesign`] shape, or, for a quote saved before that
+         *     shape was checked, whatever JSON object it was saved with, answered as it is (the app checks
+         *     what it reads and says when it cannot show a design). A copy of such a quote keeps no design.
+         */
+        StoredDesign: components["schemas"]["SavedDesign"] | Record<string, never>;
         /** @description A team as its members see it. */
         Team: {
             /** Format: date-time */

@@ -18,6 +18,7 @@ import { PriceList } from './components/PriceList';
 import { QuoteResult } from './components/QuoteResult';
 import { SaveQuote } from './components/SaveQuote';
 import { SavedQuotes } from './components/SavedQuotes';
+import { UnreadableQuote } from './saved-quote';
 import {
   type JobFields,
   RATE_FIELDS,
@@ -199,7 +200,7 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
                 <Link to={paths.pricingCalculator}>Start a new quote</Link>
               </p>
             ) : reopened.isError ? (
-              <p>The saved quote could not be opened.</p>
+              <p>{reopened.error instanceof UnreadableQuote ? reopened.error.message : 'The saved quote could not be opened.'}</p>
             ) : teamId ? (
               <p>Opening the saved quote…</p>
             ) : (

@@ -6,12 +6,15 @@ use crate::entity::ids::QuotePublicId;
 use crate::repo::RepoError;
 use std::collections::HashMap;
 
-use bobbin_core::pricing::{Job, Quote, Rates};
+use bobbin_core::{
+    colour::Rgb8,
+    pricing::{Job, Quote, Rates},
+};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
     PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
 };
-use serde::{Deserialize, Serialize};
+use serde::{Deserialize, Deserializer, Serialize, de};
 use serde_json::Value;
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -59,8 +62,7 @@ pub struct QuoteView {
     pub rates: Rates,
     #[schema(value_type = Object)]
     pub job: Job,
-    #[schema(value_type = Option<Object>)]
-    pub design: Option<Value>,
+    pub design: Option<StoredDesign>,
     #[schema(value_type = Object)]
     pub result: Quote,
 }
@@ -70,7 +72,149 @@ pub struct QuoteView {
 pub struct Stored {
     pub rates: Rates,
     pub job: Job,
-    pub design: Option<Value>,
+    pub design: Option<StoredDesign>,
+}
+
+/// What a saved quote keeps of its design file: the file's name and the figures the calculator
+/// read from it, never the stitches. Checked field by field when a quote is saved (a field of
+/// another type, an unknown field or a list too long answers `422 validation_failed` naming it,
+/// e.g. `design.summary.threads[0].blocks`), so whoever reopens the quote gets what the app
+/// can show.
+///
+/// The figures are those of `bobbin_core::design::DesignSummary`, which the reader in the
+/// browser makes; this is the saved record's own type because quotes saved before a field was
+/// added lack it (`threads`, `threads_needed`), and the core's summary is only ever written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SavedDesign {
+    /// The design file's name, at most 255 characters.
+    #[schema(value_type = String, max_length = 255)]
+    pub file_name: Text<255>,
+    pub summary: SavedDesignSummary,
+}
+
+/// A design's figures, as the calculator read them from its file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SavedDesignSummary {
+    pub format: DesignFormat,
+    /// Stitch records: needle penetrations.
+    pub stitches: u32,
+    /// Moves without stitching.
+    pub jumps: u32,
+    /// Trim commands; `null` where the format has none (DST, JEF).
+    pub trims: Option<u32>,
+    pub colour_changes: u32,
+    /// Colour blocks.
+    pub colours: u32,
+    /// The width of the stitches' bounding box, 0 or more.
+    #[schema(value_type = f64, minimum = 0)]
+    pub width_mm: Millimetres,
+    /// The height of the stitches' bounding box, 0 or more.
+    #[schema(value_type = f64, minimum = 0)]
+    pub height_mm: Millimetres,
+    /// The colour of each block in stitch order, where the file stores them (PES, VP3).
+    #[schema(value_type = Vec<Rgb8>, max_items = 1000)]
+    pub thread_colours: AtMost<Rgb8, 1000>,
+    /// The threads of those blocks, each once, in order of first use; absent from quotes saved
+    /// before threads were counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schema(value_type = Option<Vec<SavedThread>>, max_items = 256)]
+    pub threads: Option<AtMost<SavedThread, 256>>,
+    /// The threads a machine is set up with; absent from quotes saved before it was counted.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads_needed: Option<u32>,
+}
+
+/// One thread a design needs.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SavedThread {
+    pub colour: Rgb8,
+    /// The file palette's name for it (PES, VP3), at most 200 characters, or `null`.
+    #[schema(value_type = Option<String>, max_length = 200)]
+    pub name: Option<Text<200>>,
+    /// The colour blocks sewn with it, counted from 1.
+    #[schema(value_type = Vec<u32>, max_items = 1000)]
+    pub blocks: AtMost<u32, 1000>,
+}
+
+/// The design-file formats the calculator reads (`bobbin_core::design::Format`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum DesignFormat {
+    Dst,
+    Pes,
+    Jef,
+    Exp,
+    Vp3,
+}
+
+/// A stored quote's design: of the [`SavedDesign`] shape, or, for a quote saved before that
+/// shape was checked, whatever JSON object it was saved with, answered as it is (the app checks
+/// what it reads and says when it cannot show a design). A copy of such a quote keeps no design.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
+#[serde(untagged)]
+pub enum StoredDesign {
+    Saved(SavedDesign),
+    #[schema(value_type = Object)]
+    Unchecked(Value),
+}
+
+impl StoredDesign {
+    /// The design, if it is of the checked shape.
+    pub fn saved(self) -> Option<SavedDesign> {
+        match self {
+            Self::Saved(design) => Some(design),
+            Self::Unchecked(_) => None,
+        }
+    }
+}
+
+/// A list of at most `N` items: a longer one is refused while it is read, so the error names
+/// its field.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct AtMost<T, const N: usize>(pub Vec<T>);
+
+impl<'de, T: Deserialize<'de>, const N: usize> Deserialize<'de> for AtMost<T, N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let items = Vec::<T>::deserialize(deserializer)?;
+        if items.len() > N {
+            return Err(de::Error::custom(format_args!("a list of at most {N} items, not {}", items.len())));
+        }
+        Ok(Self(items))
+    }
+}
+
+/// Text of at most `N` characters.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(transparent)]
+pub struct Text<const N: usize>(pub String);
+
+impl<'de, const N: usize> Deserialize<'de> for Text<N> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let text = String::deserialize(deserializer)?;
+        if text.chars().count() > N {
+            return Err(de::Error::custom(format_args!("text of at most {N} characters")));
+        }
+        Ok(Self(text))
+    }
+}
+
+/// A length in millimetres: a finite number, 0 or more.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+#[serde(transparent)]
+pub struct Millimetres(pub f64);
+
+impl<'de> Deserialize<'de> for Millimetres {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let length = f64::deserialize(deserializer)?;
+        if !(length.is_finite() && length >= 0.0) {
+            return Err(de::Error::custom("a length in millimetres, 0 or more"));
+        }
+        Ok(Self(length))
+    }
 }
 
 /// One page of the team's quotes, newest first, whose names hold `text` if given, and how many

@@ -15,14 +15,13 @@ use axum::{
 };
 use bobbin_core::pricing::{self, Job, Quote, Rates};
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
 use utoipa::{IntoParams, ToSchema};
 
 use crate::{entity::ids::QuotePublicId, extract::PathId};
 use crate::{
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, ApiQuery, TeamEditor, TeamViewer},
-    repo::quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, Stored},
+    repo::quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, SavedDesign, Stored, StoredDesign},
     state::AppState,
 };
 
@@ -50,10 +49,10 @@ pub struct QuoteInput {
     /// The job (`bobbin_core::pricing::Job`).
     #[schema(value_type = Object)]
     pub job: Job,
-    /// The design file's name and figures, if the stitch count came from one (at most 4 KiB).
+    /// The design file's name and figures, if the stitch count came from one (at most 4 KiB
+    /// as JSON).
     #[serde(default)]
-    #[schema(value_type = Option<Object>)]
-    pub design: Option<Value>,
+    pub design: Option<SavedDesign>,
     /// The result the calculator showed (`bobbin_core::pricing::Quote`).
     #[schema(value_type = Object)]
     pub result: Quote,
@@ -120,7 +119,7 @@ pub async fn create(
 ) -> Result<Response, AppError> {
     let name = parse_name(&input.name)?;
     let currency = parse_currency(&input.currency)?;
-    if input.design.as_ref().is_some_and(|design| design.to_string().len() > DESIGN_MAX_BYTES) {
+    if input.design.as_ref().is_some_and(|design| json_len(design) > DESIGN_MAX_BYTES) {
         return Err(AppError::Validation(vec![FieldError::new(
             "design",
             "too_large",
@@ -137,7 +136,7 @@ pub async fn create(
             ),
         ));
     }
-    let stored = Stored { rates: input.rates, job: input.job, design: input.design };
+    let stored = Stored { rates: input.rates, job: input.job, design: input.design.map(StoredDesign::Saved) };
     let quote =
         quotes::save(&state.db, member.team.id, member.user.id, name, currency, &stored, &result).await?;
     Ok((StatusCode::CREATED, Json(QuoteBody { quote })).into_response())
@@ -158,7 +157,7 @@ pub async fn get(
 }
 
 /// Saves a copy of a quote, named "Copy of ...", priced again from its inputs (members, admins
-/// and owners).
+/// and owners). A design saved before designs were checked, of another shape, is not copied.
 #[utoipa::path(
     post, path = "/teams/{team_id}/quotes/{quote_id}/duplicate", tag = "quotes",
     params(("quote_id" = String, Path)),
@@ -177,7 +176,8 @@ pub async fn duplicate(
     let original = quotes::get(&state.db, member.team.id, &quote_id).await?;
     let result = reprice(&original.rates, &original.job, &original.summary.currency)?;
     let name: String = format!("Copy of {}", original.summary.name).chars().take(NAME_MAX).collect();
-    let stored = Stored { rates: original.rates, job: original.job, design: original.design };
+    let design = original.design.and_then(StoredDesign::saved).map(StoredDesign::Saved);
+    let stored = Stored { rates: original.rates, job: original.job, design };
     let quote = quotes::save(
         &state.db,
         member.team.id,
@@ -208,6 +208,11 @@ pub async fn delete(
 ) -> Result<StatusCode, AppError> {
     quotes::delete(&state.db, member.team.id, &quote_id).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The length of `value` as compact JSON.
+fn json_len(value: &impl Serialize) -> usize {
+    serde_json::to_vec(value).map_or(usize::MAX, |json| json.len())
 }
 
 fn parse_name(raw: &str) -> Result<String, AppError> {

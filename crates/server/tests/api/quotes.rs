@@ -24,6 +24,30 @@ pub fn quote(name: &str, currency: &str, rates: &Value, job: &Value) -> Value {
     json!({ "name": name, "currency": currency, "rates": rates, "job": job, "result": priced })
 }
 
+/// A design's details as the calculator sends them: the file's name and the figures the
+/// reader gave (`bobbin_core::design::DesignSummary`).
+pub fn design() -> Value {
+    json!({
+        "file_name": "rosa.pes",
+        "summary": {
+            "format": "pes",
+            "stitches": 7200,
+            "jumps": 14,
+            "trims": 3,
+            "colour_changes": 2,
+            "colours": 3,
+            "width_mm": 80.5,
+            "height_mm": 61.2,
+            "thread_colours": ["#FF0000", "#00A050", "#FF0000"],
+            "threads": [
+                { "colour": "#FF0000", "name": "Red", "blocks": [1, 3] },
+                { "colour": "#00A050", "name": null, "blocks": [2] },
+            ],
+            "threads_needed": 2,
+        },
+    })
+}
+
 #[rstest]
 #[tokio::test]
 async fn a_quote_is_saved_listed_reopened_and_duplicated(
@@ -35,7 +59,7 @@ async fn a_quote_is_saved_listed_reopened_and_duplicated(
     let quotes = format!("/teams/{team}/quotes");
     let (rates, job) = polos();
     let mut body = quote("Café Rosa: 50 polos", "EUR", &rates, &job);
-    body["design"] = json!({ "file_name": "rosa.dst", "stitches": 7200, "colours": 8 });
+    body["design"] = design();
 
     let saved = app.api_post(&owner, &quotes, body).await;
     let saved = saved.assert_status(StatusCode::CREATED)["quote"].clone();
@@ -45,7 +69,7 @@ async fn a_quote_is_saved_listed_reopened_and_duplicated(
     assert_eq!(saved["quantity"], 50);
     assert_eq!(saved["created_by_email"], "owner@example.com");
     assert_eq!(saved["created_by_name"], Value::Null, "the owner gave no name");
-    assert_eq!(saved["design"]["file_name"], "rosa.dst");
+    assert_eq!(saved["design"], design(), "the design as sent");
     assert_eq!(saved["job"]["stitches"], 7200);
     let id = saved["id"].as_str().unwrap().to_owned();
 
@@ -144,9 +168,10 @@ async fn bad_inputs_name_their_field(#[values(Backend::Sqlite, Backend::Postgres
     let mut currency = good.clone();
     currency["currency"] = json!("euro");
     cases.push((currency, "currency"));
-    let mut design = good.clone();
-    design["design"] = json!({ "notes": "x".repeat(5_000) });
-    cases.push((design, "design"));
+    let mut too_large = good.clone();
+    too_large["design"] = design();
+    too_large["design"]["summary"]["thread_colours"] = json!(vec!["#FF0000"; 500]);
+    cases.push((too_large, "design"));
     let mut quantity = good.clone();
     quantity["job"]["quantity"] = json!(0);
     cases.push((quantity, "job.quantity"));
@@ -225,4 +250,102 @@ async fn a_quote_names_who_saved_it(#[values(Backend::Sqlite, Backend::Postgres)
     assert_eq!(saved["created_by_email"], "named@example.com");
     let listed = app.api_get(&owner, &format!("/teams/{team}/quotes")).await;
     assert_eq!(listed.assert_status(StatusCode::OK)["quotes"][0]["created_by_name"], "Ada Lovelace");
+}
+
+/// Issue 48: a quote whose design's figures were of another shape (`blocks: "x"`) was saved, and
+/// every teammate who opened it got the app's error page. A design and the rates are read
+/// against their types when a quote is saved; what does not fit answers `422
+/// validation_failed` naming the field.
+#[rstest]
+#[tokio::test]
+async fn a_design_or_rates_of_the_wrong_shape_is_refused_naming_the_field(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = polos();
+    let mut good = quote("Polos", "EUR", &rates, &job);
+    good["design"] = design();
+
+    let cases: [(&str, Value, &str); 12] = [
+        ("/summary/threads/0/blocks", json!("x"), "design.summary.threads[0].blocks"),
+        ("/summary/threads/0/blocks/0", json!(-1), "design.summary.threads[0].blocks[0]"),
+        ("/summary/threads/0/blocks", json!(vec![1; 1001]), "design.summary.threads[0].blocks"),
+        ("/summary/threads/0/name", json!("x".repeat(201)), "design.summary.threads[0].name"),
+        ("/summary/threads", json!({ "0": 1 }), "design.summary.threads"),
+        ("/summary/thread_colours/1", json!("green"), "design.summary.thread_colours[1]"),
+        ("/summary/format", json!("svg"), "design.summary.format"),
+        ("/summary/stitches", json!("7200"), "design.summary.stitches"),
+        ("/summary/width_mm", json!(-3), "design.summary.width_mm"),
+        ("/summary/blocks", json!("x"), "design.summary.blocks"),
+        ("/file_name", json!("x".repeat(256)), "design.file_name"),
+        ("/summary", json!(null), "design.summary"),
+    ];
+    for (pointer, value, field) in cases {
+        let mut body = good.clone();
+        let (parent, key) = pointer.rsplit_once('/').unwrap();
+        let target = body["design"].pointer_mut(parent).unwrap();
+        match target {
+            Value::Array(items) => items[key.parse::<usize>().unwrap()] = value,
+            _ => target[key] = value,
+        }
+        let answer = app.api_post(&owner, &quotes, body).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], field, "{pointer}: {answer:?}");
+    }
+    let mut not_an_object = good.clone();
+    not_an_object["design"] = json!("rosa.pes");
+    let mut rates_of_another_shape = good.clone();
+    rates_of_another_shape["rates"] = json!({ "quantity_breaks": "x" });
+    let mut unknown_rate = good.clone();
+    unknown_rate["rates"] = json!({ "discount": 5 });
+    for (body, field) in [
+        (not_an_object, "design"),
+        (rates_of_another_shape, "rates.quantity_breaks"),
+        (unknown_rate, "rates.discount"),
+    ] {
+        let answer = app.api_post(&owner, &quotes, body).await;
+        answer.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(answer.body["fields"][0]["field"], field, "{answer:?}");
+    }
+    let list = app.api_get(&owner, &quotes).await;
+    assert_eq!(list.assert_status(StatusCode::OK)["total"], 0, "nothing was saved");
+
+    // Quotes saved before threads were counted have neither `threads` nor `threads_needed`.
+    let mut older = good;
+    let summary = older["design"]["summary"].as_object_mut().unwrap();
+    summary.remove("threads");
+    summary.remove("threads_needed");
+    let saved = app.api_post(&owner, &quotes, older.clone()).await;
+    assert_eq!(saved.assert_status(StatusCode::CREATED)["quote"]["design"], older["design"]);
+}
+
+/// A quote saved before designs were checked, with a design of another shape, still reads (the
+/// app says it cannot show it); a copy of it keeps no design.
+#[rstest]
+#[tokio::test]
+async fn a_quote_stored_with_a_design_of_another_shape_still_reads(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    use sea_orm::{ConnectionTrait as _, Statement};
+
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = polos();
+    let saved = app.api_post(&owner, &quotes, quote("Polos", "EUR", &rates, &job)).await;
+    let id = saved.assert_status(StatusCode::CREATED)["quote"]["id"].as_str().unwrap().to_owned();
+    let odd = json!({ "file_name": "rosa.pes", "summary": { "blocks": "x", "thread_colours": "x" } });
+    let input = json!({ "rates": rates, "job": job, "design": odd }).to_string();
+    let backend = app.db.get_database_backend();
+    let sql = format!("UPDATE quotes SET input = '{input}'");
+    app.db.execute_raw(Statement::from_string(backend, sql)).await.unwrap();
+
+    let reopened = app.api_get(&owner, &format!("{quotes}/{id}")).await;
+    assert_eq!(reopened.assert_status(StatusCode::OK)["quote"]["design"], odd);
+    let copy = app.api(&owner, Method::POST, &format!("{quotes}/{id}/duplicate"), None).await;
+    assert_eq!(copy.assert_status(StatusCode::CREATED)["quote"]["design"], Value::Null);
 }

@@ -3,7 +3,7 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 
 import { api, productQuery, teamPath } from '@/lib/api-client';
 
-import type { QuotePage } from '../types';
+import { parseQuotePage } from '../saved-quote';
 import { quotesKey } from './cache';
 
 export const QUOTES_PER_PAGE = 20;
@@ -21,14 +21,16 @@ export function quotesQuery({ q, page }: QuoteFilters): string {
   return params.toString();
 }
 
-export async function fetchQuotes(teamId: string, filters: QuoteFilters, signal?: AbortSignal): Promise<QuotePage> {
-  return api<QuotePage>(teamPath(teamId, `quotes?${quotesQuery(filters)}`), signal ? { signal } : {});
+/** The answer as it came: checked by the query's `select` (a copy kept in this browser too). */
+export async function fetchQuotes(teamId: string, filters: QuoteFilters, signal?: AbortSignal): Promise<unknown> {
+  return api<unknown>(teamPath(teamId, `quotes?${quotesQuery(filters)}`), signal ? { signal } : {});
 }
 
 export function quotesQueryOptions(teamId: string, filters?: QuoteFilters) {
   return queryOptions({
     queryKey: filters ? [...quotesKey(teamId), 'list', filters] : [...quotesKey(teamId), 'list'],
     queryFn: ({ signal }) => fetchQuotes(teamId, filters ?? { q: '', page: 1 }, signal),
+    select: parseQuotePage,
     ...productQuery,
   });
 }
