@@ -2,7 +2,14 @@
 //! variable (`BOBBIN_*`, and the conventional `DATABASE_URL`); `bobbin --help` and
 //! `bobbin serve --help` print the doc comments below.
 
-use std::{fmt, net::SocketAddr, num::NonZeroU32, path::PathBuf, str::FromStr, time::Duration};
+use std::{
+    fmt,
+    net::SocketAddr,
+    num::{NonZeroU8, NonZeroU32},
+    path::PathBuf,
+    str::FromStr,
+    time::Duration,
+};
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 use serde::Serialize;
@@ -155,10 +162,20 @@ pub struct ServeArgs {
     #[arg(long, env = "BOBBIN_REQUEST_TIMEOUT", default_value_t = 30, value_name = "SECONDS")]
     pub request_timeout: u64,
 
-    /// Take the client's address from the last hop of `X-Forwarded-For` (for rate limits and
-    /// session records). Only set this behind a reverse proxy that sets the header itself.
+    /// Take the client's address from `X-Forwarded-For` (for rate limits, session records and
+    /// the development mailbox): the entry the nearest proxy added, the right-most of all the
+    /// header's lines (see `--trusted-proxy-hops`). Only set this behind a reverse proxy that
+    /// adds to the header, and with Bobbin reachable through it alone.
     #[arg(long, env = "BOBBIN_TRUST_FORWARDED_FOR")]
     pub trust_forwarded_for: bool,
+
+    /// With `--trust-forwarded-for`: how many reverse proxies in a row stand in front of Bobbin,
+    /// each adding the address it was reached from to `X-Forwarded-For`. The client is that many
+    /// entries from the right (1: one proxy such as Caddy, nginx or `HAProxy`; 2: a CDN or load
+    /// balancer in front of it). Entries further left were written by the client and prove
+    /// nothing; too large a number lets a client name its own address.
+    #[arg(long, env = "BOBBIN_TRUSTED_PROXY_HOPS", default_value_t = NonZeroU8::MIN, value_name = "N")]
+    pub trusted_proxy_hops: NonZeroU8,
 
     /// Requests per minute each client (an IPv4 address, or an IPv6 /64) may make to the
     /// anonymous converter endpoints (`/api/v2/convert`, `/api/v2/convert/bulk`). The app

@@ -102,7 +102,7 @@ impl Application {
             db: db.clone(),
             environment: args.environment,
             auth,
-            trust_forwarded_for: args.trust_forwarded_for,
+            trusted_proxy_hops: args.trust_forwarded_for.then_some(args.trusted_proxy_hops),
             threads,
             convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
             storage: StorageWatch::default(),

@@ -1,4 +1,4 @@
-use std::{ops::Deref, sync::Arc};
+use std::{num::NonZeroU8, ops::Deref, sync::Arc};
 
 use crate::db::Database;
 use crate::{
@@ -38,8 +38,9 @@ pub struct Shared {
     pub db: Database,
     pub environment: Environment,
     pub auth: Arc<AuthService>,
-    /// Whether the client address comes from `X-Forwarded-For` (behind a trusted proxy).
-    pub trust_forwarded_for: bool,
+    /// How many trusted proxies add to `X-Forwarded-For` in front of this server, when the
+    /// client address comes from it (`--trust-forwarded-for`); `None`: the header is ignored.
+    pub trusted_proxy_hops: Option<NonZeroU8>,
     /// Each team's thread entries as the list searches them, used only at the team's revision
     /// read on this request, so it is never stale across instances.
     pub threads: ThreadCache,

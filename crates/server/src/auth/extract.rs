@@ -3,6 +3,7 @@
 
 use std::{
     net::{IpAddr, Ipv6Addr, SocketAddr},
+    num::NonZeroU8,
     sync::Arc,
 };
 
@@ -107,19 +108,7 @@ impl FromRequestParts<AppState> for Client {
     type Rejection = AuthError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let forwarded = state
-            .trust_forwarded_for
-            .then(|| {
-                parts
-                    .headers
-                    .get("x-forwarded-for")?
-                    .to_str()
-                    .ok()?
-                    .rsplit(',')
-                    .next()
-                    .map(|ip| ip.trim().to_owned())
-            })
-            .flatten();
+        let forwarded = state.trusted_proxy_hops.and_then(|hops| forwarded_client(&parts.headers, hops));
         let peer = parts.extensions.get::<ConnectInfo<SocketAddr>>().map(|info| info.0.ip().to_string());
         let user_agent = parts
             .headers
@@ -128,6 +117,32 @@ impl FromRequestParts<AppState> for Client {
             .map(|agent| agent.chars().take(512).collect());
         Ok(Self(ClientInfo { ip: forwarded.or(peer), user_agent }))
     }
+}
+
+/// The client as the `hops` trusted proxies nearest to this server name it in `X-Forwarded-For`:
+/// the entry `hops` places from the right, counted across all of the header's lines. A proxy
+/// adds the address it was reached from at the right end, on a line of its own (`HAProxy`'s
+/// `option forwardfor`) or appended to the last line (nginx's `$proxy_add_x_forwarded_for`,
+/// Caddy), so everything left of the proxies' entries is whatever the client sent, and names no
+/// one. With fewer entries than hops, the left-most (written by a proxy all the same). `None`
+/// without the header, and then the connection's address counts.
+///
+/// Rejected: the first entry, or the last entry of the first line, which a client writes itself
+/// when its proxy adds a line of its own; and a crate for it, which would count one hop only.
+fn forwarded_client(headers: &HeaderMap, hops: NonZeroU8) -> Option<String> {
+    let lines: Vec<_> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .map(|line| String::from_utf8_lossy(line.as_bytes()))
+        .collect();
+    let entries: Vec<&str> = lines
+        .iter()
+        .flat_map(|line| line.split(','))
+        .map(str::trim)
+        .filter(|entry| !entry.is_empty())
+        .collect();
+    let index = entries.len().saturating_sub(usize::from(hops.get()));
+    entries.get(index).map(|entry| (*entry).to_owned())
 }
 
 /// A signed-in caller of the auth service: a valid bearer access token whose session still
@@ -260,5 +275,41 @@ mod tests {
         assert_eq!(client("not an address").network(), client("junk, again").network());
         assert!(client("127.0.0.1:9").is_loopback() && client("::1").is_loopback());
         assert!(!client("203.0.113.9").is_loopback());
+    }
+
+    fn forwarded(lines: &[&str], hops: u8) -> Option<String> {
+        let mut headers = HeaderMap::new();
+        for line in lines {
+            headers.append("x-forwarded-for", line.parse().unwrap());
+        }
+        forwarded_client(&headers, NonZeroU8::new(hops).unwrap())
+    }
+
+    #[test]
+    fn the_client_is_the_entry_the_nearest_proxy_added_whatever_the_client_wrote_before_it() {
+        // HAProxy (`option forwardfor`): a line of its own after the client's.
+        assert_eq!(forwarded(&["127.0.0.1", "203.0.113.9"], 1).as_deref(), Some("203.0.113.9"));
+        // nginx (`$proxy_add_x_forwarded_for`) and Caddy: appended to what the client sent.
+        assert_eq!(forwarded(&["127.0.0.1, 198.51.100.4, 203.0.113.9"], 1).as_deref(), Some("203.0.113.9"));
+        // Several lines from the client, folded or not.
+        assert_eq!(forwarded(&["10.0.0.1", "10.0.0.2, 203.0.113.9"], 1).as_deref(), Some("203.0.113.9"));
+        // Empty entries and lines are skipped; an IPv6 entry is kept whole.
+        assert_eq!(forwarded(&["a,,", "", "2001:db8::9 ,"], 1).as_deref(), Some("2001:db8::9"));
+        // A line that is not text does not hide the proxy's entry.
+        let mut headers = HeaderMap::new();
+        headers.append("x-forwarded-for", axum::http::HeaderValue::from_bytes(b"\xff\xfe").unwrap());
+        headers.append("x-forwarded-for", "203.0.113.9".parse().unwrap());
+        assert_eq!(forwarded_client(&headers, NonZeroU8::MIN).as_deref(), Some("203.0.113.9"));
+        assert_eq!(forwarded(&[], 1), None);
+        assert_eq!(forwarded(&[" , "], 1), None);
+    }
+
+    #[test]
+    fn with_two_trusted_proxies_the_client_is_the_second_entry_from_the_right() {
+        // A CDN added the client (203.0.113.9), then the local proxy added the CDN.
+        assert_eq!(forwarded(&["127.0.0.1", "203.0.113.9, 192.0.2.1"], 2).as_deref(), Some("203.0.113.9"));
+        assert_eq!(forwarded(&["127.0.0.1, 203.0.113.9", "192.0.2.1"], 2).as_deref(), Some("203.0.113.9"));
+        // Fewer entries than proxies: the left-most, which a proxy wrote.
+        assert_eq!(forwarded(&["192.0.2.1"], 2).as_deref(), Some("192.0.2.1"));
     }
 }

@@ -87,6 +87,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         shutdown_grace: 1,
         request_timeout: 30,
         trust_forwarded_for: false,
+        trusted_proxy_hops: std::num::NonZeroU8::MIN,
         convert_rate_limit: std::num::NonZeroU32::new(1000).unwrap(),
         icon_fallback_url: None,
         max_requests_in_flight: std::num::NonZeroU32::new(64).unwrap(),

@@ -25,6 +25,7 @@ mod overload;
 mod postgres;
 mod quotes;
 mod security;
+mod proxies;
 mod settings;
 mod smtp;
 mod team_helpers;
