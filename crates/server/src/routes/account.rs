@@ -61,7 +61,7 @@ pub struct DeletionView {
     pub teams_deleted: Vec<TeamRef>,
 }
 
-/// What deleting the account would do now. Sent with `Cache-Control: no-store`.
+/// What deleting the account would do now.
 #[utoipa::path(
     get, path = "/users/me/deletion", operation_id = "account_deletion", tag = "users",
     responses(
@@ -80,7 +80,7 @@ pub async fn deletion(
         blocking_teams: plan.blocking.into_iter().map(team_ref).collect(),
         teams_deleted: plan.going.into_iter().map(team_ref).collect(),
     };
-    Ok(([(header::CACHE_CONTROL, "no-store")], Json(view)))
+    Ok(Json(view))
 }
 
 /// The proof that the person at the keyboard is the account's owner.
@@ -312,7 +312,6 @@ pub async fn export(
         [
             (header::CONTENT_TYPE, "application/json"),
             (header::CONTENT_DISPOSITION, "attachment; filename=\"bobbin-my-data.json\""),
-            (header::CACHE_CONTROL, "no-store"),
         ],
         body,
     )

@@ -64,6 +64,19 @@ const MAX_URI_BYTES: usize = 16 * 1024;
 
 const REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// The `Cache-Control` of every answer that depends on who asks (the product API's per-person
+/// routes, the auth service): no cache, shared or the browser's own, keeps it, so a later
+/// visitor on the same computer or behind the same proxy is never handed someone else's data.
+/// `private` says the same to a cache that does not know `no-store`. Rejected: `no-cache` with
+/// `Vary: Authorization, Cookie`, which would let caches keep copies that nothing reads again
+/// (the API has no `ETag` to revalidate them by).
+const PER_PERSON: HeaderValue = HeaderValue::from_static("private, no-store");
+
+/// [`PER_PERSON`] on every answer of the routes it wraps, unless the handler set its own.
+fn per_person() -> SetResponseHeaderLayer<HeaderValue> {
+    SetResponseHeaderLayer::if_not_present(header::CACHE_CONTROL, PER_PERSON)
+}
+
 /// Scripts only from our origin (plus WebAssembly compilation); inline styles are allowed because
 /// React components and the toast library set `style` attributes. Images and fetches from our
 /// origin, and from the public icon API when `--icon-fallback-url` names one (`icons`: the app
@@ -181,15 +194,13 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
     let auth = Router::new()
         .nest("/auth/v1", auth::routes::router())
         // Answers carry tokens and users: no cache, shared or private, may keep them (the JWKS
-        // sets its own, public, lifetime).
+        // sets its own, public, lifetime; `/settings` and `/health` are the same for all, and
+        // kept by none all the same).
         .layer(
             ServiceBuilder::new()
                 .layer(TimeoutLayer::with_status_code(StatusCode::REQUEST_TIMEOUT, request_timeout))
                 .layer(DefaultBodyLimit::max(AUTH_BODY_LIMIT))
-                .layer(SetResponseHeaderLayer::if_not_present(
-                    header::CACHE_CONTROL,
-                    HeaderValue::from_static("no-store"),
-                )),
+                .layer(per_person()),
         );
 
     let mut app = Router::new()
@@ -282,7 +293,10 @@ fn openapi_json() -> axum::routing::MethodRouter<AppState> {
     })
 }
 
-/// Every route under `/api/v2`, with its OpenAPI description.
+/// Every route under `/api/v2`, with its OpenAPI description: those whose answer is the same
+/// whoever asks (the service's versions, the thread catalogue and the converter), then those
+/// that depend on who asks, which no cache may keep ([`PER_PERSON`]). The first keep the
+/// caching they had: no `Cache-Control` of their own, and no session read.
 fn api_v2() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(meta::meta))
@@ -292,6 +306,13 @@ fn api_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(catalog::search))
         .routes(routes!(catalog::convert))
         .routes(routes!(catalog::convert_bulk))
+        .merge(per_person_v2().layer(per_person()))
+}
+
+/// The routes under `/api/v2` whose answer depends on who asks: the signed-in person's, their
+/// teams', and an invite's (its token is a secret).
+fn per_person_v2() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
         .routes(routes!(users::me, account::delete))
         .routes(routes!(account::deletion))
         .routes(routes!(account::export))

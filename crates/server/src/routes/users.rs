@@ -1,6 +1,6 @@
 //! The signed-in person's profile: `GET /api/v2/users/me`, and their default team.
 
-use axum::{Json, extract::State, http::header, response::IntoResponse};
+use axum::{Json, extract::State, response::IntoResponse};
 use serde::{Deserialize, Serialize};
 use time::OffsetDateTime;
 use utoipa::ToSchema;
@@ -35,8 +35,7 @@ impl Profile {
     }
 }
 
-/// The signed-in person's profile. Sent with `Cache-Control: no-store`: it changes with the
-/// session and must never be served from a cache to someone else.
+/// The signed-in person's profile.
 #[utoipa::path(
     get,
     path = "/users/me",
@@ -51,7 +50,7 @@ pub async fn me(
     // Also before the second factor's code: the app reads the profile to know whom to ask.
     MyProfile { current, default_team_pid }: MyProfile,
 ) -> impl IntoResponse {
-    ([(header::CACHE_CONTROL, "no-store")], Json(Profile::of(current.user, default_team_pid)))
+    Json(Profile::of(current.user, default_team_pid))
 }
 
 /// The team to open first.
@@ -97,5 +96,5 @@ pub async fn set_default_team(
         .team;
     let user = repo::users::set_default_team(&state.db, current.user.id, team.id).await?;
     // The membership was checked just above.
-    Ok(([(header::CACHE_CONTROL, "no-store")], Json(Profile::of(user, Some(team.public_id)))))
+    Ok(Json(Profile::of(user, Some(team.public_id))))
 }

@@ -315,7 +315,7 @@ async fn my_data_holds_my_teams_settings_sessions_and_invites_and_no_secret(
         app.client.get(app.url("/api/v2/users/me/export")).bearer_auth(&ada.token).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::OK);
     assert!(response.headers()["content-disposition"].to_str().unwrap().contains("bobbin-my-data.json"));
-    assert_eq!(response.headers()["cache-control"], "no-store");
+    assert_eq!(response.headers()["cache-control"], "private, no-store");
     let text = response.text().await.unwrap();
     let data: Value = serde_json::from_str(&text).unwrap();
 

@@ -906,7 +906,7 @@ async fn users_me_accepts_the_bearer_token_or_the_chunked_cookie(
 
     let by_bearer = app.client.get(app.url("/api/v2/users/me")).bearer_auth(&token).send().await.unwrap();
     assert_eq!(by_bearer.status(), StatusCode::OK);
-    assert_eq!(by_bearer.headers()["cache-control"], "no-store");
+    assert_eq!(by_bearer.headers()["cache-control"], "private, no-store");
     let profile: Value = by_bearer.json().await.unwrap();
     assert_eq!(profile["email"], "me@example.com");
     assert_eq!(profile["full_name"], "Me Myself");

@@ -5,6 +5,7 @@ mod account;
 mod auth;
 mod auth_helpers;
 mod backup;
+mod caching;
 mod catalog;
 mod database;
 mod errors;

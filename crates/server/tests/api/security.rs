@@ -695,14 +695,14 @@ async fn every_answer_carries_the_browser_policies_and_auth_answers_are_never_ca
         assert!(headers.get("strict-transport-security").is_none(), "{path}: plain http");
     }
     let session = app.signup("cached@example.com").await;
-    assert_eq!(session.headers["cache-control"], "no-store");
+    assert_eq!(session.headers["cache-control"], "private, no-store");
     let refreshed = app
         .auth_post("/token?grant_type=refresh_token", &json!({ "refresh_token": session.refresh_token() }))
         .await;
-    assert_eq!(refreshed.headers["cache-control"], "no-store");
+    assert_eq!(refreshed.headers["cache-control"], "private, no-store");
     assert_eq!(
         app.auth_get_as(&refreshed.access_token(), "/user").await.headers["cache-control"],
-        "no-store"
+        "private, no-store"
     );
     let jwks = app.get("/auth/v1/.well-known/jwks.json").await;
     assert_eq!(jwks.headers()["cache-control"], "public, max-age=600");

@@ -84,7 +84,7 @@ async fn creating_a_team_makes_the_caller_its_owner_and_their_default_team(
     // Choosing the default: PATCH /users/me/default-team with teamPublicId.
     let chosen = app.api_patch(&ada, "/users/me/default-team", json!({ "teamPublicId": second })).await;
     assert_eq!(chosen.assert_status(StatusCode::OK)["default_team_pid"], second);
-    assert_eq!(chosen.headers["cache-control"], "no-store");
+    assert_eq!(chosen.headers["cache-control"], "private, no-store");
     assert_eq!(app.api_get(&ada, "/users/me").await.body["default_team_pid"], second);
 }
 

@@ -739,7 +739,6 @@ pub async fn export(
         [
             (header::CONTENT_TYPE, "text/csv; charset=utf-8".to_owned()),
             (header::CONTENT_DISPOSITION, format!("attachment; filename=\"{name}.csv\"")),
-            (header::CACHE_CONTROL, "no-store".to_owned()),
         ],
         body,
     )

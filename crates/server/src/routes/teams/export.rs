@@ -104,7 +104,6 @@ pub async fn export(State(state): State<AppState>, member: TeamAdmin) -> Result<
                 header::CONTENT_DISPOSITION,
                 format!("attachment; filename=\"bobbin-team-{}-{date}.zip\"", team.public_id),
             ),
-            (header::CACHE_CONTROL, "no-store".to_owned()),
         ],
         archive,
     )
