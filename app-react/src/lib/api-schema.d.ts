@@ -752,10 +752,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /**
-         * The signed-in person's profile. Sent with `Cache-Control: no-store`: it changes with the
-         *     session and must never be served from a cache to someone else.
-         */
+        /** The signed-in person's profile. */
         get: operations["me"];
         put?: never;
         post?: never;
@@ -794,7 +791,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** What deleting the account would do now. Sent with `Cache-Control: no-store`. */
+        /** What deleting the account would do now. */
         get: operations["account_deletion"];
         put?: never;
         post?: never;
