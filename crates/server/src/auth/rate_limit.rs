@@ -63,8 +63,33 @@ pub async fn check_email(db: &Database, kind: &str, address: &str, interval_seco
 /// Whether the event `key` may happen now, at most once per `interval_seconds`; if so it is
 /// recorded.
 pub async fn allow_every(db: &Database, key: &str, interval_seconds: u32) -> AuthResult<bool> {
+    Ok(take_turn(db, key, interval_seconds).await?.is_some())
+}
+
+/// [`allow_every`], answering the turn taken (`None`: not due yet), which the caller gives back
+/// if what it was taken for did not happen.
+pub async fn take_turn(db: &Database, key: &str, interval_seconds: u32) -> AuthResult<Option<Turn>> {
     let now = OffsetDateTime::now_utc().unix_timestamp();
     let earliest_previous = now - i64::from(interval_seconds);
     let expires_at = now + i64::from(interval_seconds);
-    Ok(rate_limits::record_if_due(db, key, now, earliest_previous, expires_at).await?)
+    let taken = rate_limits::record_if_due(db, key, now, earliest_previous, expires_at).await?;
+    Ok(taken.then(|| Turn { key: key.to_owned(), at: now }))
+}
+
+/// A turn of [`take_turn`]'s, recorded in the database.
+#[derive(Debug)]
+#[must_use = "a turn is spent unless given back"]
+pub struct Turn {
+    key: String,
+    at: i64,
+}
+
+impl Turn {
+    /// Forgets the turn, so the next one is due at once (the turn before it, if any, was at
+    /// least an interval earlier, so it holds nothing back either). A turn another request has
+    /// taken since is kept.
+    pub async fn give_back(self, db: &Database) -> AuthResult<()> {
+        rate_limits::forget(db, &self.key, self.at).await?;
+        Ok(())
+    }
 }

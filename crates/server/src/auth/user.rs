@@ -11,6 +11,7 @@ use time::{OffsetDateTime, format_description::well_known::Rfc3339};
 use crate::{
     auth::error::{AuthError, AuthResult},
     entity::{identity, mfa_factor, user},
+    mail::MailAddress,
     repo::auth::{factors, identities},
 };
 
@@ -84,9 +85,22 @@ pub fn factor_json(factor: &mfa_factor::Model) -> Value {
 }
 
 /// An e-mail address from a request, parsed by the core's [`EmailAddress`] (trimmed,
-/// lower-cased, well-formed), with the auth service's error codes.
+/// lower-cased, well-formed), with the auth service's error codes: for finding an account
+/// (signing in, checking a code), so that one whose address predates [`parse_mail_address`]
+/// can still sign in.
 pub fn parse_email(raw: &str) -> AuthResult<String> {
-    match EmailAddress::parse(raw) {
+    email_answer(raw, EmailAddress::parse(raw))
+}
+
+/// [`parse_email`] for an address Bobbin is about to send e-mail to (a sign-up, a new address,
+/// a link or code asked for), read by the mailer's own parser as well ([`MailAddress`]): one it
+/// could not send to answers `400 email_address_invalid` here, not `500` once the mail is built.
+pub fn parse_mail_address(raw: &str) -> AuthResult<String> {
+    email_answer(raw, MailAddress::parse(raw).map(MailAddress::into_email))
+}
+
+fn email_answer(raw: &str, parsed: Result<EmailAddress, EmailError>) -> AuthResult<String> {
+    match parsed {
         Ok(email) => Ok(email.into_string()),
         Err(EmailError::Empty) => {
             Err(AuthError::bad_request("validation_failed", "An email address is required"))
@@ -144,6 +158,8 @@ mod tests {
         assert_eq!(parse_email("  Ada@Example.COM ").unwrap(), "ada@example.com");
         assert_eq!(parse_email("ada@example").unwrap_err().code, "email_address_invalid");
         assert_eq!(parse_email(" ").unwrap_err().code, "validation_failed");
+        assert_eq!(parse_mail_address("a@[127.0.0.1]").unwrap_err().code, "email_address_invalid");
+        assert_eq!(parse_email("a@[127.0.0.1]").unwrap(), "a@[127.0.0.1]");
     }
 
     #[test]

@@ -7,7 +7,11 @@ pub mod templates;
 use std::time::Duration;
 
 use anyhow::Context as _;
-use lettre::{AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor, message::MultiPart};
+use bobbin_core::email::{EmailAddress, EmailError};
+use lettre::{
+    AsyncSmtpTransport, AsyncTransport as _, Message, Tokio1Executor,
+    message::{Mailbox, MultiPart},
+};
 use prometheus_client::metrics::counter::Counter;
 
 use crate::db::Database;
@@ -22,10 +26,53 @@ use crate::{
 const RETRY_PAUSES: [Duration; 4] =
     [Duration::ZERO, Duration::from_secs(1), Duration::from_secs(5), Duration::from_secs(30)];
 
+/// An address Bobbin can send e-mail to, parsed where a request brings it: the core's
+/// [`EmailAddress`] (trimmed, lower-cased, no characters that break a header or a link), read
+/// whole as a mailbox by lettre's own parser, the one [`Mailer`] builds its messages with.
+///
+/// The core's check is deliberately plain, and lettre's is RFC 5322's: an address one accepts and
+/// the other refuses (a comment, `a(x)@example.com`; a domain literal, `a@[127.0.0.1]`) would
+/// pass the request and fail when the message is built, after the request had been counted and
+/// stored. Rejected: teaching the core RFC 5322's grammar, a second parser that could disagree
+/// with the one that sends.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MailAddress {
+    email: EmailAddress,
+    mailbox: Mailbox,
+}
+
+impl MailAddress {
+    /// Parses `raw`, as [`EmailAddress::parse`] and then as the mailer's [`Mailbox`].
+    ///
+    /// # Errors
+    ///
+    /// [`EmailError::Empty`] for blank input, [`EmailError::Invalid`] for anything either parser
+    /// refuses, or that lettre reads as another address than the core does.
+    pub fn parse(raw: &str) -> Result<Self, EmailError> {
+        let email = EmailAddress::parse(raw)?;
+        match email.as_str().parse::<Mailbox>() {
+            Ok(mailbox)
+                if mailbox.name.is_none() && AsRef::<str>::as_ref(&mailbox.email) == email.as_str() =>
+            {
+                Ok(Self { email, mailbox })
+            }
+            _ => Err(EmailError::Invalid(raw.trim().to_owned())),
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        self.email.as_str()
+    }
+
+    pub fn into_email(self) -> EmailAddress {
+        self.email
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Mailer {
     smtp: Option<AsyncSmtpTransport<Tokio1Executor>>,
-    from: lettre::message::Mailbox,
+    from: Mailbox,
     /// Where the contact page's messages go (`BOBBIN_CONTACT_EMAIL`), checked at start.
     contact: Option<String>,
     counters: MailCounters,
@@ -66,7 +113,7 @@ impl Mailer {
             .filter(|address| !address.is_empty())
             .map(|address| {
                 address
-                    .parse::<lettre::message::Mailbox>()
+                    .parse::<Mailbox>()
                     .map(|_| address.to_owned())
                     .with_context(|| format!("BOBBIN_CONTACT_EMAIL `{address}` is not an e-mail address"))
             })
@@ -103,7 +150,7 @@ impl Mailer {
         &self,
         db: &Database,
         to: &str,
-        reply_to: Option<&str>,
+        reply_to: Option<&MailAddress>,
         mail: RenderedMail,
     ) -> anyhow::Result<()> {
         let Some(smtp) = self.smtp.clone() else {
@@ -116,7 +163,7 @@ impl Mailer {
         let mut message =
             Message::builder().from(self.from.clone()).to(to.parse().context("recipient address")?);
         if let Some(reply_to) = reply_to {
-            message = message.reply_to(reply_to.parse().context("reply-to address")?);
+            message = message.reply_to(reply_to.mailbox.clone());
         }
         let message = message
             .subject(mail.subject)
@@ -146,5 +193,36 @@ impl Mailer {
             tracing::error!("an e-mail could not be delivered to the SMTP server; giving up");
         });
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn addresses_the_core_takes_but_lettre_refuses_are_refused() {
+        for address in ["a(x)@evil.test", "a@[127.0.0.1]", "a..b@example.com", "a@-example.com"] {
+            assert!(EmailAddress::parse(address).is_ok(), "{address}: the core alone took it");
+            assert_eq!(
+                MailAddress::parse(address),
+                Err(EmailError::Invalid(address.to_owned())),
+                "{address}"
+            );
+        }
+        assert_eq!(MailAddress::parse("  "), Err(EmailError::Empty));
+    }
+
+    #[test]
+    fn plain_addresses_are_kept_as_the_core_writes_them() {
+        for (raw, kept) in [
+            ("  Ada@Example.COM ", "ada@example.com"),
+            ("grace.hopper+quotes@navy.example.org", "grace.hopper+quotes@navy.example.org"),
+            ("o'brien@example.ie", "o'brien@example.ie"),
+        ] {
+            let address = MailAddress::parse(raw).unwrap();
+            assert_eq!(address.as_str(), kept);
+            assert_eq!(address.mailbox.email.to_string(), kept);
+        }
     }
 }

@@ -5,7 +5,7 @@
 //! way to send spam to the operator.
 
 use axum::{Json, extract::State, http::StatusCode};
-use bobbin_core::contact::{ContactMessage, RawContact};
+use bobbin_core::contact::{ContactError, ContactMessage, RawContact};
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 
@@ -13,7 +13,7 @@ use crate::{
     auth::rate_limit,
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, AuthUser},
-    mail::templates,
+    mail::{MailAddress, templates},
     state::AppState,
 };
 
@@ -81,37 +81,52 @@ pub async fn send(
             "This Bobbin server has no contact address. Ask the person who set it up.",
         ));
     };
+    let (message, reply_to) = parse(&body)?;
+    // Counted once the message is whole, so a form sent back with a mistake costs nothing.
+    let key = format!("contact:{}", current.user.id);
+    let turn = rate_limit::take_turn(&state.db, &key, CONTACT_INTERVAL_SECONDS)
+        .await
+        .map_err(|error| AppError::from_auth(&error, "counting a contact message"))?
+        .ok_or_else(|| {
+            AppError::RateLimited(
+                "You sent a message a moment ago. Please wait two minutes before sending another.".to_owned(),
+            )
+        })?;
+    let mail = templates::render_contact(&message, &current.user.email, &state.auth.config.site_url);
+    if let Err(error) = state.auth.mailer.send_answerable(&state.db, to, Some(&reply_to), mail).await {
+        // Not sent, so not counted: the person may try again at once.
+        if let Err(undone) = turn.give_back(&state.db).await {
+            tracing::warn!(error = %undone.message, "a contact message's turn could not be given back");
+        }
+        return Err(AppError::Internal(error));
+    }
+    tracing::info!(user = %current.user.id, "contact message sent");
+    Ok((StatusCode::ACCEPTED, Json(ContactSent { sent: true })))
+}
+
+/// The message, and the address to answer as the mailer reads it ([`MailAddress`]): every
+/// field's problem at once, the address's too when only the mailer's parser refuses it.
+fn parse(body: &ContactBody) -> Result<(ContactMessage, MailAddress), AppError> {
     let message = ContactMessage::parse(RawContact {
         name: &body.name,
         email: &body.email,
         subject: &body.subject,
         message: &body.message,
-    })
-    .map_err(|errors| {
-        AppError::Validation(
-            errors
-                .into_iter()
-                .map(|(field, error)| FieldError::new(field, error.code(), error.to_string()))
-                .collect(),
-        )
-    })?;
-    // Counted once the message is whole, so a form sent back with a mistake costs nothing.
-    let allowed =
-        rate_limit::allow_every(&state.db, &format!("contact:{}", current.user.id), CONTACT_INTERVAL_SECONDS)
-            .await
-            .map_err(|error| AppError::from_auth(&error, "counting a contact message"))?;
-    if !allowed {
-        return Err(AppError::RateLimited(
-            "You sent a message a moment ago. Please wait two minutes before sending another.".to_owned(),
-        ));
+    });
+    let reply_to = MailAddress::parse(&body.email);
+    match (message, reply_to) {
+        (Ok(message), Ok(reply_to)) => Ok((message, reply_to)),
+        (message, reply_to) => {
+            let mut errors = message.err().unwrap_or_default();
+            if reply_to.is_err() && !errors.iter().any(|(field, _)| *field == "email") {
+                errors.push(("email", ContactError::Email("That is not an e-mail address.".to_owned())));
+            }
+            Err(AppError::Validation(
+                errors
+                    .into_iter()
+                    .map(|(field, error)| FieldError::new(field, error.code(), error.to_string()))
+                    .collect(),
+            ))
+        }
     }
-    let mail = templates::render_contact(&message, &current.user.email, &state.auth.config.site_url);
-    state
-        .auth
-        .mailer
-        .send_answerable(&state.db, to, Some(message.reply_to().as_str()), mail)
-        .await
-        .map_err(AppError::Internal)?;
-    tracing::info!(user = %current.user.id, "contact message sent");
-    Ok((StatusCode::ACCEPTED, Json(ContactSent { sent: true })))
 }

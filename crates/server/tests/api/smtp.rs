@@ -231,3 +231,114 @@ async fn a_contact_message_needs_a_session_every_field_and_an_address_to_go_to()
     let outbox = app.mailbox().await;
     assert!(outbox.iter().any(|mail| mail["to"] == "help@shop.example"), "{outbox:?}");
 }
+
+/// Addresses the core's plain check takes and the mailer's RFC 5322 parser refuses: a comment,
+/// and a domain literal.
+const UNMAILABLE: [&str; 2] = ["a(x)@evil.test", "a@[127.0.0.1]"];
+
+#[tokio::test]
+async fn a_contact_address_the_mailer_cannot_read_is_refused_and_costs_no_turn() {
+    let sink = SmtpSink::start(free_port()).await;
+    let port = sink.port;
+    let app = spawn_app_with(Backend::Sqlite, move |args| {
+        args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
+        args.auth.autoconfirm = true;
+        args.auth.contact_email = Some("help@shop.example".to_owned());
+    })
+    .await;
+    let token = app.signup("ada@example.com").await.access_token();
+
+    for address in UNMAILABLE {
+        let mut message = a_message("Hi");
+        message["email"] = address.into();
+        let refused = send_contact(&app, &token, message).await;
+        assert_eq!(refused.status(), StatusCode::UNPROCESSABLE_ENTITY, "{address}");
+        let body: Value = refused.json().await.unwrap();
+        assert_eq!(body["code"], "validation_failed", "{address}: {body}");
+        assert_eq!(body["fields"][0]["field"], "email", "{address}: {body}");
+        assert_eq!(body["fields"][0]["message"], "That is not an e-mail address.", "{address}: {body}");
+    }
+    // The person's turn is still theirs.
+    assert_eq!(send_contact(&app, &token, a_message("Hi")).await.status(), StatusCode::ACCEPTED);
+}
+
+#[tokio::test]
+async fn a_contact_message_that_could_not_be_sent_costs_no_turn() {
+    let app = spawn_app_with(Backend::Sqlite, |args| {
+        args.auth.autoconfirm = true;
+        args.auth.contact_email = Some("help@shop.example".to_owned());
+    })
+    .await;
+    let token = app.signup("ada@example.com").await.access_token();
+    let execute = async |sql: &str| {
+        use sea_orm::ConnectionTrait as _;
+        app.db.execute_unprepared(sql).await.unwrap();
+    };
+
+    // The outbox cannot be written: the message is not sent.
+    execute("ALTER TABLE mail_outbox RENAME TO mail_outbox_away").await;
+    let failed = send_contact(&app, &token, a_message("Hi")).await;
+    assert_eq!(failed.status(), StatusCode::INTERNAL_SERVER_ERROR);
+    execute("ALTER TABLE mail_outbox_away RENAME TO mail_outbox").await;
+
+    // Sent again at once, it goes out.
+    assert_eq!(send_contact(&app, &token, a_message("Hi")).await.status(), StatusCode::ACCEPTED);
+    assert!(app.mailbox().await.iter().any(|mail| mail["to"] == "help@shop.example"));
+}
+
+#[tokio::test]
+async fn an_address_the_mailer_cannot_read_is_refused_wherever_mail_would_go_to_it() {
+    let sink = SmtpSink::start(free_port()).await;
+    let port = sink.port;
+    let sending = |autoconfirm: bool| {
+        spawn_app_with(Backend::Sqlite, move |args| {
+            args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
+            args.auth.autoconfirm = autoconfirm;
+        })
+    };
+    // Sign-ups confirmed by e-mail, and links and codes asked for.
+    let app = sending(false).await;
+    for address in UNMAILABLE {
+        let calls = [
+            ("/signup", serde_json::json!({ "email": address, "password": PASSWORD })),
+            ("/otp", serde_json::json!({ "email": address })),
+            ("/magiclink", serde_json::json!({ "email": address })),
+            ("/recover", serde_json::json!({ "email": address })),
+            ("/resend", serde_json::json!({ "type": "signup", "email": address })),
+        ];
+        for (path, body) in calls {
+            app.auth_post(path, &body).await.assert_error(StatusCode::BAD_REQUEST, "email_address_invalid");
+        }
+    }
+
+    // A new address for an account, and an invite.
+    let app = sending(true).await;
+    let owner = app.signup("owner@example.com").await.access_token();
+    let team = app
+        .client
+        .post(app.url("/api/v2/teams"))
+        .bearer_auth(&owner)
+        .json(&serde_json::json!({ "name": "Shop" }))
+        .send()
+        .await
+        .unwrap();
+    let team: Value = team.json().await.unwrap();
+    let team = team["team"]["public_id"].as_str().unwrap().to_owned();
+    for address in UNMAILABLE {
+        let change = app.auth_put_as(&owner, "/user", &serde_json::json!({ "email": address })).await;
+        change.assert_error(StatusCode::BAD_REQUEST, "email_address_invalid");
+
+        let invite = app
+            .client
+            .post(app.url(&format!("/api/v2/teams/{team}/invites")))
+            .bearer_auth(&owner)
+            .json(&serde_json::json!({ "email": address, "role": "member" }))
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(invite.status(), StatusCode::UNPROCESSABLE_ENTITY, "{address}");
+        let body: Value = invite.json().await.unwrap();
+        assert_eq!(body["code"], "validation_failed", "{address}: {body}");
+        assert_eq!(body["fields"][0]["field"], "email", "{address}: {body}");
+    }
+}

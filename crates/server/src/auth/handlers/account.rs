@@ -68,7 +68,7 @@ pub async fn signup(
     if body.password.is_empty() {
         return Err(AuthError::validation("Signup requires a valid password"));
     }
-    let email = account::parse_email(&body.email)?;
+    let email = account::parse_mail_address(&body.email)?;
     check_new_password(auth, &body.password)?;
     let metadata = account::parse_metadata(body.data)?;
     let pkce = body.pkce.parse()?;
@@ -372,7 +372,7 @@ pub async fn update_user(
     }
 
     if let Some(raw) = body.email {
-        let new_email = account::parse_email(&raw)?;
+        let new_email = account::parse_mail_address(&raw)?;
         if new_email != user.email {
             // A taken address is answered as a free one (else this would tell who has an
             // account); its owner hears of the attempt instead of getting a link.

@@ -233,7 +233,7 @@ pub async fn recover(
 ) -> AuthResult<Json<Value>> {
     let auth = &state.auth;
     rate_limit::per_client(&state.db, "recover", &client, auth.config.rate_limit).await?;
-    let email = account::parse_email(&body.email)?;
+    let email = account::parse_mail_address(&body.email)?;
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
     let Some(user) = users::by_email(&state.db, &email).await? else {
@@ -272,7 +272,7 @@ pub async fn otp(
     if !body.phone.is_empty() {
         return Err(AuthError::bad_request("phone_provider_disabled", "Phone logins are disabled"));
     }
-    let email = account::parse_email(&body.email)?;
+    let email = account::parse_mail_address(&body.email)?;
     let metadata = account::parse_metadata(body.data)?;
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());
@@ -322,7 +322,7 @@ pub async fn resend(
 ) -> AuthResult<Json<Value>> {
     let auth = &state.auth;
     rate_limit::per_client(&state.db, "otp", &client, auth.config.rate_limit).await?;
-    let email = account::parse_email(&body.email)?;
+    let email = account::parse_mail_address(&body.email)?;
     // A PKCE client resends with a new challenge: the new link then ends in an auth code too.
     let pkce = body.pkce.parse()?;
     let redirect = redirect_target(auth, query.redirect_to.as_deref());

@@ -84,6 +84,23 @@ pub async fn record_if_due(
     Ok(recorded.is_some())
 }
 
+/// Deletes the event `key` recorded at `at` (Unix seconds) by [`record_if_due`], unless another
+/// has been recorded since.
+///
+/// # Errors
+///
+/// The database's.
+pub async fn forget(db: &Database, key: &str, at: i64) -> Result<(), DbErr> {
+    let backend = db.get_database_backend();
+    let sql = match backend {
+        DatabaseBackend::Postgres => "DELETE FROM rate_limits WHERE key = $1 AND window_start = $2",
+        _ => "DELETE FROM rate_limits WHERE key = ?1 AND window_start = ?2",
+    };
+    let delete = Statement::from_sql_and_values(backend, sql, [key.into(), at.into()]);
+    committed(db, async |txn| txn.execute_raw(delete).await).await?;
+    Ok(())
+}
+
 /// Deletes the counts that may be forgotten at `now` (Unix seconds); answers how many.
 ///
 /// # Errors

@@ -10,7 +10,6 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use bobbin_core::{
-    email::EmailAddress,
     team::{self as rules, INVITE_LIFETIME_SECONDS, InviteStatus, Role},
     text::without_bidi_controls,
 };
@@ -29,7 +28,10 @@ use crate::{
     entity::{team, user},
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiJson, AuthUser, TeamAdmin},
-    mail::templates::{self, InviteDetails, MailKind},
+    mail::{
+        MailAddress,
+        templates::{self, InviteDetails, MailKind},
+    },
     repo::{
         self,
         invites::{
@@ -132,7 +134,8 @@ pub async fn create(
     member: TeamAdmin,
     ApiJson(body): ApiJson<CreateInviteBody>,
 ) -> Result<Response, AppError> {
-    let email = EmailAddress::parse(&body.email).map_err(|error| {
+    // As the mailer reads it: an address it could not send the invite to is refused here.
+    let email = MailAddress::parse(&body.email).map(MailAddress::into_email).map_err(|error| {
         AppError::Validation(vec![FieldError::new("email", "invalid", error.to_string())])
     })?;
     rules::check_invite(member.role, body.role).map_err(membership_error)?;
