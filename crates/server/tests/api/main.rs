@@ -24,9 +24,9 @@ mod operator;
 mod overload;
 #[path = "../common/postgres.rs"]
 mod postgres;
+mod proxies;
 mod quotes;
 mod security;
-mod proxies;
 mod settings;
 mod smtp;
 mod team_helpers;
