@@ -1036,7 +1036,7 @@ async fn one_request_finds_the_closest_thread_to_each_colour_of_a_design(
 
     // 256 colours (a design's most threads) are one request; 257 are refused.
     let many = |n: usize| {
-        (0..n).map(|i| format!("{:06X}", i * 0x010101 % 0x0100_0000)).collect::<Vec<_>>().join(",")
+        (0..n).map(|i| format!("{:06X}", i * 0x01_0101 % 0x0100_0000)).collect::<Vec<_>>().join(",")
     };
     let at_cap = app.api_get(&viewer, &format!("{closest}?colours={}", many(256))).await;
     assert_eq!(at_cap.assert_status(StatusCode::OK)["closest"].as_array().unwrap().len(), 256);
