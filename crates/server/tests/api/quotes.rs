@@ -349,3 +349,34 @@ async fn a_quote_stored_with_a_design_of_another_shape_still_reads(
     let copy = app.api(&owner, Method::POST, &format!("{quotes}/{id}/duplicate"), None).await;
     assert_eq!(copy.assert_status(StatusCode::CREATED)["quote"]["design"], Value::Null);
 }
+
+/// Every sample design, summarised by the core's reader as the calculator's is, saves: the
+/// checked shape is the one the reader gives (a field added to the reader's summary must be added
+/// to `SavedDesign` too, or saving quotes with designs fails here).
+#[rstest]
+#[tokio::test]
+async fn a_design_as_the_reader_summarises_it_is_saved(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = polos();
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../testdata/designs");
+    let mut saved = 0;
+    for entry in std::fs::read_dir(&folder).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+        let Ok(design) = bobbin_core::design::read(&std::fs::read(&path).unwrap(), Some(&name)) else {
+            continue;
+        };
+        let mut body = quote(&name, "EUR", &rates, &job);
+        body["design"] = json!({ "file_name": name, "summary": design.summary() });
+        if serde_json::to_vec(&body["design"]).unwrap().len() > 4096 {
+            continue;
+        }
+        let answer = app.api_post(&owner, &quotes, body.clone()).await;
+        assert_eq!(answer.assert_status(StatusCode::CREATED)["quote"]["design"], body["design"], "{name}");
+        saved += 1;
+    }
+    assert!(saved >= 10, "only {saved} sample designs were saved");
+}
