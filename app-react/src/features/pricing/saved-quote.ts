@@ -25,8 +25,6 @@ const isBoolean: Check = (value) => typeof value === 'boolean';
 const isCount: Check = (value) => Number.isSafeInteger(value) && (value as number) >= 0;
 const isLength: Check = (value) => typeof value === 'number' && Number.isFinite(value) && value >= 0;
 const isHex: Check = (value) => typeof value === 'string' && /^#[0-9a-f]{6}$/i.test(value);
-/** An amount of money as the core writes it: decimal text. */
-const isAmount: Check = (value) => typeof value === 'string' && value.trim() !== '' && Number.isFinite(Number(value));
 const oneOf =
   (...choices: unknown[]): Check =>
   (value) =>
@@ -88,7 +86,7 @@ const isJob = shape({
   colours: isCount,
   quantity: isCount,
   locations: optional(isCount),
-  garment_cost: optional(isAmount),
+  garment_cost: optional(isString),
   digitising: optional(isBoolean),
   rush: optional(isBoolean),
   one_off_fees: optional(oneOf('spread', 'separate')),
@@ -100,7 +98,8 @@ const isSavedQuote = shape({
   rates: isRecord,
   job: isJob,
   design: nullable(isDesign),
-  result: shape({ per_piece: isAmount, total: isAmount }),
+  // Never shown: the calculator prices the saved inputs again.
+  result: isRecord,
 });
 
 const isQuotePage = shape({ quotes: listOf(shape(summaryFields)), total: isCount, page: isCount, per_page: isCount });
