@@ -200,6 +200,11 @@ pub struct ServeArgs {
     /// more wait their turn briefly, then answer 503. Defaults to the number of CPU cores.
     #[arg(long, env = "BOBBIN_HEAVY_WORK_CONCURRENCY", value_parser = clap::value_parser!(u16).range(1..))]
     pub heavy_work_concurrency: Option<u16>,
+    /// Team archives (`GET /api/v2/teams/{id}/export`) written at once, one a team. Each holds
+    /// a database connection and a thread until its download ends (at most 15 minutes); past
+    /// it, an export answers 503 `server_busy` with `Retry-After`.
+    #[arg(long, env = "BOBBIN_MAX_EXPORTS", default_value_t = NonZeroU32::new(2).expect("2 is not zero"))]
+    pub max_exports: NonZeroU32,
 
     /// How often to delete rows that can no longer be used (ended sessions, old rate-limit
     /// counts, spent links...), e.g. `10m`; `0` never (another instance on the same database

@@ -84,6 +84,11 @@ pub enum AppError {
     /// (`--max-requests-in-flight`): this one was not served and can be sent again shortly.
     #[error("{BUSY_MESSAGE}")]
     Busy,
+    /// Work this server does a bounded number of at once (a team's archive) is running as often
+    /// as it may: this request was not served, and can be sent again after `retry_after`
+    /// seconds; `message` says what is running.
+    #[error("{message}")]
+    TryLater { message: &'static str, retry_after: u16 },
     #[error("the request body is not valid JSON: {0}")]
     InvalidJson(String),
     #[error("the request body must be JSON")]
@@ -137,7 +142,7 @@ impl AppError {
             Self::Conflict { .. } => StatusCode::CONFLICT,
             Self::Gone { .. } => StatusCode::GONE,
             Self::RateLimited(_) => StatusCode::TOO_MANY_REQUESTS,
-            Self::Busy => StatusCode::SERVICE_UNAVAILABLE,
+            Self::Busy | Self::TryLater { .. } => StatusCode::SERVICE_UNAVAILABLE,
             Self::InvalidJson(_) => StatusCode::BAD_REQUEST,
             Self::UnsupportedMediaType => StatusCode::UNSUPPORTED_MEDIA_TYPE,
             Self::PayloadTooLarge => StatusCode::PAYLOAD_TOO_LARGE,
@@ -158,7 +163,7 @@ impl AppError {
             Self::CrossSite(_) => "cross_site_request",
             Self::NotFound(_) => "not_found",
             Self::RateLimited(_) => "rate_limited",
-            Self::Busy => "server_busy",
+            Self::Busy | Self::TryLater { .. } => "server_busy",
             Self::InvalidJson(_) => "invalid_json",
             Self::UnsupportedMediaType => "unsupported_media_type",
             Self::PayloadTooLarge => "payload_too_large",
@@ -208,6 +213,7 @@ impl AppError {
             Self::Validation(fields) => ("Some fields are not valid.".to_owned(), fields),
             Self::InsufficientAal => (AAL2_NEEDED.to_owned(), Vec::new()),
             Self::Busy => (BUSY_MESSAGE.to_owned(), Vec::new()),
+            Self::TryLater { message, .. } => (message.to_owned(), Vec::new()),
             Self::Database(_) | Self::Internal(_) | Self::Outage(_) => {
                 (outage.map_or(INTERNAL_MESSAGE, Outage::message).to_owned(), Vec::new())
             }
@@ -229,11 +235,16 @@ const INTERNAL_MESSAGE: &str =
 impl IntoResponse for AppError {
     fn into_response(self) -> Response {
         let status = self.status();
-        if matches!(self, Self::Busy) {
+        let retry_after = match self {
+            Self::Busy => Some(HeaderValue::from_static(BUSY_RETRY_AFTER)),
+            Self::TryLater { retry_after, .. } => Some(retry_after.into()),
+            _ => None,
+        };
+        if let Some(retry_after) = retry_after {
             // Not logged as an error: it is the server protecting itself, and under overload a
             // log line for each refusal would only add to the load. The request line shows it.
             let mut response = (status, Json(self.body())).into_response();
-            response.headers_mut().insert(header::RETRY_AFTER, HeaderValue::from_static(BUSY_RETRY_AFTER));
+            response.headers_mut().insert(header::RETRY_AFTER, retry_after);
             return response;
         }
         if status.is_server_error() {
@@ -353,6 +364,16 @@ mod tests {
         let (status, body) = json_of(response).await;
         assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
         assert_eq!(body["code"], "server_busy");
+    }
+
+    #[tokio::test]
+    async fn work_running_as_often_as_it_may_says_what_and_when_to_come_back() {
+        let response =
+            AppError::TryLater { message: "An archive is being written.", retry_after: 10 }.into_response();
+        assert_eq!(response.headers()[header::RETRY_AFTER], "10");
+        let (status, body) = json_of(response).await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(body, json!({ "code": "server_busy", "message": "An archive is being written." }));
     }
 
     #[tokio::test]

@@ -1,11 +1,15 @@
 //! Limits that guard this server's own CPU and memory, counted in this process's memory: the
-//! anonymous work of the converter endpoints per client network ([`PerClient`]), and the API
-//! requests in progress at once ([`InFlight`]). Unlike the auth service's limits, which guard
+//! anonymous work of the converter endpoints per client network ([`PerClient`]), the API
+//! requests in progress at once ([`InFlight`]), and the team archives being written ([`Exports`]). Unlike the auth service's limits, which guard
 //! accounts and so must hold across instances (they are counted in the database), these guard
 //! each instance: each instance counting its own callers is what is wanted, and a database write
 //! per request would cost more than what it guards.
 
-use std::{num::NonZeroU32, sync::Arc};
+use std::{
+    collections::HashSet,
+    num::NonZeroU32,
+    sync::{Arc, Mutex, PoisonError},
+};
 
 use axum::{
     extract::{Request, State},
@@ -14,9 +18,9 @@ use axum::{
     response::{IntoResponse as _, Response},
 };
 use governor::{DefaultKeyedRateLimiter, Quota};
-use tokio::sync::Semaphore;
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::error::AppError;
+use crate::{entity::ids::TeamId, error::AppError};
 
 /// At most a number of requests per minute from each client network, with that many at once.
 #[derive(Debug)]
@@ -86,6 +90,63 @@ pub async fn shed_load(State(in_flight): State<Arc<InFlight>>, request: Request,
     next.run(request).await
 }
 
+/// The team archives this server writes at once: one a team, and `--max-exports` in all. Each
+/// holds a database connection (its reads see one moment of the database) and a thread while its
+/// download lasts, so past the limit an export is refused at once with 503 `server_busy` and
+/// `Retry-After` rather than queued. Per server, like the other limits here: several servers
+/// behind one address may each write an archive of the same team.
+#[derive(Debug)]
+pub struct Exports {
+    places: Arc<Semaphore>,
+    teams: Mutex<HashSet<TeamId>>,
+}
+
+/// Why an export cannot start now.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ExportRefused {
+    /// An archive of the same team is being written.
+    TeamBusy,
+    /// The server writes as many archives as it writes at once.
+    ServerBusy,
+}
+
+impl Exports {
+    pub fn new(limit: NonZeroU32) -> Arc<Self> {
+        let limit = usize::try_from(limit.get()).unwrap_or(usize::MAX).min(Semaphore::MAX_PERMITS);
+        Arc::new(Self { places: Arc::new(Semaphore::new(limit)), teams: Mutex::default() })
+    }
+
+    /// A place for an archive of `team`, held until the [`ExportPlace`] is dropped.
+    ///
+    /// # Errors
+    ///
+    /// When one of `team` is being written, or as many as the server writes at once.
+    pub fn start(self: &Arc<Self>, team: TeamId) -> Result<ExportPlace, ExportRefused> {
+        let mut teams = self.teams.lock().unwrap_or_else(PoisonError::into_inner);
+        if teams.contains(&team) {
+            return Err(ExportRefused::TeamBusy);
+        }
+        let place = Arc::clone(&self.places).try_acquire_owned().map_err(|_| ExportRefused::ServerBusy)?;
+        teams.insert(team);
+        Ok(ExportPlace { _place: place, team, exports: Arc::clone(self) })
+    }
+}
+
+/// One archive's place among [`Exports`]: its team's and one of the server's, given back when
+/// dropped.
+#[derive(Debug)]
+pub struct ExportPlace {
+    _place: OwnedSemaphorePermit,
+    team: TeamId,
+    exports: Arc<Exports>,
+}
+
+impl Drop for ExportPlace {
+    fn drop(&mut self) {
+        self.exports.teams.lock().unwrap_or_else(PoisonError::into_inner).remove(&self.team);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -108,5 +169,20 @@ mod tests {
         assert!(in_flight.share(&Method::DELETE).try_acquire().is_err());
         drop((read, change));
         assert!(in_flight.share(&Method::GET).try_acquire().is_ok());
+    }
+
+    #[test]
+    fn one_export_a_team_and_a_bounded_number_in_all() {
+        let exports = Exports::new(NonZeroU32::new(2).unwrap());
+        let (first, second, third) = (TeamId::new(), TeamId::new(), TeamId::new());
+        let running = exports.start(first).unwrap();
+        assert_eq!(exports.start(first).unwrap_err(), ExportRefused::TeamBusy);
+        let other = exports.start(second).unwrap();
+        assert_eq!(exports.start(third).unwrap_err(), ExportRefused::ServerBusy);
+        drop(running);
+        let again = exports.start(first).unwrap();
+        assert_eq!(exports.start(third).unwrap_err(), ExportRefused::ServerBusy);
+        drop((other, again));
+        assert!(exports.start(third).is_ok());
     }
 }

@@ -6,7 +6,7 @@ use crate::{
     blocking::HeavyWork,
     config::{Environment, Secret},
     db::StorageWatch,
-    limits::{InFlight, PerClient},
+    limits::{Exports, InFlight, PerClient},
     metrics::Metrics,
     repo::thread_cache::ThreadCache,
 };
@@ -53,6 +53,8 @@ pub struct Shared {
     /// Turns for work that is CPU, not waiting (large conversions, CSV imports): off the async
     /// workers, a bounded number at once.
     pub heavy_work: Arc<HeavyWork>,
+    /// The team archives being written (`--max-exports`, one a team).
+    pub exports: Arc<Exports>,
     /// What `/metrics` shows; `None` when metrics are off (neither `--metrics-bind` nor
     /// `--metrics-token`).
     pub metrics: Option<Arc<Metrics>>,

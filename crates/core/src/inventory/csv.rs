@@ -214,24 +214,42 @@ fn differences(draft: &ThreadDraft, entry: &ThreadEntry, catalogue: &Catalogue) 
 /// Writes entries as CSV with the header [`COLUMNS`]; catalogue threads get their name and
 /// colour from the catalogue, for the reader's sake (import reads them from the catalogue again).
 pub fn write(entries: &[ThreadEntry], catalogue: &Catalogue) -> String {
+    header() + &rows(entries, catalogue)
+}
+
+/// The first line [`write`] writes.
+pub fn header() -> String {
+    text_of(|writer| writer.write_record(COLUMNS))
+}
+
+/// The lines [`write`] writes for `entries`, after the header: a long inventory written a part
+/// at a time is the header, then each part's rows.
+pub fn rows(entries: &[ThreadEntry], catalogue: &Catalogue) -> String {
+    text_of(|writer| {
+        for entry in entries {
+            let d = entry.to_draft(catalogue);
+            let cells = [
+                &d.line,
+                &d.code,
+                &d.name,
+                &d.colour,
+                &d.quantity,
+                &d.spool_length_m,
+                &d.location,
+                &d.reorder_point,
+                &d.cost_per_spool,
+                &d.notes,
+            ];
+            writer.write_record(cells.map(|cell| spreadsheet_safe(cell)))?;
+        }
+        Ok(())
+    })
+}
+
+/// What `write` writes with a CSV writer, as text.
+fn text_of(write: impl FnOnce(&mut csv::Writer<Vec<u8>>) -> csv::Result<()>) -> String {
     let mut writer = csv::Writer::from_writer(Vec::new());
-    writer.write_record(COLUMNS).expect("writing to memory");
-    for entry in entries {
-        let d = entry.to_draft(catalogue);
-        let cells = [
-            &d.line,
-            &d.code,
-            &d.name,
-            &d.colour,
-            &d.quantity,
-            &d.spool_length_m,
-            &d.location,
-            &d.reorder_point,
-            &d.cost_per_spool,
-            &d.notes,
-        ];
-        writer.write_record(cells.map(|cell| spreadsheet_safe(cell))).expect("writing to memory");
-    }
+    write(&mut writer).expect("writing to memory");
     String::from_utf8(writer.into_inner().expect("writing to memory")).expect("CSV of UTF-8 cells")
 }
 
@@ -272,6 +290,20 @@ mod tests {
 
     fn preview(text: &str) -> ImportPreview {
         read(text, Catalogue::builtin()).unwrap()
+    }
+
+    #[test]
+    fn an_inventory_written_a_part_at_a_time_is_the_same_file() {
+        let entries =
+            preview("line,code,quantity,notes\nmadeira-polyneon,1800,2,\"a, b\"\nmadeira-polyneon,1801,1,\n")
+                .rows
+                .into_iter()
+                .map(|row| row.entry.unwrap())
+                .collect::<Vec<_>>();
+        let catalogue = Catalogue::builtin();
+        let in_parts = header() + &rows(&entries[..1], catalogue) + &rows(&entries[1..], catalogue);
+        assert_eq!(in_parts, write(&entries, catalogue));
+        assert_eq!(write(&[], catalogue), header());
     }
 
     /// docs/behaviour.md, "Thread inventory": "1801 White" was once renamed to the catalogue's

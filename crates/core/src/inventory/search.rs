@@ -96,7 +96,14 @@ fn facts(catalogue: &Catalogue, entry: &ThreadEntry) -> Facts {
 pub struct CodeOrder(u8, String, u64, String);
 
 pub fn code_order(entry: &ThreadEntry) -> CodeOrder {
-    match &entry.source {
+    source_order(&entry.source)
+}
+
+/// [`code_order`] from the thread alone: for putting entries in order before they are read
+/// (a team's archive reads the sources of its thousands of entries, then the entries a page at
+/// a time in this order).
+pub fn source_order(source: &ThreadSource) -> CodeOrder {
+    match source {
         ThreadSource::Catalogue { line, code } => {
             let key = code_key(code).unwrap_or_default();
             CodeOrder(0, line.clone(), key.parse().unwrap_or(u64::MAX), key)

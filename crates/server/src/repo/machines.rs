@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use bobbin_core::inventory::machine::{Machine, MaintenanceKind, format_date, parse_date};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, UpdateMany, prelude::Expr,
+    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, UpdateMany, prelude::Expr,
+    sea_query::ExprTrait as _,
 };
 use time::{Date, OffsetDateTime};
 
@@ -93,6 +94,71 @@ pub async fn list(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Stor
             stored_of(row, &log)
         })
         .collect()
+}
+
+/// The team's machines by name, each with its id and without its log (`log` is empty): for
+/// reading each log a page at a time ([`log_page`]).
+///
+/// # Errors
+///
+/// A database error, or a stored machine that cannot be read.
+pub async fn list_without_logs(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+) -> Result<Vec<(MachineId, StoredMachine)>, RepoError> {
+    let rows = machine::Entity::find()
+        .filter(machine::Column::TeamId.eq(team_id))
+        .order_by_asc(machine::Column::Name)
+        .all(db)
+        .await?;
+    rows.into_iter().map(|row| Ok((row.id, stored_of(row, &[])?))).collect()
+}
+
+/// Where a page of a machine's log ended ([`log_page`]).
+#[derive(Debug, Clone)]
+pub struct LogCursor {
+    performed_on: String,
+    created_at: OffsetDateTime,
+    id: LogId,
+}
+
+/// Up to `limit` entries of the machine's log, newest first (as [`get`] lists them), after
+/// `after` (from the newest when `None`); with where they end when more may follow.
+///
+/// # Errors
+///
+/// A database error, or a stored entry that cannot be read.
+pub async fn log_page(
+    db: &impl ConnectionTrait,
+    machine_id: MachineId,
+    after: Option<&LogCursor>,
+    limit: u64,
+) -> Result<(Vec<LogRecord>, Option<LogCursor>), RepoError> {
+    use machine_maintenance::Column;
+    let mut query =
+        newest_first(machine_maintenance::Entity::find()).filter(Column::MachineId.eq(machine_id));
+    if let Some(after) = after {
+        // The order is descending on all three columns: what follows is less in all of them.
+        query = query.filter(
+            Expr::tuple([
+                Expr::col(Column::PerformedOn),
+                Expr::col(Column::CreatedAt),
+                Expr::col(Column::Id),
+            ])
+            .lt(Expr::tuple([
+                Expr::val(after.performed_on.clone()),
+                Expr::val(after.created_at),
+                Expr::val(after.id),
+            ])),
+        );
+    }
+    let rows = query.limit(limit).all(db).await?;
+    let next = rows.last().filter(|_| rows.len() as u64 == limit).map(|last| LogCursor {
+        performed_on: last.performed_on.clone(),
+        created_at: last.created_at,
+        id: last.id,
+    });
+    Ok((rows.iter().map(record_of).collect::<Result<_, _>>()?, next))
 }
 
 /// One machine of the team, by its public id, with its log.
@@ -302,6 +368,8 @@ fn newest_first(
     select
         .order_by_desc(machine_maintenance::Column::PerformedOn)
         .order_by_desc(machine_maintenance::Column::CreatedAt)
+        // One order on ties too, so that a log read a page at a time is read whole.
+        .order_by_desc(machine_maintenance::Column::Id)
 }
 
 fn broken(what: &str) -> RepoError {

@@ -12,7 +12,8 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
+    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, prelude::Expr,
+    sea_query::ExprTrait as _,
 };
 use serde::{Deserialize, Deserializer, Serialize, de};
 use serde_json::Value;
@@ -243,21 +244,46 @@ pub async fn page(
     Ok((quotes, total))
 }
 
-/// Every quote of the team, newest first, each with everything needed to reopen it (the
-/// team's archive).
+/// Where a page of a team's quotes ended ([`all_after`]).
+#[derive(Debug, Clone)]
+pub struct QuoteCursor {
+    created_at: OffsetDateTime,
+    id: QuoteId,
+}
+
+/// Up to `limit` of the team's quotes, newest first, each with everything needed to reopen it,
+/// after `after` (from the newest when `None`); with where they end when more may follow (the
+/// team's archive reads them all, a page at a time).
 ///
 /// # Errors
 ///
 /// A database error, or a stored quote that cannot be read.
-pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<QuoteView>, RepoError> {
-    let rows = quote::Entity::find()
-        .filter(quote::Column::TeamId.eq(team_id))
+pub async fn all_after(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    after: Option<&QuoteCursor>,
+    limit: u64,
+) -> Result<(Vec<QuoteView>, Option<QuoteCursor>), RepoError> {
+    let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(team_id));
+    if let Some(after) = after {
+        // Newest first on both columns: what follows is less in both.
+        query = query.filter(
+            Expr::tuple([Expr::col(quote::Column::CreatedAt), Expr::col(quote::Column::Id)])
+                .lt(Expr::tuple([Expr::val(after.created_at), Expr::val(after.id)])),
+        );
+    }
+    let rows = query
         .order_by_desc(quote::Column::CreatedAt)
         .order_by_desc(quote::Column::Id)
+        .limit(limit)
         .all(db)
         .await?;
     let people = people_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
-    rows.iter().map(|row| view(row, &people)).collect()
+    let next = rows
+        .last()
+        .filter(|_| rows.len() as u64 == limit)
+        .map(|last| QuoteCursor { created_at: last.created_at, id: last.id });
+    Ok((rows.iter().map(|row| view(row, &people)).collect::<Result<_, _>>()?, next))
 }
 
 /// One quote of the team, by its public id.

@@ -129,6 +129,55 @@ pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<(Thre
     rows.iter().map(|row| Ok((entry_of(row)?, row.updated_at.unix_timestamp()))).collect()
 }
 
+/// Which thread each of the team's entries is, by the entry's id, in no particular order: what
+/// orders a whole inventory before its entries are read a page at a time ([`by_ids`]), without
+/// holding every entry's notes at once.
+///
+/// # Errors
+///
+/// A database error, or a stored entry the core cannot read.
+pub async fn sources(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+) -> Result<Vec<(ThreadId, ThreadSource)>, RepoError> {
+    use inventory_thread::Column;
+    /// An entry's id, line, code, name and colour.
+    type SourceRow = (ThreadId, Option<String>, Option<String>, Option<String>, String);
+    let rows: Vec<SourceRow> = inventory_thread::Entity::find()
+        .select_only()
+        .columns([Column::Id, Column::LineId, Column::Code, Column::Name, Column::Colour])
+        .filter(Column::TeamId.eq(team_id))
+        .into_tuple()
+        .all(db)
+        .await?;
+    rows.into_iter()
+        .map(|(id, line, code, name, colour)| {
+            Ok((id, source_of(id, line.as_ref(), code.as_ref(), name.as_ref(), &colour)?))
+        })
+        .collect()
+}
+
+/// The team's entries with these ids, in the order of `ids`; an id of no entry of the team is
+/// left out.
+///
+/// # Errors
+///
+/// A database error, or a stored entry the core cannot read.
+pub async fn by_ids(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    ids: &[ThreadId],
+) -> Result<Vec<ThreadEntry>, RepoError> {
+    let rows = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::TeamId.eq(team_id))
+        .filter(inventory_thread::Column::Id.is_in(ids.iter().copied()))
+        .all(db)
+        .await?;
+    let mut by_id: HashMap<ThreadId, inventory_thread::Model> =
+        rows.into_iter().map(|row| (row.id, row)).collect();
+    ids.iter().filter_map(|id| by_id.remove(id)).map(|row| entry_of(&row)).collect()
+}
+
 /// The identities ([`ThreadSource::identity`]) of the team's entries: what an import matches on.
 ///
 /// # Errors

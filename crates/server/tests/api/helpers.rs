@@ -92,6 +92,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         icon_fallback_url: None,
         max_requests_in_flight: std::num::NonZeroU32::new(64).unwrap(),
         heavy_work_concurrency: None,
+        max_exports: std::num::NonZeroU32::new(2).unwrap(),
         // Off: tests age rows on purpose and check what the server then answers (the pruning
         // test turns it on).
         prune_interval: Duration::ZERO,

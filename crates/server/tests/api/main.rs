@@ -29,6 +29,7 @@ mod quotes;
 mod security;
 mod settings;
 mod smtp;
+mod team_exports;
 mod team_helpers;
 mod teams;
 mod threads;

@@ -16,7 +16,7 @@ use bobbin_core::inventory::machine::{
     parse_date,
 };
 use serde::{Deserialize, Serialize};
-use time::OffsetDateTime;
+use time::{Date, OffsetDateTime};
 use utoipa::ToSchema;
 
 use crate::{
@@ -295,7 +295,7 @@ fn problems(problems: Vec<MachineProblem>) -> AppError {
     AppError::Validation(problems.into_iter().map(|p| FieldError::new(p.field, p.code, p.message)).collect())
 }
 
-fn entry_view(record: &LogRecord) -> LogEntry {
+pub(crate) fn entry_view(record: &LogRecord) -> LogEntry {
     LogEntry {
         id: record.public_id.clone(),
         performed_on: format_date(record.performed_on),
@@ -306,18 +306,47 @@ fn entry_view(record: &LogRecord) -> LogEntry {
     }
 }
 
+/// What a machine's answer says of its log, gathered entry by entry, newest first: the highest
+/// stitch counter logged, and the last time each kind of maintenance was done. A log read a page
+/// at a time (the team's archive) is gathered a page at a time.
+#[derive(Debug, Default)]
+pub(crate) struct LogFacts {
+    counter: Option<u64>,
+    /// The newest entry of each kind logged: when, and the counter then.
+    last: Vec<(MaintenanceKind, Date, Option<u64>)>,
+}
+
+impl LogFacts {
+    /// Counts `entry`, which is older than every entry counted before it.
+    pub(crate) fn add(&mut self, entry: &LogRecord) {
+        self.counter = self.counter.max(entry.stitch_counter);
+        if !self.last.iter().any(|(kind, ..)| *kind == entry.kind) {
+            self.last.push((entry.kind, entry.performed_on, entry.stitch_counter));
+        }
+    }
+}
+
 pub(crate) fn view(stored: StoredMachine, with_log: bool) -> MachineView {
+    let mut facts = LogFacts::default();
+    for entry in &stored.log {
+        facts.add(entry);
+    }
+    view_with(stored, &facts, with_log)
+}
+
+/// [`view`], with what the log says gathered already ([`LogFacts`]): `stored.log` is read only
+/// for the entries shown (`with_log`).
+pub(crate) fn view_with(stored: StoredMachine, facts: &LogFacts, with_log: bool) -> MachineView {
     let StoredMachine { public_id, machine, version, created_at, updated_at, log } = stored;
-    let counter = log.iter().filter_map(|entry| entry.stitch_counter).max();
+    let counter = facts.counter;
     let since = machine.purchase_date.unwrap_or(created_at.date());
     let today = OffsetDateTime::now_utc().date();
     let mut due: Vec<DueView> = MaintenanceKind::ALL
         .into_iter()
         .filter_map(|kind| {
-            // The log is newest first: the first entry of a kind is the last time it was done.
-            let last = log.iter().find(|entry| entry.kind == kind);
+            let last = facts.last.iter().find(|(done, ..)| *done == kind);
             let (date, counter_then, never_done) = match last {
-                Some(entry) => (entry.performed_on, entry.stitch_counter, false),
+                Some(&(_, performed_on, counter_then)) => (performed_on, counter_then, false),
                 None => (since, None, true),
             };
             let due = kind.next_due(date, counter_then)?;
