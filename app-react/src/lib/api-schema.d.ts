@@ -3855,7 +3855,15 @@ export interface operations {
     log: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A new random key for each change (a UUID, say), sent again unchanged with every retry of
+                 *     it: the change is made once, and a retry within a day answers the first answer
+                 *     (`Idempotent-Replayed: true`). The same key with another request answers 422
+                 *     `idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The team's `public_id` or `id` */
                 team_id: string;
@@ -3931,7 +3939,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`: the date, the kind or the notes */
+            /** @description `validation_failed`: the date, the kind or the notes; `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6334,7 +6342,15 @@ export interface operations {
     adjust: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A new random key for each change (a UUID, say), sent again unchanged with every retry of
+                 *     it: the change is made once, and a retry within a day answers the first answer
+                 *     (`Idempotent-Replayed: true`). The same key with another request answers 422
+                 *     `idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The team's `public_id` or `id` */
                 team_id: string;
@@ -6410,7 +6426,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed` (delta), or `negative_quantity` */
+            /** @description `validation_failed` (delta), or `negative_quantity`; `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
@@ -6442,7 +6458,15 @@ export interface operations {
     set_quantity: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A new random key for each change (a UUID, say), sent again unchanged with every retry of
+                 *     it: the change is made once, and a retry within a day answers the first answer
+                 *     (`Idempotent-Replayed: true`). The same key with another request answers 422
+                 *     `idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The team's `public_id` or `id` */
                 team_id: string;
@@ -6527,7 +6551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`: `quantity` or `expected` is not an amount of 0 or more */
+            /** @description `validation_failed`: `quantity` or `expected` is not an amount of 0 or more; `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;

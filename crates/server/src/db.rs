@@ -36,6 +36,10 @@ const ACQUIRE_TIMEOUT: Duration = Duration::from_secs(5);
 /// goes out: one used a moment ago was just seen working.
 const CHECKED_AFTER_IDLE: Duration = Duration::from_secs(1);
 
+/// What a person is told when a change they sent may or may not have been made.
+pub const UNKNOWN_OUTCOME: &str = "The server lost its connection to the database. If you were saving a change, it may \
+     or may not have been saved; sending it again with the same Idempotency-Key is safe. Try again in a moment.";
+
 /// The database engines Bobbin runs on, chosen by the scheme of `DATABASE_URL`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Engine {
@@ -126,7 +130,8 @@ impl Outage {
         }
     }
 
-    /// What the person is told; nothing was changed, whatever they asked for.
+    /// What the person is told: that nothing was changed, except where the outage may have come
+    /// after the commit ([`UNKNOWN_OUTCOME`]).
     pub fn message(self) -> &'static str {
         match self {
             Self::Busy => {
@@ -140,9 +145,8 @@ impl Outage {
                 "The server cannot save anything just now (its database is read-only), so nothing was \
                  changed. Try again later."
             }
-            Self::Unavailable => {
-                "The server lost its connection to the database, and nothing was changed. Try again in a moment."
-            }
+            // The connection may have broken after the commit: a change may have been made.
+            Self::Unavailable => UNKNOWN_OUTCOME,
         }
     }
 
@@ -163,7 +167,9 @@ impl Outage {
             // too_many_connections, lock_not_available, query_canceled; deadlock_detected and
             // serialization_failure, which ask to try again
             "53300" | "55P03" | "57014" | "40P01" | "40001" => Some(Self::Busy),
-            "57P01" | "57P02" | "57P03" => Some(Self::Unavailable), // shutdown, crash, cannot connect now
+            // shutdown, crash, cannot connect now; undefined_table: the tables are being made
+            // again under the running servers (a `pg_restore --clean`), back when it is done
+            "57P01" | "57P02" | "57P03" | "42P01" => Some(Self::Unavailable),
             code if code.starts_with("08") => Some(Self::Unavailable), // connection exceptions
             _ => None,
         }
@@ -511,6 +517,7 @@ mod tests {
         assert_eq!(Outage::of_sqlite_code(2067), None, "a unique constraint is the caller's doing");
         assert_eq!(Outage::of_sqlstate("53100"), Some(Outage::Full));
         assert_eq!(Outage::of_sqlstate("57P01"), Some(Outage::Unavailable));
+        assert_eq!(Outage::of_sqlstate("42P01"), Some(Outage::Unavailable));
         assert_eq!(Outage::of_sqlstate("08006"), Some(Outage::Unavailable));
         assert_eq!(Outage::of_sqlstate("25006"), Some(Outage::ReadOnly));
         assert_eq!(Outage::of_sqlstate("40P01"), Some(Outage::Busy));

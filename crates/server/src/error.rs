@@ -229,6 +229,10 @@ const BUSY_MESSAGE: &str = "The server is busy. Please try again in a moment.";
 /// Seconds a client told [`AppError::Busy`] should wait before sending the request again.
 const BUSY_RETRY_AFTER: &str = "1";
 
+/// A request stopped by the time limit may have made its change already.
+const REQUEST_TIMEOUT_MESSAGE: &str = "The request took too long and was stopped. If it was saving a change, the \
+     change may or may not have been saved; sending it again with the same Idempotency-Key is safe.";
+
 const INTERNAL_MESSAGE: &str =
     "Something went wrong on our side. Please try again; if it keeps happening, tell us.";
 
@@ -279,9 +283,7 @@ pub fn status_error_body(status: StatusCode) -> ErrorBody {
         StatusCode::METHOD_NOT_ALLOWED => {
             ("method_not_allowed", "This endpoint does not accept that HTTP method.")
         }
-        StatusCode::REQUEST_TIMEOUT => {
-            ("request_timeout", "The request took too long and was stopped. Please try again.")
-        }
+        StatusCode::REQUEST_TIMEOUT => ("request_timeout", REQUEST_TIMEOUT_MESSAGE),
         StatusCode::URI_TOO_LONG => (
             "uri_too_long",
             "The address (path and query string) is too long. Send large data in the request body.",

@@ -15,12 +15,14 @@ use axum::{
         path::ErrorKind,
         rejection::{BytesRejection, PathRejection},
     },
-    http::{HeaderMap, StatusCode, header, request::Parts},
+    http::{HeaderMap, HeaderName, StatusCode, header, request::Parts},
+    response::{IntoResponse as _, Response},
 };
 use std::str::FromStr;
 
 use base64::{Engine as _, engine::general_purpose::URL_SAFE_NO_PAD};
 use serde::de::DeserializeOwned;
+use sha2::{Digest as _, Sha256};
 
 use crate::{
     auth::{
@@ -29,7 +31,10 @@ use crate::{
     },
     entity::ids::{InvitePublicId, LogPublicId, MachinePublicId, QuotePublicId, ThreadPublicId, UserId},
     error::{AppError, FieldError},
-    repo::{RepoError, invites, machines, members, quotes, threads},
+    repo::{
+        RepoError, invites, machines, members, quotes, threads,
+        write_keys::{self, Answer, WriteKey},
+    },
     state::AppState,
 };
 
@@ -71,13 +76,96 @@ where
         if !is_json(&request) {
             return Err(AppError::UnsupportedMediaType);
         }
-        let bytes = Bytes::from_request(request, state).await.map_err(|rejection| match rejection {
-            BytesRejection::FailedToBufferBody(error) if error.status() == StatusCode::PAYLOAD_TOO_LARGE => {
-                AppError::PayloadTooLarge
+        parse(&body_bytes(request, state).await?).map(ApiJson)
+    }
+}
+
+/// The request's body, within the route's limit.
+async fn body_bytes<S: Send + Sync>(request: Request, state: &S) -> Result<Bytes, AppError> {
+    Bytes::from_request(request, state).await.map_err(|rejection| match rejection {
+        BytesRejection::FailedToBufferBody(error) if error.status() == StatusCode::PAYLOAD_TOO_LARGE => {
+            AppError::PayloadTooLarge
+        }
+        other => AppError::InvalidJson(other.body_text()),
+    })
+}
+
+/// A JSON request body ([`ApiJson`]'s rules) of a write the client may send again, with the
+/// `Idempotency-Key` it came with, if any ([`repo::write_keys`]). The key is kept with a digest
+/// of the method, path and body, so the same key with another request is refused.
+///
+/// - a key that is empty, over 255 characters or not printable ASCII answers 422
+///   `invalid_idempotency_key`.
+#[derive(Debug, Clone)]
+pub struct KeyedJson<T> {
+    pub key: Option<WriteKey>,
+    pub body: T,
+}
+
+/// The header a client names a write with, so that sending it again does it once.
+pub const IDEMPOTENCY_KEY: &str = "idempotency-key";
+
+impl<T, S> FromRequest<S> for KeyedJson<T>
+where
+    T: DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = AppError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let key = request.headers().get(IDEMPOTENCY_KEY).cloned();
+        let asked = format!("{} {}", request.method(), request.uri().path());
+        if !is_json(&request) {
+            return Err(AppError::UnsupportedMediaType);
+        }
+        let bytes = body_bytes(request, state).await?;
+        let body = parse(&bytes)?;
+        let Some(key) = key else { return Ok(Self { key: None, body }) };
+        let mut digest = Sha256::new();
+        digest.update(asked.as_bytes());
+        digest.update(b"\n");
+        digest.update(&bytes);
+        let request = format!("{:x}", digest.finalize());
+        let key = key.to_str().ok().and_then(|key| WriteKey::new(key, request)).ok_or_else(|| {
+            AppError::Rejected {
+                code: "invalid_idempotency_key",
+                message: format!(
+                    "The Idempotency-Key header must be 1 to {} printable ASCII characters.",
+                    write_keys::MAX_KEY_CHARS
+                ),
             }
-            other => AppError::InvalidJson(other.body_text()),
         })?;
-        parse(&bytes).map(ApiJson)
+        Ok(Self { key: Some(key), body })
+    }
+}
+
+/// The `Idempotency-Key` header of a write the client may send again, in the OpenAPI document.
+#[derive(Debug, utoipa::IntoParams)]
+#[into_params(parameter_in = Header)]
+pub struct IdempotencyKeyHeader {
+    /// A new random key for each change (a UUID, say), sent again unchanged with every retry of
+    /// it: the change is made once, and a retry within a day answers the first answer
+    /// (`Idempotent-Replayed: true`). The same key with another request answers 422
+    /// `idempotency_key_reused`.
+    #[param(rename = "Idempotency-Key")]
+    #[allow(dead_code, reason = "read by KeyedJson; here for the OpenAPI document")]
+    idempotency_key: Option<String>,
+}
+
+/// The answer of a write made through [`repo::write_keys::once`]: `status` with the write's
+/// answer, or with the answer first given to a retried write, marked `Idempotent-Replayed`.
+pub fn answered<T: serde::Serialize>(status: StatusCode, answer: Answer<T>) -> Response {
+    match answer {
+        Answer::Made(body) => (status, axum::Json(body)).into_response(),
+        Answer::Again(json) => (
+            status,
+            [
+                (header::CONTENT_TYPE, "application/json"),
+                (HeaderName::from_static("idempotent-replayed"), "true"),
+            ],
+            json,
+        )
+            .into_response(),
     }
 }
 

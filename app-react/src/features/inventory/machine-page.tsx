@@ -6,7 +6,7 @@ import { LoadingStatus } from '@/components/LoadingStatus';
 import { FormAlert, FormStatus } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
 import { wholeNumber } from '@/lib/text';
-import { isOffline } from '@/lib/offline/writes';
+import { isOffline, newWriteKey } from '@/lib/offline/writes';
 
 import { useAddMaintenance, useWaitingMaintenance } from './api/add-maintenance';
 import { useDeleteMachine } from './api/delete-machine';
@@ -195,6 +195,7 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
       machineId: machine.id,
       machineName: machine.name,
       entry: { performed_on: date, kind, notes, stitch_counter: stitches },
+      writeKey: newWriteKey(),
     };
     const clear = () => {
       setValue('notes', '');

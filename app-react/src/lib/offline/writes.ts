@@ -25,6 +25,29 @@ export const KEPT_WRITE = {
   retry: 0,
 } as const;
 
+/**
+ * What every kept write carries: its name for the server, the `Idempotency-Key` it is sent with.
+ * It is made once, when the person makes the write, and saved with it, so a write sent again (its
+ * answer lost, or the page reloaded while it was being sent) is made once (docs/behaviour.md,
+ * "Sending a write again").
+ */
+export interface KeptWrite {
+  writeKey: string;
+}
+
+/**
+ * A new key for a kept write: 128 random bits in hex. `crypto.getRandomValues`, not
+ * `randomUUID`, which a page served over plain http on a workshop's network does not have.
+ */
+export function newWriteKey(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+}
+
+/** The headers that send a kept write with its key. */
+export function keyHeaders({ writeKey }: KeptWrite): Record<string, string> {
+  return { 'Idempotency-Key': writeKey };
+}
+
 /** What a kept write remembers of when it was made (its mutation's context, saved with it). */
 export interface KeptContext {
   /** Made without a connection: a refusal when it is sent goes to `refusedWrites`. */

@@ -21,3 +21,4 @@ pub mod team_invite;
 pub mod team_member;
 pub mod team_setting;
 pub mod user;
+pub mod write_key;

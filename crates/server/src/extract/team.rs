@@ -75,6 +75,13 @@ pub struct InTeam<L> {
     level: PhantomData<L>,
 }
 
+impl<L> InTeam<L> {
+    /// Whose the `Idempotency-Key`s of this request's writes are ([`repo::write_keys`]).
+    pub fn key_owner(&self) -> repo::write_keys::Owner {
+        repo::write_keys::Owner { team_id: self.team.id, user_id: self.user.id }
+    }
+}
+
 /// Any member of the team.
 pub type TeamViewer = InTeam<Read>;
 /// A member who may change the team's inventories and quotes.

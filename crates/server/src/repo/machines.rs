@@ -11,9 +11,9 @@ use std::collections::HashMap;
 
 use bobbin_core::inventory::machine::{Machine, MaintenanceKind, format_date, parse_date};
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, UpdateMany, prelude::Expr,
-    sea_query::ExprTrait as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, UpdateMany,
+    prelude::Expr, sea_query::ExprTrait as _,
 };
 use time::{Date, OffsetDateTime};
 
@@ -245,22 +245,23 @@ pub async fn delete(db: &Database, team_id: TeamId, public_id: &MachinePublicId)
     Ok(())
 }
 
-/// Logs maintenance done on the machine `public_id`, by `user_id`.
+/// Logs maintenance done on the machine `public_id`, by `user_id`, in the write transaction
+/// `txn` (the caller's: [`super::write_keys::once`]).
 ///
 /// # Errors
 ///
 /// 404; 422 `log_full`; a database error.
 pub async fn log(
-    db: &Database,
+    txn: &DatabaseTransaction,
     team_id: TeamId,
     user_id: UserId,
     public_id: &MachinePublicId,
     entry: NewLogEntry,
 ) -> Result<LogRecord, RepoError> {
-    let row = find(db, team_id, public_id).await?;
+    let row = find(txn, team_id, public_id).await?;
     let entries = machine_maintenance::Entity::find()
         .filter(machine_maintenance::Column::MachineId.eq(row.id))
-        .count(db)
+        .count(txn)
         .await?;
     if entries >= MAX_LOG_ENTRIES {
         return Err(RepoError::refused(
@@ -268,24 +269,20 @@ pub async fn log(
             format!("A machine's log holds at most {MAX_LOG_ENTRIES} entries."),
         ));
     }
-    let stored = committed(db, async |txn| {
-        let stored = machine_maintenance::ActiveModel {
-            id: Set(LogId::new()),
-            public_id: Set(new_public_id()),
-            machine_id: Set(row.id),
-            performed_on: Set(format_date(entry.performed_on)),
-            kind: Set(entry.kind.into()),
-            notes: Set(entry.notes),
-            stitch_counter: Set(entry.stitch_counter),
-            recorded_by: Set(Some(user_id)),
-            created_at: Set(OffsetDateTime::now_utc()),
-        }
-        .insert(txn)
-        .await?;
-        change(row.id, user_id).exec(txn).await?;
-        Ok::<_, RepoError>(stored)
-    })
+    let stored = machine_maintenance::ActiveModel {
+        id: Set(LogId::new()),
+        public_id: Set(new_public_id()),
+        machine_id: Set(row.id),
+        performed_on: Set(format_date(entry.performed_on)),
+        kind: Set(entry.kind.into()),
+        notes: Set(entry.notes),
+        stitch_counter: Set(entry.stitch_counter),
+        recorded_by: Set(Some(user_id)),
+        created_at: Set(OffsetDateTime::now_utc()),
+    }
+    .insert(txn)
     .await?;
+    change(row.id, user_id).exec(txn).await?;
     record_of(&stored)
 }
 

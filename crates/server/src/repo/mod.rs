@@ -23,6 +23,7 @@ pub mod teams;
 pub mod thread_cache;
 pub mod threads;
 pub mod users;
+pub mod write_keys;
 
 use rand::{Rng as _, distr::Alphanumeric};
 

@@ -23,9 +23,10 @@ use bobbin_core::{
     inventory::{Hundredths, ThreadEntry, ThreadSource, amount::MAX_HUNDREDTHS, search},
 };
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DbBackend, DbErr,
-    EntityName as _, EntityTrait as _, FromQueryResult, JoinType, PaginatorTrait as _, QueryFilter as _,
-    QuerySelect as _, TransactionTrait as _, UpdateMany, prelude::Expr, sea_query::ExprTrait as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
+    DbBackend, DbErr, EntityName as _, EntityTrait as _, FromQueryResult, JoinType, PaginatorTrait as _,
+    QueryFilter as _, QuerySelect as _, TransactionTrait as _, UpdateMany, prelude::Expr,
+    sea_query::ExprTrait as _,
 };
 use time::OffsetDateTime;
 
@@ -241,7 +242,7 @@ pub async fn edit(
 /// 404; 422 `negative_quantity` when the result would be below zero or past the largest amount;
 /// a database error.
 pub async fn adjust(
-    db: &Database,
+    txn: &DatabaseTransaction,
     team_id: TeamId,
     user: &user::Model,
     public_id: &ThreadPublicId,
@@ -252,11 +253,11 @@ pub async fn adjust(
         .col_expr(inventory_thread::Column::Quantity, after.clone())
         .filter(after.clone().gte(0))
         .filter(after.lte(MAX_HUNDREDTHS));
-    let changed = committed(db, async |txn| tap.exec_with_returning(txn).await).await?;
+    let changed = tap.exec_with_returning(txn).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
-    find(db, team_id, public_id).await?;
+    find(txn, team_id, public_id).await?;
     Err(RepoError::refused(
         "negative_quantity",
         "That would leave fewer than zero spools. Check the count on the shelf and set it with an edit.",
@@ -272,7 +273,7 @@ pub async fn adjust(
 /// 404; 409 `quantity_changed`, naming the count now, the one seen and the one typed; a database
 /// error.
 pub async fn set_quantity(
-    db: &Database,
+    txn: &DatabaseTransaction,
     team_id: TeamId,
     user: &user::Model,
     public_id: &ThreadPublicId,
@@ -282,11 +283,11 @@ pub async fn set_quantity(
     let count = change_entry(team_id, public_id, user.id)
         .col_expr(inventory_thread::Column::Quantity, Expr::value(quantity.hundredths()))
         .filter(inventory_thread::Column::Quantity.eq(expected.hundredths()));
-    let changed = committed(db, async |txn| count.exec_with_returning(txn).await).await?;
+    let changed = count.exec_with_returning(txn).await?;
     if let Some(row) = changed.first() {
         return changed_by(row, user);
     }
-    let now = find(db, team_id, public_id).await?;
+    let now = find(txn, team_id, public_id).await?;
     Err(RepoError::conflict(
         "quantity_changed",
         format!(

@@ -13,6 +13,7 @@ mod faults;
 mod health;
 mod heavy_requests;
 mod helpers;
+mod idempotency;
 mod inputs;
 mod invites;
 mod machines;

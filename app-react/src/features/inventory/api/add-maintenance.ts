@@ -4,13 +4,13 @@
 import { type QueryClient, mutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, teamPath } from '@/lib/api-client';
-import { KEPT_WRITE, type KeptContext, isOffline, refuse, useWaitingWrites } from '@/lib/offline/writes';
+import { KEPT_WRITE, type KeptContext, type KeptWrite, isOffline, keyHeaders, refuse, useWaitingWrites } from '@/lib/offline/writes';
 
 import { type LogEntry, type LogInput, kindLabels } from '../types';
 import { machineQueryOptions } from './get-machine';
 import { machinesQueryOptions } from './get-machines';
 
-export interface AddMaintenance {
+export interface AddMaintenance extends KeptWrite {
   teamId: string;
   machineId: string;
   entry: LogInput;
@@ -18,9 +18,10 @@ export interface AddMaintenance {
   machineName: string;
 }
 
-export async function addMaintenance({ teamId, machineId, entry }: AddMaintenance) {
+export async function addMaintenance(write: AddMaintenance) {
+  const { teamId, machineId, entry } = write;
   const path = teamPath(teamId, `machines/${encodeURIComponent(machineId)}/maintenance`);
-  return (await api<{ entry: LogEntry }>(path, { method: 'POST', body: entry })).entry;
+  return (await api<{ entry: LogEntry }>(path, { method: 'POST', body: entry, headers: keyHeaders(write) })).entry;
 }
 
 const addMaintenanceKey = ['inventory', 'add-maintenance'] as const;

@@ -6,12 +6,12 @@
 import { type QueryClient, mutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, teamPath } from '@/lib/api-client';
-import { KEPT_WRITE, type KeptContext, isOffline, refuse, useWaitingWrites } from '@/lib/offline/writes';
+import { KEPT_WRITE, type KeptContext, type KeptWrite, isOffline, keyHeaders, refuse, useWaitingWrites } from '@/lib/offline/writes';
 
 import type { ThreadPage, ThreadView } from '../types';
 import { threadsKey } from './cache';
 
-export interface Adjust {
+export interface Adjust extends KeptWrite {
   teamId: string;
   threadId: string;
   delta: number;
@@ -19,9 +19,10 @@ export interface Adjust {
   label: string;
 }
 
-export async function adjustThread({ teamId, threadId, delta }: Adjust) {
+export async function adjustThread(tap: Adjust) {
+  const { teamId, threadId, delta } = tap;
   const path = teamPath(teamId, `threads/${encodeURIComponent(threadId)}/adjust`);
-  return (await api<{ thread: ThreadView }>(path, { method: 'POST', body: { delta } })).thread;
+  return (await api<{ thread: ThreadView }>(path, { method: 'POST', body: { delta }, headers: keyHeaders(tap) })).thread;
 }
 
 /** `page` with `threadId`'s entry changed by `change`. */

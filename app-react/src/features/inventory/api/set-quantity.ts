@@ -6,14 +6,23 @@
 import { type QueryClient, mutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, teamPath } from '@/lib/api-client';
-import { KEPT_WRITE, type KeptContext, isOffline, refuse, useWaitingWrites } from '@/lib/offline/writes';
+import {
+  KEPT_WRITE,
+  type KeptContext,
+  type KeptWrite,
+  isOffline,
+  keyHeaders,
+  newWriteKey,
+  refuse,
+  useWaitingWrites,
+} from '@/lib/offline/writes';
 
 import type { ThreadPage, ThreadView } from '../types';
 import { withThread } from './adjust-thread';
 import { threadsKey } from './cache';
 import { fetchThread } from './get-thread';
 
-export interface SetQuantity {
+export interface SetQuantity extends KeptWrite {
   teamId: string;
   threadId: string;
   quantity: number;
@@ -23,9 +32,11 @@ export interface SetQuantity {
   label: string;
 }
 
-export async function setQuantity({ teamId, threadId, quantity, expected }: SetQuantity) {
+export async function setQuantity(count: SetQuantity) {
+  const { teamId, threadId, quantity, expected } = count;
   const path = teamPath(teamId, `threads/${encodeURIComponent(threadId)}/quantity`);
-  return (await api<{ thread: ThreadView }>(path, { method: 'POST', body: { quantity, expected } })).thread;
+  const body = { quantity, expected };
+  return (await api<{ thread: ThreadView }>(path, { method: 'POST', body, headers: keyHeaders(count) })).thread;
 }
 
 const setQuantityKey = ['inventory', 'set-quantity'] as const;
@@ -81,6 +92,6 @@ export async function setCountAgain(
   { teamId, threadId, quantity }: { teamId: string; threadId: string; quantity: number },
 ) {
   const saved = await fetchThread(teamId, threadId);
-  await setQuantity({ teamId, threadId, quantity, expected: saved.quantity, label: saved.name });
+  await setQuantity({ teamId, threadId, quantity, expected: saved.quantity, label: saved.name, writeKey: newWriteKey() });
   await queryClient.invalidateQueries({ queryKey: threadsKey(teamId) });
 }

@@ -3,6 +3,7 @@ import { Link } from 'react-router';
 
 import { FormAlert, FormStatus } from '@/components/form';
 import { inventoryThreadPath } from '@/config/paths';
+import { newWriteKey } from '@/lib/offline/writes';
 import { counted } from '@/lib/text';
 
 import { useAdjustThread, useWaitingTaps } from '../api/adjust-thread';
@@ -44,7 +45,7 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
   const tap = (thread: ThreadView, delta: number) => {
     setAlert(null);
     adjust.mutate(
-      { teamId, threadId: thread.id, delta, label: labelOf(thread) },
+      { teamId, threadId: thread.id, delta, label: labelOf(thread), writeKey: newWriteKey() },
       { onError: (error) => setAlert(problemsOf(error, [], `The quantity of ${thread.name} could not be changed.`).alert) },
     );
   };
@@ -52,7 +53,7 @@ export function ThreadList({ teamId, threads, canWrite }: { teamId: string; thre
   const type = (thread: ThreadView, quantity: number, expected: number) => {
     setAlert(null);
     set.mutate(
-      { teamId, threadId: thread.id, quantity, expected, label: labelOf(thread) },
+      { teamId, threadId: thread.id, quantity, expected, label: labelOf(thread), writeKey: newWriteKey() },
       { onError: (error) => setAlert(problemsOf(error, [], `The count of ${thread.name} could not be saved.`).alert) },
     );
   };

@@ -5,18 +5,20 @@
 import { type QueryClient, mutationOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, teamPath } from '@/lib/api-client';
-import { KEPT_WRITE, type KeptContext, isOffline, refuse, useWaitingWrites } from '@/lib/offline/writes';
+import { KEPT_WRITE, type KeptContext, type KeptWrite, isOffline, keyHeaders, refuse, useWaitingWrites } from '@/lib/offline/writes';
 
 import type { QuoteDraft, SavedQuote } from '../types';
 import { quotesKey } from './cache';
 
-export interface CreateQuote {
+export interface CreateQuote extends KeptWrite {
   teamId: string;
   draft: QuoteDraft;
 }
 
-export async function createQuote({ teamId, draft }: CreateQuote): Promise<SavedQuote> {
-  return (await api<{ quote: SavedQuote }>(teamPath(teamId, 'quotes'), { method: 'POST', body: draft })).quote;
+export async function createQuote(write: CreateQuote): Promise<SavedQuote> {
+  const { teamId, draft } = write;
+  const request = { method: 'POST', body: draft, headers: keyHeaders(write) };
+  return (await api<{ quote: SavedQuote }>(teamPath(teamId, 'quotes'), request)).quote;
 }
 
 const createQuoteKey = ['pricing', 'create-quote'] as const;

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 
 import { FieldError, FormAlert, fieldProps } from '@/components/form';
 import { ApiError } from '@/lib/api-client';
-import { isOffline } from '@/lib/offline/writes';
+import { isOffline, newWriteKey } from '@/lib/offline/writes';
 import { notify } from '@/lib/toast';
 
 import { useCreateQuote } from '../api/create-quote';
@@ -31,7 +31,7 @@ export function SaveQuote({
       setError('Fix the inputs first: there is no price to save.');
       return;
     }
-    const write = { teamId, draft: { ...draft, name: name.trim() } };
+    const write = { teamId, draft: { ...draft, name: name.trim() }, writeKey: newWriteKey() };
     // Offline, the quote waits for the connection (docs/behaviour.md, "Offline").
     if (isOffline()) {
       create.mutate(write);

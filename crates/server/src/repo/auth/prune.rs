@@ -12,6 +12,7 @@
 //! | `mfa_challenges` | a day old (they are answered within 5 minutes) |
 //! | `mfa_factors` | never verified, a day old |
 //! | `mail_outbox` | a week old (an invite lives 7 days) |
+//! | `write_keys` | older than [`write_keys::KEPT_FOR`] (a day) |
 
 use sea_orm::{ColumnTrait as _, Condition, DatabaseTransaction, DbErr, EntityTrait as _, QueryFilter as _};
 use time::{Duration, OffsetDateTime};
@@ -21,8 +22,9 @@ use crate::db::{Database, committed};
 use crate::entity::{
     flow_state, mail_outbox, mfa_challenge,
     mfa_factor::{self, FactorStatus},
-    one_time_token, refresh_token, session,
+    one_time_token, refresh_token, session, write_key,
 };
+use crate::repo::write_keys;
 
 /// How long sessions may last, as [`crate::auth::session::SessionLimits`] has them: `None`
 /// where a limit is off.
@@ -73,6 +75,11 @@ async fn deleted(db: &DatabaseTransaction, sessions: SessionEnds, now: OffsetDat
     rows += mfa_factor::Entity::delete_many()
         .filter(mfa_factor::Column::Status.eq(FactorStatus::Unverified))
         .filter(mfa_factor::Column::CreatedAt.lt(day_ago))
+        .exec(db)
+        .await?
+        .rows_affected;
+    rows += write_key::Entity::delete_many()
+        .filter(write_key::Column::CreatedAt.lt(now - write_keys::KEPT_FOR))
         .exec(db)
         .await?
         .rows_affected;

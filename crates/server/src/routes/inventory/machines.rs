@@ -25,10 +25,10 @@ use crate::{
 };
 use crate::{
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, TeamEditor, TeamViewer},
+    extract::{ApiJson, IdempotencyKeyHeader, KeyedJson, TeamEditor, TeamViewer, answered},
     repo::{
         machines::{self, LogRecord, NewLogEntry, StoredMachine},
-        stored_as,
+        stored_as, write_keys,
     },
     state::AppState,
 };
@@ -213,19 +213,19 @@ pub async fn delete(
 /// Logs maintenance done on a machine (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/machines/{machine_id}/maintenance", tag = "inventory", request_body = LogInput,
-    params(("machine_id" = String, Path)),
+    params(("machine_id" = String, Path), IdempotencyKeyHeader),
     responses(
         (status = 201, body = LogEntryBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such machine in this team", body = ErrorBody),
-        (status = 422, description = "`validation_failed`: the date, the kind or the notes", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: the date, the kind or the notes; `idempotency_key_reused`", body = ErrorBody),
     ),
 )]
 pub async fn log(
     State(state): State<AppState>,
     member: TeamEditor,
     PathId(machine_id): PathId<MachinePublicId>,
-    ApiJson(input): ApiJson<LogInput>,
+    KeyedJson { key, body: input }: KeyedJson<LogInput>,
 ) -> Result<Response, AppError> {
     let date = parse_date(&input.performed_on).map_err(|message| {
         AppError::Validation(vec![FieldError::new("performed_on", "bad_date", message)])
@@ -252,8 +252,12 @@ pub async fn log(
         notes: input.notes.trim().to_owned(),
         stitch_counter,
     };
-    let entry = machines::log(&state.db, member.team.id, member.user.id, &machine_id, entry).await?;
-    Ok((StatusCode::CREATED, Json(LogEntryBody { entry: entry_view(&entry) })).into_response())
+    let answer = write_keys::once(&state.db, member.key_owner(), key.as_ref(), async |txn| {
+        let entry = machines::log(txn, member.team.id, member.user.id, &machine_id, entry).await?;
+        Ok(LogEntryBody { entry: entry_view(&entry) })
+    })
+    .await?;
+    Ok(answered(StatusCode::CREATED, answer))
 }
 
 /// Removes a log entry logged by mistake (members, admins and owners).

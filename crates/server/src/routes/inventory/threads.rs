@@ -38,8 +38,13 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{
     entity::ids::TeamId,
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiQuery, TEAM_NOT_FOUND, TeamEditor, TeamViewer},
-    repo::threads::{self, MAX_THREADS, Thread},
+    extract::{
+        ApiJson, ApiQuery, IdempotencyKeyHeader, KeyedJson, TEAM_NOT_FOUND, TeamEditor, TeamViewer, answered,
+    },
+    repo::{
+        threads::{self, MAX_THREADS, Thread},
+        write_keys,
+    },
     state::AppState,
 };
 use crate::{entity::ids::ThreadPublicId, extract::PathId};
@@ -432,27 +437,31 @@ pub struct AdjustInput {
 /// (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/{thread_id}/adjust", tag = "inventory", request_body = AdjustInput,
-    params(("thread_id" = String, Path)),
+    params(("thread_id" = String, Path), IdempotencyKeyHeader),
     responses(
         (status = 200, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such thread in this team", body = ErrorBody),
-        (status = 422, description = "`validation_failed` (delta), or `negative_quantity`", body = ErrorBody),
+        (status = 422, description = "`validation_failed` (delta), or `negative_quantity`; `idempotency_key_reused`", body = ErrorBody),
     ),
 )]
 pub async fn adjust(
     State(state): State<AppState>,
     member: TeamEditor,
     PathId(thread_id): PathId<ThreadPublicId>,
-    ApiJson(input): ApiJson<AdjustInput>,
-) -> Result<Json<ThreadBody>, AppError> {
+    KeyedJson { key, body: input }: KeyedJson<AdjustInput>,
+) -> Result<Response, AppError> {
     let magnitude = Hundredths::from_f64(input.delta.abs()).map_err(|error| {
         AppError::Validation(vec![FieldError::new("delta", "bad_number", format!("The change {error}."))])
     })?;
     let delta = if input.delta < 0.0 { -magnitude.hundredths() } else { magnitude.hundredths() };
-    let thread = threads::adjust(&state.db, member.team.id, &member.user, &thread_id, delta).await?;
     let team_default = member.default_reorder_point;
-    Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
+    let answer = write_keys::once(&state.db, member.key_owner(), key.as_ref(), async |txn| {
+        let thread = threads::adjust(txn, member.team.id, &member.user, &thread_id, delta).await?;
+        Ok(ThreadBody { thread: view(&thread, None, team_default) })
+    })
+    .await?;
+    Ok(answered(StatusCode::OK, answer))
 }
 
 /// A count typed into the list: `quantity`, replacing `expected`, the count shown when it was typed.
@@ -467,21 +476,21 @@ pub struct SetQuantityInput {
 /// since is never overwritten (members, admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/threads/{thread_id}/quantity", tag = "inventory", request_body = SetQuantityInput,
-    params(("thread_id" = String, Path)),
+    params(("thread_id" = String, Path), IdempotencyKeyHeader),
     responses(
         (status = 200, body = ThreadBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such thread in this team", body = ErrorBody),
         (status = 409, description = "`quantity_changed`: the count is no longer `expected`; the message names both", body = ErrorBody),
-        (status = 422, description = "`validation_failed`: `quantity` or `expected` is not an amount of 0 or more", body = ErrorBody),
+        (status = 422, description = "`validation_failed`: `quantity` or `expected` is not an amount of 0 or more; `idempotency_key_reused`", body = ErrorBody),
     ),
 )]
 pub async fn set_quantity(
     State(state): State<AppState>,
     member: TeamEditor,
     PathId(thread_id): PathId<ThreadPublicId>,
-    ApiJson(input): ApiJson<SetQuantityInput>,
-) -> Result<Json<ThreadBody>, AppError> {
+    KeyedJson { key, body: input }: KeyedJson<SetQuantityInput>,
+) -> Result<Response, AppError> {
     let amount = |field: &str, value: f64| {
         Hundredths::from_f64(value)
             .map_err(|error| FieldError::new(field, "bad_number", format!("The count {error}.")))
@@ -495,11 +504,14 @@ pub async fn set_quantity(
             ));
         }
     };
-    let thread =
-        threads::set_quantity(&state.db, member.team.id, &member.user, &thread_id, expected, quantity)
-            .await?;
     let team_default = member.default_reorder_point;
-    Ok(Json(ThreadBody { thread: view(&thread, None, team_default) }))
+    let answer = write_keys::once(&state.db, member.key_owner(), key.as_ref(), async |txn| {
+        let thread =
+            threads::set_quantity(txn, member.team.id, &member.user, &thread_id, expected, quantity).await?;
+        Ok(ThreadBody { thread: view(&thread, None, team_default) })
+    })
+    .await?;
+    Ok(answered(StatusCode::OK, answer))
 }
 
 /// The most entries one change of many sets at once.
