@@ -11,9 +11,9 @@ use bobbin_core::{
     pricing::{Job, Quote, Rates},
 };
 use sea_orm::{
-    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, EntityTrait as _,
-    PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, prelude::Expr,
-    sea_query::ExprTrait as _,
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    prelude::Expr,
 };
 use serde::{Deserialize, Deserializer, Serialize, de};
 use serde_json::Value;
@@ -244,46 +244,49 @@ pub async fn page(
     Ok((quotes, total))
 }
 
-/// Where a page of a team's quotes ended ([`all_after`]).
-#[derive(Debug, Clone)]
-pub struct QuoteCursor {
-    created_at: OffsetDateTime,
-    id: QuoteId,
+/// The team's quotes newest first, each as its id and the characters its name, inputs and
+/// result hold: what the team's archive reads its quotes by, a few at a time ([`by_ids`]), so
+/// that however large some quotes are, the few read at once stay small.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn sizes(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<(QuoteId, u64)>, RepoError> {
+    let rows: Vec<(QuoteId, i64)> = quote::Entity::find()
+        .select_only()
+        .column(quote::Column::Id)
+        .column_as(
+            Expr::cust(r#"CAST(LENGTH("name") + LENGTH("input") + LENGTH("result") AS BIGINT)"#),
+            "size",
+        )
+        .filter(quote::Column::TeamId.eq(team_id))
+        .order_by_desc(quote::Column::CreatedAt)
+        .order_by_desc(quote::Column::Id)
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok(rows.into_iter().map(|(id, size)| (id, u64::try_from(size).unwrap_or(0))).collect())
 }
 
-/// Up to `limit` of the team's quotes, newest first, each with everything needed to reopen it,
-/// after `after` (from the newest when `None`); with where they end when more may follow (the
-/// team's archive reads them all, a page at a time).
+/// The team's quotes with these ids, in the order of `ids`, each with everything needed to
+/// reopen it; an id of no quote of the team is left out.
 ///
 /// # Errors
 ///
 /// A database error, or a stored quote that cannot be read.
-pub async fn all_after(
+pub async fn by_ids(
     db: &impl ConnectionTrait,
     team_id: TeamId,
-    after: Option<&QuoteCursor>,
-    limit: u64,
-) -> Result<(Vec<QuoteView>, Option<QuoteCursor>), RepoError> {
-    let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(team_id));
-    if let Some(after) = after {
-        // Newest first on both columns: what follows is less in both.
-        query = query.filter(
-            Expr::tuple([Expr::col(quote::Column::CreatedAt), Expr::col(quote::Column::Id)])
-                .lt(Expr::tuple([Expr::val(after.created_at), Expr::val(after.id)])),
-        );
-    }
-    let rows = query
-        .order_by_desc(quote::Column::CreatedAt)
-        .order_by_desc(quote::Column::Id)
-        .limit(limit)
+    ids: &[QuoteId],
+) -> Result<Vec<QuoteView>, RepoError> {
+    let rows = quote::Entity::find()
+        .filter(quote::Column::TeamId.eq(team_id))
+        .filter(quote::Column::Id.is_in(ids.iter().copied()))
         .all(db)
         .await?;
     let people = people_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
-    let next = rows
-        .last()
-        .filter(|_| rows.len() as u64 == limit)
-        .map(|last| QuoteCursor { created_at: last.created_at, id: last.id });
-    Ok((rows.iter().map(|row| view(row, &people)).collect::<Result<_, _>>()?, next))
+    let mut by_id: HashMap<QuoteId, quote::Model> = rows.into_iter().map(|row| (row.id, row)).collect();
+    ids.iter().filter_map(|id| by_id.remove(id)).map(|row| view(&row, &people)).collect()
 }
 
 /// One quote of the team, by its public id.
@@ -301,13 +304,14 @@ pub async fn get(
     view(&row, &people)
 }
 
-/// Saves a quote, saved by `user_id`.
+/// Saves a quote, saved by `user_id`, in the write transaction `txn` (the caller's:
+/// [`super::write_keys::once`]).
 ///
 /// # Errors
 ///
 /// 422 `too_many_quotes`; a database error.
 pub async fn save(
-    db: &Database,
+    txn: &DatabaseTransaction,
     team_id: TeamId,
     user_id: UserId,
     name: String,
@@ -315,9 +319,8 @@ pub async fn save(
     stored: &Stored,
     result: &Quote,
 ) -> Result<QuoteView, RepoError> {
-    let row = committed(db, async |txn| insert(txn, team_id, user_id, name, currency, stored, result).await)
-        .await?;
-    let people = people_of(db, row.created_by.into_iter()).await?;
+    let row = insert(txn, team_id, user_id, name, currency, stored, result).await?;
+    let people = people_of(txn, row.created_by.into_iter()).await?;
     view(&row, &people)
 }
 

@@ -7,12 +7,7 @@
 //! always what the rules give, never a figure a client made up.
 #![expect(unused_qualifications, reason = "utoipa's generated code for `IntoParams`")]
 
-use axum::{
-    Json,
-    extract::State,
-    http::StatusCode,
-    response::{IntoResponse, Response},
-};
+use axum::{Json, extract::State, http::StatusCode, response::Response};
 use bobbin_core::pricing::{self, Job, Quote, Rates};
 use serde::{Deserialize, Serialize};
 use utoipa::{IntoParams, ToSchema};
@@ -20,8 +15,11 @@ use utoipa::{IntoParams, ToSchema};
 use crate::{entity::ids::QuotePublicId, extract::PathId};
 use crate::{
     error::{AppError, ErrorBody, FieldError},
-    extract::{ApiJson, ApiQuery, TeamEditor, TeamViewer},
-    repo::quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, SavedDesign, Stored, StoredDesign},
+    extract::{ApiQuery, IdempotencyKeyHeader, KeyedJson, TeamEditor, TeamViewer, answered},
+    repo::{
+        quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, SavedDesign, Stored, StoredDesign},
+        write_keys,
+    },
     state::AppState,
 };
 
@@ -106,16 +104,17 @@ pub async fn list(
 /// admins and owners).
 #[utoipa::path(
     post, path = "/teams/{team_id}/quotes", operation_id = "create_quote", tag = "quotes", request_body = QuoteInput,
+    params(IdempotencyKeyHeader),
     responses(
         (status = 201, body = QuoteBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 422, description = "`validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes`", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes`; `idempotency_key_reused`", body = ErrorBody),
     ),
 )]
 pub async fn create(
     State(state): State<AppState>,
     member: TeamEditor,
-    ApiJson(input): ApiJson<QuoteInput>,
+    KeyedJson { key, body: input }: KeyedJson<QuoteInput>,
 ) -> Result<Response, AppError> {
     let name = parse_name(&input.name)?;
     let currency = parse_currency(&input.currency)?;
@@ -137,9 +136,13 @@ pub async fn create(
         ));
     }
     let stored = Stored { rates: input.rates, job: input.job, design: input.design.map(StoredDesign::Saved) };
-    let quote =
-        quotes::save(&state.db, member.team.id, member.user.id, name, currency, &stored, &result).await?;
-    Ok((StatusCode::CREATED, Json(QuoteBody { quote })).into_response())
+    let (team_id, user_id) = (member.team.id, member.user.id);
+    let answer = write_keys::once(&state.db, member.key_owner(), key.as_ref(), async |txn| {
+        let quote = quotes::save(txn, team_id, user_id, name, currency, &stored, &result).await?;
+        Ok(QuoteBody { quote })
+    })
+    .await?;
+    Ok(answered(StatusCode::CREATED, answer))
 }
 
 /// One quote with its inputs and result (every member).
@@ -178,17 +181,13 @@ pub async fn duplicate(
     let name: String = format!("Copy of {}", original.summary.name).chars().take(NAME_MAX).collect();
     let design = original.design.and_then(StoredDesign::saved).map(StoredDesign::Saved);
     let stored = Stored { rates: original.rates, job: original.job, design };
-    let quote = quotes::save(
-        &state.db,
-        member.team.id,
-        member.user.id,
-        name,
-        original.summary.currency,
-        &stored,
-        &result,
-    )
+    let (team_id, user_id, currency) = (member.team.id, member.user.id, original.summary.currency);
+    let answer = write_keys::once(&state.db, member.key_owner(), None, async |txn| {
+        let quote = quotes::save(txn, team_id, user_id, name, currency, &stored, &result).await?;
+        Ok(QuoteBody { quote })
+    })
     .await?;
-    Ok((StatusCode::CREATED, Json(QuoteBody { quote })).into_response())
+    Ok(answered(StatusCode::CREATED, answer))
 }
 
 /// Removes a quote (members, admins and owners).

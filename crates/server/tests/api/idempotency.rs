@@ -175,3 +175,21 @@ async fn the_same_key_on_two_servers_counts_once() {
     assert_eq!(one.0.assert_status(StatusCode::OK), two.0.assert_status(StatusCode::OK));
     assert_eq!(quantity(&second, &owner, &thread).await, 7.0);
 }
+
+/// A quote saved by the app when the connection returned, whose answer was lost: saved once.
+#[rstest]
+#[tokio::test]
+async fn a_quote_sent_again_with_its_key_is_saved_once(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let (owner, team, _thread) = team_with_thread(&app).await;
+    let quotes = format!("/teams/{team}/quotes");
+    let (rates, job) = crate::quotes::polos();
+    let quote = crate::quotes::quote("Polos", "EUR", &rates, &job);
+    let (saved, _) = post_keyed(&app, &owner, &quotes, "quote-1", &quote).await;
+    let (again, replayed) = post_keyed(&app, &owner, &quotes, "quote-1", &quote).await;
+    assert!(replayed);
+    assert_eq!(saved.assert_status(StatusCode::CREATED), again.assert_status(StatusCode::CREATED));
+    assert_eq!(app.api_get(&owner, &quotes).await.body["total"], 1);
+}
