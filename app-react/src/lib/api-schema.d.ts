@@ -286,6 +286,8 @@ export interface paths {
          * The team's data (owners and admins) as one zip archive: `threads.csv` in the format the
          *     thread import reads, and JSON files of the machines with their maintenance logs, the saved
          *     quotes, the team's settings and its members, with `team.json` saying what each holds.
+         *     Written while it is sent; one at a time for a team, and a bounded number at once
+         *     (`--max-exports`).
          */
         get: operations["export_team"];
         put?: never;
@@ -3232,7 +3234,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            /** @description `server_busy`: an archive of this team is being written, or as many as the server writes at once; try again after `Retry-After` seconds; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4716,7 +4718,15 @@ export interface operations {
     create_quote: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description A new random key for each change (a UUID, say), sent again unchanged with every retry of
+                 *     it: the change is made once, and a retry within a day answers the first answer
+                 *     (`Idempotent-Replayed: true`). The same key with another request answers 422
+                 *     `idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: string | null;
+            };
             path: {
                 /** @description The team's `public_id` or `id` */
                 team_id: string;
@@ -4791,7 +4801,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes` */
+            /** @description `validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes`; `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;
