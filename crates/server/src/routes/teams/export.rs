@@ -37,14 +37,13 @@ use zip::{CompressionMethod, ZipWriter, write::SimpleFileOptions};
 use super::{Member, member_view, rank};
 use crate::{
     db,
-    entity::ids::{MachineId, TeamId, ThreadId},
+    entity::ids::{MachineId, QuoteId, TeamId, ThreadId},
     error::AppError,
     extract::TeamAdmin,
     limits::ExportRefused,
     repo::{
         self, RepoError,
         machines::{LogCursor, StoredMachine},
-        quotes::QuoteCursor,
         settings::{self, Scope},
     },
     routes::inventory::machines::{self, LogEntry, LogFacts, MachineView},
@@ -53,8 +52,9 @@ use crate::{
 
 /// Rows read at once: a page of threads with the longest notes is a few megabytes.
 const PAGE: usize = 500;
-/// Quotes read at once: a quote holds its design's details, so it is larger than a thread.
-const QUOTES_PAGE: u64 = 100;
+/// Characters of quotes read at once (with [`PAGE`] quotes at most): a quote may hold up to
+/// the 1 MiB a request carries, so quotes are read by their size, not only their number.
+const QUOTE_CHARACTERS: u64 = 1 << 20;
 /// The archive goes to the client in chunks of this many bytes...
 const CHUNK: usize = 64 * 1024;
 /// ...of which this many at most wait for the client to take them.
@@ -101,6 +101,7 @@ pub async fn export(State(state): State<AppState>, member: TeamAdmin) -> Result<
     // read while the archive is written.
     let threads = repo::threads::sources(&txn, team.id).await?;
     let machines = repo::machines::list_without_logs(&txn, team.id).await?;
+    let quotes = pages_of_quotes(repo::quotes::sizes(&txn, team.id).await?);
     let team_settings = settings::all(&txn, Scope::Team(team.id)).await?;
     let mut members: Vec<Member> =
         repo::members::of_team(&txn, team.id).await?.into_iter().map(member_view).collect();
@@ -128,6 +129,7 @@ pub async fn export(State(state): State<AppState>, member: TeamAdmin) -> Result<
         about: json(&about)?,
         threads,
         machines,
+        quotes,
         settings: json(&team_settings)?,
         members: json(&members)?,
         reads: Reads { txn, team_id: team.id, runtime: Handle::current() },
@@ -171,6 +173,26 @@ fn refused(why: ExportRefused) -> AppError {
         }
     };
     AppError::TryLater { message, retry_after: RETRY_AFTER }
+}
+
+/// The quotes' ids, newest first, in pages of at most [`PAGE`] quotes and [`QUOTE_CHARACTERS`]
+/// characters (or one quote larger than that).
+fn pages_of_quotes(sizes: Vec<(QuoteId, u64)>) -> Vec<Vec<QuoteId>> {
+    let mut pages: Vec<Vec<QuoteId>> = Vec::new();
+    let mut characters = 0;
+    for (id, size) in sizes {
+        match pages.last_mut() {
+            Some(page) if page.len() < PAGE && characters + size <= QUOTE_CHARACTERS => {
+                page.push(id);
+                characters += size;
+            }
+            _ => {
+                pages.push(vec![id]);
+                characters = size;
+            }
+        }
+    }
+    pages
 }
 
 fn json(value: &impl Serialize) -> Result<Vec<u8>, AppError> {
@@ -241,6 +263,8 @@ struct Archive {
     /// Every thread of the team, to put in order before they are read.
     threads: Vec<(ThreadId, ThreadSource)>,
     machines: Vec<(MachineId, StoredMachine)>,
+    /// The quotes' ids, a page at a time.
+    quotes: Vec<Vec<QuoteId>>,
     settings: Vec<u8>,
     members: Vec<u8>,
     reads: Reads,
@@ -249,7 +273,7 @@ struct Archive {
 impl Archive {
     /// Writes the archive to `out`, then ends the read transaction.
     fn write(self, out: Chunks) -> anyhow::Result<()> {
-        let Self { about, threads, machines, settings, members, reads } = self;
+        let Self { about, threads, machines, quotes, settings, members, reads } = self;
         let written = (|| {
             let mut zip = ZipWriter::new_stream(out);
             // Zip64 sizes: a file's size is known only once it is written.
@@ -262,8 +286,11 @@ impl Archive {
             zip.start_file("machines.json", options)?;
             write_json(&mut zip, &MachinesFile { machines, reads: &reads })?;
             zip.start_file("quotes.json", options)?;
-            let quotes = Paged::new(|after: Option<&QuoteCursor>| {
-                reads.wait(repo::quotes::all_after(&reads.txn, reads.team_id, after, QUOTES_PAGE))
+            let quotes = Paged::new(|after: Option<&usize>| {
+                let index = after.map_or(0, |page| page + 1);
+                let Some(ids) = quotes.get(index) else { return Ok((Vec::new(), None)) };
+                let page = reads.wait(repo::quotes::by_ids(&reads.txn, reads.team_id, ids))?;
+                Ok((page, (index + 1 < quotes.len()).then_some(index)))
             });
             write_json(&mut zip, &quotes)?;
             zip.start_file("settings.json", options)?;
@@ -438,6 +465,20 @@ mod tests {
             let paged = serde_json::to_string_pretty(&Paged::new(pages(&rows, 3))).unwrap();
             assert_eq!(paged, serde_json::to_string_pretty(&rows).unwrap());
         }
+    }
+
+    #[test]
+    fn quotes_are_read_in_pages_of_bounded_size() {
+        let ids: Vec<QuoteId> = (0..PAGE + 3).map(|_| QuoteId::new()).collect();
+        let small: Vec<(QuoteId, u64)> = ids.iter().map(|id| (*id, 100)).collect();
+        let pages = pages_of_quotes(small);
+        assert_eq!(pages.iter().map(Vec::len).collect::<Vec<_>>(), [PAGE, 3]);
+        assert_eq!(pages.concat(), ids, "every quote, in order");
+        let large =
+            vec![(ids[0], QUOTE_CHARACTERS / 2), (ids[1], QUOTE_CHARACTERS * 2), (ids[2], 1), (ids[3], 1)];
+        let pages = pages_of_quotes(large);
+        assert_eq!(pages, [vec![ids[0]], vec![ids[1]], vec![ids[2], ids[3]]]);
+        assert!(pages_of_quotes(Vec::new()).is_empty());
     }
 
     #[test]
