@@ -279,7 +279,7 @@ async fn six_exports_of_a_large_team_at_once_cost_one_export_of_bounded_memory(
     let team = app.team(&owner, "Big shop").await;
     fill(&app, &owner, &team, &LARGE).await;
     let server = Process::start(&app, 2).await;
-    let client = reqwest::Client::builder().timeout(Duration::from_secs(120)).build().unwrap();
+    let client = reqwest::Client::builder().timeout(Duration::from_mins(2)).build().unwrap();
     let export = format!("{}/api/v2/teams/{team}/export", server.address);
     // A first request, so that what every request sets up once is not counted.
     let small = app.team(&owner, "Small shop").await;
@@ -325,7 +325,7 @@ async fn six_exports_of_a_large_team_at_once_cost_one_export_of_bounded_memory(
         .client
         .get(app.url(&format!("/api/v2/teams/{team}/threads/export.csv")))
         .bearer_auth(&owner.token)
-        .timeout(Duration::from_secs(60))
+        .timeout(Duration::from_mins(1))
         .send()
         .await
         .unwrap();
