@@ -60,6 +60,7 @@ fn random_text(rng: &mut StdRng, count: usize) -> String {
 /// Fills `team` with `size` rows, written straight into the database: through the API, the
 /// notes alone would take 20,000 requests (an import's body holds at most 1 MiB). One quote and
 /// each machine are made through the API, and the rest of the quotes are copies of that one.
+#[expect(clippy::too_many_lines, reason = "one table after another, in the order the archive reads them")]
 async fn fill(app: &TestApp, owner: &Person, team: &str, size: &Size) {
     // What goes through the API first: on SQLite the inserts below hold the one writer.
     let (rates, job) = polos();
