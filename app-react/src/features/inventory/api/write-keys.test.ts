@@ -4,10 +4,10 @@
 // sent is restored and sent again.
 import { MutationObserver, QueryClient, dehydrate, hydrate, onlineManager } from '@tanstack/react-query';
 
-import { type Adjust, registerAdjustThread } from '@/features/inventory/api/adjust-thread';
+import { type Adjust, registerAdjustThread } from './adjust-thread';
 
-import { persistOptions } from './persist';
-import { newWriteKey } from './writes';
+import { persistOptions } from '@/lib/offline/persist';
+import { newWriteKey } from '@/lib/offline/writes';
 
 /** The Idempotency-Key of each +1 sent, in order. */
 let sent: (string | null)[] = [];
@@ -50,7 +50,7 @@ describe('kept writes and their keys', () => {
     onlineManager.setOnline(false);
     const before = client();
     const made = tap();
-    void new MutationObserver(before, { mutationKey: ['inventory', 'adjust'] }).mutate(made).catch(() => undefined);
+    void new MutationObserver<unknown, Error, Adjust>(before, { mutationKey: ['inventory', 'adjust'] }).mutate(made).catch(() => undefined);
     // Saved while it waits for the connection, as the persister saves it.
     await vi.waitFor(() => expect(before.getMutationCache().getAll()[0]?.state.isPaused).toBe(true));
     const saved = dehydrate(before, persistOptions().dehydrateOptions);
@@ -70,7 +70,7 @@ describe('kept writes and their keys', () => {
 
     // Another tap is another change: a key of its own.
     const next = tap();
-    await new MutationObserver(after, { mutationKey: ['inventory', 'adjust'] }).mutate(next);
+    await new MutationObserver<unknown, Error, Adjust>(after, { mutationKey: ['inventory', 'adjust'] }).mutate(next);
     expect(sent[2]).toBe(next.writeKey);
     expect(next.writeKey).not.toBe(made.writeKey);
   });
