@@ -31,7 +31,10 @@ use axum::{
 use tower::ServiceBuilder;
 use tower_http::{
     catch_panic::CatchPanicLayer,
-    compression::CompressionLayer,
+    compression::{
+        CompressionLayer,
+        predicate::{DefaultPredicate, NotForContentType, Predicate as _},
+    },
     limit::RequestBodyLimitLayer,
     request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer},
     set_header::SetResponseHeaderLayer,
@@ -255,7 +258,12 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
             status_error(StatusCode::INTERNAL_SERVER_ERROR)
         }))
         // Embedded files arrive compressed already (routes/embedded.rs); this compresses the rest.
-        .layer(CompressionLayer::new())
+        // A zip (a team's archive) is compressed already: compressed again, it would cost the
+        // threads that serve requests CPU for nothing.
+        .layer(
+            CompressionLayer::new()
+                .compress_when(DefaultPredicate::new().and(NotForContentType::const_new("application/zip"))),
+        )
         .layer(SetResponseHeaderLayer::overriding(
             header::REFERRER_POLICY,
             HeaderValue::from_static("strict-origin-when-cross-origin"),

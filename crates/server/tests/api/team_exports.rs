@@ -398,3 +398,24 @@ async fn exports_past_their_bounds_answer_503_and_a_download_given_up_frees_its_
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
+
+/// A browser asks for gzip: the archive, compressed already, is sent as it is.
+#[tokio::test]
+async fn an_archive_is_not_compressed_again() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+
+    let answer = app
+        .client
+        .get(app.url(&format!("/api/v2/teams/{team}/export")))
+        .bearer_auth(&owner.token)
+        .header("accept-encoding", "gzip")
+        .send()
+        .await
+        .unwrap();
+
+    assert_eq!(answer.status(), StatusCode::OK);
+    assert!(!answer.headers().contains_key("content-encoding"), "{:?}", answer.headers());
+    assert!(unzip(&answer.bytes().await.unwrap()).contains_key("team.json"));
+}
