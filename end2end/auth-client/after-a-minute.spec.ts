@@ -172,7 +172,7 @@ test('an e-mail change is confirmed by the links sent to both addresses, then th
   const newEmail = uniqueEmail('moved');
   const seen = (await mailbox.all(email)).map((mail) => mail.id);
 
-  const { data, error } = await client.auth.updateUser({ email: newEmail });
+  const { data, error } = await client.auth.updateUser({ email: newEmail, current_password: password });
 
   expect(error).toBeNull();
   expect(data.user?.email).toBe(email);

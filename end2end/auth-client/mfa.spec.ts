@@ -132,7 +132,7 @@ test('with a verified factor, an aal1 session must verify a code before changing
   expect(stepUp.error).toBeNull();
   expect((await client.auth.mfa.getAuthenticatorAssuranceLevel()).data?.currentLevel).toBe('aal2');
 
-  expect((await client.auth.updateUser({ password: newPassword })).error).toBeNull();
+  expect((await client.auth.updateUser({ password: newPassword, current_password: password })).error).toBeNull();
   const removed = await client.auth.mfa.unenroll({ factorId });
   expect(removed.error).toBeNull();
   expect(removed.data).toEqual({ id: factorId });

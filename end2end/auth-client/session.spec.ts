@@ -170,15 +170,23 @@ test('updateUser merges user metadata, and changes the password', async ({ newCl
   expect(merged.data.user?.user_metadata).toEqual({ full_name: 'Augusta Ada King', machines: 2 });
   expect((await client.auth.getUser()).data.user?.user_metadata).toEqual({ full_name: 'Augusta Ada King', machines: 2 });
 
-  const weak = await client.auth.updateUser({ password: 'tH7#q' });
+  // A session alone cannot change the password: the current one goes with it (auth-js sends
+  // `current_password`).
+  const newPassword = strongPassword();
+  const without = await client.auth.updateUser({ password: newPassword });
+  expect(without.error).toBeInstanceOf(AuthApiError);
+  expect(without.error).toMatchObject({ status: 400, code: 'current_password_required' });
+  const wrong = await client.auth.updateUser({ password: newPassword, current_password: `${password}x` });
+  expect(wrong.error).toMatchObject({ status: 400, code: 'current_password_mismatch' });
+
+  const weak = await client.auth.updateUser({ password: 'tH7#q', current_password: password });
   expect(weak.error).toBeInstanceOf(AuthWeakPasswordError);
   expect(weak.error).toMatchObject({ status: 422, reasons: ['length'] });
-  const same = await client.auth.updateUser({ password });
+  const same = await client.auth.updateUser({ password, current_password: password });
   expect(same.error).toBeInstanceOf(AuthApiError);
   expect(same.error).toMatchObject({ status: 422, code: 'same_password' });
 
-  const newPassword = strongPassword();
-  const changed = await client.auth.updateUser({ password: newPassword });
+  const changed = await client.auth.updateUser({ password: newPassword, current_password: password });
   expect(changed.error).toBeNull();
   expect(changed.data.user?.email).toBe(email);
 

@@ -148,6 +148,44 @@ test('a redirect to another site after login is ignored', async ({ page }) => {
   await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/dashboard$/);
 });
 
+test.describe('a password change', () => {
+  // The refused change is a 400 the browser logs as a failed request; any other error still fails.
+  test.use({ allowFailedRequests: true });
+
+  test('changing the password on the security tab needs the current one', async ({ page }) => {
+    const account = await createAccount(page.request, 'change');
+    const newPassword = 'Fresh-Bobbin-5518';
+
+    await page.goto('/login?redirect=%2Fprofile%3Ftab%3Dsecurity');
+    await fillLogin(page, account);
+    const section = page.getByRole('region', { name: 'Password' });
+    const current = section.getByLabel('Current password');
+
+    await test.step('a wrong current password is refused at its field, and nothing changes', async () => {
+      await current.fill('Not-The-Password-1');
+      await section.getByLabel('New password', { exact: true }).fill(newPassword);
+      await section.getByLabel('Repeat the new password').fill(newPassword);
+      await section.getByRole('button', { name: 'Change password' }).click();
+      await expect(current).toHaveAttribute('aria-invalid', 'true');
+      await expect(current).toHaveAccessibleDescription(/That is not your current password\./);
+      await expect(current).toBeFocused();
+      await expect(section.getByRole('status')).toHaveCount(0);
+    });
+
+    await test.step('the right one changes it: the new password signs in, the old one no longer does', async () => {
+      await current.fill(account.password);
+      await section.getByRole('button', { name: 'Change password' }).click();
+      await expect(section.getByRole('status')).toHaveText('Your password is changed.');
+      const old = await page.request.post('/auth/v1/token?grant_type=password', { data: account });
+      expect(old.status()).toBe(400);
+      const fresh = await page.request.post('/auth/v1/token?grant_type=password', {
+        data: { email: account.email, password: newPassword },
+      });
+      expect(fresh.status()).toBe(200);
+    });
+  });
+});
+
 test('an authenticator app set up on the security tab is asked for at the next login', async ({ page }) => {
   const account = await createAccount(page.request, 'totp');
   let totp: TOTP | undefined;

@@ -264,6 +264,19 @@ describe('/auth/reset', () => {
     expect(fakeAuth.auth.updateUser).not.toHaveBeenCalled();
   });
 
+  it('says when the link is too old to set a password without the current one', async () => {
+    fakeAuth.auth.updateUser.mockResolvedValueOnce({
+      data: { user: null },
+      error: authError('Enter your current password to change your password or e-mail address.', {
+        code: 'current_password_required',
+      }),
+    });
+    renderPage(<ResetPage />, '/auth/reset');
+    await fillReset('New-Stitch-9931');
+    expect((await screen.findByRole('alert')).textContent).toBe('This reset link was opened more than 10 minutes ago: ask for a new link.');
+    expect(screen.getByRole('link', { name: 'Ask for a new reset link' }).getAttribute('href')).toBe('/forgot-password');
+  });
+
   it("falls back to 'Password update failed'", async () => {
     fakeAuth.auth.updateUser.mockResolvedValueOnce({ data: { user: null }, error: authError('') });
     renderPage(<ResetPage />, '/auth/reset');

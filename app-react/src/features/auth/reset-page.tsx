@@ -2,11 +2,22 @@ import { useState } from 'react';
 import { Link } from 'react-router';
 
 import { FormStatus } from '@/components/form';
-import { NewPasswordForm } from '@/components/NewPasswordForm';
+import { type NewPasswordFailure, NewPasswordForm } from '@/components/NewPasswordForm';
 import { paths } from '@/config/paths';
-import { getAuthClient, passwordErrorMessage, useAuthState } from '@/lib/auth';
+import { authErrorCode, getAuthClient, passwordErrorMessage, useAuthState } from '@/lib/auth';
 
 import { AuthCard } from './AuthCard';
+
+/**
+ * What the auth service's refusal says: a recovery link's session may set a new password without
+ * the old one only in its first 10 minutes (docs/behaviour.md), after which a new link is needed.
+ */
+function resetFailure(error: unknown): NewPasswordFailure {
+  if (authErrorCode(error) === 'current_password_required') {
+    return { message: 'This reset link was opened more than 10 minutes ago: ask for a new link.' };
+  }
+  return { message: passwordErrorMessage(error, 'Password update failed') };
+}
 
 /** `/auth/reset`: a new password, for the person the recovery link signed in. */
 export function ResetPage() {
@@ -14,15 +25,15 @@ export function ResetPage() {
   const authState = useAuthState();
   const username = authState.status === 'signed-in' ? authState.user.email : undefined;
 
-  const save = async (password: string) => {
+  const save = async (password: string): Promise<NewPasswordFailure> => {
     try {
       const { auth } = await getAuthClient();
       const { error } = await auth.updateUser({ password });
-      if (error) return passwordErrorMessage(error, 'Password update failed');
+      if (error) return resetFailure(error);
       setSaved(true);
       return null;
     } catch (error) {
-      return passwordErrorMessage(error, 'Password update failed');
+      return resetFailure(error);
     }
   };
 
@@ -38,7 +49,12 @@ export function ResetPage() {
           </p>
         </>
       ) : (
-        <NewPasswordForm id="reset" username={username} submitLabel="Save the new password" onSave={save} />
+        <>
+          <NewPasswordForm id="reset" username={username} submitLabel="Save the new password" onSave={save} />
+          <p className="auth__links">
+            <Link to={paths.forgotPassword}>Ask for a new reset link</Link>
+          </p>
+        </>
       )}
     </AuthCard>
   );

@@ -30,9 +30,10 @@ afterEach(() => {
 const openSecurity = () => renderPage(<ProfilePage />, '/profile?tab=security', '/profile');
 
 /** Fills in and sends the password form; answers its section. */
-async function changePassword(password: string) {
+async function changePassword(password: string, current = 'Old-Stitch-1204') {
   const user = userEvent.setup();
   const section = await screen.findByRole('region', { name: 'Password' });
+  if (current) await user.type(within(section).getByLabelText('Current password'), current);
   await user.type(within(section).getByLabelText('New password'), password);
   await user.type(within(section).getByLabelText('Repeat the new password'), password);
   await user.click(within(section).getByRole('button', { name: 'Change password' }));
@@ -44,7 +45,29 @@ describe('the security tab', () => {
     openSecurity();
     const section = await changePassword('New-Stitch-9931');
     expect((await within(section).findByRole('status')).textContent).toBe('Your password is changed.');
-    expect(fakeAuth.auth.updateUser).toHaveBeenCalledWith({ password: 'New-Stitch-9931' });
+    expect(fakeAuth.auth.updateUser).toHaveBeenCalledWith({ password: 'New-Stitch-9931', current_password: 'Old-Stitch-1204' });
+  });
+
+  it('sends no current password when none is typed (an account that never had one)', async () => {
+    openSecurity();
+    await changePassword('New-Stitch-9931', '');
+    await waitFor(() => expect(fakeAuth.auth.updateUser).toHaveBeenCalledWith({ password: 'New-Stitch-9931' }));
+  });
+
+  it.each([
+    ['current_password_mismatch', 'Your current password is wrong.', 'That is not your current password.'],
+    ['current_password_required', 'Enter your current password to change it.', 'Enter your current password.'],
+  ])('shows %s at the current-password field, and keeps what was typed', async (code, message, shown) => {
+    fakeAuth.auth.updateUser.mockResolvedValueOnce({ data: { user: null }, error: authError(message, { code }) });
+    openSecurity();
+    const section = await changePassword('New-Stitch-9931', 'Not-My-Password');
+    const current = within(section).getByLabelText<HTMLInputElement>('Current password');
+    await waitFor(() => expect(current.getAttribute('aria-invalid')).toBe('true'));
+    expect(current.getAttribute('aria-describedby')).toContain('change-current-error');
+    expect(document.getElementById('change-current-error')?.textContent).toBe(shown);
+    expect(document.activeElement).toBe(current);
+    expect(within(section).getByLabelText<HTMLInputElement>('New password').value).toBe('New-Stitch-9931');
+    expect(within(section).queryByRole('status')).toBeNull();
   });
 
   it('asks for a code first when the service wants aal2, then changes the password', async () => {

@@ -420,6 +420,61 @@ async fn recovery_with_pkce_signs_in_and_the_password_can_then_change(
 
 #[rstest]
 #[tokio::test]
+async fn a_recovery_or_passwordless_session_changes_the_password_alone_only_in_its_first_ten_minutes(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    app.confirmed_user("slow@example.com").await;
+    app.auth_post(
+        &format!("/recover?redirect_to={}", urlencode(&format!("{}/auth/reset", app.address))),
+        &json!({ "email": "slow@example.com", "code_challenge": CHALLENGE, "code_challenge_method": "s256" }),
+    )
+    .await;
+    let code = code_from_link(&app, "slow@example.com").await;
+    let recovery = app
+        .auth_post("/token?grant_type=pkce", &json!({ "auth_code": code, "code_verifier": VERIFIER }))
+        .await
+        .access_token();
+
+    // A recovery link opened more than 10 minutes ago is no longer a reason to skip the password.
+    age(&app, "sessions", "created_at", 601).await;
+    app.auth_put_as(&recovery, "/user", &json!({ "password": "A-New-Bobbin-Pass-77" }))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "current_password_required");
+    let changed = app
+        .auth_put_as(
+            &recovery,
+            "/user",
+            &json!({ "password": "A-New-Bobbin-Pass-77", "current_password": PASSWORD }),
+        )
+        .await;
+    assert_eq!(changed.status, StatusCode::OK, "{changed:?}");
+
+    // An account without a password (made by a magic link): a session signed in less than 10
+    // minutes ago may set one; an older one must sign in again.
+    app.auth_post("/otp", &json!({ "email": "linked@example.com" })).await;
+    let link = app.last_link_to("linked@example.com").await;
+    let token =
+        url::Url::parse(&link).unwrap().query_pairs().find(|(n, _)| n == "token").unwrap().1.into_owned();
+    let linked =
+        app.auth_post("/verify", &json!({ "type": "signup", "token_hash": token })).await.access_token();
+    age(&app, "sessions", "created_at", 601).await;
+    app.auth_put_as(&linked, "/user", &json!({ "password": "Linked-Bobbin-Pass-31" }))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "reauthentication_needed");
+    app.auth_post("/otp", &json!({ "email": "linked@example.com", "create_user": false })).await;
+    let code = app.last_code_to("linked@example.com").await;
+    let again = app
+        .auth_post("/verify", &json!({ "type": "email", "email": "linked@example.com", "token": code }))
+        .await
+        .access_token();
+    let set = app.auth_put_as(&again, "/user", &json!({ "password": "Linked-Bobbin-Pass-31" })).await;
+    assert_eq!(set.status, StatusCode::OK, "{set:?}");
+    assert_eq!(app.sign_in("linked@example.com", "Linked-Bobbin-Pass-31").await.status, StatusCode::OK);
+}
+
+#[rstest]
+#[tokio::test]
 async fn recovering_an_unknown_address_answers_the_same_and_sends_nothing(
     #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
 ) {
@@ -585,7 +640,9 @@ async fn an_email_change_needs_both_addresses_confirmed(
     let app = spawn_app(backend).await;
     let token = app.confirmed_user("before@example.com").await.access_token();
 
-    let answer = app.auth_put_as(&token, "/user", &json!({ "email": "after@example.com" })).await;
+    let answer = app
+        .auth_put_as(&token, "/user", &json!({ "email": "after@example.com", "current_password": PASSWORD }))
+        .await;
     assert_eq!(answer.status, StatusCode::OK, "{answer:?}");
     assert_eq!(answer.body["new_email"], "after@example.com");
     assert_eq!(answer.body["email"], "before@example.com");
@@ -1036,4 +1093,59 @@ async fn people_confirming_and_refreshing_at_the_same_moment_all_succeed(
         refreshes.spawn(async move { request.send().await.unwrap().status() });
     }
     assert_eq!(refreshes.join_all().await, vec![StatusCode::OK; PEOPLE]);
+}
+
+#[rstest]
+#[tokio::test]
+async fn changing_the_password_or_the_address_needs_the_current_password(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    app.confirmed_user("kept@example.com").await;
+    let token = app.sign_in("kept@example.com", PASSWORD).await.access_token();
+    let new_password = "A-New-Bobbin-Pass-77";
+
+    // A session alone (a browser left signed in) changes neither.
+    app.auth_put_as(&token, "/user", &json!({ "password": new_password }))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "current_password_required");
+    app.auth_put_as(&token, "/user", &json!({ "email": "thief@example.com" }))
+        .await
+        .assert_error(StatusCode::BAD_REQUEST, "current_password_required");
+    // A wrong current password is refused.
+    app.auth_put_as(
+        &token,
+        "/user",
+        &json!({ "password": new_password, "current_password": "Not-My-Password-9" }),
+    )
+    .await
+    .assert_error(StatusCode::BAD_REQUEST, "current_password_mismatch");
+    app.auth_put_as(
+        &token,
+        "/user",
+        &json!({ "email": "thief@example.com", "current_password": "Not-My-Password-9" }),
+    )
+    .await
+    .assert_error(StatusCode::BAD_REQUEST, "current_password_mismatch");
+    assert!(app.mails_to("thief@example.com").await.is_empty());
+    assert_eq!(app.sign_in("kept@example.com", PASSWORD).await.status, StatusCode::OK);
+    // Metadata alone needs no password.
+    let renamed = app.auth_put_as(&token, "/user", &json!({ "data": { "full_name": "K" } })).await;
+    assert_eq!(renamed.status, StatusCode::OK, "{renamed:?}");
+
+    // With the right one (as auth-js's `updateUser({ password, current_password })` sends it).
+    let changed = app
+        .auth_put_as(&token, "/user", &json!({ "password": new_password, "current_password": PASSWORD }))
+        .await;
+    assert_eq!(changed.status, StatusCode::OK, "{changed:?}");
+    assert_eq!(app.sign_in("kept@example.com", new_password).await.status, StatusCode::OK);
+    let moved = app
+        .auth_put_as(
+            &token,
+            "/user",
+            &json!({ "email": "moved@example.com", "current_password": new_password }),
+        )
+        .await;
+    assert_eq!(moved.status, StatusCode::OK, "{moved:?}");
+    assert_eq!(moved.body["new_email"], "moved@example.com");
 }

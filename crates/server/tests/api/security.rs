@@ -207,8 +207,12 @@ async fn changing_to_a_taken_address_answers_as_a_free_one_and_tells_its_owner(
     app.confirmed_user("other@example.com").await;
     let other = app.sign_in("other@example.com", PASSWORD).await.access_token();
 
-    let taken = app.auth_put_as(&token, "/user", &json!({ "email": "taken@example.com" })).await;
-    let free = app.auth_put_as(&other, "/user", &json!({ "email": "free@example.com" })).await;
+    let taken = app
+        .auth_put_as(&token, "/user", &json!({ "email": "taken@example.com", "current_password": PASSWORD }))
+        .await;
+    let free = app
+        .auth_put_as(&other, "/user", &json!({ "email": "free@example.com", "current_password": PASSWORD }))
+        .await;
 
     assert_eq!(taken.status, StatusCode::OK, "{taken:?}");
     assert_eq!(taken.status, free.status);
@@ -606,14 +610,21 @@ async fn password_changes_are_rate_limited(#[values(Backend::Sqlite)] backend: B
     let app = spawn_app_with(backend, |args| args.auth.autoconfirm = true).await;
     let token = app.signup("changer@example.com").await.access_token();
 
+    let mut current = PASSWORD.to_owned();
     for number in 0..10 {
-        let changed =
-            app.auth_put_as(&token, "/user", &json!({ "password": format!("{PASSWORD}-{number}") })).await;
+        let new = format!("{PASSWORD}-{number}");
+        let body = json!({ "password": new, "current_password": current });
+        let changed = app.auth_put_as(&token, "/user", &body).await;
         assert_eq!(changed.status, StatusCode::OK, "{changed:?}");
+        current = new;
     }
-    app.auth_put_as(&token, "/user", &json!({ "password": format!("{PASSWORD}-again") }))
-        .await
-        .assert_error(StatusCode::TOO_MANY_REQUESTS, "over_request_rate_limit");
+    app.auth_put_as(
+        &token,
+        "/user",
+        &json!({ "password": format!("{PASSWORD}-again"), "current_password": current }),
+    )
+    .await
+    .assert_error(StatusCode::TOO_MANY_REQUESTS, "over_request_rate_limit");
 }
 
 #[tokio::test]
@@ -902,13 +913,19 @@ async fn a_refused_address_change_cannot_complete_an_earlier_one_to_someone_else
     let app = spawn_app_with(backend, |args| args.auth.email_interval = 60).await;
     let token = app.confirmed_user("mallory@example.com").await.access_token();
     // Mallory asks to move to an address of hers: links to it and to her current address.
-    let first = app.auth_put_as(&token, "/user", &json!({ "email": "mallory2@example.com" })).await;
+    let first = app
+        .auth_put_as(
+            &token,
+            "/user",
+            &json!({ "email": "mallory2@example.com", "current_password": PASSWORD }),
+        )
+        .await;
     assert_eq!(first.status, StatusCode::OK, "{first:?}");
     let to_new = app.last_link_to("mallory2@example.com").await;
     let to_current = app.last_link_to("mallory@example.com").await;
     // She starts the victim's e-mail clock, then asks to move to the victim's address: refused.
     app.auth_post("/resend", &json!({ "type": "email_change", "email": "victim@example.com" })).await;
-    app.auth_put_as(&token, "/user", &json!({ "email": "victim@example.com" }))
+    app.auth_put_as(&token, "/user", &json!({ "email": "victim@example.com", "current_password": PASSWORD }))
         .await
         .assert_error(StatusCode::TOO_MANY_REQUESTS, "over_email_send_rate_limit");
 
@@ -930,7 +947,8 @@ async fn resending_an_address_change_to_a_taken_address_mails_its_owner_no_link(
     app.confirmed_user("owner@example.com").await;
     // The owner's own sign-up link is there; nothing after it may be.
     let before = verify_links_to(&app, "owner@example.com").await.len();
-    app.auth_put_as(&token, "/user", &json!({ "email": "owner@example.com" })).await;
+    app.auth_put_as(&token, "/user", &json!({ "email": "owner@example.com", "current_password": PASSWORD }))
+        .await;
 
     let resent =
         app.auth_post("/resend", &json!({ "type": "email_change", "email": "mover@example.com" })).await;

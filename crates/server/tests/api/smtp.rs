@@ -325,7 +325,13 @@ async fn an_address_the_mailer_cannot_read_is_refused_wherever_mail_would_go_to_
     let team: Value = team.json().await.unwrap();
     let team = team["team"]["public_id"].as_str().unwrap().to_owned();
     for address in UNMAILABLE {
-        let change = app.auth_put_as(&owner, "/user", &serde_json::json!({ "email": address })).await;
+        let change = app
+            .auth_put_as(
+                &owner,
+                "/user",
+                &serde_json::json!({ "email": address, "current_password": PASSWORD }),
+            )
+            .await;
         change.assert_error(StatusCode::BAD_REQUEST, "email_address_invalid");
 
         let invite = app

@@ -309,15 +309,20 @@ pub struct UpdateUserBody {
     password: Option<String>,
     data: Option<Value>,
     phone: Option<String>,
+    /// The account's password, which changing the password or the address needs (as in
+    /// Supabase Auth's secure password change; auth-js's `updateUser` sends it).
+    current_password: Option<String>,
     #[serde(flatten)]
     pkce: PkceFields,
 }
 
 /// `PUT /user`: metadata (merged), password, or e-mail (confirmed by links to both the current
 /// and the new address before it changes). Changing the password or the address needs an
-/// `aal2` session once the account has a verified factor.
+/// `aal2` session once the account has a verified factor, and the current password (see
+/// [`check_reauthenticated`]): a browser left signed in is not enough to take the account.
 pub async fn update_user(
     State(state): State<AppState>,
+    client: Client,
     current: CurrentSession,
     Query(query): Query<RedirectQuery>,
     AuthJson(body): AuthJson<UpdateUserBody>,
@@ -334,8 +339,11 @@ pub async fn update_user(
             "AAL2 session is required to update email or password when MFA is enabled.",
         ));
     }
-    let mut user = current.user.clone();
     let now = OffsetDateTime::now_utc();
+    if changes_credentials {
+        check_reauthenticated(&state, &client, &current, body.current_password, now).await?;
+    }
+    let mut user = current.user.clone();
 
     if let Some(data) = body.data {
         let patch = account::parse_metadata(Some(data))?;
@@ -409,6 +417,51 @@ pub async fn update_user(
         }
     }
     Ok(Json(user_json(&state.db, &user).await?))
+}
+
+/// How long after signing in by an e-mailed link (or a provider) a session may change the
+/// password or the address without the current password.
+const FRESH_SIGN_IN: time::Duration = time::Duration::minutes(10);
+
+/// Whether this request may change the password or the address. An account with a password
+/// needs that password (checked and counted as a password sign-in is), except in a session
+/// started by a password-recovery link in the last [`FRESH_SIGN_IN`], which is how a forgotten
+/// password is replaced. An account without a password needs a session that signed in within
+/// [`FRESH_SIGN_IN`].
+async fn check_reauthenticated(
+    state: &AppState,
+    client: &Client,
+    current: &CurrentSession,
+    current_password: Option<String>,
+    now: OffsetDateTime,
+) -> AuthResult<()> {
+    let fresh = now - current.session.created_at < FRESH_SIGN_IN;
+    let Some(hash) = current.user.encrypted_password.clone() else {
+        if fresh {
+            return Ok(());
+        }
+        return Err(AuthError::bad_request(
+            "reauthentication_needed",
+            "Sign in again (by the e-mailed link) to change your password or e-mail address.",
+        ));
+    };
+    let recovering = current.claims.amr.iter().any(|entry| entry.method == Method::Recovery.as_str());
+    let Some(password) = current_password.filter(|password| !password.is_empty()) else {
+        if fresh && recovering {
+            return Ok(());
+        }
+        return Err(AuthError::bad_request(
+            "current_password_required",
+            "Enter your current password to change your password or e-mail address.",
+        ));
+    };
+    let limit = state.auth.config.rate_limit;
+    rate_limit::per_client(&state.db, "token", client, limit).await?;
+    rate_limit::per_account(&state.db, "token", &current.user.email, limit).await?;
+    if !state.auth.hashing.verify(password, Some(hash)).await? {
+        return Err(AuthError::bad_request("current_password_mismatch", "Your current password is wrong."));
+    }
+    Ok(())
 }
 
 /// Password changes one account may make in 5 minutes.
