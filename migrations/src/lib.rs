@@ -25,6 +25,7 @@ mod m20261129_000012_sign_in_epoch;
 mod m20261129_000013_reorder_point_sign_in_epoch;
 mod m20261206_000014_one_road;
 mod m20261207_000015_write_keys;
+mod m20261207_000016_storage;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -48,6 +49,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261129_000013_reorder_point_sign_in_epoch::Migration),
             Box::new(m20261206_000014_one_road::Migration),
             Box::new(m20261207_000015_write_keys::Migration),
+            Box::new(m20261207_000016_storage::Migration),
         ]
     }
 }

@@ -205,6 +205,13 @@ pub struct ServeArgs {
     /// it, an export answers 503 `server_busy` with `Retry-After`.
     #[arg(long, env = "BOBBIN_MAX_EXPORTS", default_value_t = NonZeroU32::new(2).expect("2 is not zero"))]
     pub max_exports: NonZeroU32,
+    /// The most a team's files (its design library, `/storage/v1`) may take together, in MB;
+    /// an upload past it answers 413.
+    #[arg(long, env = "BOBBIN_TEAM_STORAGE_MB", default_value_t = NonZeroU32::new(500).expect("500 is not zero"))]
+    pub team_storage_mb: NonZeroU32,
+    /// The largest file a team may upload, in MB; a larger one answers 413.
+    #[arg(long, env = "BOBBIN_MAX_FILE_MB", default_value_t = NonZeroU32::new(20).expect("20 is not zero"))]
+    pub max_file_mb: NonZeroU32,
 
     /// How often to delete rows that can no longer be used (ended sessions, old rate-limit
     /// counts, spent links...), e.g. `10m`; `0` never (another instance on the same database

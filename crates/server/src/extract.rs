@@ -6,7 +6,7 @@
 
 mod team;
 
-pub use team::{InTeam, MyTeams, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner, TeamViewer};
+pub use team::{Edit, InTeam, MyTeams, TEAM_NOT_FOUND, TeamAdmin, TeamEditor, TeamOwner, TeamViewer};
 
 use axum::{
     body::Bytes,

@@ -22,6 +22,7 @@ pub mod routes;
 pub mod schema;
 pub mod startup;
 pub mod state;
+pub mod storage;
 pub mod telemetry;
 
 use std::process::ExitCode;

@@ -3,14 +3,19 @@
 //! it; the deletes are idempotent, so several instances on one PostgreSQL do no harm. Which rows
 //! go, and when, is [`crate::repo::auth::prune`]'s table.
 //!
-//! It also forgets the converter's per-client counts of clients that have gone quiet.
+//! It also removes the stored file contents no team's file names any more, once unused for an
+//! hour (`crate::repo::storage`), and forgets the converter's per-client counts of clients that
+//! have gone quiet.
 
 use std::time::Duration as StdDuration;
 
 use time::OffsetDateTime;
 
 use crate::{
-    repo::auth::prune::{SessionEnds, unusable_rows},
+    repo::{
+        auth::prune::{SessionEnds, unusable_rows},
+        storage,
+    },
     state::AppState,
 };
 
@@ -35,6 +40,14 @@ pub fn spawn(state: AppState, interval: StdDuration) {
                 Ok(0) => {}
                 Ok(rows) => tracing::info!(rows, "pruned rows that can no longer be used"),
                 Err(error) => tracing::warn!(error = format!("{error:#}"), "pruning old rows failed"),
+            }
+            let unused_since = OffsetDateTime::now_utc() - storage::UNUSED_BLOBS_KEPT_FOR;
+            match storage::prune_blobs(&state.db, unused_since).await {
+                Ok(0) => {}
+                Ok(blobs) => tracing::info!(blobs, "removed stored files no team holds any more"),
+                Err(error) => {
+                    tracing::warn!(error = format!("{error:#}"), "removing unused stored files failed")
+                }
             }
             state.convert_limit.forget_idle();
         }

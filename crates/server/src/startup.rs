@@ -29,7 +29,7 @@ use crate::{
     repo::thread_cache::CACHED_BYTES,
     routes,
     schema::SchemaState,
-    state::{AppState, Shared},
+    state::{AppState, Files, Shared},
 };
 
 #[derive(Debug)]
@@ -109,6 +109,7 @@ impl Application {
             in_flight: Arc::new(InFlight::new(args.max_requests_in_flight)),
             heavy_work: Arc::new(HeavyWork::new(args.heavy_work_concurrency())),
             exports: Exports::new(args.max_exports),
+            files: Files::new(args.team_storage_mb.get(), args.max_file_mb.get()),
             metrics_token: args.metrics.metrics_token.clone(),
             metrics: metrics.clone(),
             icon_fallback: args.icon_fallback_url.clone(),

@@ -1,5 +1,7 @@
 use std::{num::NonZeroU8, ops::Deref, sync::Arc};
 
+use tokio::sync::Semaphore;
+
 use crate::db::Database;
 use crate::{
     auth::AuthService,
@@ -55,6 +57,8 @@ pub struct Shared {
     pub heavy_work: Arc<HeavyWork>,
     /// The team archives being written (`--max-exports`, one a team).
     pub exports: Arc<Exports>,
+    /// The limits of the teams' files (`crate::storage`).
+    pub files: Files,
     /// What `/metrics` shows; `None` when metrics are off (neither `--metrics-bind` nor
     /// `--metrics-token`).
     pub metrics: Option<Arc<Metrics>>,
@@ -62,4 +66,29 @@ pub struct Shared {
     pub metrics_token: Option<Secret>,
     /// Where `/icons/` sends the browser for an icon the embedded set lacks (`--icon-fallback-url`).
     pub icon_fallback: Option<url::Url>,
+}
+
+/// The limits of the teams' files (the storage service area, `crate::storage`).
+#[derive(Debug)]
+pub struct Files {
+    /// The most one team's files take together (`--team-storage-mb`), in bytes.
+    pub team_bytes: u64,
+    /// The largest file (`--max-file-mb`), in bytes.
+    pub file_bytes: u64,
+    /// The uploads read at once: each holds its file in memory until it is stored, so past
+    /// [`Files::UPLOADS_AT_ONCE`] an upload answers 503 with `Retry-After`.
+    pub uploads: Arc<Semaphore>,
+}
+
+impl Files {
+    /// Uploads read at once, on one server.
+    pub const UPLOADS_AT_ONCE: usize = 4;
+
+    pub fn new(team_mb: u32, file_mb: u32) -> Self {
+        Self {
+            team_bytes: u64::from(team_mb) * 1_000_000,
+            file_bytes: u64::from(file_mb) * 1_000_000,
+            uploads: Arc::new(Semaphore::new(Self::UPLOADS_AT_ONCE)),
+        }
+    }
 }

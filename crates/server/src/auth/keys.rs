@@ -136,9 +136,7 @@ impl SigningKeys {
     }
 
     pub fn sign(&self, claims: &Claims) -> anyhow::Result<String> {
-        let mut header = Header::new(Algorithm::ES256);
-        header.kid = Some(self.kid.clone());
-        Ok(jsonwebtoken::encode(&header, claims, &self.signing)?)
+        self.sign_for(claims)
     }
 
     /// Checks the signature (with the key its `kid` names), the expiry, the audience and the
@@ -159,6 +157,17 @@ impl SigningKeys {
     }
 
     fn verify_signature(&self, token: &str) -> Result<Claims, jsonwebtoken::errors::Error> {
+        self.decode(token, AUDIENCE, &["exp", "aud", "iss", "sub"])
+    }
+
+    /// The claims of a token signed with one of the keys (the one its `kid` names), for
+    /// `audience` and this issuer, not expired, with the `required` claims.
+    fn decode<T: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        audience: &str,
+        required: &[&str],
+    ) -> Result<T, jsonwebtoken::errors::Error> {
         let header = jsonwebtoken::decode_header(token)?;
         let key = self
             .verifying
@@ -166,11 +175,29 @@ impl SigningKeys {
             .find(|key| header.kid.as_deref() == Some(key.kid.as_str()))
             .ok_or(jsonwebtoken::errors::ErrorKind::InvalidKeyFormat)?;
         let mut validation = Validation::new(Algorithm::ES256);
-        validation.set_audience(&[AUDIENCE]);
+        validation.set_audience(&[audience]);
         validation.set_issuer(&[&self.issuer]);
         validation.leeway = 0;
-        validation.set_required_spec_claims(&["exp", "aud", "iss", "sub"]);
-        Ok(jsonwebtoken::decode::<Claims>(token, &key.key, &validation)?.claims)
+        validation.set_required_spec_claims(required);
+        Ok(jsonwebtoken::decode::<T>(token, &key.key, &validation)?.claims)
+    }
+
+    /// Signs claims with the current key: an access token's, or another token's (a storage
+    /// signed URL's) for another audience than [`AUDIENCE`], which [`SigningKeys::verify`] refuses.
+    pub fn sign_for<T: Serialize>(&self, claims: &T) -> anyhow::Result<String> {
+        let mut header = Header::new(Algorithm::ES256);
+        header.kid = Some(self.kid.clone());
+        Ok(jsonwebtoken::encode(&header, claims, &self.signing)?)
+    }
+
+    /// Checks a token of [`SigningKeys::sign_for`]: its signature, expiry, issuer and that its
+    /// audience is `audience` (so an access token is never one).
+    pub fn verify_for<T: serde::de::DeserializeOwned>(
+        &self,
+        token: &str,
+        audience: &str,
+    ) -> Result<T, jsonwebtoken::errors::Error> {
+        self.decode(token, audience, &["exp", "aud", "iss"])
     }
 
     /// The public keys, as a JSON Web Key Set.

@@ -89,6 +89,8 @@ id_type! {
     QuoteId;
     /// An invite to a team.
     InviteId;
+    /// A file in a team's bucket (the storage service area).
+    ObjectId;
 }
 
 /// Declares a public id type: the 16 letters and digits (`repo::new_public_id`) that name a

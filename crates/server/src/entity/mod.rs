@@ -16,6 +16,8 @@ pub mod quote;
 pub mod refresh_token;
 pub mod session;
 pub mod signing_key;
+pub mod storage_blob;
+pub mod storage_object;
 pub mod team;
 pub mod team_invite;
 pub mod team_member;

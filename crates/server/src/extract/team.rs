@@ -106,7 +106,21 @@ impl<L: Level + Send + Sync> FromRequestParts<AppState> for InTeam<L> {
                 return Err(error);
             }
         };
-        let (current, membership) = from_access_token_in_team(state, &token, &team_id)
+        Self::of(state, &token, &team_id).await
+    }
+}
+
+impl<L: Level> InTeam<L> {
+    /// The holder of `token` as a member of the team `team_id` (its public id or its id) whose
+    /// role allows what `L` asks: what the extractor checks, for a handler whose team is named
+    /// in its body (moving a file between buckets, `crate::storage`).
+    ///
+    /// # Errors
+    ///
+    /// 401 for a refused session, 404 ([`TEAM_NOT_FOUND`]) for a team the caller is not in, 403
+    /// for a role too low.
+    pub async fn of(state: &AppState, token: &str, team_id: &str) -> Result<Self, AppError> {
+        let (current, membership) = from_access_token_in_team(state, token, team_id)
             .await
             .map_err(|error| extract::session_refused(&error))?;
         let current = extract::with_second_factor(current)?;

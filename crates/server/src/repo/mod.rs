@@ -19,6 +19,7 @@ pub mod members;
 pub mod migrations;
 pub mod quotes;
 pub mod settings;
+pub mod storage;
 pub mod teams;
 pub mod thread_cache;
 pub mod threads;

@@ -4,7 +4,7 @@
 mod account;
 mod catalog;
 mod contact;
-mod cross_site;
+pub(crate) mod cross_site;
 mod embedded;
 pub(crate) mod health;
 mod icons;
@@ -206,9 +206,15 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
                 .layer(per_person()),
         );
 
+    // The storage service area's own layers (its timeout and body limit, the cross-site check,
+    // errors in Storage's shape) are in its router; no cache keeps its answers but those it
+    // allows (a download's `private` lifetime).
+    let storage = Router::new().nest("/storage/v1", crate::storage::router(&state)).layer(per_person());
+
     let mut app = Router::new()
         .merge(api)
         .merge(auth)
+        .merge(storage)
         .route("/icons/{prefix}/{file}", get(icons::icon))
         .layer(middleware::from_fn_with_state(state.clone(), health::watch_storage));
     // The outbox holds everyone's sign-in links and codes: development only.

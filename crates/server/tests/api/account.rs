@@ -23,7 +23,7 @@ impl TestApp {
     }
 
     /// How many rows of `table` match `condition` (SQL, the same on both databases).
-    async fn count(&self, table: &str, condition: &str) -> i64 {
+    pub async fn count(&self, table: &str, condition: &str) -> i64 {
         let backend = self.db.get_database_backend();
         let sql = format!("SELECT COUNT(*) AS n FROM {table} WHERE {condition}");
         let row = self.db.query_one_raw(Statement::from_string(backend, sql)).await.unwrap().unwrap();

@@ -93,6 +93,8 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         max_requests_in_flight: std::num::NonZeroU32::new(64).unwrap(),
         heavy_work_concurrency: None,
         max_exports: std::num::NonZeroU32::new(2).unwrap(),
+        team_storage_mb: std::num::NonZeroU32::new(500).unwrap(),
+        max_file_mb: std::num::NonZeroU32::new(20).unwrap(),
         // Off: tests age rows on purpose and check what the server then answers (the pruning
         // test turns it on).
         prune_interval: Duration::ZERO,

@@ -30,6 +30,7 @@ mod quotes;
 mod security;
 mod settings;
 mod smtp;
+mod storage;
 mod team_exports;
 mod team_helpers;
 mod teams;

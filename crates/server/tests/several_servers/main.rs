@@ -251,7 +251,7 @@ async fn ended_on_one_refused_on_the_other(database_url: &str, together: bool) {
     let careful = load::person(&fleet, on_first, "careful@example.com").await;
     let other_device = load::signed_in(&fleet, on_first, &careful.email).await;
     accepted_by(&fleet, on_second, &other_device).await;
-    let new_password = json!({ "password": "Fresh-Spool-7391" });
+    let new_password = json!({ "password": "Fresh-Spool-7391", "current_password": load::PASSWORD });
     fleet.answer(on_first, Request::put("/auth/v1/user", new_password).by(&careful.access)).await.ok();
     refused_by(&fleet, on_second, &other_device, "signed out by a password change").await;
     accepted_by(&fleet, on_second, &careful).await;

@@ -1,0 +1,449 @@
+//! The storage service area, `/storage/v1` (issue 49): who may read and write a team's files,
+//! the limits, content stored once, signed URLs, and the files going with the database (two
+//! servers, a backup). That the official client works against it is end2end/storage-client's.
+
+use reqwest::{Method, StatusCode, header};
+use rstest::rstest;
+use serde_json::{Value, json};
+
+use crate::{
+    auth_helpers::{Answer, send},
+    helpers::{Backend, TestApp, spawn_app, spawn_app_with, spawn_second_server},
+    team_helpers::Person,
+};
+
+/// A design file's first bytes (a DST header is 512 bytes of text) and a marker.
+fn design(marker: &str) -> Vec<u8> {
+    let mut bytes = format!("LA:{marker:<16}\r").into_bytes();
+    bytes.resize(2_048, b' ');
+    bytes
+}
+
+impl TestApp {
+    /// A storage call (`/storage/v1{path}`) as `who`, with a raw body of this type.
+    async fn storage(
+        &self,
+        who: &Person,
+        method: Method,
+        path: &str,
+        body: Option<(Vec<u8>, &str)>,
+        headers: &[(&str, &str)],
+    ) -> Answer {
+        let mut request =
+            self.client.request(method, self.url(&format!("/storage/v1{path}"))).bearer_auth(&who.token);
+        if let Some((bytes, content_type)) = body {
+            request = request.header(header::CONTENT_TYPE, content_type).body(bytes);
+        }
+        for (name, value) in headers {
+            request = request.header(*name, *value);
+        }
+        send(request).await
+    }
+
+    async fn upload(&self, who: &Person, team: &str, key: &str, bytes: Vec<u8>) -> Answer {
+        self.storage(
+            who,
+            Method::POST,
+            &format!("/object/{team}/{key}"),
+            Some((bytes, "application/octet-stream")),
+            &[],
+        )
+        .await
+    }
+
+    async fn download(&self, who: &Person, team: &str, key: &str) -> reqwest::Response {
+        self.client
+            .get(self.url(&format!("/storage/v1/object/{team}/{key}")))
+            .bearer_auth(&who.token)
+            .send()
+            .await
+            .unwrap()
+    }
+
+    async fn storage_json(&self, who: &Person, method: Method, path: &str, body: Value) -> Answer {
+        self.storage(who, method, path, Some((body.to_string().into_bytes(), "application/json")), &[]).await
+    }
+}
+
+impl Answer {
+    /// Asserts an error in Supabase Storage's shape with this status and code.
+    #[track_caller]
+    fn assert_storage_error(&self, status: StatusCode, code: &str) {
+        assert_eq!(self.status, status, "{self:?}");
+        assert_eq!(self.body["statusCode"], status.as_str(), "{self:?}");
+        assert_eq!(self.body["code"], code, "{self:?}");
+        assert!(self.body["message"].as_str().is_some_and(|m| !m.is_empty()), "{self:?}");
+    }
+}
+
+#[rstest]
+#[tokio::test]
+async fn members_write_viewers_read_and_strangers_find_no_bucket(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let member = app.person("member").await;
+    let viewer = app.person("viewer").await;
+    let stranger = app.person("stranger").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    app.join(&owner, &team, &member, "member").await;
+    app.join(&owner, &team, &viewer, "viewer").await;
+    let elsewhere = app.team(&stranger, "Other Shop").await;
+
+    let uploaded = app.upload(&member, &team, "logos/rose.dst", design("rose")).await;
+    assert_eq!(uploaded.assert_status(StatusCode::OK)["Key"], format!("{team}/logos/rose.dst"));
+    let seen = app.download(&viewer, &team, "logos/rose.dst").await;
+    assert_eq!(seen.status(), StatusCode::OK);
+    assert_eq!(seen.bytes().await.unwrap(), design("rose"));
+
+    // A viewer reads, never writes.
+    app.upload(&viewer, &team, "mine.dst", design("viewer"))
+        .await
+        .assert_storage_error(StatusCode::FORBIDDEN, "AccessDenied");
+    app.storage_json(
+        &viewer,
+        Method::DELETE,
+        &format!("/object/{team}"),
+        json!({ "prefixes": ["logos/rose.dst"] }),
+    )
+    .await
+    .assert_storage_error(StatusCode::FORBIDDEN, "AccessDenied");
+
+    // Another team's bucket answers exactly as one that does not exist.
+    let missing = "AAAAAAAAAAAAAAAA";
+    for bucket in [team.as_str(), missing] {
+        let listed = app
+            .storage_json(&stranger, Method::POST, &format!("/object/list/{bucket}"), json!({ "prefix": "" }))
+            .await;
+        listed.assert_storage_error(StatusCode::NOT_FOUND, "NoSuchBucket");
+        let got =
+            app.storage(&stranger, Method::GET, &format!("/object/{bucket}/logos/rose.dst"), None, &[]).await;
+        got.assert_storage_error(StatusCode::NOT_FOUND, "NoSuchBucket");
+        let put = app.upload(&stranger, bucket, "planted.dst", design("x")).await;
+        put.assert_storage_error(StatusCode::NOT_FOUND, "NoSuchBucket");
+        let bucket_info = app.storage(&stranger, Method::GET, &format!("/bucket/{bucket}"), None, &[]).await;
+        bucket_info.assert_storage_error(StatusCode::NOT_FOUND, "NoSuchBucket");
+    }
+    let foreign =
+        app.storage(&stranger, Method::GET, &format!("/object/{team}/logos/rose.dst"), None, &[]).await;
+    let absent =
+        app.storage(&stranger, Method::GET, &format!("/object/{missing}/logos/rose.dst"), None, &[]).await;
+    assert_eq!(foreign.body, absent.body);
+    // Moving a file out of the team, or into it, needs writing to both.
+    app.storage_json(
+        &stranger,
+        Method::POST,
+        "/object/copy",
+        json!({ "bucketId": team, "sourceKey": "logos/rose.dst", "destinationBucket": elsewhere, "destinationKey": "stolen.dst" }),
+    )
+    .await
+    .assert_storage_error(StatusCode::NOT_FOUND, "NoSuchBucket");
+
+    // The buckets listed are the caller's teams'.
+    let buckets = app.storage(&stranger, Method::GET, "/bucket", None, &[]).await;
+    let ids: Vec<&str> = buckets
+        .assert_status(StatusCode::OK)
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, [elsewhere.as_str()]);
+    // Without a session: refused.
+    let anonymous = send(app.client.get(app.url(&format!("/storage/v1/object/{team}/logos/rose.dst")))).await;
+    assert_eq!(anonymous.status, StatusCode::UNAUTHORIZED, "{anonymous:?}");
+    assert_eq!(anonymous.body["code"], "AccessDenied");
+}
+
+#[rstest]
+#[tokio::test]
+async fn the_same_content_is_stored_once_and_goes_when_no_file_names_it(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    let other = app.team(&owner, "Second Shop").await;
+
+    app.upload(&owner, &team, "a.dst", design("same")).await.assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "b.dst", design("same")).await.assert_status(StatusCode::OK);
+    app.upload(&owner, &other, "c.dst", design("same")).await.assert_status(StatusCode::OK);
+    let copied = app
+        .storage_json(
+            &owner,
+            Method::POST,
+            "/object/copy",
+            json!({ "bucketId": team, "sourceKey": "a.dst", "destinationKey": "d.dst" }),
+        )
+        .await;
+    assert_eq!(copied.assert_status(StatusCode::OK)["Key"], format!("{team}/d.dst"));
+    assert_eq!((app.count("storage_objects", "1 = 1").await, app.count("storage_blobs", "1 = 1").await), (4, 1));
+    // A key taken is refused without `x-upsert`, replaced with it.
+    app.upload(&owner, &team, "a.dst", design("other"))
+        .await
+        .assert_storage_error(StatusCode::CONFLICT, "KeyAlreadyExists");
+    let replaced = app
+        .storage(
+            &owner,
+            Method::POST,
+            &format!("/object/{team}/a.dst"),
+            Some((design("other"), "application/octet-stream")),
+            &[("x-upsert", "true")],
+        )
+        .await;
+    replaced.assert_status(StatusCode::OK);
+    assert_eq!(app.download(&owner, &team, "a.dst").await.bytes().await.unwrap(), design("other"));
+    assert_eq!(app.count("storage_blobs", "1 = 1").await, 2);
+
+    for (bucket, keys) in
+        [(&team, json!(["a.dst", "b.dst", "d.dst", "not-there.dst"])), (&other, json!(["c.dst"]))]
+    {
+        let removed = app
+            .storage_json(&owner, Method::DELETE, &format!("/object/{bucket}"), json!({ "prefixes": keys }))
+            .await;
+        assert!(removed.assert_status(StatusCode::OK).as_array().unwrap().len() <= 3);
+    }
+    assert_eq!(app.count("storage_objects", "1 = 1").await, 0);
+    // The clean-up removes blobs no file names once unused for an hour, not before.
+    let now = time::OffsetDateTime::now_utc();
+    assert_eq!(
+        bobbin_server::repo::storage::prune_blobs(&app.db, now - time::Duration::hours(1)).await.unwrap(),
+        0
+    );
+    assert_eq!(
+        bobbin_server::repo::storage::prune_blobs(&app.db, now + time::Duration::seconds(1)).await.unwrap(),
+        2
+    );
+    assert_eq!(app.count("storage_blobs", "1 = 1").await, 0);
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_file_over_the_limit_or_the_teams_quota_answers_413(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app_with(backend, |args| {
+        args.team_storage_mb = 3.try_into().unwrap();
+        args.max_file_mb = 2.try_into().unwrap();
+    })
+    .await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+
+    let big = vec![7_u8; 2_000_001];
+    app.upload(&owner, &team, "big.dst", big)
+        .await
+        .assert_storage_error(StatusCode::PAYLOAD_TOO_LARGE, "EntityTooLarge");
+    // The same through a multipart form, as storage-js sends a Blob.
+    let form = reqwest::multipart::Form::new()
+        .text("cacheControl", "3600")
+        .part("", reqwest::multipart::Part::bytes(vec![7_u8; 2_000_001]).file_name("big.dst"));
+    let sent = send(
+        app.client
+            .post(app.url(&format!("/storage/v1/object/{team}/form.dst")))
+            .bearer_auth(&owner.token)
+            .multipart(form),
+    )
+    .await;
+    sent.assert_storage_error(StatusCode::PAYLOAD_TOO_LARGE, "EntityTooLarge");
+
+    app.upload(&owner, &team, "one.dst", vec![1_u8; 1_500_000]).await.assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "two.dst", vec![2_u8; 1_400_000]).await.assert_status(StatusCode::OK);
+    let over = app.upload(&owner, &team, "three.dst", vec![3_u8; 200_000]).await;
+    over.assert_storage_error(StatusCode::PAYLOAD_TOO_LARGE, "EntityTooLarge");
+    // Replacing a file counts its new size instead of the old one.
+    let smaller = app
+        .storage(
+            &owner,
+            Method::PUT,
+            &format!("/object/{team}/one.dst"),
+            Some((vec![1_u8; 100], "application/octet-stream")),
+            &[],
+        )
+        .await;
+    smaller.assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "three.dst", vec![3_u8; 200_000]).await.assert_status(StatusCode::OK);
+}
+
+#[rstest]
+#[tokio::test]
+async fn a_signed_url_downloads_that_one_file_until_it_expires(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    app.upload(&owner, &team, "rose.dst", design("rose")).await.assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "tulip.dst", design("tulip")).await.assert_status(StatusCode::OK);
+
+    let signed = app
+        .storage_json(
+            &owner,
+            Method::POST,
+            &format!("/object/sign/{team}/rose.dst"),
+            json!({ "expiresIn": 60 }),
+        )
+        .await;
+    let path = signed.assert_status(StatusCode::OK)["signedURL"].as_str().unwrap().to_owned();
+    assert!(path.starts_with(&format!("/object/sign/{team}/rose.dst?token=")), "{path}");
+    let anyone = app.client.get(app.url(&format!("/storage/v1{path}"))).send().await.unwrap();
+    assert_eq!(anyone.status(), StatusCode::OK);
+    assert!(anyone.headers().contains_key(header::EXPIRES));
+    assert_eq!(anyone.bytes().await.unwrap(), design("rose"));
+
+    // The token grants that file alone: not another, and it is no session.
+    let token = path.split("token=").nth(1).unwrap();
+    let other =
+        send(app.client.get(app.url(&format!("/storage/v1/object/sign/{team}/tulip.dst?token={token}"))))
+            .await;
+    other.assert_storage_error(StatusCode::BAD_REQUEST, "InvalidSignature");
+    let as_session =
+        send(app.client.get(app.url(&format!("/storage/v1/object/{team}/tulip.dst"))).bearer_auth(token))
+            .await;
+    assert_eq!(as_session.status, StatusCode::UNAUTHORIZED, "{as_session:?}");
+    let api = send(app.client.get(app.url("/api/v2/teams")).bearer_auth(token)).await;
+    assert_eq!(api.status, StatusCode::UNAUTHORIZED, "{api:?}");
+    let forged = format!("{}x", &token[..token.len() - 1]);
+    let forged =
+        send(app.client.get(app.url(&format!("/storage/v1/object/sign/{team}/rose.dst?token={forged}"))))
+            .await;
+    forged.assert_storage_error(StatusCode::BAD_REQUEST, "InvalidJWT");
+
+    // Expired.
+    let short = app
+        .storage_json(
+            &owner,
+            Method::POST,
+            &format!("/object/sign/{team}/rose.dst"),
+            json!({ "expiresIn": 1 }),
+        )
+        .await;
+    let short = short.assert_status(StatusCode::OK)["signedURL"].as_str().unwrap().to_owned();
+    tokio::time::sleep(std::time::Duration::from_millis(2_100)).await;
+    let late = send(app.client.get(app.url(&format!("/storage/v1{short}")))).await;
+    late.assert_storage_error(StatusCode::BAD_REQUEST, "InvalidJWT");
+
+    // The file removed, then uploaded again under the same key: the old URL no longer works.
+    app.storage_json(&owner, Method::DELETE, &format!("/object/{team}"), json!({ "prefixes": ["rose.dst"] }))
+        .await
+        .assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "rose.dst", design("another rose")).await.assert_status(StatusCode::OK);
+    let gone = send(app.client.get(app.url(&format!("/storage/v1{path}")))).await;
+    gone.assert_storage_error(StatusCode::NOT_FOUND, "NoSuchKey");
+}
+
+#[tokio::test]
+async fn a_download_never_runs_in_the_page_and_a_copy_held_is_not_sent_again() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    let svg = br#"<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>"#.to_vec();
+    app.storage(&owner, Method::POST, &format!("/object/{team}/evil.svg"), Some((svg, "image/svg+xml")), &[])
+        .await
+        .assert_status(StatusCode::OK);
+    app.storage(
+        &owner,
+        Method::POST,
+        &format!("/object/{team}/page.html"),
+        Some((b"<p>hi</p>".to_vec(), "text/html")),
+        &[],
+    )
+    .await
+    .assert_status(StatusCode::OK);
+    for key in ["evil.svg", "page.html"] {
+        let answer = app.download(&owner, &team, key).await;
+        assert_eq!(answer.status(), StatusCode::OK);
+        let headers = answer.headers();
+        assert!(
+            headers[header::CONTENT_DISPOSITION].to_str().unwrap().starts_with("attachment"),
+            "{headers:?}"
+        );
+        assert_eq!(headers[header::CONTENT_SECURITY_POLICY], "default-src 'none'; sandbox");
+        assert_eq!(headers[header::X_CONTENT_TYPE_OPTIONS], "nosniff");
+        assert!(headers[header::CACHE_CONTROL].to_str().unwrap().starts_with("private"), "{headers:?}");
+    }
+    let first = app.download(&owner, &team, "evil.svg").await;
+    let etag = first.headers()[header::ETAG].to_str().unwrap().to_owned();
+    let again = app
+        .client
+        .get(app.url(&format!("/storage/v1/object/{team}/evil.svg")))
+        .bearer_auth(&owner.token)
+        .header(header::IF_NONE_MATCH, &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+}
+
+#[tokio::test]
+async fn a_write_riding_on_the_cookie_from_another_site_is_refused() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    let session = json!({ "access_token": owner.token }).to_string();
+    let cookie = format!("{}={}", bobbin_server::extract::AUTH_COOKIE, urlencode(&session));
+    let forged = send(
+        app.client
+            .post(app.url(&format!("/storage/v1/object/{team}/planted.dst")))
+            .header(header::COOKIE, &cookie)
+            .header(header::ORIGIN, "https://evil.example")
+            .body(design("planted")),
+    )
+    .await;
+    forged.assert_storage_error(StatusCode::FORBIDDEN, "AccessDenied");
+    let ours = send(
+        app.client
+            .post(app.url(&format!("/storage/v1/object/{team}/ours.dst")))
+            .header(header::COOKIE, &cookie)
+            .header(header::ORIGIN, app.address.as_str())
+            .body(design("ours")),
+    )
+    .await;
+    ours.assert_status(StatusCode::OK);
+    assert_eq!(app.count("storage_objects", "1 = 1").await, 1);
+}
+
+fn urlencode(text: &str) -> String {
+    url::form_urlencoded::byte_serialize(text.as_bytes()).collect()
+}
+
+#[tokio::test]
+async fn two_servers_on_one_postgresql_serve_the_same_files() {
+    let first = spawn_app(Backend::Postgres).await;
+    let second = spawn_second_server(&first).await;
+    let owner = first.person("owner").await;
+    let team = first.team(&owner, "Stitch Shop").await;
+    first.upload(&owner, &team, "rose.dst", design("rose")).await.assert_status(StatusCode::OK);
+    let there = second.download(&owner, &team, "rose.dst").await;
+    assert_eq!(there.status(), StatusCode::OK);
+    assert_eq!(there.bytes().await.unwrap(), design("rose"));
+}
+
+#[tokio::test]
+async fn a_backup_restored_keeps_the_files() {
+    use crate::operator::bobbin_on;
+
+    let app = spawn_app(Backend::Sqlite).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    app.upload(&owner, &team, "rose.dst", design("rose")).await.assert_status(StatusCode::OK);
+
+    let folder = tempfile::tempdir().unwrap();
+    let copy = folder.path().join("copy.db");
+    let made = bobbin_on(&app.database.url, &["backup", copy.to_str().unwrap()], "").await;
+    assert!(made.ok().contains("Backed up and checked"), "{}", made.stdout);
+    let fresh = folder.path().join("fresh").join("bobbin.db");
+    let url = format!("sqlite://{}", fresh.display());
+    let restored = bobbin_on(&url, &["restore", copy.to_str().unwrap()], "").await;
+    assert!(restored.ok().contains("Restored"), "{}", restored.stdout);
+
+    let server =
+        spawn_app_with(Backend::Sqlite, move |args| args.database.database_url = url.as_str().into()).await;
+    let session = server.sign_in(&owner.email, crate::auth_helpers::PASSWORD).await;
+    let token = session.assert_status(StatusCode::OK)["access_token"].as_str().unwrap().to_owned();
+    let owner = Person { token, ..owner };
+    let back = server.download(&owner, &team, "rose.dst").await;
+    assert_eq!(back.status(), StatusCode::OK);
+    assert_eq!(back.bytes().await.unwrap(), design("rose"));
+}

@@ -1,0 +1,132 @@
+//! The storage service area (issue 49): each team's files, as the Supabase Storage API serves
+//! them (`crate::storage` in the server). The bytes live in the database, so a backup and every
+//! server instance have them: `storage_blobs` holds each distinct content once, by its SHA-256;
+//! `storage_objects` names it in a team's bucket. The same file uploaded twice, or copied, is one
+//! blob. A blob no object names any more is removed by the periodic clean-up once it has been
+//! unused for a while (`last_used_at`), so an upload that names an existing blob is never left
+//! pointing at one removed at the same moment.
+
+use sea_orm_migration::{prelude::*, schema::*};
+
+#[derive(DeriveMigrationName)]
+pub struct Migration;
+
+#[async_trait::async_trait]
+impl MigrationTrait for Migration {
+    async fn up(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager
+            .create_table(
+                Table::create()
+                    .table(StorageBlobs::Table)
+                    // Lower-case hex SHA-256 of the bytes.
+                    .col(string_len(StorageBlobs::Sha256, 64).primary_key())
+                    .col(blob(StorageBlobs::Bytes))
+                    .col(big_integer(StorageBlobs::Size))
+                    .col(timestamp_with_time_zone(StorageBlobs::LastUsedAt))
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_table(
+                Table::create()
+                    .table(StorageObjects::Table)
+                    .col(uuid(StorageObjects::Id).primary_key())
+                    .col(uuid(StorageObjects::TeamId))
+                    // The object's key in its bucket: `folder/file.dst`.
+                    .col(string_len(StorageObjects::Name, 1024))
+                    .col(string_len(StorageObjects::Sha256, 64))
+                    .col(big_integer(StorageObjects::Size))
+                    .col(string_len(StorageObjects::Mimetype, 255))
+                    .col(string_len(StorageObjects::CacheControl, 255))
+                    // The uploader's own metadata, JSON.
+                    .col(text_null(StorageObjects::UserMetadata))
+                    .col(uuid_null(StorageObjects::Owner))
+                    .col(timestamp_with_time_zone(StorageObjects::CreatedAt))
+                    .col(timestamp_with_time_zone(StorageObjects::UpdatedAt))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_storage_objects_team")
+                            .from(StorageObjects::Table, StorageObjects::TeamId)
+                            .to(Teams::Table, Teams::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_storage_objects_owner")
+                            .from(StorageObjects::Table, StorageObjects::Owner)
+                            .to(Users::Table, Users::Id)
+                            .on_delete(ForeignKeyAction::SetNull),
+                    )
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_storage_objects_blob")
+                            .from(StorageObjects::Table, StorageObjects::Sha256)
+                            .to(StorageBlobs::Table, StorageBlobs::Sha256),
+                    )
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("idx_storage_objects_team_name")
+                    .table(StorageObjects::Table)
+                    .col(StorageObjects::TeamId)
+                    .col(StorageObjects::Name)
+                    .unique()
+                    .to_owned(),
+            )
+            .await?;
+        manager
+            .create_index(
+                Index::create()
+                    .name("idx_storage_objects_blob")
+                    .table(StorageObjects::Table)
+                    .col(StorageObjects::Sha256)
+                    .to_owned(),
+            )
+            .await
+    }
+
+    async fn down(&self, manager: &SchemaManager) -> Result<(), DbErr> {
+        manager.drop_table(Table::drop().table(StorageObjects::Table).to_owned()).await?;
+        manager.drop_table(Table::drop().table(StorageBlobs::Table).to_owned()).await
+    }
+}
+
+#[derive(DeriveIden)]
+enum Users {
+    Table,
+    Id,
+}
+
+#[derive(DeriveIden)]
+enum Teams {
+    Table,
+    Id,
+}
+
+#[derive(DeriveIden)]
+enum StorageBlobs {
+    Table,
+    Sha256,
+    Bytes,
+    Size,
+    LastUsedAt,
+}
+
+#[derive(DeriveIden)]
+enum StorageObjects {
+    Table,
+    Id,
+    TeamId,
+    Name,
+    Sha256,
+    Size,
+    Mimetype,
+    CacheControl,
+    UserMetadata,
+    Owner,
+    CreatedAt,
+    UpdatedAt,
+}
