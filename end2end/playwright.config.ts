@@ -57,6 +57,13 @@ export default defineConfig({
       testDir: './auth-client',
       use: { baseURL: servers.development },
     },
+    {
+      // The official storage client (@supabase/storage-js) against the storage service area,
+      // from Node, with the auth-client suite's accounts.
+      name: 'storage-client',
+      testDir: './storage-client',
+      use: { baseURL: servers.development },
+    },
   ],
   webServer: Object.entries(servers).map(([environment, url]) => ({
     command: `bash serve.sh ${environment} ${new URL(url).port}`,

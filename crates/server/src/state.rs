@@ -76,7 +76,7 @@ pub struct Files {
     /// The largest file (`--max-file-mb`), in bytes.
     pub file_bytes: u64,
     /// The uploads read at once: each holds its file in memory until it is stored, so past
-    /// [`Files::UPLOADS_AT_ONCE`] an upload answers 503 with `Retry-After`.
+    /// [`Files::UPLOADS_AT_ONCE`] an upload waits its turn (`crate::storage`).
     pub uploads: Arc<Semaphore>,
 }
 

@@ -4,10 +4,10 @@
 //! and `contentType` come before the file part (named `""`).
 //!
 //! Each upload holds its file in memory until it is stored, so a server reads at most
-//! [`Files::UPLOADS_AT_ONCE`] at once; past that, an upload answers 503 with `Retry-After` before
-//! its body is read. A file over `--max-file-mb` answers 413, from its `Content-Length` when it
-//! says, else as soon as the bytes read pass the limit. Its SHA-256 is computed off the async
-//! workers ([`crate::blocking::HeavyWork`]).
+//! [`Files::UPLOADS_AT_ONCE`] at once; the others wait their turn with their bodies unread, and
+//! after [`TURN_WAIT`] answer 503 with `Retry-After`. A file over `--max-file-mb` answers 413,
+//! from its `Content-Length` when it says, else as soon as the bytes read pass the limit. Its
+//! SHA-256 is computed off the async workers ([`crate::blocking::HeavyWork`]).
 
 use axum::{
     extract::{FromRequest, Multipart, Request},
@@ -23,6 +23,9 @@ use crate::{
     error::AppError,
     state::{AppState, Files},
 };
+
+/// The longest an upload waits for its turn before it answers 503.
+const TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// The most bytes of the uploader's metadata kept with a file.
 const MAX_METADATA_BYTES: usize = 8 * 1024;
@@ -46,8 +49,12 @@ impl FromRequest<AppState> for Upload {
 
     async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
         let files = &state.files;
-        let turn =
-            std::sync::Arc::clone(&files.uploads).try_acquire_owned().map_err(|_| AppError::TryLater {
+        // Waiting costs no memory: the body stays unread until the turn comes.
+        let turn = tokio::time::timeout(TURN_WAIT, std::sync::Arc::clone(&files.uploads).acquire_owned())
+            .await
+            .ok()
+            .and_then(Result::ok)
+            .ok_or(AppError::TryLater {
                 message: "The server is receiving as many files as it takes at once.",
                 retry_after: 5,
             })?;

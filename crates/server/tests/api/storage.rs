@@ -178,7 +178,10 @@ async fn the_same_content_is_stored_once_and_goes_when_no_file_names_it(
         )
         .await;
     assert_eq!(copied.assert_status(StatusCode::OK)["Key"], format!("{team}/d.dst"));
-    assert_eq!((app.count("storage_objects", "1 = 1").await, app.count("storage_blobs", "1 = 1").await), (4, 1));
+    assert_eq!(
+        (app.count("storage_objects", "1 = 1").await, app.count("storage_blobs", "1 = 1").await),
+        (4, 1)
+    );
     // A key taken is refused without `x-upsert`, replaced with it.
     app.upload(&owner, &team, "a.dst", design("other"))
         .await
