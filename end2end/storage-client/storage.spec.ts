@@ -20,8 +20,8 @@ async function teamBucket(site: string, token: string, name: string): Promise<{ 
 }
 
 /** A small stand-in for a design file: its marker, padded. */
-function file(marker: string): Uint8Array {
-  const bytes = new Uint8Array(1_024).fill(32);
+function file(marker: string): Uint8Array<ArrayBuffer> {
+  const bytes = new Uint8Array(new ArrayBuffer(1_024)).fill(32);
   bytes.set(new TextEncoder().encode(`LA:${marker}`));
   return bytes;
 }

@@ -1,8 +1,9 @@
 //! The storage service area (issue 49): each team's files, as the Supabase Storage API serves
 //! them (`crate::storage` in the server). The bytes live in the database, so a backup and every
-//! server instance have them: `storage_blobs` holds each distinct content once, by its SHA-256;
-//! `storage_objects` names it in a team's bucket. The same file uploaded twice, or copied, is one
-//! blob. A blob no object names any more is removed by the periodic clean-up once it has been
+//! server instance have them: `storage_blobs` holds each distinct content of a team once, by its
+//! SHA-256; `storage_objects` names it in the team's bucket. The same file uploaded twice, or
+//! copied, is one blob. Blobs are a team's own, never shared between teams: how fast an upload is
+//! stored must not tell a stranger whether another team holds the same file. A blob no object names any more is removed by the periodic clean-up once it has been
 //! unused for a while (`last_used_at`), so an upload that names an existing blob is never left
 //! pointing at one removed at the same moment.
 
@@ -18,11 +19,20 @@ impl MigrationTrait for Migration {
             .create_table(
                 Table::create()
                     .table(StorageBlobs::Table)
+                    .col(uuid(StorageBlobs::TeamId))
                     // Lower-case hex SHA-256 of the bytes.
-                    .col(string_len(StorageBlobs::Sha256, 64).primary_key())
+                    .col(string_len(StorageBlobs::Sha256, 64))
                     .col(blob(StorageBlobs::Bytes))
                     .col(big_integer(StorageBlobs::Size))
                     .col(timestamp_with_time_zone(StorageBlobs::LastUsedAt))
+                    .primary_key(Index::create().col(StorageBlobs::TeamId).col(StorageBlobs::Sha256))
+                    .foreign_key(
+                        ForeignKey::create()
+                            .name("fk_storage_blobs_team")
+                            .from(StorageBlobs::Table, StorageBlobs::TeamId)
+                            .to(Teams::Table, Teams::Id)
+                            .on_delete(ForeignKeyAction::Cascade),
+                    )
                     .to_owned(),
             )
             .await?;
@@ -60,8 +70,14 @@ impl MigrationTrait for Migration {
                     .foreign_key(
                         ForeignKey::create()
                             .name("fk_storage_objects_blob")
-                            .from(StorageObjects::Table, StorageObjects::Sha256)
-                            .to(StorageBlobs::Table, StorageBlobs::Sha256),
+                            .from_tbl(StorageObjects::Table)
+                            .from_col(StorageObjects::TeamId)
+                            .from_col(StorageObjects::Sha256)
+                            .to_tbl(StorageBlobs::Table)
+                            .to_col(StorageBlobs::TeamId)
+                            .to_col(StorageBlobs::Sha256)
+                            // A team's deletion removes its blobs and its objects at once.
+                            .on_delete(ForeignKeyAction::Cascade),
                     )
                     .to_owned(),
             )
@@ -82,6 +98,7 @@ impl MigrationTrait for Migration {
                 Index::create()
                     .name("idx_storage_objects_blob")
                     .table(StorageObjects::Table)
+                    .col(StorageObjects::TeamId)
                     .col(StorageObjects::Sha256)
                     .to_owned(),
             )
@@ -109,6 +126,7 @@ enum Teams {
 #[derive(DeriveIden)]
 enum StorageBlobs {
     Table,
+    TeamId,
     Sha256,
     Bytes,
     Size,

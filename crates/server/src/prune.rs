@@ -46,7 +46,7 @@ pub fn spawn(state: AppState, interval: StdDuration) {
                 Ok(0) => {}
                 Ok(blobs) => tracing::info!(blobs, "removed stored files no team holds any more"),
                 Err(error) => {
-                    tracing::warn!(error = format!("{error:#}"), "removing unused stored files failed")
+                    tracing::warn!(error = format!("{error:#}"), "removing unused stored files failed");
                 }
             }
             state.convert_limit.forget_idle();

@@ -1,6 +1,11 @@
 //! A team's files (the storage service area, `crate::storage`): each team's bucket holds objects
-//! by key, and each object names the blob of its bytes. Blobs are content-addressed by SHA-256
-//! (migration 16): a file uploaded twice, or copied, is stored once, and a copy writes no bytes.
+//! by key, and each object names the blob of its bytes. A team's blobs are content-addressed by
+//! SHA-256 (migration 16): a file uploaded twice, or copied within the team, is stored once, and
+//! such a copy writes no bytes. Blobs are never shared between teams, so that how an upload is
+//! stored tells no one what another team holds.
+//!
+//! Every write of a team's files takes the team's row lock first ([`super::members::lock_team`]),
+//! so that two uploads at once cannot both find room under the quota, nor both take one new key.
 //!
 //! A team's files are bounded twice: by their total size (the team's quota, counted as the
 //! sizes of its objects, whatever blobs they share) and by their number ([`MAX_OBJECTS`]), so that
@@ -17,11 +22,11 @@ use sea_orm::{
     ActiveValue::Set,
     ColumnTrait as _, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait as _, QueryFilter as _,
     QuerySelect as _,
-    sea_query::{Expr, ExprTrait as _, OnConflict, Query},
+    sea_query::{Expr, ExprTrait as _, Func, Query},
 };
 use time::{Duration, OffsetDateTime};
 
-use super::RepoError;
+use super::{RepoError, members::lock_team};
 use crate::{
     db::{Database, committed},
     entity::{
@@ -68,6 +73,7 @@ pub async fn put(
     quota: u64,
 ) -> Result<storage_object::Model, RepoError> {
     committed(db, async |txn| {
+        lock_team(txn, team_id).await?;
         let now = OffsetDateTime::now_utc();
         let existing = find(txn, team_id, &object.name).await.ok();
         if existing.is_some() && !upsert {
@@ -82,7 +88,7 @@ pub async fn put(
             quota,
         )
         .await?;
-        keep_blob(txn, &object.sha256, Some(object.bytes), now).await?;
+        keep_blob(txn, team_id, &object.sha256, Some(object.bytes), now).await?;
         let row = storage_object::ActiveModel {
             id: Set(existing.as_ref().map_or_else(ObjectId::new, |row| row.id)),
             team_id: Set(team_id),
@@ -114,40 +120,53 @@ pub async fn info(
     find(db, team_id, name).await
 }
 
-/// The object `name` of the team's bucket and its bytes.
+/// The object with this id, if it still has this key in the team's bucket and the content
+/// `sha256`: what a signed URL made for it downloads.
 ///
 /// # Errors
 ///
-/// [`RepoError::NotFound`] ([`NO_SUCH_KEY`]); a database error; a blob missing (a bug).
-pub async fn read(
+/// [`RepoError::NotFound`] ([`NO_SUCH_KEY`]) when it is gone, moved, replaced or another
+/// object; a database error.
+pub async fn signed(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     name: &str,
-) -> Result<(storage_object::Model, Vec<u8>), RepoError> {
+    (id, sha256): (ObjectId, &str),
+) -> Result<storage_object::Model, RepoError> {
     let object = find(db, team_id, name).await?;
-    let bytes = bytes_of(db, &object).await?;
-    Ok((object, bytes))
-}
-
-/// The object with this id, if it still has this key in the team's bucket, and its bytes: what
-/// a signed URL made for it downloads.
-///
-/// # Errors
-///
-/// [`RepoError::NotFound`] ([`NO_SUCH_KEY`]) when it is gone, moved or another object; a
-/// database error.
-pub async fn read_by_id(
-    db: &impl ConnectionTrait,
-    team_id: TeamId,
-    name: &str,
-    id: ObjectId,
-) -> Result<(storage_object::Model, Vec<u8>), RepoError> {
-    let object = find(db, team_id, name).await?;
-    if object.id != id {
+    if object.id != id || object.sha256 != sha256 {
         return Err(RepoError::NotFound(NO_SUCH_KEY.to_owned()));
     }
-    let bytes = bytes_of(db, &object).await?;
-    Ok((object, bytes))
+    Ok(object)
+}
+
+/// `length` bytes of the object's content from `offset` (fewer at its end): a download is sent
+/// a piece at a time, so that a slow reader holds no more than a piece in memory.
+///
+/// # Errors
+///
+/// A database error; the blob gone (removed since the download began), as a broken row.
+pub async fn piece(
+    db: &impl ConnectionTrait,
+    object: &storage_object::Model,
+    offset: u64,
+    length: u64,
+) -> Result<Vec<u8>, RepoError> {
+    // `substr(bytea, integer, integer)` on PostgreSQL: 32-bit, as a file's limit is.
+    let start = i32::try_from(offset).unwrap_or(i32::MAX).saturating_add(1);
+    let length = i32::try_from(length).unwrap_or(i32::MAX);
+    let piece: Option<Vec<u8>> = storage_blob::Entity::find_by_id((object.team_id, object.sha256.clone()))
+        .select_only()
+        .column_as(
+            Expr::from(
+                Func::cust("substr").arg(Expr::col(storage_blob::Column::Bytes)).arg(start).arg(length),
+            ),
+            "piece",
+        )
+        .into_tuple()
+        .one(db)
+        .await?;
+    piece.ok_or_else(|| RepoError::Broken(anyhow::anyhow!("the content of object {} is gone", object.id)))
 }
 
 /// Every object of the team's bucket (at most [`MAX_OBJECTS`]), without their bytes, in no
@@ -177,12 +196,15 @@ pub async fn rename(
     quota: u64,
 ) -> Result<(), RepoError> {
     committed(db, async |txn| {
+        lock_teams(txn, from_team, to_team).await?;
         let object = find(txn, from_team, from).await?;
         if find(txn, to_team, to).await.is_ok() {
             return Err(already_exists("ResourceAlreadyExists"));
         }
         if to_team != from_team {
             check_room(txn, to_team, object.size, true, quota).await?;
+            let bytes = whole(txn, &object).await?;
+            keep_blob(txn, to_team, &object.sha256, Some(bytes), OffsetDateTime::now_utc()).await?;
         }
         let mut row: storage_object::ActiveModel = object.into();
         row.team_id = Set(to_team);
@@ -194,8 +216,8 @@ pub async fn rename(
     .await
 }
 
-/// A new object `to` in `to_team`'s bucket with the content of `from` (no bytes are copied: both
-/// name one blob), owned by `owner`. Refused (`KeyAlreadyExists`) when `to` is taken, and when the
+/// A new object `to` in `to_team`'s bucket with the content of `from` (within a team no bytes are
+/// copied: both name one blob), owned by `owner`. Refused (`KeyAlreadyExists`) when `to` is taken, and when the
 /// team's files would go over its quota or [`MAX_OBJECTS`].
 ///
 /// # Errors
@@ -209,13 +231,16 @@ pub async fn copy(
     quota: u64,
 ) -> Result<storage_object::Model, RepoError> {
     committed(db, async |txn| {
+        lock_teams(txn, from_team, to_team).await?;
         let source = find(txn, from_team, from).await?;
         if find(txn, to_team, to).await.is_ok() {
             return Err(already_exists("KeyAlreadyExists"));
         }
         check_room(txn, to_team, source.size, true, quota).await?;
         let now = OffsetDateTime::now_utc();
-        keep_blob(txn, &source.sha256, None, now).await?;
+        // Within the team the blob is there; another team gets a blob of its own.
+        let bytes = if to_team == from_team { None } else { Some(whole(txn, &source).await?) };
+        keep_blob(txn, to_team, &source.sha256, bytes, now).await?;
         let row = storage_object::ActiveModel {
             id: Set(ObjectId::new()),
             team_id: Set(to_team),
@@ -290,6 +315,10 @@ pub async fn prune_blobs(db: &Database, unused_since: OffsetDateTime) -> Result<
         .expr(Expr::val(1))
         .from(storage_object::Entity)
         .and_where(
+            Expr::col((storage_object::Entity, storage_object::Column::TeamId))
+                .equals((storage_blob::Entity, storage_blob::Column::TeamId)),
+        )
+        .and_where(
             Expr::col((storage_object::Entity, storage_object::Column::Sha256))
                 .equals((storage_blob::Entity, storage_blob::Column::Sha256)),
         )
@@ -318,14 +347,26 @@ async fn find(
         .ok_or_else(|| RepoError::NotFound(NO_SUCH_KEY.to_owned()))
 }
 
-async fn bytes_of(db: &impl ConnectionTrait, object: &storage_object::Model) -> Result<Vec<u8>, RepoError> {
-    let bytes: Option<Vec<u8>> = storage_blob::Entity::find_by_id(object.sha256.clone())
+/// The whole content of `object` (at most a file's limit): for a copy to another team.
+async fn whole(db: &impl ConnectionTrait, object: &storage_object::Model) -> Result<Vec<u8>, RepoError> {
+    let bytes: Option<Vec<u8>> = storage_blob::Entity::find_by_id((object.team_id, object.sha256.clone()))
         .select_only()
         .column(storage_blob::Column::Bytes)
         .into_tuple()
         .one(db)
         .await?;
     bytes.ok_or_else(|| RepoError::Broken(anyhow::anyhow!("object {} names a missing blob", object.id)))
+}
+
+/// Takes the row locks of both teams, in one order whatever the direction (two moves between
+/// the same teams in opposite directions would otherwise wait for each other).
+async fn lock_teams(txn: &DatabaseTransaction, one: TeamId, other: TeamId) -> Result<(), RepoError> {
+    let (first, second) = if one <= other { (one, other) } else { (other, one) };
+    lock_team(txn, first).await?;
+    if second != first {
+        lock_team(txn, second).await?;
+    }
+    Ok(())
 }
 
 /// Refuses adding `added` bytes (and, when `new_file`, one file) to the team's bucket when that
@@ -351,16 +392,18 @@ async fn check_room(
     Ok(())
 }
 
-/// Makes sure the blob `sha256` is stored (with `bytes`, when it is not yet and they are given)
-/// and marks it used now.
+/// Makes sure the team's blob `sha256` is stored (with `bytes`, when it is not yet and they are
+/// given) and marks it used now.
 async fn keep_blob(
     txn: &DatabaseTransaction,
+    team_id: TeamId,
     sha256: &str,
     bytes: Option<Vec<u8>>,
     now: OffsetDateTime,
 ) -> Result<(), RepoError> {
     let touched = storage_blob::Entity::update_many()
         .col_expr(storage_blob::Column::LastUsedAt, Expr::value(now))
+        .filter(storage_blob::Column::TeamId.eq(team_id))
         .filter(storage_blob::Column::Sha256.eq(sha256))
         .exec(txn)
         .await?;
@@ -369,17 +412,12 @@ async fn keep_blob(
     }
     let bytes = bytes.ok_or_else(|| RepoError::Broken(anyhow::anyhow!("blob {sha256} is missing")))?;
     storage_blob::Entity::insert(storage_blob::ActiveModel {
+        team_id: Set(team_id),
         sha256: Set(sha256.to_owned()),
         size: Set(i64::try_from(bytes.len()).unwrap_or(i64::MAX)),
         bytes: Set(bytes),
         last_used_at: Set(now),
     })
-    // Another upload of the same bytes stored it meanwhile (PostgreSQL).
-    .on_conflict(
-        OnConflict::column(storage_blob::Column::Sha256)
-            .update_column(storage_blob::Column::LastUsedAt)
-            .to_owned(),
-    )
     .exec_without_returning(txn)
     .await?;
     Ok(())

@@ -88,22 +88,21 @@ pub fn list<'a>(
                     time(b),
                     b_key.as_bytes(),
                 ))
-            })
+            });
         }
     }
     if order == Order::Desc {
-        match column {
-            Column::Name => entries.reverse(),
+        if column == Column::Name {
+            entries.reverse();
+        } else {
             // Folders stay first.
-            _ => {
-                let first_file = entries
-                    .iter()
-                    .position(|(_, entry)| matches!(entry, Entry::File { .. }))
-                    .unwrap_or(entries.len());
-                let (folders, files) = entries.split_at_mut(first_file);
-                folders.reverse();
-                files.reverse();
-            }
+            let first_file = entries
+                .iter()
+                .position(|(_, entry)| matches!(entry, Entry::File { .. }))
+                .unwrap_or(entries.len());
+            let (folders, files) = entries.split_at_mut(first_file);
+            folders.reverse();
+            files.reverse();
         }
     }
     let offset = usize::try_from(offset).unwrap_or(usize::MAX);

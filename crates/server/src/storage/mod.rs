@@ -19,6 +19,7 @@ use std::time::Duration;
 
 use axum::{
     Json, Router,
+    body::{Body, Bytes},
     extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State},
     http::{HeaderMap, HeaderValue, StatusCode, header, request::Parts},
     middleware,
@@ -44,7 +45,7 @@ use crate::{
 
 /// How long a storage request may take: an upload of the largest file over a slow connection
 /// takes minutes, not the API's seconds.
-const STORAGE_TIMEOUT: Duration = Duration::from_secs(10 * 60);
+const STORAGE_TIMEOUT: Duration = Duration::from_mins(10);
 
 /// The storage service area's routes, under `/storage/v1`.
 pub fn router(state: &AppState) -> Router<AppState> {
@@ -256,15 +257,40 @@ async fn download(
     Query(query): Query<DownloadQuery>,
     headers: HeaderMap,
 ) -> Result<Response, StorageError> {
-    let (object, bytes) = repo::storage::read(&state.db, member.team.id, &key).await?;
+    let object = repo::storage::info(&state.db, member.team.id, &key).await?;
     let cache_control = format!("private, {}", object.cache_control);
     Ok(file_answer(
-        &object,
-        bytes,
+        &state,
+        object,
         &headers,
         query.download.as_deref(),
         HeaderValue::try_from(cache_control).ok(),
     ))
+}
+
+/// The pieces a download is read and sent in.
+const PIECE_BYTES: u64 = 256 * 1024;
+
+/// The content of `object`, read from the database a piece at a time as the client takes it: a
+/// slow reader holds one piece in memory, not the file.
+fn content(state: &AppState, object: storage_object::Model) -> Body {
+    let size = u64::try_from(object.size).unwrap_or(0);
+    let db = state.db.clone();
+    let pieces = futures_util::stream::try_unfold(0_u64, move |offset| {
+        let (db, object) = (db.clone(), object.clone());
+        async move {
+            if offset >= size {
+                return Ok(None);
+            }
+            let piece = repo::storage::piece(&db, &object, offset, PIECE_BYTES).await?;
+            if piece.is_empty() {
+                return Err(repo::RepoError::Broken(anyhow::anyhow!("object {} ended early", object.id)));
+            }
+            let next = offset + u64::try_from(piece.len()).unwrap_or(u64::MAX);
+            Ok(Some((Bytes::from(piece), next)))
+        }
+    });
+    Body::from_stream(pieces)
 }
 
 #[derive(Debug, Deserialize)]
@@ -281,13 +307,13 @@ const SHOWN_IN_PLACE: [&str; 4] = ["image/png", "image/jpeg", "image/gif", "imag
 /// A file's bytes as a download answers them: its type, validators and cache header; 304 when
 /// the client's copy is this one.
 fn file_answer(
-    object: &storage_object::Model,
-    bytes: Vec<u8>,
+    state: &AppState,
+    object: storage_object::Model,
     request: &HeaderMap,
     download: Option<&str>,
     cache_control: Option<HeaderValue>,
 ) -> Response {
-    let etag = etag(object);
+    let etag = etag(&object);
     let mut headers = HeaderMap::new();
     if let Ok(value) = HeaderValue::try_from(&etag) {
         headers.insert(header::ETAG, value);
@@ -300,6 +326,8 @@ fn file_answer(
     }
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    // Not for another site's page to embed (the cookie goes with same-site requests).
+    headers.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
     let unchanged = request
         .get(header::IF_NONE_MATCH)
         .and_then(|value| value.to_str().ok())
@@ -315,7 +343,10 @@ fn file_answer(
         let name = download.filter(|name| !name.is_empty()).unwrap_or_else(|| file_name(&object.name));
         headers.insert(header::CONTENT_DISPOSITION, attachment(name));
     }
-    (StatusCode::OK, headers, bytes).into_response()
+    if let Ok(value) = HeaderValue::try_from(object.size.to_string()) {
+        headers.insert(header::CONTENT_LENGTH, value);
+    }
+    (StatusCode::OK, headers, content(state, object)).into_response()
 }
 
 /// The last segment of a key.
@@ -511,15 +542,22 @@ async fn sign_many(
     Ok(Json(answers))
 }
 
+/// Whether `c` changes the direction of the text after it (a name `rtl\u{202E}gpj.exe` shows as
+/// `rtlexe.jpg`).
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
 /// The longest key of a file, in bytes.
 const MAX_KEY_BYTES: usize = 1_024;
 
-/// A key as the bucket stores it: not empty, at most [`MAX_KEY_BYTES`], no control character or
-/// backslash, no empty, `.` or `..` segment (so no leading, trailing or doubled `/`).
+/// A key as the bucket stores it: not empty, at most [`MAX_KEY_BYTES`], no control or direction
+/// character, no backslash, `?` or `#` (which would end the path of a signed URL), no empty, `.`
+/// or `..` segment (so no leading, trailing or doubled `/`).
 fn object_key(key: &str) -> Result<String, StorageError> {
     let valid = !key.is_empty()
         && key.len() <= MAX_KEY_BYTES
-        && !key.chars().any(|c| c.is_control() || c == '\\')
+        && !key.chars().any(|c| c.is_control() || matches!(c, '\\' | '?' | '#') || is_bidi_control(c))
         && key.split('/').all(|segment| !segment.is_empty() && segment != "." && segment != "..");
     if valid {
         Ok(key.to_owned())
@@ -537,7 +575,20 @@ mod tests {
         for good in ["logo.dst", "customers/Acme/logo v2.pes", "Rosé.jef"] {
             assert_eq!(object_key(good).unwrap(), good);
         }
-        for bad in ["", "/logo.dst", "a//b", "a/", "../x", "a/./b", "a\\b", "a\nb", &"x".repeat(1_025)] {
+        for bad in [
+            "",
+            "/logo.dst",
+            "a//b",
+            "a/",
+            "../x",
+            "a/./b",
+            "a\\b",
+            "a\nb",
+            "a?b",
+            "a#b",
+            "rtl\u{202E}gpj.exe",
+            &"x".repeat(1_025),
+        ] {
             assert!(object_key(bad).is_err(), "{bad:?}");
         }
     }

@@ -1,9 +1,9 @@
 //! Signed URLs: a link that downloads one file without signing in, until it expires. The token
 //! in it is signed with the server's token key (ES256, as the access tokens; another audience,
-//! so neither can stand for the other) and names the bucket, the key and the object's id: it
-//! grants downloading that one file, and stops working when the file is removed, moved or
-//! replaced by a new upload under another key. Storage's own tokens are HS256 with the project's
-//! secret; storage-js never reads them.
+//! so neither can stand for the other) and names the bucket, the key, the object's id and its
+//! content's SHA-256: it grants downloading that one file as it was, and stops working when the
+//! file is removed, moved or replaced. Storage's own tokens are HS256 with the project's secret
+//! and name the path alone; storage-js never reads them.
 
 use axum::{
     extract::{Path, Query, State},
@@ -35,6 +35,8 @@ struct Claims {
     url: String,
     /// The object the URL was made for.
     object: ObjectId,
+    /// Its content then.
+    sha256: String,
 }
 
 /// The body of `POST /object/sign/{bucket}/{key}`.
@@ -101,6 +103,7 @@ pub fn url(
         exp: now.saturating_add(i64::try_from(expires_in).unwrap_or(i64::MAX)),
         url: format!("{bucket}/{}", object.name),
         object: object.id,
+        sha256: object.sha256.clone(),
     };
     let token = keys.sign_for(&claims).map_err(|error| StorageError::App(error.into()))?;
     Ok(format!("/object/sign/{bucket}/{}?token={token}", object.name))
@@ -114,7 +117,7 @@ pub struct SignedQuery {
 
 /// `GET /object/sign/{bucket}/{key}?token=`: the file a signed URL names, to anyone who has the
 /// URL, until it expires. A token for another file, expired or forged answers 400 `InvalidJWT`
-/// or `InvalidSignature`, as Storage's; a file gone since answers 404.
+/// or `InvalidSignature`, as Storage's; a file gone, moved or replaced since answers 404.
 pub async fn download(
     State(state): State<AppState>,
     Path((bucket, key)): Path<(String, String)>,
@@ -125,14 +128,14 @@ pub async fn download(
         .auth
         .keys
         .verify_for(&query.token, AUDIENCE)
-        .map_err(|error| StorageError::invalid("InvalidJWT", error.to_string()))?;
+        .map_err(|error| StorageError::invalid("InvalidJWT", token_refusal(&error)))?;
     if claims.url != format!("{bucket}/{key}") {
         return Err(StorageError::invalid("InvalidSignature", "Invalid signature"));
     }
     let team =
         repo::teams::by_public_or_id(&state.db, &bucket).await?.ok_or_else(StorageError::no_such_key)?;
-    let (object, bytes) = repo::storage::read_by_id(&state.db, team.id, &key, claims.object).await?;
-    let mut answer = file_answer(&object, bytes, &headers, query.download.as_deref(), None);
+    let object = repo::storage::signed(&state.db, team.id, &key, (claims.object, &claims.sha256)).await?;
+    let mut answer = file_answer(&state, object, &headers, query.download.as_deref(), None);
     if answer.status() == StatusCode::OK || answer.status() == StatusCode::NOT_MODIFIED {
         let expires = OffsetDateTime::from_unix_timestamp(claims.exp).unwrap_or(OffsetDateTime::UNIX_EPOCH);
         if let Ok(value) = HeaderValue::try_from(httpdate(expires)) {
@@ -141,4 +144,13 @@ pub async fn download(
         answer.headers_mut().insert(axum::http::header::CACHE_CONTROL, HeaderValue::from_static("private"));
     }
     Ok(answer)
+}
+
+/// Why a token was refused, in a few words: expired, or not a valid signed URL (never the
+/// parser's own words).
+fn token_refusal(error: &jsonwebtoken::errors::Error) -> &'static str {
+    match error.kind() {
+        jsonwebtoken::errors::ErrorKind::ExpiredSignature => "This signed URL has expired.",
+        _ => "This is not a valid signed URL.",
+    }
 }

@@ -7,7 +7,8 @@
 //! [`Files::UPLOADS_AT_ONCE`] at once; the others wait their turn with their bodies unread, and
 //! after [`TURN_WAIT`] answer 503 with `Retry-After`. A file over `--max-file-mb` answers 413,
 //! from its `Content-Length` when it says, else as soon as the bytes read pass the limit. Its
-//! SHA-256 is computed off the async workers ([`crate::blocking::HeavyWork`]).
+//! SHA-256 is computed off the async workers ([`crate::blocking::HeavyWork`]). A body that sends
+//! nothing for [`READ_IDLE`] is given up (408), so a stalled upload does not keep its turn.
 
 use axum::{
     extract::{FromRequest, Multipart, Request},
@@ -25,7 +26,10 @@ use crate::{
 };
 
 /// The longest an upload waits for its turn before it answers 503.
-const TURN_WAIT: std::time::Duration = std::time::Duration::from_secs(60);
+const TURN_WAIT: std::time::Duration = std::time::Duration::from_mins(1);
+
+/// The longest an upload's body may send nothing before it is given up (408).
+const READ_IDLE: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// The most bytes of the uploader's metadata kept with a file.
 const MAX_METADATA_BYTES: usize = 8 * 1024;
@@ -105,7 +109,7 @@ async fn from_bytes(request: Request, limit: usize) -> Result<Read, Option<Stora
     let headers = request.headers().clone();
     let mut stream = request.into_body().into_data_stream();
     let mut bytes = Vec::new();
-    while let Some(chunk) = stream.next().await {
+    while let Some(chunk) = tokio::time::timeout(READ_IDLE, stream.next()).await.map_err(|_| Some(idle()))? {
         let chunk = chunk.map_err(|error| Some(unreadable(&error)))?;
         if bytes.len() + chunk.len() > limit {
             return Err(None);
@@ -114,7 +118,8 @@ async fn from_bytes(request: Request, limit: usize) -> Result<Read, Option<Stora
     }
     let mimetype =
         header_text(&headers, header::CONTENT_TYPE).unwrap_or_else(|| "application/octet-stream".to_owned());
-    let cache_control = header_text(&headers, header::CACHE_CONTROL).unwrap_or_else(|| "no-cache".to_owned());
+    let cache_control =
+        cache_control(headers.get(header::CACHE_CONTROL).and_then(|value| value.to_str().ok()));
     let user_metadata = match headers.get("x-metadata") {
         Some(value) => Some(
             STANDARD
@@ -152,7 +157,11 @@ async fn from_form(request: Request, state: &AppState, limit: usize) -> Result<R
         // The file: the first part with a file name, or the one named "".
         let part_type = field.content_type().map(str::to_owned);
         let mut bytes = Vec::new();
-        while let Some(chunk) = field.chunk().await.map_err(|error| unreadable(&error))? {
+        while let Some(chunk) = tokio::time::timeout(READ_IDLE, field.chunk())
+            .await
+            .map_err(|_| idle())?
+            .map_err(|error| unreadable(&error))?
+        {
             if bytes.len() + chunk.len() > limit {
                 return Err(too_large(&state.files));
             }
@@ -162,7 +171,7 @@ async fn from_form(request: Request, state: &AppState, limit: usize) -> Result<R
         return Ok(Read {
             bytes,
             mimetype: capped(mimetype),
-            cache_control: capped(cache_control.unwrap_or_else(|| "no-cache".to_owned())),
+            cache_control: self::cache_control(cache_control.as_deref()),
             user_metadata,
         });
     }
@@ -194,6 +203,29 @@ fn metadata(json: &str) -> Result<String, StorageError> {
         .map_err(|_| StorageError::invalid("InvalidRequest", "The metadata is not JSON."))
 }
 
+/// How long a download may be kept: `max-age` of the upload's `Cache-Control` (`max-age=N`, or
+/// the bare seconds of a form's `cacheControl`), at most a year, `no-cache` when it says so, else
+/// an hour. Nothing else it says is kept: a team's file is always `private`.
+fn cache_control(asked: Option<&str>) -> String {
+    const YEAR: u64 = 365 * 24 * 3600;
+    let Some(asked) = asked else { return "max-age=3600".to_owned() };
+    if asked.contains("no-cache") || asked.contains("no-store") {
+        return "no-cache".to_owned();
+    }
+    let seconds = asked
+        .split(',')
+        .find_map(|part| part.trim().strip_prefix("max-age=").and_then(|n| n.trim().parse::<u64>().ok()));
+    format!("max-age={}", seconds.unwrap_or(3600).min(YEAR))
+}
+
+fn idle() -> StorageError {
+    StorageError::new(
+        StatusCode::REQUEST_TIMEOUT,
+        "RequestTimeout",
+        "The upload stopped sending; send it again.",
+    )
+}
+
 fn too_large(files: &Files) -> StorageError {
     StorageError::new(
         StatusCode::PAYLOAD_TOO_LARGE,
@@ -209,4 +241,19 @@ fn unreadable(error: &dyn std::fmt::Display) -> StorageError {
         return StorageError::new(StatusCode::PAYLOAD_TOO_LARGE, "EntityTooLarge", message);
     }
     StorageError::invalid("InvalidRequest", format!("The upload could not be read: {message}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::cache_control;
+
+    #[test]
+    fn a_download_keeps_only_how_long_it_may_be_kept() {
+        assert_eq!(cache_control(None), "max-age=3600");
+        assert_eq!(cache_control(Some("max-age=60")), "max-age=60");
+        assert_eq!(cache_control(Some("public, max-age=31536000, immutable")), "max-age=31536000");
+        assert_eq!(cache_control(Some("max-age=999999999999")), "max-age=31536000");
+        assert_eq!(cache_control(Some("no-cache")), "no-cache");
+        assert_eq!(cache_control(Some("public")), "max-age=3600");
+    }
 }

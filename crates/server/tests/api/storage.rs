@@ -158,7 +158,7 @@ async fn members_write_viewers_read_and_strangers_find_no_bucket(
 
 #[rstest]
 #[tokio::test]
-async fn the_same_content_is_stored_once_and_goes_when_no_file_names_it(
+async fn the_same_content_is_stored_once_a_team_and_goes_when_no_file_names_it(
     #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
 ) {
     let app = spawn_app(backend).await;
@@ -178,9 +178,10 @@ async fn the_same_content_is_stored_once_and_goes_when_no_file_names_it(
         )
         .await;
     assert_eq!(copied.assert_status(StatusCode::OK)["Key"], format!("{team}/d.dst"));
+    // One blob in each team: a team's blobs are its own, never another's.
     assert_eq!(
         (app.count("storage_objects", "1 = 1").await, app.count("storage_blobs", "1 = 1").await),
-        (4, 1)
+        (4, 2)
     );
     // A key taken is refused without `x-upsert`, replaced with it.
     app.upload(&owner, &team, "a.dst", design("other"))
@@ -197,7 +198,7 @@ async fn the_same_content_is_stored_once_and_goes_when_no_file_names_it(
         .await;
     replaced.assert_status(StatusCode::OK);
     assert_eq!(app.download(&owner, &team, "a.dst").await.bytes().await.unwrap(), design("other"));
-    assert_eq!(app.count("storage_blobs", "1 = 1").await, 2);
+    assert_eq!(app.count("storage_blobs", "1 = 1").await, 3);
 
     for (bucket, keys) in
         [(&team, json!(["a.dst", "b.dst", "d.dst", "not-there.dst"])), (&other, json!(["c.dst"]))]
@@ -216,7 +217,7 @@ async fn the_same_content_is_stored_once_and_goes_when_no_file_names_it(
     );
     assert_eq!(
         bobbin_server::repo::storage::prune_blobs(&app.db, now + time::Duration::seconds(1)).await.unwrap(),
-        2
+        3
     );
     assert_eq!(app.count("storage_blobs", "1 = 1").await, 0);
 }
@@ -417,10 +418,12 @@ async fn two_servers_on_one_postgresql_serve_the_same_files() {
     let second = spawn_second_server(&first).await;
     let owner = first.person("owner").await;
     let team = first.team(&owner, "Stitch Shop").await;
-    first.upload(&owner, &team, "rose.dst", design("rose")).await.assert_status(StatusCode::OK);
+    // Larger than a download's piece (256 KiB), so it is sent in several.
+    let big: Vec<u8> = (0..600_000_u32).map(|n| u8::try_from(n % 251).unwrap()).collect();
+    first.upload(&owner, &team, "rose.dst", big.clone()).await.assert_status(StatusCode::OK);
     let there = second.download(&owner, &team, "rose.dst").await;
     assert_eq!(there.status(), StatusCode::OK);
-    assert_eq!(there.bytes().await.unwrap(), design("rose"));
+    assert_eq!(there.bytes().await.unwrap(), big);
 }
 
 #[tokio::test]
@@ -449,4 +452,107 @@ async fn a_backup_restored_keeps_the_files() {
     let back = server.download(&owner, &team, "rose.dst").await;
     assert_eq!(back.status(), StatusCode::OK);
     assert_eq!(back.bytes().await.unwrap(), design("rose"));
+}
+
+#[rstest]
+#[tokio::test]
+async fn uploads_at_once_cannot_go_over_the_quota_together(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = std::sync::Arc::new(
+        spawn_app_with(backend, |args| {
+            args.team_storage_mb = 5.try_into().unwrap();
+            args.max_file_mb = 2.try_into().unwrap();
+        })
+        .await,
+    );
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    // Eight files of 1.9 MB at once, and eight uploads of one new key: room for two files.
+    let uploads = (0..8_u8).map(|n| {
+        let (app, owner, team) = (std::sync::Arc::clone(&app), owner.clone(), team.clone());
+        tokio::spawn(async move {
+            app.upload(&owner, &team, &format!("f{n}.dst"), vec![n; 1_900_000]).await.status
+        })
+    });
+    let same_key = (0..8_u8).map(|n| {
+        let (app, owner, team) = (std::sync::Arc::clone(&app), owner.clone(), team.clone());
+        tokio::spawn(async move { app.upload(&owner, &team, "same.dst", vec![n; 10]).await.status })
+    });
+    let mut statuses = Vec::new();
+    for task in uploads.chain(same_key) {
+        statuses.push(task.await.unwrap());
+    }
+    let stored = statuses[..8].iter().filter(|status| **status == StatusCode::OK).count();
+    assert_eq!(stored, 2, "{statuses:?}");
+    assert!(
+        statuses[..8].iter().all(|s| *s == StatusCode::OK || *s == StatusCode::PAYLOAD_TOO_LARGE),
+        "{statuses:?}"
+    );
+    let same: Vec<_> = statuses[8..].to_vec();
+    assert_eq!(same.iter().filter(|s| **s == StatusCode::OK).count(), 1, "{same:?}");
+    assert!(same.iter().all(|s| *s == StatusCode::OK || *s == StatusCode::CONFLICT), "{same:?}");
+}
+
+#[tokio::test]
+async fn a_signed_url_ends_when_its_file_is_replaced_and_keys_that_would_break_it_are_refused() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    app.upload(&owner, &team, "plan.txt", b"v1".to_vec()).await.assert_status(StatusCode::OK);
+    let signed = app
+        .storage_json(
+            &owner,
+            Method::POST,
+            &format!("/object/sign/{team}/plan.txt"),
+            json!({ "expiresIn": 600 }),
+        )
+        .await;
+    let path = signed.assert_status(StatusCode::OK)["signedURL"].as_str().unwrap().to_owned();
+    let before = app.client.get(app.url(&format!("/storage/v1{path}"))).send().await.unwrap();
+    assert_eq!(before.headers()["cross-origin-resource-policy"], "same-origin");
+    assert_eq!(before.bytes().await.unwrap().as_ref(), b"v1");
+    app.storage(
+        &owner,
+        Method::PUT,
+        &format!("/object/{team}/plan.txt"),
+        Some((b"v2".to_vec(), "text/plain")),
+        &[],
+    )
+    .await
+    .assert_status(StatusCode::OK);
+    send(app.client.get(app.url(&format!("/storage/v1{path}"))))
+        .await
+        .assert_storage_error(StatusCode::NOT_FOUND, "NoSuchKey");
+
+    for key in ["a%3Fb.txt", "a%23b.txt", "rtl%E2%80%AEgpj.exe"] {
+        app.upload(&owner, &team, key, b"x".to_vec())
+            .await
+            .assert_storage_error(StatusCode::BAD_REQUEST, "InvalidKey");
+    }
+    // Only how long a download may be kept is taken from the upload, and it is always private.
+    app.storage(
+        &owner,
+        Method::POST,
+        &format!("/object/{team}/cached.txt"),
+        Some((b"x".to_vec(), "text/plain")),
+        &[("cache-control", "public, max-age=60, immutable")],
+    )
+    .await
+    .assert_status(StatusCode::OK);
+    let cached = app.download(&owner, &team, "cached.txt").await;
+    assert_eq!(cached.headers()[header::CACHE_CONTROL], "private, max-age=60");
+}
+
+#[tokio::test]
+async fn deleting_a_team_deletes_its_files() {
+    let app = spawn_app(Backend::Sqlite).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    app.upload(&owner, &team, "rose.dst", design("rose")).await.assert_status(StatusCode::OK);
+    app.api_delete(&owner, &format!("/teams/{team}")).await.assert_status(StatusCode::NO_CONTENT);
+    assert_eq!(
+        (app.count("storage_objects", "1 = 1").await, app.count("storage_blobs", "1 = 1").await),
+        (0, 0)
+    );
 }
