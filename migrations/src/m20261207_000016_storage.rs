@@ -51,6 +51,9 @@ impl MigrationTrait for Migration {
                     // The uploader's own metadata, JSON.
                     .col(text_null(StorageObjects::UserMetadata))
                     .col(uuid_null(StorageObjects::Owner))
+                    // What the core read of a design file, JSON: its summary and colour blocks,
+                    // or why it could not; null for a file that is no design.
+                    .col(text_null(StorageObjects::Design))
                     .col(timestamp_with_time_zone(StorageObjects::CreatedAt))
                     .col(timestamp_with_time_zone(StorageObjects::UpdatedAt))
                     .foreign_key(
@@ -145,6 +148,7 @@ enum StorageObjects {
     CacheControl,
     UserMetadata,
     Owner,
+    Design,
     CreatedAt,
     UpdatedAt,
 }

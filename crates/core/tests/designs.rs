@@ -154,6 +154,19 @@ fn a_pes_block_colour_comes_from_its_pec_index_not_the_thread_chart_order() {
 }
 
 #[test]
+fn the_colour_blocks_add_up_to_the_summary_and_carry_the_files_colours() {
+    for name in sample_names() {
+        let design = read_sample(&name);
+        let summary = design.summary();
+        let blocks = design.blocks();
+        assert_eq!(blocks.len(), summary.colours as usize, "{name}");
+        assert_eq!(blocks.iter().map(|block| block.stitches).sum::<u32>(), summary.stitches, "{name}");
+        let stored: Vec<_> = blocks.iter().map_while(|block| block.colour).collect();
+        assert_eq!(stored, summary.thread_colours, "{name}");
+    }
+}
+
+#[test]
 fn every_design_ends_with_one_end_record() {
     for name in sample_names() {
         let design = read_sample(&name);

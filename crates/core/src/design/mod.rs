@@ -268,6 +268,15 @@ pub struct DesignSummary {
     pub threads_needed: u32,
 }
 
+/// One colour block of a design, in stitching order: how many stitches it sews, and its colour
+/// where the file stores one (PES, VP3; never DST, JEF as read here, or EXP).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub struct ColourBlock {
+    pub stitches: u32,
+    pub colour: Option<Rgb8>,
+}
+
 /// A thinned outline of a design for drawing: per colour block, the lines its stitches make.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -371,6 +380,29 @@ impl Design {
             threads: self.threads.clone(),
             threads_needed,
         }
+    }
+
+    /// The colour blocks in stitching order, each with its stitches and its colour where the
+    /// file stores one: as many as the summary's `colours` (none without stitches).
+    pub fn blocks(&self) -> Vec<ColourBlock> {
+        let mut blocks = Vec::new();
+        let mut stitches = 0_u32;
+        for record in &self.records {
+            match record.kind {
+                RecordKind::Stitch => stitches += 1,
+                RecordKind::ColourChange | RecordKind::End => {
+                    let colour = self.stored_threads.get(blocks.len()).map(|thread| thread.colour);
+                    blocks.push(ColourBlock { stitches, colour });
+                    stitches = 0;
+                }
+                RecordKind::Jump | RecordKind::Trim => {}
+            }
+        }
+        // As the summary counts them: colour changes + 1 blocks, or none without a stitch.
+        if blocks.iter().all(|block| block.stitches == 0) {
+            blocks.clear();
+        }
+        blocks
     }
 
     /// An outline for drawing, with at most `max_points` points in all: when the design has more

@@ -23,6 +23,9 @@ pub struct Model {
     pub user_metadata: Option<String>,
     /// Who uploaded it, while their account exists.
     pub owner: Option<UserId>,
+    /// What the core read of it as a design file, JSON (`crate::storage::designs`); `None` for a
+    /// file that is no design.
+    pub design: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

@@ -54,6 +54,8 @@ pub struct NewObject {
     pub mimetype: String,
     pub cache_control: String,
     pub user_metadata: Option<String>,
+    /// What the core read of it as a design, JSON.
+    pub design: Option<String>,
 }
 
 /// Stores `object` in `team_id`'s bucket for `owner`: a new key, or with `upsert` a new content
@@ -99,6 +101,7 @@ pub async fn put(
             cache_control: Set(object.cache_control),
             user_metadata: Set(object.user_metadata),
             owner: Set(Some(owner)),
+            design: Set(object.design),
             created_at: Set(existing.as_ref().map_or(now, |row| row.created_at)),
             updated_at: Set(now),
         };
@@ -251,6 +254,7 @@ pub async fn copy(
             cache_control: Set(source.cache_control),
             user_metadata: Set(source.user_metadata),
             owner: Set(Some(owner)),
+            design: Set(source.design),
             created_at: Set(now),
             updated_at: Set(now),
         };

@@ -146,6 +146,7 @@ mod tests {
                 cache_control: String::new(),
                 user_metadata: None,
                 owner: None,
+                design: None,
                 created_at: start,
                 updated_at: start + Duration::seconds(i64::try_from(index).unwrap()),
             })

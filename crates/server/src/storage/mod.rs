@@ -10,6 +10,7 @@
 //! this differs (the HTTP status of errors, no public buckets, one bucket a team), the module
 //! that does it says so.
 
+mod designs;
 mod error;
 mod list;
 mod signed;
@@ -198,6 +199,8 @@ async fn info(
         "metadata": object.user_metadata.as_deref().and_then(|json| serde_json::from_str::<Value>(json).ok()),
         "last_modified": timestamp(object.updated_at),
         "created_at": timestamp(object.created_at),
+        // Bobbin's own: what the file is as a design (`designs`).
+        "design": designs::shown(object.design.as_deref()),
     })))
 }
 
@@ -242,7 +245,16 @@ async fn store(
 ) -> Result<Json<Uploaded>, StorageError> {
     let key = object_key(key)?;
     let Upload { bytes, sha256, mimetype, cache_control, user_metadata, .. } = upload;
-    let object = NewObject { name: key.clone(), bytes, sha256, mimetype, cache_control, user_metadata };
+    let read_as = key.clone();
+    let (bytes, design) = state
+        .heavy_work
+        .run(move || {
+            let design = designs::describe(&bytes, &read_as);
+            (bytes, design)
+        })
+        .await?;
+    let object =
+        NewObject { name: key.clone(), bytes, sha256, mimetype, cache_control, user_metadata, design };
     let stored =
         repo::storage::put(&state.db, member.team.id, member.user.id, object, upsert, state.files.team_bytes)
             .await?;

@@ -556,3 +556,44 @@ async fn deleting_a_team_deletes_its_files() {
         (0, 0)
     );
 }
+
+#[rstest]
+#[tokio::test]
+async fn a_design_file_keeps_what_the_core_reads_of_it(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    let sample = |name: &str| {
+        std::fs::read(format!("{}/../../testdata/designs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+    };
+    let info = async |key: &str| {
+        let answer = app.storage(&owner, Method::GET, &format!("/object/info/{team}/{key}"), None, &[]).await;
+        answer.assert_status(StatusCode::OK)["design"].clone()
+    };
+
+    app.upload(&owner, &team, "star.pes", sample("star-v7.pes")).await.assert_status(StatusCode::OK);
+    let star = info("star.pes").await;
+    assert_eq!(star["summary"]["format"], "pes");
+    let blocks = star["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len() as u64, star["summary"]["colours"].as_u64().unwrap());
+    assert_eq!(
+        blocks.iter().map(|block| block["stitches"].as_u64().unwrap()).sum::<u64>(),
+        star["summary"]["stitches"].as_u64().unwrap()
+    );
+    assert!(
+        blocks.iter().all(|block| block["colour"].as_str().is_some_and(|c| c.starts_with('#'))),
+        "{star}"
+    );
+
+    // Cut short: marked as a design Bobbin cannot read, with no partial summary.
+    let dst = sample("star.dst");
+    app.upload(&owner, &team, "cut.dst", dst[..700].to_vec()).await.assert_status(StatusCode::OK);
+    let cut = info("cut.dst").await;
+    assert!(cut["unreadable"].as_str().is_some_and(|why| !why.is_empty()), "{cut}");
+    assert!(cut.get("summary").is_none(), "{cut}");
+    // Not a design at all.
+    app.upload(&owner, &team, "prices.pdf", b"%PDF-1.7".to_vec()).await.assert_status(StatusCode::OK);
+    assert_eq!(info("prices.pdf").await, Value::Null);
+}
