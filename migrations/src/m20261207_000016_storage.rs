@@ -54,6 +54,8 @@ impl MigrationTrait for Migration {
                     // What the core read of a design file, JSON: its summary and colour blocks,
                     // or why it could not; null for a file that is no design.
                     .col(text_null(StorageObjects::Design))
+                    // A design's preview, SVG (the server draws it once, when the file comes).
+                    .col(text_null(StorageObjects::Preview))
                     .col(timestamp_with_time_zone(StorageObjects::CreatedAt))
                     .col(timestamp_with_time_zone(StorageObjects::UpdatedAt))
                     .foreign_key(
@@ -149,6 +151,7 @@ enum StorageObjects {
     UserMetadata,
     Owner,
     Design,
+    Preview,
     CreatedAt,
     UpdatedAt,
 }

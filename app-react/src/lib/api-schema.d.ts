@@ -275,6 +275,27 @@ export interface paths {
         patch: operations["rename"];
         trace?: never;
     };
+    "/api/v2/teams/{team_id}/designs/{design_id}/preview.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A design's preview (any member): an SVG of its stitches, each colour block in its colour, as
+         *     the pricing page draws a design. The browser keeps it and asks again with its `ETag` (the
+         *     file's content) each time, so a grid of designs downloads each once.
+         */
+        get: operations["design_preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{team_id}/export": {
         parameters: {
             query?: never;
@@ -3168,6 +3189,74 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    design_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                /** @description The file's id, as the storage service area gives it (`Id`) */
+                design_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description The copy the client holds is this one */
+            304: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such file in this team, or no design Bobbin can read; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -167,6 +167,25 @@ fn the_colour_blocks_add_up_to_the_summary_and_carry_the_files_colours() {
 }
 
 #[test]
+fn a_preview_draws_each_block_in_its_colour_as_svg() {
+    let star = read_sample("star-v7.pes");
+    let preview = star.preview(2_000);
+    let svg = preview.to_svg();
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\""), "{svg:.80}");
+    assert!(svg.ends_with("</svg>"));
+    assert_eq!(svg.matches("<g stroke=").count(), preview.blocks.len());
+    let lines: usize = preview.blocks.iter().map(|block| block.lines.len()).sum();
+    assert_eq!(svg.matches("<polyline").count(), lines);
+    for colour in star.summary().thread_colours {
+        assert!(svg.contains(&format!("<g stroke=\"{colour}\">")), "{colour}");
+    }
+    // A file without colours is drawn in the neutrals, in turn.
+    let dst = read_sample("star.dst").preview(2_000).to_svg();
+    assert!(dst.contains(&format!("<g stroke=\"{}\">", design::NEUTRALS[0])));
+    assert!(!svg.contains("script") && !dst.contains("script"));
+}
+
+#[test]
 fn every_design_ends_with_one_end_record() {
     for name in sample_names() {
         let design = read_sample(&name);

@@ -29,7 +29,9 @@ use crate::{
         error::AuthError,
         extract::{CurrentSession, bearer, from_access_token, from_access_token_with_default_team},
     },
-    entity::ids::{InvitePublicId, LogPublicId, MachinePublicId, QuotePublicId, ThreadPublicId, UserId},
+    entity::ids::{
+        InvitePublicId, LogPublicId, MachinePublicId, ObjectId, QuotePublicId, ThreadPublicId, UserId,
+    },
     error::{AppError, FieldError},
     repo::{
         RepoError, invites, machines, members, quotes, threads,
@@ -341,6 +343,13 @@ impl InPath for LogPublicId {
 impl InPath for QuotePublicId {
     const PARAM: &'static str = "quote_id";
     const NOT_FOUND: &'static str = quotes::NOT_FOUND;
+}
+
+/// A design of the team's library: a file of its bucket, by the id the storage service area
+/// gives it.
+impl InPath for ObjectId {
+    const PARAM: &'static str = "design_id";
+    const NOT_FOUND: &'static str = crate::repo::storage::NO_DESIGN;
 }
 
 impl InPath for InvitePublicId {

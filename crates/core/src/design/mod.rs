@@ -298,6 +298,51 @@ pub struct PreviewBlock {
     pub lines: Vec<Vec<[i32; 2]>>,
 }
 
+/// The colours a preview draws blocks whose file stores none with, in turn: the pricing page's
+/// (`app-react/src/features/pricing/components/DesignView.tsx`).
+pub const NEUTRALS: [&str; 8] =
+    ["#44403c", "#a8a29e", "#1e3a8a", "#78716c", "#0f766e", "#57534e", "#9f1239", "#d6d3d1"];
+
+impl Preview {
+    /// The preview as an SVG document, drawn as the pricing page draws it: one polyline per run
+    /// of stitches, each block in its colour (or the next of [`NEUTRALS`]), in a box with a 4%
+    /// margin, lines 1.25 px wide whatever the size it is shown at. It holds numbers and colours
+    /// only, nothing of the file's text.
+    pub fn to_svg(&self) -> String {
+        use std::fmt::Write as _;
+
+        let width = i64::from(self.max_x) - i64::from(self.min_x);
+        let height = i64::from(self.max_y) - i64::from(self.min_y);
+        let (width, height) = (width.max(1), height.max(1));
+        let margin = width.max(height) * 4 / 100;
+        let mut svg = format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"{} {} {} {}\" preserveAspectRatio=\"xMidYMid meet\" \
+             stroke-width=\"1.25\" fill=\"none\" stroke-linejoin=\"round\" stroke-linecap=\"round\">",
+            i64::from(self.min_x) - margin,
+            i64::from(self.min_y) - margin,
+            width + 2 * margin,
+            height + 2 * margin,
+        );
+        let mut neutral = NEUTRALS.iter().cycle();
+        for block in &self.blocks {
+            let colour = block
+                .colour
+                .map_or_else(|| (*neutral.next().unwrap_or(&NEUTRALS[0])).to_owned(), |c| c.to_string());
+            let _ = write!(svg, "<g stroke=\"{colour}\">");
+            for line in &block.lines {
+                svg.push_str("<polyline vector-effect=\"non-scaling-stroke\" points=\"");
+                for (index, [x, y]) in line.iter().enumerate() {
+                    let _ = write!(svg, "{}{x},{y}", if index == 0 { "" } else { " " });
+                }
+                svg.push_str("\"/>");
+            }
+            svg.push_str("</g>");
+        }
+        svg.push_str("</svg>");
+        svg
+    }
+}
+
 /// The stitches' bounding box: (min x, min y, max x, max y), or `None` without stitches.
 type Bounds = (i32, i32, i32, i32);
 

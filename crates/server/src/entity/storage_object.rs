@@ -26,6 +26,8 @@ pub struct Model {
     /// What the core read of it as a design file, JSON (`crate::storage::designs`); `None` for a
     /// file that is no design.
     pub design: Option<String>,
+    /// A readable design's preview, SVG.
+    pub preview: Option<String>,
     pub created_at: OffsetDateTime,
     pub updated_at: OffsetDateTime,
 }

@@ -41,6 +41,9 @@ pub const MAX_OBJECTS: u64 = 10_000;
 /// What a missing object answers.
 pub const NO_SUCH_KEY: &str = "Object not found";
 
+/// What a design of the library that is not there, or not a design Bobbin can read, answers.
+pub const NO_DESIGN: &str = "There is no such design in this team, or it is not a design Bobbin can read.";
+
 /// How long a blob no object names is kept before the clean-up removes it.
 pub const UNUSED_BLOBS_KEPT_FOR: Duration = Duration::hours(1);
 
@@ -56,6 +59,8 @@ pub struct NewObject {
     pub user_metadata: Option<String>,
     /// What the core read of it as a design, JSON.
     pub design: Option<String>,
+    /// A readable design's preview, SVG.
+    pub preview: Option<String>,
 }
 
 /// Stores `object` in `team_id`'s bucket for `owner`: a new key, or with `upsert` a new content
@@ -102,12 +107,30 @@ pub async fn put(
             user_metadata: Set(object.user_metadata),
             owner: Set(Some(owner)),
             design: Set(object.design),
+            preview: Set(object.preview),
             created_at: Set(existing.as_ref().map_or(now, |row| row.created_at)),
             updated_at: Set(now),
         };
         Ok(if existing.is_some() { row.update(txn).await? } else { row.insert(txn).await? })
     })
     .await
+}
+
+/// The team's object with this id, without its bytes.
+///
+/// # Errors
+///
+/// [`RepoError::NotFound`] ([`NO_SUCH_KEY`]); a database error.
+pub async fn by_id(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    id: ObjectId,
+) -> Result<storage_object::Model, RepoError> {
+    storage_object::Entity::find_by_id(id)
+        .filter(storage_object::Column::TeamId.eq(team_id))
+        .one(db)
+        .await?
+        .ok_or_else(|| RepoError::NotFound(NO_SUCH_KEY.to_owned()))
 }
 
 /// The object `name` of the team's bucket, without its bytes.
@@ -255,6 +278,7 @@ pub async fn copy(
             user_metadata: Set(source.user_metadata),
             owner: Set(Some(owner)),
             design: Set(source.design),
+            preview: Set(source.preview),
             created_at: Set(now),
             updated_at: Set(now),
         };

@@ -5,6 +5,7 @@ mod account;
 mod catalog;
 mod contact;
 pub(crate) mod cross_site;
+mod designs;
 mod embedded;
 pub(crate) mod health;
 mod icons;
@@ -118,6 +119,7 @@ const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), disp
         (name = "settings", description = "Team settings, and each member's own settings in a team"),
         (name = "inventory", description = "The team's threads and machines: members write, viewers read"),
         (name = "quotes", description = "Saved quotes of the pricing calculator, priced again by the server: members save, viewers read"),
+        (name = "designs", description = "The team's design library, whose files are in the storage service area (`/storage/v1`): any member reads"),
     )
 )]
 struct ApiDoc;
@@ -337,6 +339,7 @@ fn per_person_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(teams::members, teams::put_member))
         .routes(routes!(teams::remove_member))
         .routes(routes!(teams::export::export))
+        .routes(routes!(designs::preview))
         .routes(routes!(teams::invites::list, teams::invites::create))
         .routes(routes!(teams::invites::mine))
         .routes(routes!(teams::invites::revoke))

@@ -10,15 +10,29 @@
 use bobbin_core::design::Format;
 use serde_json::{Value, json};
 
-/// What the core reads of `bytes` stored under `key`, as the JSON kept with the file; `None`
-/// for a file that is no design.
-pub fn describe(bytes: &[u8], key: &str) -> Option<String> {
-    let format = Format::detect(bytes, Some(key))?;
-    let described: Value = match format.read(bytes) {
-        Ok(design) => json!({ "summary": design.summary(), "blocks": design.blocks() }),
-        Err(error) => json!({ "unreadable": error.to_string() }),
-    };
-    Some(described.to_string())
+/// The most points a stored preview draws: enough for a large picture, some tens of kilobytes.
+pub const PREVIEW_POINTS: usize = 4_000;
+
+/// What the core reads of a file as a design: JSON of its summary and blocks (or why it cannot
+/// be read), and a readable design's preview (SVG).
+#[derive(Debug, Default, PartialEq, Eq)]
+pub struct Described {
+    pub design: Option<String>,
+    pub preview: Option<String>,
+}
+
+/// What the core reads of `bytes` stored under `key`; nothing for a file that is no design.
+pub fn describe(bytes: &[u8], key: &str) -> Described {
+    let Some(format) = Format::detect(bytes, Some(key)) else { return Described::default() };
+    match format.read(bytes) {
+        Ok(design) => Described {
+            design: Some(json!({ "summary": design.summary(), "blocks": design.blocks() }).to_string()),
+            preview: Some(design.preview(PREVIEW_POINTS).to_svg()),
+        },
+        Err(error) => {
+            Described { design: Some(json!({ "unreadable": error.to_string() }).to_string()), preview: None }
+        }
+    }
 }
 
 /// The design JSON kept with a file, as the API shows it: `null` for a file that is no design.
@@ -34,17 +48,21 @@ mod tests {
     fn a_design_keeps_its_summary_and_blocks_a_broken_one_why_and_another_file_nothing() {
         let star =
             std::fs::read(concat!(env!("CARGO_MANIFEST_DIR"), "/../../testdata/designs/star.dst")).unwrap();
-        let described: Value = serde_json::from_str(&describe(&star, "logos/star.dst").unwrap()).unwrap();
+        let star_described = describe(&star, "logos/star.dst");
+        assert!(star_described.preview.as_deref().is_some_and(|svg| svg.starts_with("<svg")));
+        let described: Value = serde_json::from_str(&star_described.design.unwrap()).unwrap();
         assert_eq!(described["summary"]["format"], "dst");
         let stitches = described["summary"]["stitches"].as_u64().unwrap();
         let blocks = described["blocks"].as_array().unwrap();
         assert_eq!(blocks.iter().map(|block| block["stitches"].as_u64().unwrap()).sum::<u64>(), stitches);
         assert!(blocks.iter().all(|block| block["colour"].is_null()), "DST stores no colours");
 
-        let cut: Value = serde_json::from_str(&describe(&star[..600], "star.dst").unwrap()).unwrap();
+        let cut = describe(&star[..600], "star.dst");
+        assert_eq!(cut.preview, None);
+        let cut: Value = serde_json::from_str(&cut.design.unwrap()).unwrap();
         assert!(cut["unreadable"].as_str().is_some_and(|why| !why.is_empty()), "{cut}");
         assert!(cut.get("summary").is_none());
-        assert_eq!(describe(b"%PDF-1.7 a price list", "prices.pdf"), None);
+        assert_eq!(describe(b"%PDF-1.7 a price list", "prices.pdf"), Described::default());
         assert_eq!(shown(None), Value::Null);
     }
 }

@@ -147,6 +147,7 @@ mod tests {
                 user_metadata: None,
                 owner: None,
                 design: None,
+                preview: None,
                 created_at: start,
                 updated_at: start + Duration::seconds(i64::try_from(index).unwrap()),
             })

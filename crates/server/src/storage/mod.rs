@@ -10,7 +10,7 @@
 //! this differs (the HTTP status of errors, no public buckets, one bucket a team), the module
 //! that does it says so.
 
-mod designs;
+pub mod designs;
 mod error;
 mod list;
 mod signed;
@@ -246,15 +246,23 @@ async fn store(
     let key = object_key(key)?;
     let Upload { bytes, sha256, mimetype, cache_control, user_metadata, .. } = upload;
     let read_as = key.clone();
-    let (bytes, design) = state
+    let (bytes, designs::Described { design, preview }) = state
         .heavy_work
         .run(move || {
-            let design = designs::describe(&bytes, &read_as);
-            (bytes, design)
+            let described = designs::describe(&bytes, &read_as);
+            (bytes, described)
         })
         .await?;
-    let object =
-        NewObject { name: key.clone(), bytes, sha256, mimetype, cache_control, user_metadata, design };
+    let object = NewObject {
+        name: key.clone(),
+        bytes,
+        sha256,
+        mimetype,
+        cache_control,
+        user_metadata,
+        design,
+        preview,
+    };
     let stored =
         repo::storage::put(&state.db, member.team.id, member.user.id, object, upsert, state.files.team_bytes)
             .await?;
@@ -270,13 +278,14 @@ async fn download(
     headers: HeaderMap,
 ) -> Result<Response, StorageError> {
     let object = repo::storage::info(&state.db, member.team.id, &key).await?;
-    let cache_control = format!("private, {}", object.cache_control);
+    // Kept by the browser, but asked again each time it is used (a 304 when unchanged): every
+    // use passes the team check, so the next person at the same browser gets nothing of it.
     Ok(file_answer(
         &state,
         object,
         &headers,
         query.download.as_deref(),
-        HeaderValue::try_from(cache_control).ok(),
+        Some(HeaderValue::from_static("private, no-cache")),
     ))
 }
 

@@ -530,7 +530,8 @@ async fn a_signed_url_ends_when_its_file_is_replaced_and_keys_that_would_break_i
             .await
             .assert_storage_error(StatusCode::BAD_REQUEST, "InvalidKey");
     }
-    // Only how long a download may be kept is taken from the upload, and it is always private.
+    // Only how long a file may be kept is taken from the upload (as its metadata says); a
+    // download is always asked again.
     app.storage(
         &owner,
         Method::POST,
@@ -541,7 +542,13 @@ async fn a_signed_url_ends_when_its_file_is_replaced_and_keys_that_would_break_i
     .await
     .assert_status(StatusCode::OK);
     let cached = app.download(&owner, &team, "cached.txt").await;
-    assert_eq!(cached.headers()[header::CACHE_CONTROL], "private, max-age=60");
+    assert_eq!(cached.headers()[header::CACHE_CONTROL], "private, no-cache");
+    let listed = app
+        .storage_json(&owner, Method::POST, &format!("/object/list/{team}"), json!({ "prefix": "" }))
+        .await;
+    let entry =
+        listed.body.as_array().unwrap().iter().find(|entry| entry["name"] == "cached.txt").unwrap().clone();
+    assert_eq!(entry["metadata"]["cacheControl"], "max-age=60");
 }
 
 #[tokio::test]
@@ -596,4 +603,45 @@ async fn a_design_file_keeps_what_the_core_reads_of_it(
     // Not a design at all.
     app.upload(&owner, &team, "prices.pdf", b"%PDF-1.7".to_vec()).await.assert_status(StatusCode::OK);
     assert_eq!(info("prices.pdf").await, Value::Null);
+
+    // The server's preview of a readable design, kept by the browser and revalidated by its ETag.
+    let id_of = async |key: &str| {
+        let answer = app.storage(&owner, Method::GET, &format!("/object/info/{team}/{key}"), None, &[]).await;
+        answer.body["id"].as_str().unwrap().to_owned()
+    };
+    let preview = |id: &str| format!("/teams/{team}/designs/{id}/preview.svg");
+    let drawn = app
+        .client
+        .get(app.url(&format!("/api/v2{}", preview(&id_of("star.pes").await))))
+        .bearer_auth(&owner.token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(drawn.status(), StatusCode::OK);
+    assert_eq!(drawn.headers()[header::CONTENT_TYPE], "image/svg+xml");
+    assert_eq!(drawn.headers()[header::CACHE_CONTROL], "private, no-cache");
+    let etag = drawn.headers()[header::ETAG].to_str().unwrap().to_owned();
+    let svg = drawn.text().await.unwrap();
+    assert!(svg.starts_with("<svg") && svg.contains("<polyline"), "{svg:.100}");
+    for block in blocks {
+        assert!(svg.contains(&format!("<g stroke=\"{}\">", block["colour"].as_str().unwrap())));
+    }
+    let again = app
+        .client
+        .get(app.url(&format!("/api/v2{}", preview(&id_of("star.pes").await))))
+        .bearer_auth(&owner.token)
+        .header(header::IF_NONE_MATCH, &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+    // No preview for a design that cannot be read, a file that is none, another team's, or a
+    // malformed id: the same 404.
+    for id in [id_of("cut.dst").await, id_of("prices.pdf").await, "not-an-id".to_owned()] {
+        app.api_get(&owner, &preview(&id)).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    }
+    let stranger = app.person("stranger").await;
+    app.api_get(&stranger, &preview(&id_of("star.pes").await))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
 }
