@@ -13,6 +13,7 @@ use crate::{
     extract::{PathId, TeamViewer},
     repo::{self, RepoError, storage::NO_DESIGN as NO_PREVIEW},
     state::AppState,
+    storage,
 };
 
 /// A design's preview (any member): an SVG of its stitches, each colour block in its colour, as
@@ -38,8 +39,8 @@ pub async fn preview(
             RepoError::NotFound(_) => AppError::NotFound(NO_PREVIEW.to_owned()),
             other => other.into(),
         })?;
+    let etag = storage::etag(&object);
     let svg = object.preview.ok_or_else(|| AppError::NotFound(NO_PREVIEW.to_owned()))?;
-    let etag = format!("\"{}\"", object.sha256);
     let mut headers = HeaderMap::new();
     // Kept by the browser, asked again each time (a 304 while unchanged): every use passes the
     // team check, so the next person at the same browser is shown nothing of it.
@@ -48,11 +49,7 @@ pub async fn preview(
     if let Ok(value) = HeaderValue::try_from(&etag) {
         headers.insert(header::ETAG, value);
     }
-    let unchanged = request
-        .get(header::IF_NONE_MATCH)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag));
-    if unchanged {
+    if storage::held(&request, &etag) {
         return Ok((StatusCode::NOT_MODIFIED, headers).into_response());
     }
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("image/svg+xml"));

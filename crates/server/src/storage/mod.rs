@@ -176,8 +176,16 @@ fn metadata(object: &storage_object::Model) -> Value {
 }
 
 /// An object's entity tag: its content's SHA-256 (Storage's is an MD5; clients only compare it).
-fn etag(object: &storage_object::Model) -> String {
+pub fn etag(object: &storage_object::Model) -> String {
     format!("\"{}\"", object.sha256)
+}
+
+/// Whether the request's `If-None-Match` names `etag` (or `*`): the client's copy is this one.
+pub fn held(request: &HeaderMap, etag: &str) -> bool {
+    request
+        .get(header::IF_NONE_MATCH)
+        .and_then(|value| value.to_str().ok())
+        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag || tag.trim() == "*"))
 }
 
 /// `GET /object/info/{bucket}/{key}`: what is known of a file, without its bytes.
@@ -349,11 +357,7 @@ fn file_answer(
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     // Not for another site's page to embed (the cookie goes with same-site requests).
     headers.insert("cross-origin-resource-policy", HeaderValue::from_static("same-origin"));
-    let unchanged = request
-        .get(header::IF_NONE_MATCH)
-        .and_then(|value| value.to_str().ok())
-        .is_some_and(|tags| tags.split(',').any(|tag| tag.trim() == etag || tag.trim() == "*"));
-    if unchanged {
+    if held(request, &etag) {
         return (StatusCode::NOT_MODIFIED, headers).into_response();
     }
     let in_place = SHOWN_IN_PLACE.contains(&object.mimetype.as_str()) && download.is_none();
