@@ -26,6 +26,7 @@ mod m20261129_000013_reorder_point_sign_in_epoch;
 mod m20261206_000014_one_road;
 mod m20261207_000015_write_keys;
 mod m20261207_000016_storage;
+mod m20261207_000017_quote_designs;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -50,6 +51,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261206_000014_one_road::Migration),
             Box::new(m20261207_000015_write_keys::Migration),
             Box::new(m20261207_000016_storage::Migration),
+            Box::new(m20261207_000017_quote_designs::Migration),
         ]
     }
 }

@@ -275,6 +275,43 @@ export interface paths {
         patch: operations["rename"];
         trace?: never;
     };
+    "/api/v2/teams/{team_id}/designs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The team's files, a page at a time, each with the summary of the design it holds (any
+         *     member).
+         */
+        get: operations["list_designs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/designs/{design_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One file of the library, with its colour blocks and the quotes priced from it (any member). */
+        get: operations["get_design"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{team_id}/designs/{design_id}/preview.svg": {
         parameters: {
             query?: never;
@@ -1081,11 +1118,55 @@ export interface components {
              */
             teams_deleted: components["schemas"]["TeamRef"][];
         };
+        DesignBody: {
+            design: components["schemas"]["DesignItem"];
+            /** @description The newest quotes priced from it (at most 20). */
+            quotes: components["schemas"]["QuoteSummary"][];
+            /**
+             * Format: int64
+             * @description How many quotes were priced from it in all.
+             */
+            quotes_total: number;
+        };
         /**
          * @description The design-file formats the calculator reads (`bobbin_core::design::Format`).
          * @enum {string}
          */
         DesignFormat: "dst" | "pes" | "jef" | "exp" | "vp3";
+        /** @description A file of the library. */
+        DesignItem: {
+            /** Format: date-time */
+            created_at: string;
+            /**
+             * @description What Bobbin read of it as a design: `{ summary }` (and `blocks`, the colour blocks in
+             *     stitching order, when one design is asked for), `{ unreadable }` with the reason for a
+             *     design file Bobbin cannot read, or `null` for a file that is no design.
+             */
+            design: Record<string, never> | null;
+            /** @description The content's entity tag (its SHA-256, quoted): it changes when the file is replaced. */
+            etag: string;
+            /** @description The file's id (the storage service area's `id`). */
+            id: string;
+            mimetype: string;
+            /** @description Its key in the team's bucket, e.g. `logos/rosa.dst`. */
+            name: string;
+            /**
+             * Format: int64
+             * @description Bytes.
+             */
+            size: number;
+            /** Format: date-time */
+            updated_at: string;
+        };
+        DesignPage: {
+            designs: components["schemas"]["DesignItem"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            /** Format: int64 */
+            total: number;
+        };
         /**
          * @description When maintenance of one kind is next due: by `date`, or once the stitch counter passes
          *     `at_stitches`, whichever comes first.
@@ -1536,6 +1617,11 @@ export interface components {
             /** @example Stitch & Co */
             name: string;
         };
+        /**
+         * Format: uuid
+         * @description A file in a team's bucket (the storage service area).
+         */
+        ObjectId: string;
         OwnedBody: {
             threads: components["schemas"]["OwnedThread"][];
         };
@@ -1687,6 +1773,7 @@ export interface components {
         SavedDesign: {
             /** @description The design file's name, at most 255 characters. */
             file_name: string;
+            id?: components["schemas"]["ObjectId"] | null;
             summary: components["schemas"]["SavedDesignSummary"];
         };
         /** @description A design's figures, as the calculator read them from its file. */
@@ -3189,6 +3276,135 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_designs: {
+        parameters: {
+            query?: {
+                /** @description Part of the name, without regard to case. */
+                q?: string;
+                /** @description `name` (the default), `updated` or `size`. */
+                sort?: "name" | "updated" | "size";
+                /** @description `asc` (the default) or `desc`. */
+                order?: "asc" | "desc";
+                /** @description 1 or more; 1 when not given. */
+                page?: number;
+                /** @description At most 100; 48 when not given. */
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DesignPage"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_design: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                /** @description The file's id */
+                design_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DesignBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such file in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

@@ -1,7 +1,7 @@
 use sea_orm::entity::prelude::*;
 use time::OffsetDateTime;
 
-use super::ids::{QuoteId, TeamId, UserId};
+use super::ids::{ObjectId, QuoteId, TeamId, UserId};
 
 /// A saved quote of the pricing calculator (`crate::routes::quotes`).
 #[derive(Clone, Debug, PartialEq, Eq, DeriveEntityModel)]
@@ -23,6 +23,9 @@ pub struct Model {
     pub result: String,
     pub created_by: Option<UserId>,
     pub created_at: OffsetDateTime,
+    /// The design of the team's library it was priced from (`storage_objects.id`), if any; it
+    /// may since have been removed (migration 17).
+    pub design_id: Option<ObjectId>,
 }
 
 #[derive(Copy, Clone, Debug, EnumIter, DeriveRelation)]

@@ -27,7 +27,7 @@ use super::{
 use crate::{
     db::committed,
     entity::{
-        ids::{QuoteId, TeamId, UserId},
+        ids::{ObjectId, QuoteId, TeamId, UserId},
         quote,
     },
 };
@@ -92,6 +92,10 @@ pub struct SavedDesign {
     #[schema(value_type = String, max_length = 255)]
     pub file_name: Text<255>,
     pub summary: SavedDesignSummary,
+    /// The design's id in the team's library (`/storage/v1`), when it was priced from there:
+    /// the quote then shows its preview, and the design's page lists the quote.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<ObjectId>,
 }
 
 /// A design's figures, as the calculator read them from its file.
@@ -170,6 +174,14 @@ impl StoredDesign {
             Self::Unchecked(_) => None,
         }
     }
+
+    /// The design's id in the team's library, if it came from there.
+    pub fn library_id(&self) -> Option<ObjectId> {
+        match self {
+            Self::Saved(design) => design.id,
+            Self::Unchecked(_) => None,
+        }
+    }
 }
 
 /// A list of at most `N` items: a longer one is refused while it is read, so the error names
@@ -239,6 +251,30 @@ pub async fn page(
         query.order_by_desc(quote::Column::CreatedAt).order_by_desc(quote::Column::Id).paginate(db, per_page);
     let total = pages.num_items().await?;
     let rows = pages.fetch_page(page - 1).await?;
+    let people = people_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
+    let quotes = rows.iter().map(|row| summary(row, &people)).collect::<Result<_, _>>()?;
+    Ok((quotes, total))
+}
+
+/// The team's newest quotes (at most `limit`) priced from the design `design_id` of its
+/// library, and how many there are in all.
+///
+/// # Errors
+///
+/// A database error, or a stored quote that cannot be read.
+pub async fn using_design(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    design_id: ObjectId,
+    limit: u64,
+) -> Result<(Vec<QuoteSummary>, u64), RepoError> {
+    let query = quote::Entity::find()
+        .filter(quote::Column::TeamId.eq(team_id))
+        .filter(quote::Column::DesignId.eq(design_id));
+    let pages =
+        query.order_by_desc(quote::Column::CreatedAt).order_by_desc(quote::Column::Id).paginate(db, limit);
+    let total = pages.num_items().await?;
+    let rows = pages.fetch_page(0).await?;
     let people = people_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
     let quotes = rows.iter().map(|row| summary(row, &people)).collect::<Result<_, _>>()?;
     Ok((quotes, total))
@@ -374,6 +410,7 @@ async fn insert(
         result: Set(to_json(result)?),
         created_by: Set(Some(user_id)),
         created_at: Set(OffsetDateTime::now_utc()),
+        design_id: Set(stored.design.as_ref().and_then(StoredDesign::library_id)),
     }
     .insert(db)
     .await?;

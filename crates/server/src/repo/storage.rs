@@ -20,10 +20,12 @@
 use sea_orm::{
     ActiveModelTrait as _,
     ActiveValue::Set,
-    ColumnTrait as _, ConnectionTrait, DatabaseTransaction, DbErr, EntityTrait as _, QueryFilter as _,
-    QuerySelect as _,
+    ColumnTrait as _, ConnectionTrait, DatabaseTransaction, DbErr, DerivePartialModel, EntityTrait as _,
+    QueryFilter as _, QuerySelect as _,
     sea_query::{Expr, ExprTrait as _, Func, Query},
 };
+use std::collections::HashMap;
+
 use time::{Duration, OffsetDateTime};
 
 use super::{RepoError, members::lock_team};
@@ -195,17 +197,70 @@ pub async fn piece(
     piece.ok_or_else(|| RepoError::Broken(anyhow::anyhow!("the content of object {} is gone", object.id)))
 }
 
-/// Every object of the team's bucket (at most [`MAX_OBJECTS`]), without their bytes, in no
+/// An object as a list shows it: its key and figures, without its bytes, design or preview (a
+/// bucket of [`MAX_OBJECTS`] previews would be hundreds of megabytes read for one list).
+#[derive(Clone, Debug, PartialEq, Eq, DerivePartialModel)]
+#[sea_orm(entity = "storage_object::Entity")]
+pub struct Listed {
+    pub id: ObjectId,
+    pub name: String,
+    pub sha256: String,
+    pub size: i64,
+    pub mimetype: String,
+    pub cache_control: String,
+    pub created_at: OffsetDateTime,
+    pub updated_at: OffsetDateTime,
+}
+
+impl From<storage_object::Model> for Listed {
+    fn from(object: storage_object::Model) -> Self {
+        Self {
+            id: object.id,
+            name: object.name,
+            sha256: object.sha256,
+            size: object.size,
+            mimetype: object.mimetype,
+            cache_control: object.cache_control,
+            created_at: object.created_at,
+            updated_at: object.updated_at,
+        }
+    }
+}
+
+/// Every object of the team's bucket (at most [`MAX_OBJECTS`]), as lists show them, in no
 /// particular order.
 ///
 /// # Errors
 ///
 /// A database error.
-pub async fn all(
+pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Listed>, RepoError> {
+    Ok(storage_object::Entity::find()
+        .filter(storage_object::Column::TeamId.eq(team_id))
+        .into_partial_model()
+        .all(db)
+        .await?)
+}
+
+/// What the core read of each of these objects of the team as a design (JSON, `None` for a file
+/// that is no design), by id: the designs of one page of a list.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn designs_of(
     db: &impl ConnectionTrait,
     team_id: TeamId,
-) -> Result<Vec<storage_object::Model>, RepoError> {
-    Ok(storage_object::Entity::find().filter(storage_object::Column::TeamId.eq(team_id)).all(db).await?)
+    ids: &[ObjectId],
+) -> Result<HashMap<ObjectId, Option<String>>, RepoError> {
+    let rows: Vec<(ObjectId, Option<String>)> = storage_object::Entity::find()
+        .select_only()
+        .columns([storage_object::Column::Id, storage_object::Column::Design])
+        .filter(storage_object::Column::TeamId.eq(team_id))
+        .filter(storage_object::Column::Id.is_in(ids.iter().copied()))
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok(rows.into_iter().collect())
 }
 
 /// Gives the object `from` of `from_team` the key `to` in `to_team`'s bucket (the same team, or
@@ -293,15 +348,12 @@ pub async fn copy(
 /// # Errors
 ///
 /// A database error.
-pub async fn remove(
-    db: &Database,
-    team_id: TeamId,
-    names: &[String],
-) -> Result<Vec<storage_object::Model>, RepoError> {
+pub async fn remove(db: &Database, team_id: TeamId, names: &[String]) -> Result<Vec<Listed>, RepoError> {
     committed(db, async |txn| {
-        let removed = storage_object::Entity::find()
+        let removed: Vec<Listed> = storage_object::Entity::find()
             .filter(storage_object::Column::TeamId.eq(team_id))
             .filter(storage_object::Column::Name.is_in(names.iter().map(String::as_str)))
+            .into_partial_model()
             .all(txn)
             .await?;
         storage_object::Entity::delete_many()

@@ -339,6 +339,8 @@ fn per_person_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(teams::members, teams::put_member))
         .routes(routes!(teams::remove_member))
         .routes(routes!(teams::export::export))
+        .routes(routes!(designs::list))
+        .routes(routes!(designs::get))
         .routes(routes!(designs::preview))
         .routes(routes!(teams::invites::list, teams::invites::create))
         .routes(routes!(teams::invites::mine))

@@ -17,6 +17,7 @@ use crate::{
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiQuery, IdempotencyKeyHeader, KeyedJson, TeamEditor, TeamViewer, answered},
     repo::{
+        self, RepoError,
         quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, SavedDesign, Stored, StoredDesign},
         write_keys,
     },
@@ -124,6 +125,18 @@ pub async fn create(
             "too_large",
             format!("The design's details may be at most {DESIGN_MAX_BYTES} bytes."),
         )]));
+    }
+    if let Some(design_id) = input.design.as_ref().and_then(|design| design.id) {
+        // Only a design of this team's library: another's id would show nothing, and says
+        // nothing to anyone.
+        repo::storage::by_id(&state.db, member.team.id, design_id).await.map_err(|error| match error {
+            RepoError::NotFound(_) => AppError::Validation(vec![FieldError::new(
+                "design.id",
+                "no_such_design",
+                "That design is not in this team's library: choose it again.",
+            )]),
+            other => other.into(),
+        })?;
     }
     let result = reprice(&input.rates, &input.job, &currency)?;
     if result != input.result {

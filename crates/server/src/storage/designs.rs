@@ -40,6 +40,15 @@ pub fn shown(design: Option<&str>) -> Value {
     design.and_then(|json| serde_json::from_str(json).ok()).unwrap_or(Value::Null)
 }
 
+/// The same without the colour blocks: what a list shows of each file.
+pub fn summary_only(design: Option<&str>) -> Value {
+    let mut shown = shown(design);
+    if let Some(fields) = shown.as_object_mut() {
+        fields.remove("blocks");
+    }
+    shown
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

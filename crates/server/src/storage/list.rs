@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Deserialize;
 
-use crate::entity::storage_object;
+use crate::repo::storage::Listed;
 
 /// The most entries one list answers (Storage's own cap).
 pub const MAX_LIMIT: u64 = 1_500;
@@ -35,14 +35,14 @@ pub enum Order {
 /// One entry of a list: a file, by its name below the prefix, or a folder below the prefix.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Entry<'a> {
-    File { name: String, object: &'a storage_object::Model },
+    File { name: String, object: &'a Listed },
     Folder { name: String },
 }
 
 /// The entries of `objects` below `prefix` whose names (below the prefix) begin with `search`,
 /// ordered by `column` and `order`, from `offset`, at most `limit`.
 pub fn list<'a>(
-    objects: &'a [storage_object::Model],
+    objects: &'a [Listed],
     prefix: &str,
     search: &str,
     (column, order): (Column, Order),
@@ -54,7 +54,7 @@ pub fn list<'a>(
     let folder_lower = folder.to_lowercase();
     let wanted = format!("{folder_lower}{}", search.to_lowercase());
     let mut folders: BTreeMap<String, String> = BTreeMap::new();
-    let mut files: Vec<(String, &storage_object::Model)> = Vec::new();
+    let mut files: Vec<(String, &Listed)> = Vec::new();
     for object in objects {
         let Some(rest) = after_prefix_ignoring_case(&object.name, &wanted) else { continue };
         // The name below the prefix (which `wanted` begins with).
@@ -129,25 +129,20 @@ mod tests {
     use time::{Duration, OffsetDateTime};
 
     use super::*;
-    use crate::entity::ids::{ObjectId, TeamId};
+    use crate::entity::ids::ObjectId;
 
-    fn objects(names: &[&str]) -> Vec<storage_object::Model> {
+    fn objects(names: &[&str]) -> Vec<Listed> {
         let start = OffsetDateTime::UNIX_EPOCH;
         names
             .iter()
             .enumerate()
-            .map(|(index, name)| storage_object::Model {
+            .map(|(index, name)| Listed {
                 id: ObjectId::new(),
-                team_id: TeamId::new(),
                 name: (*name).to_owned(),
                 sha256: String::new(),
                 size: 1,
                 mimetype: String::new(),
                 cache_control: String::new(),
-                user_metadata: None,
-                owner: None,
-                design: None,
-                preview: None,
                 created_at: start,
                 updated_at: start + Duration::seconds(i64::try_from(index).unwrap()),
             })

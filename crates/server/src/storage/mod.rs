@@ -163,9 +163,9 @@ async fn list_objects(
 }
 
 /// An object's system metadata, as Storage lists it.
-fn metadata(object: &storage_object::Model) -> Value {
+fn metadata(object: &repo::storage::Listed) -> Value {
     json!({
-        "eTag": etag(object),
+        "eTag": etag(&object.sha256),
         "size": object.size,
         "mimetype": object.mimetype,
         "cacheControl": object.cache_control,
@@ -175,9 +175,9 @@ fn metadata(object: &storage_object::Model) -> Value {
     })
 }
 
-/// An object's entity tag: its content's SHA-256 (Storage's is an MD5; clients only compare it).
-pub fn etag(object: &storage_object::Model) -> String {
-    format!("\"{}\"", object.sha256)
+/// An object's entity tag: its content's SHA-256 (`sha256`) (Storage's is an MD5; clients only compare it).
+pub fn etag(sha256: &str) -> String {
+    format!("\"{sha256}\"")
 }
 
 /// Whether the request's `If-None-Match` names `etag` (or `*`): the client's copy is this one.
@@ -203,7 +203,7 @@ async fn info(
         "size": object.size,
         "content_type": object.mimetype,
         "cache_control": object.cache_control,
-        "etag": etag(&object),
+        "etag": etag(&object.sha256),
         "metadata": object.user_metadata.as_deref().and_then(|json| serde_json::from_str::<Value>(json).ok()),
         "last_modified": timestamp(object.updated_at),
         "created_at": timestamp(object.created_at),
@@ -342,7 +342,7 @@ fn file_answer(
     download: Option<&str>,
     cache_control: Option<HeaderValue>,
 ) -> Response {
-    let etag = etag(&object);
+    let etag = etag(&object.sha256);
     let mut headers = HeaderMap::new();
     if let Ok(value) = HeaderValue::try_from(&etag) {
         headers.insert(header::ETAG, value);

@@ -645,3 +645,204 @@ async fn a_design_file_keeps_what_the_core_reads_of_it(
         .await
         .assert_api_error(StatusCode::NOT_FOUND, "not_found");
 }
+
+fn sample(name: &str) -> Vec<u8> {
+    std::fs::read(format!("{}/../../testdata/designs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
+}
+
+/// The library as the screens read it (`GET /api/v2/teams/{team}/designs`): every file of the
+/// team's bucket with what it is as a design, by name unless asked otherwise, searched, in pages.
+#[rstest]
+#[tokio::test]
+async fn the_library_lists_each_file_with_what_it_is_as_a_design(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let viewer = app.person("viewer").await;
+    let stranger = app.person("stranger").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    app.join(&owner, &team, &viewer, "viewer").await;
+    app.upload(&owner, &team, "Star.pes", sample("star-v7.pes")).await.assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "logos/a-star.dst", sample("star.dst")).await.assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "cut.dst", sample("star.dst")[..700].to_vec())
+        .await
+        .assert_status(StatusCode::OK);
+    app.upload(&owner, &team, "notes.txt", b"two polos, rush".to_vec()).await.assert_status(StatusCode::OK);
+
+    let names = |page: &Value| -> Vec<String> {
+        page["designs"].as_array().unwrap().iter().map(|d| d["name"].as_str().unwrap().to_owned()).collect()
+    };
+    let all = app.api_get(&viewer, &format!("/teams/{team}/designs")).await;
+    let all = all.assert_status(StatusCode::OK);
+    // By name ascending, whatever the case, by default.
+    assert_eq!(names(all), ["cut.dst", "logos/a-star.dst", "notes.txt", "Star.pes"]);
+    assert_eq!(
+        (all["total"].as_u64(), all["page"].as_u64(), all["per_page"].as_u64()),
+        (Some(4), Some(1), Some(48))
+    );
+    let star = &all["designs"][3];
+    assert_eq!(star["design"]["summary"]["format"], "pes");
+    assert!(star["design"]["summary"]["stitches"].as_u64().unwrap() > 0);
+    assert!(star["design"].get("blocks").is_none(), "a list carries no blocks: {star}");
+    assert_eq!(star["etag"].as_str().unwrap().len(), 66);
+    assert!(all["designs"][0]["design"]["unreadable"].is_string());
+    assert_eq!(all["designs"][2]["design"], Value::Null);
+
+    let found = app.api_get(&viewer, &format!("/teams/{team}/designs?q=%20STAR")).await;
+    assert_eq!(names(found.assert_status(StatusCode::OK)), ["logos/a-star.dst", "Star.pes"]);
+    let largest = app.api_get(&viewer, &format!("/teams/{team}/designs?sort=size&order=desc")).await;
+    let sizes: Vec<u64> = largest.assert_status(StatusCode::OK)["designs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| d["size"].as_u64().unwrap())
+        .collect();
+    assert!(sizes.windows(2).all(|pair| pair[0] >= pair[1]), "{sizes:?}");
+    let second = app.api_get(&viewer, &format!("/teams/{team}/designs?per_page=3&page=2")).await;
+    let second = second.assert_status(StatusCode::OK);
+    assert_eq!((names(second), second["total"].as_u64()), (vec!["Star.pes".to_owned()], Some(4)));
+    let bad = app.api_get(&viewer, &format!("/teams/{team}/designs?sort=colour")).await;
+    assert!(bad.status.is_client_error() && bad.body["code"].is_string(), "{bad:?}");
+
+    // Another team's library is not found, as a team that does not exist.
+    app.api_get(&stranger, &format!("/teams/{team}/designs"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+}
+
+/// One design (`GET /api/v2/teams/{team}/designs/{id}`): its colour blocks, and the quotes
+/// priced from it; a quote may name only a design of its own team's library, and keeps its
+/// figures when the file is removed.
+#[rstest]
+#[tokio::test]
+async fn a_design_lists_the_quotes_priced_from_it(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    let other = app.team(&owner, "Second Shop").await;
+    let id_in = async |team: &str, key: &str| {
+        let answer = app.upload(&owner, team, key, sample("star-v7.pes")).await;
+        answer.assert_status(StatusCode::OK)["Id"].as_str().unwrap().to_owned()
+    };
+    let id = id_in(&team, "star.pes").await;
+    let foreign = id_in(&other, "star.pes").await;
+
+    let page = app.api_get(&owner, &format!("/teams/{team}/designs/{id}")).await;
+    let page = page.assert_status(StatusCode::OK).clone();
+    assert_eq!(page["design"]["name"], "star.pes");
+    let blocks = page["design"]["design"]["blocks"].as_array().unwrap();
+    assert_eq!(blocks.len() as u64, page["design"]["design"]["summary"]["colours"].as_u64().unwrap());
+    assert_eq!((page["quotes"].clone(), page["quotes_total"].as_u64()), (json!([]), Some(0)));
+
+    let (rates, job) = crate::quotes::polos();
+    let mut body = crate::quotes::quote("Café Rosa: 50 polos", "EUR", &rates, &job);
+    body["design"] =
+        json!({ "file_name": "star.pes", "summary": page["design"]["design"]["summary"], "id": id });
+    let saved = app.api_post(&owner, &format!("/teams/{team}/quotes"), body.clone()).await;
+    let saved = saved.assert_status(StatusCode::CREATED)["quote"].clone();
+    assert_eq!(saved["design"]["id"], id.as_str());
+    let quote_id = saved["id"].as_str().unwrap();
+    app.api_post(&owner, &format!("/teams/{team}/quotes/{quote_id}/duplicate"), json!({}))
+        .await
+        .assert_status(StatusCode::CREATED);
+    let page = app.api_get(&owner, &format!("/teams/{team}/designs/{id}")).await;
+    let page = page.assert_status(StatusCode::OK);
+    assert_eq!(page["quotes_total"], 2);
+    assert_eq!(page["quotes"][1]["id"], quote_id);
+    assert_eq!(page["quotes"][0]["name"], "Copy of Café Rosa: 50 polos");
+
+    // Only a design of the team's own library.
+    for wrong in [foreign.as_str(), "00000000-0000-4000-8000-000000000000"] {
+        let mut planted = body.clone();
+        planted["design"]["id"] = json!(wrong);
+        let refused = app.api_post(&owner, &format!("/teams/{team}/quotes"), planted).await;
+        refused.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+        assert_eq!(refused.body["fields"][0]["field"], "design.id", "{refused:?}");
+        assert_eq!(refused.body["fields"][0]["code"], "no_such_design", "{refused:?}");
+    }
+
+    // The file removed: its page is gone, the quote keeps its figures (and the id, which now
+    // finds nothing).
+    app.storage_json(&owner, Method::DELETE, &format!("/object/{team}"), json!({ "prefixes": ["star.pes"] }))
+        .await
+        .assert_status(StatusCode::OK);
+    app.api_get(&owner, &format!("/teams/{team}/designs/{id}"))
+        .await
+        .assert_api_error(StatusCode::NOT_FOUND, "not_found");
+    let reopened = app.api_get(&owner, &format!("/teams/{team}/quotes/{quote_id}")).await;
+    assert_eq!(reopened.assert_status(StatusCode::OK)["quote"]["design"], body["design"]);
+}
+
+/// Issue 49, point 3: every sample design, the fuzzers' crafted seeds, each sample cut short at
+/// several places, and files claiming huge counts or holding millions of stitches are stored
+/// without crashing or stalling the upload: each is a readable design or marked unreadable.
+#[rstest]
+#[tokio::test]
+async fn crafted_and_broken_designs_neither_crash_nor_stall_an_upload(
+    #[values(Backend::Sqlite)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch Shop").await;
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut files: Vec<(String, Vec<u8>)> = Vec::new();
+    let folders = ["testdata/designs", "fuzz/seeds/pes", "fuzz/seeds/vp3"];
+    for folder in folders {
+        for entry in std::fs::read_dir(root.join(folder)).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_name().unwrap().to_str().unwrap().to_owned();
+            if matches!(path.extension().and_then(|e| e.to_str()), Some("md" | "tsv")) {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            for cut in [1, 3, 2] {
+                let length = bytes.len() * cut / 4;
+                files.push((format!("cut-{cut}-{name}"), bytes[..length].to_vec()));
+            }
+            files.push((name, bytes));
+        }
+    }
+    // A DST header claiming ten million stitches over a few records, and a PES that says its
+    // stitches start far past its end.
+    let mut claims = sample("star.dst");
+    claims[..512].copy_from_slice(&{
+        let mut header = b"LA:claims         \rST:9999999\rCO:999\r".to_vec();
+        header.resize(512, b' ');
+        header
+    });
+    files.push(("claims.dst".to_owned(), claims));
+    let mut far = sample("star-v7.pes");
+    far[8..12].copy_from_slice(&u32::MAX.to_le_bytes());
+    files.push(("far.pes".to_owned(), far));
+    // Two million stitch records (6 MB): read, and its preview drawn from a few thousand points.
+    let mut many = sample("star.dst")[..512].to_vec();
+    for index in 0..2_000_000_u32 {
+        many.extend_from_slice(if index % 2 == 0 { &[0x01, 0x01, 0x03] } else { &[0x02, 0x02, 0x03] });
+    }
+    many.extend_from_slice(&[0x00, 0x00, 0xF3]);
+    files.push(("many.dst".to_owned(), many));
+
+    assert!(files.len() > 50, "{} files", files.len());
+    for (name, bytes) in files {
+        let started = std::time::Instant::now();
+        let stored = app.upload(&owner, &team, &format!("fuzz/{name}"), bytes).await;
+        assert_eq!(stored.status, StatusCode::OK, "{name}: {stored:?}");
+        // Far beyond any real reading: a reader stuck in a loop is caught here.
+        assert!(
+            started.elapsed() < std::time::Duration::from_secs(30),
+            "{name} took {:?}",
+            started.elapsed()
+        );
+        let info =
+            app.storage(&owner, Method::GET, &format!("/object/info/{team}/fuzz/{name}"), None, &[]).await;
+        let design = &info.assert_status(StatusCode::OK)["design"];
+        let readable = design["summary"]["stitches"].is_u64() && design["blocks"].is_array();
+        assert!(readable != design["unreadable"].is_string(), "{name}: {design}");
+    }
+    let many = app.api_get(&owner, &format!("/teams/{team}/designs?q=many.dst")).await;
+    assert_eq!(many.assert_status(StatusCode::OK)["designs"][0]["design"]["summary"]["stitches"], 2_000_000);
+    assert_eq!(app.get("/healthz").await.status(), StatusCode::OK, "the server serves on");
+}
