@@ -135,6 +135,24 @@ export function publicIdQuery(name: string): RouteRules {
   return { validate: (_params, search) => !search.has(name) || PUBLIC_ID.test(search.get(name) ?? '') };
 }
 
+/** A file's id in the team's library (the storage service area's ids are UUIDs). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A rule: the route's parameter `name` is a library file's id. */
+export function uuidParam(name: string): RouteRules {
+  return { validate: (params) => UUID.test(params[name] ?? '') };
+}
+
+/** Rules that must all hold. */
+export function allOf(...rules: RouteRules[]): RouteRules {
+  return { validate: (params, search) => rules.every((rule) => !rule.validate || rule.validate(params, search)) };
+}
+
+/** A rule: the query's `name`, where given, is a library file's id. */
+export function uuidQuery(name: string): RouteRules {
+  return { validate: (_params, search) => !search.has(name) || UUID.test(search.get(name) ?? '') };
+}
+
 /**
  * Guard 1: the rules of the routes `url` matches in `routes`; a refusal is the fatal error
  * page's 404 with the message `Page Not Found: {fullPath}`.

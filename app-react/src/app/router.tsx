@@ -5,7 +5,7 @@ import { BrowserRouter, type Location, type RouteObject } from 'react-router';
 import { paths } from '@/config/paths';
 import { lazyRoute } from '@/lib/lazy-route';
 
-import { navigationGuards, publicIdParam, publicIdQuery, resetRedirect } from './guards';
+import { allOf, navigationGuards, publicIdParam, publicIdQuery, resetRedirect, uuidParam, uuidQuery } from './guards';
 import { DefaultLayout } from './layouts/DefaultLayout';
 import { LandingLayout } from './layouts/LandingLayout';
 import { GuardedRoutes } from './navigation';
@@ -127,8 +127,17 @@ export function createRoutes(): RouteObject[] {
             },
             {
               path: paths.pricingCalculator,
-              handle: publicIdQuery('quote'),
+              handle: allOf(publicIdQuery('quote'), uuidQuery('design')),
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/pricing')).PricingRoute })),
+            },
+            {
+              path: paths.designs,
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/designs')).DesignsRoute })),
+            },
+            {
+              path: paths.design,
+              handle: uuidParam('designId'),
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/designs')).DesignRoute })),
             },
             {
               path: '*',

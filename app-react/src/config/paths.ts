@@ -26,6 +26,9 @@ export const paths = {
   inventoryMachine: '/inventory/machines/:machineId',
   calculators: '/calculators',
   pricingCalculator: '/calculators/pricing',
+  /** The team's design library. */
+  designs: '/designs',
+  design: '/designs/:designId',
   testInvites: '/test/invites',
   testVector: '/test/vector',
   contact: '/contact',
@@ -62,6 +65,8 @@ export const pageRoutes: readonly string[] = [
   paths.inventoryMachine,
   paths.calculators,
   paths.pricingCalculator,
+  paths.designs,
+  paths.design,
 ];
 
 /**
@@ -101,6 +106,18 @@ export function inventoryThreadPath(threadId: string): string {
 /** One machine of the team's inventory. */
 export function inventoryMachinePath(machineId: string): string {
   return `${paths.inventoryMachines}/${encodeURIComponent(machineId)}`;
+}
+
+/** One design of the team's library. */
+export function designPath(designId: string): string {
+  return `${paths.designs}/${encodeURIComponent(designId)}`;
+}
+
+/** The pricing calculator with a design of the library (`?design=`) or a saved quote reopened
+ * (`?quote=`). */
+export function pricingPath(open: { design: string } | { quote: string }): string {
+  const [name, id] = 'design' in open ? ['design', open.design] : ['quote', open.quote];
+  return `${paths.pricingCalculator}?${name}=${encodeURIComponent(id)}`;
 }
 
 /** The document title of a page: the product name, then the page's own title. */

@@ -83,16 +83,34 @@ export function whenSecondFactorNeeded(listener: () => void): () => void {
 export const apiActivity = createMemoryStore<{ running: number }>(() => ({ running: 0 }));
 
 /** Calls `path` under /api/v2 and answers its JSON body (undefined for 204). */
-export async function api<T>(path: string, request: ApiRequest = {}): Promise<T> {
+export function api<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  return counted(`${API_BASE}${path}`, request, async (response) => (await response.json()) as T);
+}
+
+/** Calls `path` under /api/v2 and answers its body as text (an SVG preview). */
+export function apiText(path: string, request: ApiRequest = {}): Promise<string> {
+  return counted(`${API_BASE}${path}`, { ...request, headers: { Accept: '*/*', ...request.headers } }, (response) => response.text());
+}
+
+/** The storage service area (Supabase Storage's API: the team's files), as the same session. */
+export const STORAGE_BASE = '/storage/v1';
+
+/** Calls `path` under /storage/v1 and answers its JSON body; its errors (`{ statusCode, error,
+ * message, code }`) are ApiErrors as the product API's are. */
+export function storageApi<T>(path: string, request: ApiRequest = {}): Promise<T> {
+  return counted(`${STORAGE_BASE}${path}`, request, async (response) => (await response.json()) as T);
+}
+
+async function counted<T>(url: string, request: ApiRequest, read: (response: Response) => Promise<T>): Promise<T> {
   apiActivity.setState((state) => ({ running: state.running + 1 }));
   try {
-    return await call<T>(path, request);
+    return await call<T>(url, request, read);
   } finally {
     apiActivity.setState((state) => ({ running: state.running - 1 }));
   }
 }
 
-async function call<T>(path: string, { body, signal, headers, ...init }: ApiRequest): Promise<T> {
+async function call<T>(url: string, { body, signal, headers, ...init }: ApiRequest, read: (response: Response) => Promise<T>): Promise<T> {
   const controller = new AbortController();
   const timer = setTimeout(() => controller.abort(TIMEOUT_REASON), API_TIMEOUT_MS);
   // A caller's signal (TanStack Query cancelling) aborts too. AbortSignal.any is newer than the
@@ -103,7 +121,7 @@ async function call<T>(path: string, { body, signal, headers, ...init }: ApiRequ
 
   const sendsJson = body !== undefined && !(body instanceof FormData);
   try {
-    const response = await fetch(`${API_BASE}${path}`, {
+    const response = await fetch(url, {
       ...init,
       credentials: 'include',
       headers: { Accept: 'application/json', ...(sendsJson ? { 'Content-Type': 'application/json' } : {}), ...headers },
@@ -116,7 +134,7 @@ async function call<T>(path: string, { body, signal, headers, ...init }: ApiRequ
       throw error;
     }
     if (response.status === 204) return undefined as T;
-    return (await response.json()) as T;
+    return await read(response);
   } catch (error) {
     // fetch rejects with the abort reason itself only in some browsers; make it one Error.
     if (controller.signal.aborted && controller.signal.reason === TIMEOUT_REASON) throw new Error(TIMEOUT_REASON, { cause: error });
@@ -130,7 +148,7 @@ async function call<T>(path: string, { body, signal, headers, ...init }: ApiRequ
   }
 }
 
-async function errorOf(response: Response): Promise<ApiError> {
+export async function errorOf(response: Response): Promise<ApiError> {
   try {
     const body = (await response.json()) as { code?: unknown; message?: unknown; fields?: unknown; statusMessage?: unknown };
     const statusMessage = typeof body.statusMessage === 'string' ? body.statusMessage : undefined;

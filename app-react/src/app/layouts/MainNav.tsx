@@ -9,6 +9,7 @@ import { useAuthState } from '@/lib/auth';
 const PLACES = [
   { label: 'Dashboard', to: paths.dashboard, covers: [paths.dashboard] },
   { label: 'Inventory', to: paths.inventory, covers: [paths.inventory] },
+  { label: 'Designs', to: paths.designs, covers: [paths.designs] },
   { label: 'Tools', to: paths.calculators, covers: [paths.calculators, paths.threadConverter] },
   { label: 'Team', to: paths.team, covers: [paths.team] },
 ] as const;

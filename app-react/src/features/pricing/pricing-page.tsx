@@ -7,13 +7,16 @@ import { useForm, useWatch } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
+import { ApiError } from '@/lib/api-client';
 import { type PriceProblem, type Pricing, type PricingCore, type Rates, pricingQueryOptions } from '@/lib/core';
+import { designQueryOptions, fileNameOf, summaryOf } from '@/lib/design-library';
 
 import { type PricingMachine, useMachines } from './api/get-machines';
 import { useQuote } from './api/get-quote';
 import { DesignDrop, type ReadDesign } from './components/DesignDrop';
 import { DesignView } from './components/DesignView';
 import { JobInputs } from './components/JobInputs';
+import { LibraryPicker } from './components/LibraryPicker';
 import { PriceList } from './components/PriceList';
 import { QuoteResult } from './components/QuoteResult';
 import { SaveQuote } from './components/SaveQuote';
@@ -53,11 +56,14 @@ export function PricingPage(access: PricingAccess) {
   );
 }
 
-/** A design on screen: read from a file now (with its preview), or saved with a quote. */
+/** A design on screen: read from a file now (with its preview), from the team's library (whose
+ * preview the server drew), or saved with a quote (which may name its library design). */
 interface DesignState {
   fileName: string;
   summary: SavedDesign['summary'];
   preview: ReadDesign['file']['preview'] | null;
+  /** Its id in the team's library, and its content's ETag where known. */
+  library: { id: string; etag: string } | null;
 }
 
 /** What a rates problem is about, for a person: "Tax (%)". */
@@ -90,17 +96,21 @@ function PriceBar({ perPiece, total, decimals, currency }: { perPiece: string; t
  * colour list (the counts stay) rather than fail to save. */
 const MAX_DESIGN_BYTES = 4096;
 
-export function savedDesignOf(design: { fileName: string; summary: SavedDesign['summary'] }): SavedDesign {
-  const saved = { file_name: design.fileName, summary: design.summary };
+export function savedDesignOf(design: { fileName: string; summary: SavedDesign['summary']; library?: { id: string } | null }): SavedDesign {
+  const id = design.library ? { id: design.library.id } : {};
+  const saved = { file_name: design.fileName, summary: design.summary, ...id };
   if (new TextEncoder().encode(JSON.stringify(saved)).length <= MAX_DESIGN_BYTES) return saved;
-  return { file_name: design.fileName.slice(0, 200), summary: { ...design.summary, thread_colours: [] } };
+  return { file_name: design.fileName.slice(0, 200), summary: { ...design.summary, thread_colours: [] }, ...id };
 }
 
 function Calculator({ core, teamId, role, settings, saveSettings }: PricingAccess & { core: PricingCore }) {
   const id = useId();
-  const [params] = useSearchParams();
+  const [params, setParams] = useSearchParams();
   const quoteId = params.get('quote') ?? '';
+  // A design of the library to price (`?design=`), unless a saved quote is reopened.
+  const designId = quoteId ? '' : (params.get('design') ?? '');
   const reopened = useQuote(teamId, quoteId);
+  const picked = useQuery(designQueryOptions(teamId, designId));
   const saved = quoteId && reopened.data?.id === quoteId ? reopened.data : null;
   const machines = useMachines(teamId);
   const [design, setDesign] = useState<DesignState | null>(null);
@@ -119,7 +129,16 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   if (fill.saved !== saved || fill.quoteId !== quoteId) {
     if (saved) {
       setFill({ saved, quoteId, shownId: saved.id, job: fieldsOfJob(saved.job) });
-      setDesign(saved.design ? { fileName: saved.design.file_name, summary: saved.design.summary, preview: null } : null);
+      setDesign(
+        saved.design
+          ? {
+              fileName: saved.design.file_name,
+              summary: saved.design.summary,
+              preview: null,
+              library: saved.design.id ? { id: saved.design.id, etag: '' } : null,
+            }
+          : null,
+      );
     } else if (!quoteId && fill.shownId) {
       setFill({ saved, quoteId, shownId: '', job: emptyJob });
       setDesign(null);
@@ -130,6 +149,40 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   useEffect(() => {
     if (fill.job) reset(fill.job);
   }, [fill.job, reset]);
+
+  // A design of the library, once it arrives, is shown and fills the stitches and colours (the
+  // rest of the job stays as typed); once per design chosen.
+  const pickedItem = designId && picked.data?.design.id === designId ? picked.data.design : null;
+  const pickedSummary = pickedItem ? summaryOf(pickedItem) : null;
+  const [designFill, setDesignFill] = useState<{ id: string; stitches: string; colours: string } | null>(null);
+  if (pickedItem && pickedSummary && designFill?.id !== pickedItem.id) {
+    setDesignFill({
+      id: pickedItem.id,
+      stitches: String(pickedSummary.stitches),
+      // The extra-colour fee charges for the threads the machine is set up with.
+      colours: String(Math.max(1, pickedSummary.threads_needed ?? pickedSummary.colours)),
+    });
+    setDesign({
+      fileName: fileNameOf(pickedItem.name),
+      summary: pickedSummary,
+      preview: null,
+      library: { id: pickedItem.id, etag: pickedItem.etag },
+    });
+  }
+  useEffect(() => {
+    if (!designFill) return;
+    setValue('stitches', designFill.stitches);
+    setValue('colours', designFill.colours);
+  }, [designFill, setValue]);
+  const pickProblem = !designId
+    ? null
+    : picked.isError
+      ? picked.error instanceof ApiError && picked.error.status === 404
+        ? "That design is no longer in the team's library."
+        : 'The design could not be loaded from the library.'
+      : pickedItem && !pickedSummary
+        ? 'That file of the library is not a design Bobbin can read.'
+        : null;
 
   const defaults = useMemo(() => core.defaultRates(), [core]);
   const teamRates = useMemo(() => effectiveRates(defaults, settings), [defaults, settings]);
@@ -166,7 +219,10 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   const quote = pricing && 'quote' in pricing ? pricing.quote : null;
 
   const readDesign = ({ fileName, file }: ReadDesign) => {
-    setDesign({ fileName, summary: file.summary, preview: file.preview });
+    // A file read here replaces a design of the library in the address too.
+    if (designId) setParams({}, { replace: true });
+    setDesignFill(null);
+    setDesign({ fileName, summary: file.summary, preview: file.preview, library: null });
     setValue('stitches', String(file.summary.stitches));
     // The extra-colour fee charges for the threads the machine is set up with.
     setValue('colours', String(Math.max(1, file.summary.threads_needed ?? file.summary.colours)));
@@ -209,11 +265,15 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
           </div>
         ) : null}
         <DesignDrop onRead={readDesign} onFail={designUnread} />
+        {teamId ? <LibraryPicker teamId={teamId} onPick={(id) => setParams({ design: id })} /> : null}
+        {designId && !pickedItem && picked.isFetching ? <p role="status">Opening the design from the library…</p> : null}
+        {pickProblem ? <p role="alert">{pickProblem}</p> : null}
         {design ? (
           <DesignView
             fileName={design.fileName}
             summary={design.summary}
             preview={design.preview}
+            library={design.library}
             teamId={teamId}
             preferredLine={preferredLine(settings)}
           />

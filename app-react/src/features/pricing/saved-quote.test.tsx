@@ -3,7 +3,8 @@
 // checked before it is shown; a quote that does not fit is said to be unreadable, in words.
 import { readFile } from 'node:fs/promises';
 
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 
 import { loadPricing } from '@/lib/core';
 import { fakeApi } from '@/test/fake-api';
@@ -128,5 +129,82 @@ describe('reopening a quote stored with a design of another shape', () => {
     const quotes = screen.getByRole('region', { name: 'Saved quotes' });
     expect(await within(quotes).findByText('Polos')).toBeTruthy();
     expect(screen.queryByText(/is not a function/)).toBeNull();
+  });
+});
+
+describe('a design of the library in the calculator (issue 49)', () => {
+  const DESIGN = '0b7f3c3e-8a0f-4a55-9f0e-2b9c1f7f0a11';
+  const svg = () => new Response('<svg xmlns="http://www.w3.org/2000/svg"/>', { headers: { 'Content-Type': 'image/svg+xml' } });
+
+  let rates: unknown;
+  beforeAll(async () => {
+    vi.stubGlobal('fetch', async (url: string | URL) => {
+      const bytes = await readFile(String(url));
+      return new Response(bytes, { headers: { 'content-type': 'application/wasm' } });
+    });
+    rates = (await loadPricing()).defaultRates();
+    vi.unstubAllGlobals();
+  });
+
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
+  it('opens with ?design=: its figures fill the job, its preview is the server’s, and a save names it', async () => {
+    const design = savedQuote().design;
+    const api = fakeApi({
+      'GET /teams/tm_shop/machines': () => Response.json({ machines: [] }),
+      [LIST]: () => Response.json({ quotes: [], total: 0, page: 1, per_page: 20 }),
+      [`GET /teams/tm_shop/designs/${DESIGN}`]: () =>
+        Response.json({
+          design: {
+            id: DESIGN,
+            name: 'logos/rosa.pes',
+            size: 2048,
+            mimetype: 'application/octet-stream',
+            etag: '"abc"',
+            created_at: '2026-12-07T10:00:00Z',
+            updated_at: '2026-12-07T10:00:00Z',
+            design: { summary: design.summary, blocks: [] },
+          },
+          quotes: [],
+          quotes_total: 0,
+        }),
+      [`GET /teams/tm_shop/designs/${DESIGN}/preview.svg`]: svg,
+      'POST /teams/tm_shop/quotes': () => Response.json({ quote: { ...savedQuote(), design: { ...design, id: DESIGN } } }, { status: 201 }),
+    });
+    renderPage(
+      <PricingPage teamId="tm_shop" role="member" settings={{}} saveSettings={async (changes) => changes} />,
+      `/calculators/pricing?design=${DESIGN}`,
+      '/calculators/pricing',
+    );
+    await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Stitches').value).toBe('7200'));
+    expect(screen.getByLabelText<HTMLInputElement>('Colours').value).toBe('2');
+    expect(await screen.findByRole('img', { name: 'Preview of rosa.pes' })).toBeTruthy();
+    expect(screen.getByRole('link', { name: 'rosa.pes' }).getAttribute('href')).toBe(`/designs/${DESIGN}`);
+
+    const save = screen.getByRole('region', { name: 'Save quote' });
+    await userEvent.type(within(save).getByLabelText('Name'), 'Rosa polos');
+    await userEvent.click(within(save).getByRole('button', { name: 'Save quote' }));
+    await waitFor(() => expect(api.callsTo('POST /teams/tm_shop/quotes')).toHaveLength(1));
+    const sent = api.callsTo('POST /teams/tm_shop/quotes')[0] as { design: { id?: string; file_name: string } };
+    expect(sent.design).toMatchObject({ id: DESIGN, file_name: 'rosa.pes' });
+  });
+
+  it('shows the preview of a reopened quote priced from the library', async () => {
+    fakeApi({
+      'GET /teams/tm_shop/machines': () => Response.json({ machines: [] }),
+      [LIST]: () => Response.json({ quotes: [summary], total: 1, page: 1, per_page: 20 }),
+      'GET /teams/tm_shop/quotes/q_1': () =>
+        Response.json({ quote: { ...savedQuote(), rates, design: { ...savedQuote().design, id: DESIGN } } }),
+      [`GET /teams/tm_shop/designs/${DESIGN}/preview.svg`]: svg,
+    });
+    renderPage(
+      <PricingPage teamId="tm_shop" role="member" settings={{}} saveSettings={async (changes) => changes} />,
+      '/calculators/pricing?quote=q_1',
+      '/calculators/pricing',
+    );
+    expect(await screen.findByRole('img', { name: 'Preview of rosa.pes' })).toBeTruthy();
+    expect(screen.queryByText(/No preview/)).toBeNull();
   });
 });

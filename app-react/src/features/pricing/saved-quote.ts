@@ -64,6 +64,7 @@ const isThread = shape({ colour: isHex, name: nullable(isString), blocks: listOf
 /** A design's figures as the calculator shows them (lib/core's DesignSummary). */
 const isDesign = shape({
   file_name: isString,
+  id: optional(isString),
   summary: shape({
     format: oneOf('dst', 'pes', 'jef', 'exp', 'vp3'),
     stitches: isCount,

@@ -34,10 +34,12 @@ export const canEditRates = (role: Role | null) => role === 'owner' || role === 
 /** Members and above save, duplicate and remove quotes; viewers read them. */
 export const canWriteQuotes = (role: Role | null) => role !== null && role !== 'viewer';
 
-/** What a saved quote keeps of its design file: the name and figures, not the preview. */
+/** What a saved quote keeps of its design file: the name and figures, not the preview; and the
+ * design's id in the team's library when it was priced from there (its preview is shown again). */
 export interface SavedDesign {
   file_name: string;
   summary: DesignSummary;
+  id?: string;
 }
 
 export type QuoteSummary = Schemas['QuoteSummary'];

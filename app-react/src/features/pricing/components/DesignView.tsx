@@ -4,7 +4,8 @@ import { type UseQueryResult, useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 
-import { paths } from '@/config/paths';
+import { LibraryPreview } from '@/components/LibraryPreview';
+import { designPath, paths } from '@/config/paths';
 import { type DesignPreview, type DesignSummary, type DesignThread, converterQueryOptions } from '@/lib/core';
 
 import { type ClosestThread, useClosestThreads } from '../api/get-closest-threads';
@@ -22,12 +23,15 @@ export function DesignView({
   fileName,
   summary,
   preview,
+  library,
   teamId,
   preferredLine,
 }: {
   fileName: string;
   summary: DesignSummary;
   preview: DesignPreview | null;
+  /** The design's id in the team's library (and its ETag where known): the server's preview. */
+  library: { id: string; etag: string } | null;
   teamId: string;
   /** The team's preferred thread line's id ('' for none): names threads the file does not. */
   preferredLine: string;
@@ -35,12 +39,18 @@ export function DesignView({
   return (
     <div className="design-view">
       <div className="design-view__preview">
-        {preview ? <StitchPreview preview={preview} /> : <p className="muted">No preview: this design was saved with a quote.</p>}
+        {preview ? (
+          <StitchPreview preview={preview} />
+        ) : library && teamId ? (
+          <LibraryPreview teamId={teamId} designId={library.id} etag={library.etag} name={fileName} />
+        ) : (
+          <p className="muted">No preview: this design was read from a file on a device, not kept in the library.</p>
+        )}
       </div>
       <dl className="design-view__figures" aria-label={`Design ${fileName}`}>
         <div>
           <dt>File</dt>
-          <dd>{fileName}</dd>
+          <dd>{library ? <Link to={designPath(library.id)}>{fileName}</Link> : fileName}</dd>
         </div>
         <div>
           <dt>Format</dt>
