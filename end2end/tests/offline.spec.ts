@@ -10,7 +10,7 @@
 // expired (its time in the session cookie), so the auth client's refresh fails for want of a
 // connection: the person must stay signed in all the same.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { copyFile, mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 
@@ -393,4 +393,68 @@ test('a count typed offline that someone else changed meanwhile is shown with bo
     expect(kept).not.toContain(person.email);
   });
   await browser.close();
+});
+
+/** Whether an image has loaded and drawn something (not a broken image). */
+async function drawn(page: Page, name: string): Promise<boolean> {
+  return page
+    .getByRole('img', { name })
+    .evaluate((element) => element instanceof HTMLImageElement && element.complete && element.naturalWidth > 0)
+    .catch(() => false);
+}
+
+test('the design library and the previews seen open offline, read-only', async () => {
+  test.setTimeout(120_000);
+  const folder = path.join(profiles, 'designs');
+  let browser = await openBrowser(folder);
+  let { context, page } = browser;
+  const person = await newPerson(page);
+  const tag = `off${Math.random().toString(36).slice(2, 6)}`;
+  const files = [
+    ['star-v7.pes', `${tag}-star.pes`],
+    ['shamrockin.dst', `${tag}-shamrock.dst`],
+  ] as const;
+  const ids: string[] = [];
+  const api = await apiRequest.newContext({ baseURL: SITE, extraHTTPHeaders: { Authorization: `Bearer ${person.token}` } });
+  for (const [sample, name] of files) {
+    const sent = await api.post(`/storage/v1/object/${person.team}/${name}`, {
+      data: await readFile(path.join(here, '..', '..', 'testdata', 'designs', sample)),
+      headers: { 'Content-Type': 'application/octet-stream' },
+    });
+    expect(sent.status(), await sent.text()).toBe(200);
+    ids.push(((await sent.json()) as { Id: string }).Id);
+  }
+  await api.dispose();
+
+  await test.step('see the library and one design online', async () => {
+    await page.goto('/designs');
+    for (const [, name] of files) await expect.poll(() => drawn(page, `Preview of ${name}`)).toBe(true);
+    await page.getByRole('link', { name: `${tag}-star.pes` }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `${tag}-star.pes` })).toBeVisible();
+    await expect.poll(() => drawn(page, `Preview of ${tag}-star.pes`)).toBe(true);
+    await keptForOffline(page, `"preview","${ids[1]}"`);
+    await expect.poll(() => keptCopy(page)).toContain(`"one","${ids[0]}"`);
+  });
+
+  await test.step('offline, after a browser restart, the list and the previews seen open, read-only', async () => {
+    await browser.close();
+    await server.stop();
+    browser = await openBrowser(folder);
+    ({ context, page } = browser);
+    await context.setOffline(true);
+    await expireSession(context);
+    await page.goto('/designs');
+    await expect(page.getByRole('heading', { level: 1, name: 'Design Library' })).toBeVisible();
+    for (const [, name] of files) await expect.poll(() => drawn(page, `Preview of ${name}`)).toBe(true);
+    await expect(page.getByLabel('Design files')).toBeDisabled();
+    await expect(page.getByText('Uploading needs a connection: the library is read-only while this device is offline.')).toBeVisible();
+    await expect(page.getByRole('button', { name: /^Rename / })).toHaveCount(0);
+    await page.getByRole('link', { name: `${tag}-star.pes` }).click();
+    await expect(page.getByRole('heading', { level: 1, name: `${tag}-star.pes` })).toBeVisible();
+    await expect.poll(() => drawn(page, `Preview of ${tag}-star.pes`)).toBe(true);
+    await expect(page.getByRole('region', { name: 'Colour blocks in stitching order' }).getByRole('listitem')).toHaveCount(2);
+    await expect(page.getByRole('button', { name: 'Remove' })).toHaveCount(0);
+  });
+  await browser.close();
+  await server.start();
 });
