@@ -108,7 +108,7 @@ test-web: $(NODE_MODULES) $(WASM)
 
 test-e2e: build
 	scripts/ensure-chromium.sh
-	$(NPM) test -w end2end
+	scripts/with-postgres.sh $(NPM) test -w end2end
 
 # docs/deploy.md's files, tried: deploy/bobbin.service through systemd-analyze, and the release
 # binary behind Debian's Caddy (installed the first time) with deploy/Caddyfile and

@@ -18,6 +18,13 @@ const servers = {
   production: 'http://127.0.0.1:3101',
 };
 
+/**
+ * A development server on PostgreSQL, for the storage client's suite (issue 49: "storage-js
+ * unmodified, on SQLite and PostgreSQL"), when BOBBIN_TEST_POSTGRES_URL names a server to make its
+ * database on: `make test-e2e` runs Playwright under scripts/with-postgres.sh, which always does.
+ */
+const postgres = process.env.BOBBIN_TEST_POSTGRES_URL ? 'http://127.0.0.1:3103' : null;
+
 export default defineConfig({
   testDir: './tests',
   forbidOnly: true,
@@ -64,13 +71,17 @@ export default defineConfig({
       testDir: './storage-client',
       use: { baseURL: servers.development },
     },
+    ...(postgres ? [{ name: 'storage-client-postgres', testDir: './storage-client', use: { baseURL: postgres } }] : []),
   ],
-  webServer: Object.entries(servers).map(([environment, url]) => ({
-    command: `bash serve.sh ${environment} ${new URL(url).port}`,
+  webServer: [
+    ...Object.entries(servers).map(([environment, url]) => ({ command: `bash serve.sh ${environment} ${new URL(url).port}`, url })),
+    ...(postgres ? [{ command: `bash serve.sh development ${new URL(postgres).port} postgres`, url: postgres }] : []),
+  ].map(({ command, url }) => ({
+    command,
     url: `${url}/healthz`,
     reuseExistingServer: false,
     timeout: 60_000,
-    stdout: 'ignore',
-    stderr: 'pipe',
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
   })),
 });
