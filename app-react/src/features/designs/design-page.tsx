@@ -14,7 +14,7 @@ import { useOnline } from '@/lib/offline/online';
 
 import { downloadUrl } from './api/files';
 import { RemoveButton, RenameForm } from './components/DesignCard';
-import { NOT_READABLE, PLAIN_FILE, formatBytes, formatCount, formatExtent, formatNames, formatWhen } from './format';
+import { NOT_READABLE, PLAIN_FILE, formatBytes, formatCount, formatExtent, formatMoney, formatNames, formatWhen } from './format';
 import type { LibraryAccess } from './types';
 
 /** For blocks whose file stores no colour (DST, JEF, EXP): the preview's neutrals, in turn. */
@@ -151,8 +151,8 @@ function Design({ teamId, canWrite, body }: LibraryAccess & { body: LibraryDesig
                   <div className="item-list__text">
                     <Link to={pricingPath({ quote: quote.id })}>{quote.name}</Link>
                     <span className="muted">
-                      {quote.total} {quote.currency} · {formatCount(quote.quantity)} {quote.quantity === 1 ? 'piece' : 'pieces'} ·{' '}
-                      <time dateTime={quote.created_at}>{formatWhen(quote.created_at)}</time>
+                      {formatMoney(quote.total, quote.currency)} · {formatCount(quote.quantity)} {quote.quantity === 1 ? 'piece' : 'pieces'}{' '}
+                      · <time dateTime={quote.created_at}>{formatWhen(quote.created_at)}</time>
                     </span>
                   </div>
                 </li>

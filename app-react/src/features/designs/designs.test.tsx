@@ -10,6 +10,7 @@ import { renderPage } from '@/test/render';
 import { keyOf, nthName, objectPath } from './api/files';
 import { DesignPage } from './design-page';
 import { DesignsPage } from './designs-page';
+import { Uploads } from './components/Uploads';
 
 const ID = '0b7f3c3e-8a0f-4a55-9f0e-2b9c1f7f0a11';
 const summary = {
@@ -141,6 +142,21 @@ describe('the design library', () => {
     });
     renderPage(<DesignPage teamId="tm_shop" canWrite designId={ID} />, `/designs/${ID}`);
     expect((await screen.findByRole('alert')).textContent).toContain("There is no such file in this team's library");
+  });
+});
+
+describe('adding files', () => {
+  it('refuses a file over the bucket’s limit before sending it, in words, and says so offline', async () => {
+    const api = fakeApi({});
+    const { unmount } = renderPage(<Uploads teamId="tm_shop" maxBytes={1000} online />, '/designs');
+    await userEvent.upload(screen.getByLabelText('Design files'), new File([new Uint8Array(2500)], 'huge.dst'));
+    expect((await screen.findByRole('alert')).textContent).toBe('This file is 2.5 KB; the library takes files up to 1 KB.');
+    expect(screen.getByRole('status').textContent).toBe('0 of 1 file added, 1 refused.');
+    expect(api.calls).toEqual([]);
+    unmount();
+    renderPage(<Uploads teamId="tm_shop" maxBytes={1000} online={false} />, '/designs');
+    expect(screen.getByLabelText<HTMLInputElement>('Design files').disabled).toBe(true);
+    expect(screen.getByText(/read-only while this device is offline/)).toBeTruthy();
   });
 });
 

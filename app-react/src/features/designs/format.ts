@@ -19,6 +19,21 @@ export function formatExtent(summary: Pick<DesignSummary, 'width_mm' | 'height_m
   return `${oneDecimal.format(summary.width_mm)} × ${oneDecimal.format(summary.height_mm)} mm`;
 }
 
+/** A saved amount in its currency: "€356.00" (the amount's own decimals). */
+export function formatMoney(amount: string, currency: string): string {
+  const decimals = (amount.split('.')[1] ?? '').length;
+  try {
+    return new Intl.NumberFormat(undefined, {
+      style: 'currency',
+      currency,
+      minimumFractionDigits: decimals,
+      maximumFractionDigits: decimals,
+    }).format(Number(amount));
+  } catch {
+    return `${amount} ${currency}`;
+  }
+}
+
 export function formatWhen(iso: string): string {
   return when.format(new Date(iso));
 }

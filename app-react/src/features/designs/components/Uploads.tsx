@@ -119,6 +119,9 @@ export function Uploads({ teamId, maxBytes, online }: { teamId: string; maxBytes
             : 'Uploading needs a connection: the library is read-only while this device is offline.'}
         </p>
       </div>
+      <p className="visually-hidden" role="status">
+        {summaryOf(uploads)}
+      </p>
       {uploads.length > 0 ? (
         <ul className="designs-upload__list" aria-label="Uploads">
           {uploads.map((upload) => (
@@ -144,4 +147,14 @@ export function Uploads({ teamId, maxBytes, online }: { teamId: string; maxBytes
       ) : null}
     </section>
   );
+}
+
+/** What a screen reader hears as the uploads go: how many are under way, then how many were added. */
+function summaryOf(uploads: Upload[]): string {
+  if (uploads.length === 0) return '';
+  const done = uploads.filter((upload) => upload.state === 'done').length;
+  const failed = uploads.filter((upload) => upload.state === 'failed').length;
+  const left = uploads.length - done - failed;
+  if (left > 0) return `Uploading: ${done} of ${uploads.length} added.`;
+  return `${done} of ${uploads.length} ${uploads.length === 1 ? 'file' : 'files'} added${failed > 0 ? `, ${failed} refused` : ''}.`;
 }
