@@ -110,20 +110,20 @@ test('three designs uploaded show their previews, and one priced and saved shows
     await expect(quotes.getByText(name)).toBeVisible();
   });
 
-  await test.step('reopen the quote, and reload: the preview is there again', async () => {
-    await page.getByRole('link', { name: `Reopen ${name}` }).click();
+  await test.step("the design's page, visited before the quote was saved, lists it at once", async () => {
+    await page.getByRole('link', { name: `${tag}-star.pes` }).click();
+    const quotes = page.getByRole('region', { name: 'Quotes priced from it' });
+    await expect(quotes.getByRole('link', { name })).toBeVisible();
+  });
+
+  await test.step('reopen the quote from there, and reload: the preview is there again', async () => {
+    await page.getByRole('region', { name: 'Quotes priced from it' }).getByRole('link', { name }).click();
     await expect(page).toHaveURL(/\/calculators\/pricing\?quote=/);
     await page.reload();
     await expect(page.getByText(/uses the rates saved with the quote/)).toBeVisible();
     const job = page.getByRole('region', { name: 'The job' });
     await expect(job.getByLabel('Quantity')).toHaveValue('24');
     await expect.poll(() => drawn(job.getByRole('img', { name: `Preview of ${tag}-star.pes` }))).toBe(true);
-  });
-
-  await test.step("the design's page lists the quote", async () => {
-    await page.getByRole('link', { name: `${tag}-star.pes` }).click();
-    const quotes = page.getByRole('region', { name: 'Quotes priced from it' });
-    await expect(quotes.getByRole('link', { name })).toBeVisible();
   });
 });
 

@@ -31,7 +31,7 @@ export function LibraryPreview({
       ) : preview.isError ? (
         <p className="muted">
           {preview.error instanceof ApiError && preview.error.status === 404
-            ? 'No preview: the file is no longer in the library.'
+            ? 'No preview: the file is no longer in the library, or no longer a design Bobbin can read.'
             : 'The preview could not be loaded.'}
         </p>
       ) : preview.fetchStatus === 'paused' ? (

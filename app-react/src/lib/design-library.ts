@@ -34,6 +34,8 @@ export interface LibraryQuery {
   order: 'asc' | 'desc';
   page: number;
   perPage: number;
+  /** Only the designs Bobbin can read. */
+  readable?: boolean;
 }
 
 export const libraryKey = (teamId: string) => ['designs', teamId] as const;
@@ -61,6 +63,7 @@ export function libraryQueryOptions(teamId: string, query: LibraryQuery) {
     order: query.order,
     page: String(query.page),
     per_page: String(query.perPage),
+    ...(query.readable ? { readable: 'true' } : {}),
   });
   return queryOptions({
     queryKey: [...libraryKey(teamId), 'list', query],

@@ -36,7 +36,8 @@ function WithTeam({ title, page }: { title: string; page: (access: LibraryAccess
 }
 
 export function DesignsRoute() {
-  return <WithTeam title="Design Library" page={(access) => <DesignsPage {...access} />} />;
+  // Keyed by team: a switch of team starts the page afresh (search, page, uploads under way).
+  return <WithTeam title="Design Library" page={(access) => <DesignsPage key={access.teamId} {...access} />} />;
 }
 
 export function DesignRoute() {

@@ -93,7 +93,7 @@ function Design({ teamId, canWrite, body }: LibraryAccess & { body: LibraryDesig
               </>
             ) : null}
             <Figure term="File" value={formatBytes(item.size)} />
-            <Figure term="Uploaded" value={formatWhen(item.updated_at)} />
+            <Figure term="Added" value={formatWhen(item.created_at)} />
           </dl>
           {item.design && 'unreadable' in item.design ? (
             <p className="muted">

@@ -23,8 +23,8 @@ const PER_PAGE = 24;
 const SORTS = {
   'name-asc': ['name', 'asc', 'Name, A to Z'],
   'name-desc': ['name', 'desc', 'Name, Z to A'],
-  'updated-desc': ['updated', 'desc', 'Newest first'],
-  'updated-asc': ['updated', 'asc', 'Oldest first'],
+  'updated-desc': ['updated', 'desc', 'Recently changed first'],
+  'updated-asc': ['updated', 'asc', 'Least recently changed first'],
   'size-desc': ['size', 'desc', 'Largest file first'],
 } as const satisfies Record<string, readonly [LibrarySort, 'asc' | 'desc', string]>;
 type SortChoice = keyof typeof SORTS;
@@ -51,6 +51,8 @@ export function DesignsPage({ teamId, canWrite }: LibraryAccess) {
   const list = useQuery(libraryQueryOptions(teamId, query));
   const maxBytes = useFileLimit(teamId);
   const pages = list.data ? Math.max(1, Math.ceil(list.data.total / list.data.per_page)) : 1;
+  // The last file of the last page removed (or renamed away): back to the last page there is.
+  if (list.data && !list.isPlaceholderData && page > pages) setPage(pages);
 
   return (
     <div className="designs">

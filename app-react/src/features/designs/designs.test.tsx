@@ -87,7 +87,7 @@ describe('the design library', () => {
     await screen.findByRole('list', { name: 'Designs' });
     await userEvent.type(screen.getByLabelText('Search designs'), 'ros');
     await screen.findByText('1 file with "ros" in the name');
-    await userEvent.selectOptions(screen.getByLabelText('Sort'), 'Newest first');
+    await userEvent.selectOptions(screen.getByLabelText('Sort'), 'Recently changed first');
     await waitFor(() => expect(api.callsTo('GET /teams/tm_shop/designs?q=ros&sort=updated&order=desc&page=1&per_page=24')).toHaveLength(1));
     // A viewer reads: no uploads, renames or removals.
     expect(screen.queryByLabelText('Design files')).toBeNull();
@@ -145,14 +145,57 @@ describe('the design library', () => {
   });
 });
 
+describe('renaming', () => {
+  it("renames the file's own name and keeps the folder it is in", async () => {
+    const api = fakeApi({
+      [LIST]: () => Response.json({ ...page, designs: [item(ID, 'logos/rosa.pes', { summary })], total: 1 }),
+      'GET /storage/v1/bucket/tm_shop': () => Response.json({ id: 'tm_shop', file_size_limit: null }),
+      [`GET /teams/tm_shop/designs/${ID}/preview.svg`]: () => new Response('<svg xmlns="http://www.w3.org/2000/svg"/>'),
+      'POST /storage/v1/object/move': () => Response.json({ message: 'Successfully moved' }),
+    });
+    renderPage(<DesignsPage teamId="tm_shop" canWrite />, '/designs');
+    await userEvent.click(await screen.findByRole('button', { name: 'Rename logos/rosa.pes' }));
+    const field = screen.getByLabelText<HTMLInputElement>('New name for logos/rosa.pes');
+    expect(field.value).toBe('rosa.pes');
+    // Unchanged: nothing is sent.
+    await userEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    expect(api.callsTo('POST /storage/v1/object/move')).toEqual([]);
+    await userEvent.click(await screen.findByRole('button', { name: 'Rename logos/rosa.pes' }));
+    await userEvent.clear(screen.getByLabelText('New name for logos/rosa.pes'));
+    await userEvent.type(screen.getByLabelText('New name for logos/rosa.pes'), 'rose/2.pes');
+    await userEvent.click(screen.getByRole('button', { name: 'Save name' }));
+    await waitFor(() =>
+      expect(api.callsTo('POST /storage/v1/object/move')).toEqual([
+        { bucketId: 'tm_shop', sourceKey: 'logos/rosa.pes', destinationKey: 'logos/rose-2.pes' },
+      ]),
+    );
+  });
+});
+
 describe('adding files', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it('refuses a file over the bucket’s limit before sending it, in words, and says so offline', async () => {
     const api = fakeApi({});
+    // Uploads go by XMLHttpRequest, not fetch: none may be opened.
+    const opened: string[] = [];
+    vi.stubGlobal(
+      'XMLHttpRequest',
+      class {
+        upload = new EventTarget();
+        open(_method: string, url: string) {
+          opened.push(url);
+        }
+      },
+    );
     const { unmount } = renderPage(<Uploads teamId="tm_shop" maxBytes={1000} online />, '/designs');
     await userEvent.upload(screen.getByLabelText('Design files'), new File([new Uint8Array(2500)], 'huge.dst'));
     expect((await screen.findByRole('alert')).textContent).toBe('This file is 2.5 KB; the library takes files up to 1 KB.');
     expect(screen.getByRole('status').textContent).toBe('0 of 1 file added, 1 refused.');
     expect(api.calls).toEqual([]);
+    expect(opened).toEqual([]);
     unmount();
     renderPage(<Uploads teamId="tm_shop" maxBytes={1000} online={false} />, '/designs');
     expect(screen.getByLabelText<HTMLInputElement>('Design files').disabled).toBe(true);

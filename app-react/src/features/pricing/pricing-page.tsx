@@ -114,6 +114,8 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   const saved = quoteId && reopened.data?.id === quoteId ? reopened.data : null;
   const machines = useMachines(teamId);
   const [design, setDesign] = useState<DesignState | null>(null);
+  // The stitches and colours of the library design last chosen, put in the job once.
+  const [designFill, setDesignFill] = useState<{ id: string; stitches: string; colours: string } | null>(null);
   const { register, control, reset, setValue } = useForm<JobFields>({ defaultValues: emptyJob });
   const values = useWatch({ control }) as JobFields;
 
@@ -129,6 +131,7 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   if (fill.saved !== saved || fill.quoteId !== quoteId) {
     if (saved) {
       setFill({ saved, quoteId, shownId: saved.id, job: fieldsOfJob(saved.job) });
+      setDesignFill(null);
       setDesign(
         saved.design
           ? {
@@ -142,6 +145,7 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
     } else if (!quoteId && fill.shownId) {
       setFill({ saved, quoteId, shownId: '', job: emptyJob });
       setDesign(null);
+      setDesignFill(null);
     } else {
       setFill({ ...fill, saved, quoteId });
     }
@@ -154,7 +158,6 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   // rest of the job stays as typed); once per design chosen.
   const pickedItem = designId && picked.data?.design.id === designId ? picked.data.design : null;
   const pickedSummary = pickedItem ? summaryOf(pickedItem) : null;
-  const [designFill, setDesignFill] = useState<{ id: string; stitches: string; colours: string } | null>(null);
   if (pickedItem && pickedSummary && designFill?.id !== pickedItem.id) {
     setDesignFill({
       id: pickedItem.id,

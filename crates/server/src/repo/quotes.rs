@@ -28,7 +28,7 @@ use crate::{
     db::committed,
     entity::{
         ids::{ObjectId, QuoteId, TeamId, UserId},
-        quote,
+        quote, storage_object,
     },
 };
 
@@ -358,6 +358,28 @@ pub async fn save(
     let row = insert(txn, team_id, user_id, name, currency, stored, result).await?;
     let people = people_of(txn, row.created_by.into_iter()).await?;
     view(&row, &people)
+}
+
+/// Refuses a new quote whose design names a file that is not in the team's library (another
+/// team's id would show nothing, and say nothing to anyone), in the transaction that saves it. A
+/// copy of a quote is not checked: it keeps its design when the file has gone.
+///
+/// # Errors
+///
+/// 422 `no_such_design`; a database error.
+pub async fn check_library_design(txn: &DatabaseTransaction, team_id: TeamId, stored: &Stored) -> Result<(), RepoError> {
+    let Some(design_id) = stored.design.as_ref().and_then(StoredDesign::library_id) else { return Ok(()) };
+    let there = storage_object::Entity::find_by_id(design_id)
+        .filter(storage_object::Column::TeamId.eq(team_id))
+        .count(txn)
+        .await?;
+    if there == 0 {
+        return Err(RepoError::refused(
+            "no_such_design",
+            "That design is not in this team's library (it may have been removed): choose it again.",
+        ));
+    }
+    Ok(())
 }
 
 /// Removes a quote.

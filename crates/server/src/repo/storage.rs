@@ -241,6 +241,21 @@ pub async fn all(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Liste
         .await?)
 }
 
+/// The objects of the team's bucket that are designs Bobbin can read (those with a preview), as
+/// lists show them, in no particular order.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn readable_designs(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Listed>, RepoError> {
+    Ok(storage_object::Entity::find()
+        .filter(storage_object::Column::TeamId.eq(team_id))
+        .filter(storage_object::Column::Preview.is_not_null())
+        .into_partial_model()
+        .all(db)
+        .await?)
+}
+
 /// What the core read of each of these objects of the team as a design (JSON, `None` for a file
 /// that is no design), by id: the designs of one page of a list.
 ///

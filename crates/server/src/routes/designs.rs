@@ -88,7 +88,7 @@ pub enum DesignSort {
     /// By name, without regard to case.
     #[default]
     Name,
-    /// By when the file was last uploaded.
+    /// By when the file was last uploaded or renamed.
     Updated,
     /// By the file's size.
     Size,
@@ -116,6 +116,8 @@ pub struct DesignListParams {
     /// `asc` (the default) or `desc`.
     #[param(inline)]
     pub order: Option<SortOrder>,
+    /// `true`: only the designs Bobbin can read (what the pricing calculator picks from).
+    pub readable: Option<bool>,
     /// 1 or more; 1 when not given.
     pub page: Option<u64>,
     /// At most 100; 48 when not given.
@@ -136,7 +138,11 @@ pub async fn list(
 ) -> Result<Json<DesignPage>, AppError> {
     let page = params.page.unwrap_or(1).clamp(1, MAX_OBJECTS);
     let per_page = params.per_page.unwrap_or(48).clamp(1, MAX_PER_PAGE);
-    let mut objects = repo::storage::all(&state.db, member.team.id).await?;
+    let mut objects = if params.readable == Some(true) {
+        repo::storage::readable_designs(&state.db, member.team.id).await?
+    } else {
+        repo::storage::all(&state.db, member.team.id).await?
+    };
     let wanted = params.q.as_deref().map(str::trim).unwrap_or_default().to_lowercase();
     if !wanted.is_empty() {
         objects.retain(|object| object.name.to_lowercase().contains(&wanted));

@@ -17,7 +17,6 @@ use crate::{
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiQuery, IdempotencyKeyHeader, KeyedJson, TeamEditor, TeamViewer, answered},
     repo::{
-        self, RepoError,
         quotes::{self, MAX_QUOTES, QuoteSummary, QuoteView, SavedDesign, Stored, StoredDesign},
         write_keys,
     },
@@ -109,7 +108,7 @@ pub async fn list(
     responses(
         (status = 201, body = QuoteBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 422, description = "`validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes`; `idempotency_key_reused`", body = ErrorBody),
+        (status = 422, description = "`validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `no_such_design`: `design.id` is no file of the team's library; `too_many_quotes`; `idempotency_key_reused`", body = ErrorBody),
     ),
 )]
 pub async fn create(
@@ -126,18 +125,6 @@ pub async fn create(
             format!("The design's details may be at most {DESIGN_MAX_BYTES} bytes."),
         )]));
     }
-    if let Some(design_id) = input.design.as_ref().and_then(|design| design.id) {
-        // Only a design of this team's library: another's id would show nothing, and says
-        // nothing to anyone.
-        repo::storage::by_id(&state.db, member.team.id, design_id).await.map_err(|error| match error {
-            RepoError::NotFound(_) => AppError::Validation(vec![FieldError::new(
-                "design.id",
-                "no_such_design",
-                "That design is not in this team's library: choose it again.",
-            )]),
-            other => other.into(),
-        })?;
-    }
     let result = reprice(&input.rates, &input.job, &currency)?;
     if result != input.result {
         return Err(AppError::rejected(
@@ -151,6 +138,7 @@ pub async fn create(
     let stored = Stored { rates: input.rates, job: input.job, design: input.design.map(StoredDesign::Saved) };
     let (team_id, user_id) = (member.team.id, member.user.id);
     let answer = write_keys::once(&state.db, member.key_owner(), key.as_ref(), async |txn| {
+        quotes::check_library_design(txn, team_id, &stored).await?;
         let quote = quotes::save(txn, team_id, user_id, name, currency, &stored, &result).await?;
         Ok(QuoteBody { quote })
     })

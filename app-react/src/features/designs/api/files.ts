@@ -6,6 +6,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { ApiError, STORAGE_BASE, UNREACHABLE, storageApi } from '@/lib/api-client';
 import { libraryChanged } from '@/lib/design-library';
+import { notify } from '@/lib/toast';
 
 /** A key's path under the bucket, each segment escaped. */
 export function objectPath(teamId: string, key: string): string {
@@ -22,7 +23,8 @@ export function downloadUrl(teamId: string, key: string): string {
 export function keyOf(fileName: string): string {
   // eslint-disable-next-line no-control-regex
   const cleaned = fileName.replace(/[\u0000-\u001f\u007f\u200e\u200f\u202a-\u202e\u2066-\u2069\\?#/]/g, '-').trim();
-  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'design' : cleaned.slice(0, 200);
+  // Cut by characters, never inside one (an emoji is two UTF-16 units).
+  return cleaned === '' || cleaned === '.' || cleaned === '..' ? 'design' : Array.from(cleaned).slice(0, 200).join('');
 }
 
 /** `rosa.dst`, then `rosa (2).dst`, `rosa (3).dst`…: the n-th name tried for a file. */
@@ -68,12 +70,26 @@ export function uploadFile(
 /** How many names a file tries before the upload gives up on finding a free one. */
 const NAMES_TRIED = 20;
 
-/** Uploads `file` under its own name, or the first free `name (n).ext` when that is taken. */
+/** Whether `key` names no file of the team's bucket yet (asked of the file's info: 404). */
+async function isFree(teamId: string, key: string, signal?: AbortSignal): Promise<boolean> {
+  try {
+    await storageApi(`/object/info/${objectPath(teamId, key)}`, signal ? { signal } : {});
+    return false;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 404) return true;
+    throw error;
+  }
+}
+
+/** Uploads `file` under its own name, or the first free `name (n).ext` when that is taken: the
+ * names are asked first, so the file is sent once (again only if another took the name meanwhile). */
 export async function uploadDesign(teamId: string, file: File, onProgress: (sent: number) => void, signal?: AbortSignal) {
   const key = keyOf(file.name);
   for (let n = 1; ; n += 1) {
+    const name = nthName(key, n);
+    if (n < NAMES_TRIED && !(await isFree(teamId, name, signal))) continue;
     try {
-      return await uploadFile(teamId, nthName(key, n), file, onProgress, signal);
+      return await uploadFile(teamId, name, file, onProgress, signal);
     } catch (error) {
       const taken = error instanceof ApiError && error.status === 409;
       if (!taken || n >= NAMES_TRIED) throw error;
@@ -89,6 +105,7 @@ export function useRenameDesign(teamId: string) {
         method: 'POST',
         body: { bucketId: teamId, sourceKey: from, destinationKey: to },
       }),
+    onSuccess: (_answer, { to }) => notify.success(`Renamed to "${to}".`),
     onSettled: () => libraryChanged(queryClient, teamId),
   });
 }
@@ -98,6 +115,9 @@ export function useRemoveDesign(teamId: string) {
   return useMutation({
     mutationFn: (key: string) =>
       storageApi<unknown[]>(`/object/${encodeURIComponent(teamId)}`, { method: 'DELETE', body: { prefixes: [key] } }),
+    // Here, not in the caller's callbacks: the card that asked is gone once the list is read again.
+    onSuccess: (_answer, key) => notify.success(`Removed "${key}".`),
+    onError: (failure) => notify.error(failure instanceof Error ? failure.message : 'The file could not be removed.'),
     onSettled: () => libraryChanged(queryClient, teamId),
   });
 }

@@ -7,8 +7,7 @@ import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { LibraryPreview } from '@/components/LibraryPreview';
 import { designPath } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { type LibraryItem, summaryOf } from '@/lib/design-library';
-import { notify } from '@/lib/toast';
+import { type LibraryItem, fileNameOf, summaryOf } from '@/lib/design-library';
 
 import { keyOf, useRemoveDesign, useRenameDesign } from '../api/files';
 import { NOT_READABLE, PLAIN_FILE, coloursOf, formatBytes, formatCount, formatExtent } from '../format';
@@ -86,11 +85,13 @@ function Colours({ colours, blocks }: { colours: string[]; blocks: number }) {
 export function RenameForm({ teamId, name, done }: { teamId: string; name: string; done: (renamedTo?: string) => void }) {
   const id = useId();
   const rename = useRenameDesign(teamId);
-  const [value, setValue] = useState(name);
+  // The file's own name is edited; a folder it is in stays.
+  const folder = name.slice(0, name.length - fileNameOf(name).length);
+  const [value, setValue] = useState(fileNameOf(name));
   const [error, setError] = useState<string | null>(null);
   const submit = (event: SyntheticEvent) => {
     event.preventDefault();
-    const to = keyOf(value);
+    const to = folder + keyOf(value);
     if (value.trim() === '') {
       setError('Give the file a name.');
       return;
@@ -102,10 +103,7 @@ export function RenameForm({ teamId, name, done }: { teamId: string; name: strin
     rename.mutate(
       { from: name, to },
       {
-        onSuccess: () => {
-          notify.success(`Renamed to "${to}".`);
-          done(to);
-        },
+        onSuccess: () => done(to),
         onError: (failure) =>
           setError(
             failure instanceof ApiError && failure.status === 409
@@ -166,11 +164,7 @@ export function RemoveButton({ teamId, name, onRemoved }: { teamId: string; name
       busy={remove.isPending}
       onConfirm={() =>
         remove.mutate(name, {
-          onSuccess: () => {
-            notify.success(`Removed "${name}".`);
-            onRemoved?.();
-          },
-          onError: (failure) => notify.error(failure instanceof Error ? failure.message : 'The file could not be removed.'),
+          onSuccess: () => onRemoved?.(),
           onSettled: () => setConfirming(false),
         })
       }

@@ -2,7 +2,7 @@
 // once), sent two at a time, each with its own progress bar and, when refused, the server's
 // reason in words. A file whose name is taken is kept as "name (2).ext".
 import { useQueryClient } from '@tanstack/react-query';
-import { type DragEvent, useId, useRef, useState } from 'react';
+import { type DragEvent, useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router';
 
 import { designPath } from '@/config/paths';
@@ -31,8 +31,19 @@ export function Uploads({ teamId, maxBytes, online }: { teamId: string; maxBytes
   const [uploads, setUploads] = useState<Upload[]>([]);
   const [over, setOver] = useState(false);
   const next = useRef(0);
-  const queue = useRef<{ upload: Upload; file: File }[]>([]);
+  // Each file keeps the team it was dropped for, whatever the page shows when its turn comes.
+  const queue = useRef<{ upload: Upload; file: File; teamId: string }[]>([]);
   const running = useRef(0);
+  // Leaving the page stops the uploads under way and forgets those waiting.
+  const stop = useRef(new AbortController());
+  useEffect(() => {
+    const controller = new AbortController();
+    stop.current = controller;
+    return () => {
+      controller.abort();
+      queue.current = [];
+    };
+  }, []);
 
   const change = (uploadId: number, update: Partial<Upload>) =>
     setUploads((all) => all.map((upload) => (upload.id === uploadId ? { ...upload, ...update } : upload)));
@@ -41,10 +52,10 @@ export function Uploads({ teamId, maxBytes, online }: { teamId: string; maxBytes
     while (running.current < AT_ONCE) {
       const turn = queue.current.shift();
       if (!turn) return;
-      const { upload, file } = turn;
+      const { upload, file, teamId: team } = turn;
       running.current += 1;
       change(upload.id, { state: 'sending' });
-      uploadDesign(teamId, file, (sent) => change(upload.id, { sent }))
+      uploadDesign(team, file, (sent) => change(upload.id, { sent }), stop.current.signal)
         .then((stored) => {
           const key = stored.Key.slice(stored.Key.indexOf('/') + 1);
           change(upload.id, { state: 'done', sent: 1, stored: { id: stored.Id, key } });
@@ -54,7 +65,7 @@ export function Uploads({ teamId, maxBytes, online }: { teamId: string; maxBytes
         )
         .finally(() => {
           running.current -= 1;
-          void libraryChanged(queryClient, teamId);
+          void libraryChanged(queryClient, team);
           pump();
         });
     }
@@ -74,7 +85,7 @@ export function Uploads({ teamId, maxBytes, online }: { teamId: string; maxBytes
         continue;
       }
       added.push(upload);
-      queue.current.push({ upload, file });
+      queue.current.push({ upload, file, teamId });
     }
     setUploads((all) => [...added, ...all.filter((upload) => upload.state === 'waiting' || upload.state === 'sending')]);
     pump();

@@ -8,7 +8,7 @@ import { api, teamPath } from '@/lib/api-client';
 import { KEPT_WRITE, type KeptContext, type KeptWrite, isOffline, keyHeaders, refuse, useWaitingWrites } from '@/lib/offline/writes';
 
 import type { QuoteDraft, SavedQuote } from '../types';
-import { quotesKey } from './cache';
+import { quotesChanged } from './cache';
 
 export interface CreateQuote extends KeptWrite {
   teamId: string;
@@ -36,7 +36,7 @@ function createQuoteOptions(queryClient: QueryClient) {
     onError: (error, { draft }, context) => {
       if (context?.offline) refuse({ title: `Quote "${draft.name}"`, reason: error.message });
     },
-    onSuccess: (_quote, { teamId }) => queryClient.invalidateQueries({ queryKey: quotesKey(teamId) }),
+    onSuccess: (_quote, { teamId }) => quotesChanged(queryClient, teamId),
   });
 }
 

@@ -2,6 +2,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
 import { api, teamPath } from '@/lib/api-client';
+import { libraryChanged } from '@/lib/design-library';
 
 import { quoteQueryOptions } from './get-quote';
 import { quotesQueryOptions } from './get-quotes';
@@ -16,7 +17,11 @@ export function useDeleteQuote(teamId: string) {
     mutationFn: (quoteId: string) => deleteQuote({ teamId, quoteId }),
     onSuccess: async (_, quoteId) => {
       queryClient.removeQueries({ queryKey: quoteQueryOptions(teamId, quoteId).queryKey });
-      await queryClient.invalidateQueries({ queryKey: quotesQueryOptions(teamId).queryKey });
+      await Promise.all([
+        queryClient.invalidateQueries({ queryKey: quotesQueryOptions(teamId).queryKey }),
+        // The designs' pages list the quotes priced from them.
+        libraryChanged(queryClient, teamId),
+      ]);
     },
   });
 }

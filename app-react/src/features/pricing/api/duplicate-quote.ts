@@ -4,7 +4,7 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api, teamPath } from '@/lib/api-client';
 
 import type { SavedQuote } from '../types';
-import { quotesKey } from './cache';
+import { quotesChanged } from './cache';
 
 export async function duplicateQuote({ teamId, quoteId }: { teamId: string; quoteId: string }): Promise<SavedQuote> {
   const path = teamPath(teamId, `quotes/${encodeURIComponent(quoteId)}/duplicate`);
@@ -15,6 +15,6 @@ export function useDuplicateQuote(teamId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (quoteId: string) => duplicateQuote({ teamId, quoteId }),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: quotesKey(teamId) }),
+    onSuccess: () => quotesChanged(queryClient, teamId),
   });
 }

@@ -19,7 +19,7 @@ export function LibraryPicker({ teamId, onPick }: { teamId: string; onPick: (des
   const [search, setSearch] = useState('');
   const q = useDeferredValue(search);
   const list = useQuery({
-    ...libraryQueryOptions(teamId, { q, sort: 'updated', order: 'desc', page: 1, perPage: SHOWN }),
+    ...libraryQueryOptions(teamId, { q, sort: 'updated', order: 'desc', page: 1, perPage: SHOWN, readable: true }),
     enabled: open && teamId !== '',
   });
   const designs = (list.data?.designs ?? []).filter((item) => summaryOf(item) !== null);
