@@ -146,9 +146,13 @@ test.describe('renaming and removing', () => {
   test('a file is renamed in place, and removed after a confirmation', async ({ page }) => {
     const tag = `ren${Math.random().toString(36).slice(2, 8)}`;
     await upload(page, tag);
+    // The same file again is kept beside the first, under a numbered name.
+    const again = (await threeFiles(tag)).filter((file) => file.name.endsWith('star.dst'));
+    await page.getByLabel('Design files').setInputFiles(again);
+    await expect(page.getByRole('list', { name: 'Uploads' })).toContainText(`Added as ${tag}-star (2).dst`);
     await page.getByLabel('Search designs').fill(tag);
     const grid = page.getByRole('list', { name: 'Designs' });
-    await expect(grid.getByRole('listitem')).toHaveCount(3);
+    await expect(grid.getByRole('listitem')).toHaveCount(4);
 
     await page.getByRole('button', { name: `Rename ${tag}-star.dst` }).click();
     const field = page.getByLabel(`New name for ${tag}-star.dst`);
@@ -165,10 +169,11 @@ test.describe('renaming and removing', () => {
     await page.getByRole('button', { name: `Remove ${tag}-bean.vp3` }).click();
     const dialog = page.getByRole('dialog', { name: `Remove "${tag}-bean.vp3"?` });
     await dialog.getByRole('button', { name: 'Cancel' }).click();
-    await expect(grid.getByRole('listitem')).toHaveCount(3);
+    await expect(grid.getByRole('listitem')).toHaveCount(4);
     await page.getByRole('button', { name: `Remove ${tag}-bean.vp3` }).click();
     await dialog.getByRole('button', { name: 'Remove' }).click();
-    await expect(grid.getByRole('listitem')).toHaveCount(2);
+    await expect(grid.getByRole('listitem')).toHaveCount(3);
+    await expect(page.getByText(`Removed "${tag}-bean.vp3".`)).toBeVisible();
     await expect(grid.getByRole('link', { name: `${tag}-bean.vp3` })).toBeHidden();
   });
 });

@@ -4,8 +4,8 @@
 // a phone must see; the rest go through the API client as every other call does.
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 
-import { ApiError, STORAGE_BASE, UNREACHABLE, storageApi } from '@/lib/api-client';
-import { libraryChanged } from '@/lib/design-library';
+import { ApiError, STORAGE_BASE, UNREACHABLE, api, storageApi, teamPath } from '@/lib/api-client';
+import { type LibraryPage, libraryChanged } from '@/lib/design-library';
 import { notify } from '@/lib/toast';
 
 /** A key's path under the bucket, each segment escaped. */
@@ -70,29 +70,29 @@ export function uploadFile(
 /** How many names a file tries before the upload gives up on finding a free one. */
 const NAMES_TRIED = 20;
 
-/** Whether `key` names no file of the team's bucket yet (asked of the file's info: 404). */
-async function isFree(teamId: string, key: string, signal?: AbortSignal): Promise<boolean> {
-  try {
-    await storageApi(`/object/info/${objectPath(teamId, key)}`, signal ? { signal } : {});
-    return false;
-  } catch (error) {
-    if (error instanceof ApiError && error.status === 404) return true;
-    throw error;
-  }
+/** The names of the team's files that hold `text`, as the library lists them (100 at most: past
+ * that, the upload finds a free name by trying). */
+async function namesHolding(teamId: string, text: string, signal?: AbortSignal): Promise<Set<string>> {
+  const search = new URLSearchParams({ q: text, per_page: '100' });
+  const listed = await api<LibraryPage>(teamPath(teamId, `designs?${search}`), signal ? { signal } : {});
+  return new Set(listed.designs.map((design) => design.name));
 }
 
 /** Uploads `file` under its own name, or the first free `name (n).ext` when that is taken: the
- * names are asked first, so the file is sent once (again only if another took the name meanwhile). */
+ * library is asked first, so the file is sent once (again only if another took the name
+ * meanwhile). */
 export async function uploadDesign(teamId: string, file: File, onProgress: (sent: number) => void, signal?: AbortSignal) {
   const key = keyOf(file.name);
-  for (let n = 1; ; n += 1) {
-    const name = nthName(key, n);
-    if (n < NAMES_TRIED && !(await isFree(teamId, name, signal))) continue;
+  const dot = key.lastIndexOf('.');
+  const taken = await namesHolding(teamId, dot > 0 ? key.slice(0, dot) : key, signal);
+  let n = 1;
+  while (n < NAMES_TRIED && taken.has(nthName(key, n))) n += 1;
+  for (; ; n += 1) {
     try {
-      return await uploadFile(teamId, name, file, onProgress, signal);
+      return await uploadFile(teamId, nthName(key, n), file, onProgress, signal);
     } catch (error) {
-      const taken = error instanceof ApiError && error.status === 409;
-      if (!taken || n >= NAMES_TRIED) throw error;
+      const clash = error instanceof ApiError && error.status === 409;
+      if (!clash || n >= NAMES_TRIED) throw error;
     }
   }
 }
