@@ -3294,6 +3294,8 @@ export interface operations {
                 sort?: "name" | "updated" | "size";
                 /** @description `asc` (the default) or `desc`. */
                 order?: "asc" | "desc";
+                /** @description `true`: only the designs Bobbin can read (what the pricing calculator picks from). */
+                readable?: boolean;
                 /** @description 1 or more; 1 when not given. */
                 page?: number;
                 /** @description At most 100; 48 when not given. */
@@ -5106,7 +5108,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `too_many_quotes`; `idempotency_key_reused` */
+            /** @description `validation_failed`, naming each field; `quote_mismatch`: the result is not what the inputs give; `no_such_design`: `design.id` is no file of the team's library; `too_many_quotes`; `idempotency_key_reused` */
             422: {
                 headers: {
                     [name: string]: unknown;

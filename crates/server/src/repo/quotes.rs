@@ -367,7 +367,11 @@ pub async fn save(
 /// # Errors
 ///
 /// 422 `no_such_design`; a database error.
-pub async fn check_library_design(txn: &DatabaseTransaction, team_id: TeamId, stored: &Stored) -> Result<(), RepoError> {
+pub async fn check_library_design(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    stored: &Stored,
+) -> Result<(), RepoError> {
     let Some(design_id) = stored.design.as_ref().and_then(StoredDesign::library_id) else { return Ok(()) };
     let there = storage_object::Entity::find_by_id(design_id)
         .filter(storage_object::Column::TeamId.eq(team_id))

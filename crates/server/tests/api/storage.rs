@@ -701,8 +701,13 @@ async fn the_library_lists_each_file_with_what_it_is_as_a_design(
         .map(|d| d["size"].as_u64().unwrap())
         .collect();
     assert!(sizes.windows(2).all(|pair| pair[0] >= pair[1]), "{sizes:?}");
-    let readable = app.api_get(&viewer, &format!("/teams/{team}/designs?readable=true&sort=updated&order=desc")).await;
-    assert_eq!(names(readable.assert_status(StatusCode::OK)), ["logos/a-star.dst", "Star.pes"], "newest first");
+    let readable =
+        app.api_get(&viewer, &format!("/teams/{team}/designs?readable=true&sort=updated&order=desc")).await;
+    assert_eq!(
+        names(readable.assert_status(StatusCode::OK)),
+        ["logos/a-star.dst", "Star.pes"],
+        "newest first"
+    );
     let second = app.api_get(&viewer, &format!("/teams/{team}/designs?per_page=3&page=2")).await;
     let second = second.assert_status(StatusCode::OK);
     assert_eq!((names(second), second["total"].as_u64()), (vec!["Star.pes".to_owned()], Some(4)));
@@ -766,7 +771,9 @@ async fn a_design_lists_the_quotes_priced_from_it(
         refused.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "no_such_design");
     }
     // Another team's file is not found through this team, as a file that does not exist.
-    for path in [format!("/teams/{team}/designs/{foreign}"), format!("/teams/{team}/designs/{foreign}/preview.svg")] {
+    for path in
+        [format!("/teams/{team}/designs/{foreign}"), format!("/teams/{team}/designs/{foreign}/preview.svg")]
+    {
         app.api_get(&owner, &path).await.assert_api_error(StatusCode::NOT_FOUND, "not_found");
     }
 
