@@ -28,7 +28,10 @@ mod dst;
 mod exp;
 mod jef;
 mod pes;
+mod usage;
 mod vp3;
+
+pub use usage::{BlockUsage, METRES_PER_YARD, Usage, UsageModel, UsageModelError, with_waste};
 
 use std::collections::HashMap;
 use std::fmt;
