@@ -27,6 +27,7 @@ mod m20261206_000014_one_road;
 mod m20261207_000015_write_keys;
 mod m20261207_000016_storage;
 mod m20261207_000017_quote_designs;
+mod m20261207_000018_jobs;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -52,6 +53,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_000015_write_keys::Migration),
             Box::new(m20261207_000016_storage::Migration),
             Box::new(m20261207_000017_quote_designs::Migration),
+            Box::new(m20261207_000018_jobs::Migration),
         ]
     }
 }

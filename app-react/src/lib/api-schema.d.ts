@@ -377,6 +377,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/teams/{team_id}/jobs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The team's jobs, the soonest due first, each with what is short (every member). */
+        get: operations["list_jobs"];
+        put?: never;
+        /**
+         * Makes a draft job from a design of the library, with Bobbin's proposal for each thread
+         *     (members, admins and owners).
+         */
+        post: operations["create_job"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/jobs/{job_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** One job with its plan, needles and stock check (every member). */
+        get: operations["get_job"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /** Changes a job: its fields, its status, its colour plan (members, admins and owners). */
+        patch: operations["update_job"];
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/jobs/{job_id}/pieces": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Records pieces done: their thread is taken from stock in one change of the inventory's
+         *     history, which can be undone; the last piece makes the job done (members, admins and owners).
+         */
+        post: operations["record_pieces"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{team_id}/machines": {
         parameters: {
             query?: never;
@@ -619,6 +678,43 @@ export interface paths {
         head?: never;
         /** Sets (or with `null`, removes) one team setting (admins and owners). */
         patch: operations["team_set"];
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/stock-changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The inventory's history of stock changes made by jobs, newest first (every member). */
+        get: operations["list_stock_changes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/stock-changes/{change_id}/undo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Undoes a stock change: the entries get back what it took, and a job's pieces are no longer
+         *     counted (members, admins and owners).
+         */
+        post: operations["undo_stock_change"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v2/teams/{team_id}/threads": {
@@ -971,6 +1067,20 @@ export interface components {
             /** Format: double */
             delta: number;
         };
+        /** @description One colour block in stitching order on the machine. */
+        BlockView: {
+            /**
+             * Format: int32
+             * @description The needle, counted from 1; `null` without a machine.
+             */
+            needle: number | null;
+            /** @description The thread (`slots` index, from 0) that sews it. */
+            slot: number;
+            /** Format: int32 */
+            stitches: number;
+            /** Format: double */
+            top_m: number;
+        };
         BulkConversion: {
             line: string;
             line_name: string;
@@ -1028,6 +1138,46 @@ export interface components {
             /** @description The row's line number in the pasted text. */
             row: number;
             source: components["schemas"]["ResolvedSource"] | null;
+        };
+        ChangeBody: {
+            change: components["schemas"]["ChangeView"];
+        };
+        /** @description One line of a stock change. */
+        ChangeLineView: {
+            label: string;
+            /** Format: double */
+            metres: number;
+            /**
+             * Format: double
+             * @description Spools: negative for thread used.
+             */
+            spools: number;
+            /** @description The entry, while the inventory has it. */
+            thread_id: string | null;
+        };
+        ChangePage: {
+            changes: components["schemas"]["ChangeView"][];
+            /** Format: int64 */
+            page: number;
+            /** Format: int64 */
+            per_page: number;
+            /** Format: int64 */
+            total: number;
+        };
+        /** @description A change of the inventory's stock. */
+        ChangeView: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            job_id: string | null;
+            /** @description `job`. */
+            kind: string;
+            lines: components["schemas"]["ChangeLineView"][];
+            /** Format: int32 */
+            pieces: number | null;
+            summary: string;
+            /** Format: date-time */
+            undone_at: string | null;
         };
         ClosestBody: {
             /** @description One for each colour asked for, in the order asked. */
@@ -1389,6 +1539,155 @@ export interface components {
         };
         /** @enum {string} */
         IssueKind: "duplicate" | "conflict";
+        JobBody: {
+            job: components["schemas"]["JobView"];
+        };
+        /** @description A new job. */
+        JobInput: {
+            /** @description Who it is for (free text). */
+            customer?: string;
+            /** @description The design of the team's library (its storage object id). */
+            design_id: components["schemas"]["ObjectId"];
+            /** @description `YYYY-MM-DD`. */
+            due_date?: string | null;
+            /** @description The machine it runs on (its public id). */
+            machine_id?: string | null;
+            /** @description What the job is, e.g. "Café Rosa: 50 polos". */
+            name: string;
+            notes?: string;
+            /**
+             * Format: int32
+             * @description Pieces, 1 to 1,000,000.
+             */
+            quantity: number;
+        };
+        JobList: {
+            jobs: components["schemas"]["JobSummary"][];
+        };
+        /** @description The machine a job runs on. */
+        JobMachine: {
+            /** Format: int32 */
+            heads: number;
+            id: string;
+            name: string;
+            /** Format: int32 */
+            needles: number;
+            /** Format: int32 */
+            typical_spm: number | null;
+        };
+        /** @description A change of a job: the fields given change; `version` is the one the editor saw. */
+        JobPatch: {
+            customer?: string | null;
+            /** @description `YYYY-MM-DD`; `""` for none. */
+            due_date?: string | null;
+            /** @description A machine's public id; `""` for none. */
+            machine_id?: string | null;
+            name?: string | null;
+            notes?: string | null;
+            /** @description Per thread of the design (`slots`, in order), an inventory entry's id or `null` (buy). */
+            plan?: (string | null)[] | null;
+            /** @description `true` to take Bobbin's proposal for every thread again. */
+            propose?: boolean;
+            /** Format: int32 */
+            quantity?: number | null;
+            status?: components["schemas"]["JobStatus"] | null;
+            /** Format: int32 */
+            version: number;
+        };
+        /**
+         * @description Where a job is.
+         * @enum {string}
+         */
+        JobStatus: "draft" | "ready" | "running" | "done" | "cancelled";
+        /** @description A job in the list. */
+        JobSummary: {
+            customer: string;
+            design_id: components["schemas"]["ObjectId"] | null;
+            design_name: string;
+            due_date: string | null;
+            id: string;
+            name: string;
+            /** Format: int32 */
+            pieces_done: number;
+            /** Format: int32 */
+            quantity: number;
+            /** @description Entries short for it, with the metres short. */
+            short: components["schemas"]["ShortThread"][];
+            status: components["schemas"]["JobStatus"];
+            /** Format: date-time */
+            updated_at: string;
+            verdict: string;
+        };
+        /** @description An inventory entry as a job shows it. */
+        JobThread: {
+            code: string | null;
+            /** @description `#RRGGBB`. */
+            colour: string;
+            id: string;
+            /** @description "Madeira Polyneon 40 1800 Red", or a custom thread's name. */
+            label: string;
+            line: string | null;
+            /**
+             * Format: double
+             * @description Spools on the shelf.
+             */
+            quantity: number;
+            /** @description Whether `spool_m` is the line's default (the entry gives none). */
+            spool_default: boolean;
+            /**
+             * Format: int32
+             * @description Metres on a spool: the entry's own, else its line's default.
+             */
+            spool_m: number;
+        };
+        /** @description A job with its plan worked out. */
+        JobView: {
+            blocks: components["schemas"]["BlockView"][];
+            /** Format: double */
+            bobbin_m: number;
+            /** Format: date-time */
+            created_at: string;
+            customer: string;
+            design: Record<string, never>;
+            design_id: components["schemas"]["ObjectId"] | null;
+            due_date: string | null;
+            id: string;
+            /** Format: double */
+            job_bobbin_m: number;
+            /**
+             * Format: double
+             * @description For the pieces left, with the waste, in metres.
+             */
+            job_top_m: number;
+            machine: components["schemas"]["JobMachine"] | null;
+            name: string;
+            notes: string;
+            /** Format: int32 */
+            pieces_done: number;
+            /** Format: int32 */
+            quantity: number;
+            rethreads: components["schemas"]["RethreadView"][];
+            /** @description The thread on each needle at the start (`slots` index), needle 1 first. */
+            setup: number[];
+            slots: components["schemas"]["SlotView"][];
+            status: components["schemas"]["JobStatus"];
+            stock: components["schemas"]["StockView"][];
+            /** @description More threads than the machine has needles. */
+            too_many_threads: boolean;
+            /**
+             * Format: double
+             * @description For one piece, in metres.
+             */
+            top_m: number;
+            /** Format: date-time */
+            updated_at: string;
+            /** @description The team's thread-usage setting the figures come from. */
+            usage: Record<string, never>;
+            /** @description `enough`; `short` (some entry is short); `unplanned` (a thread has no entry). */
+            verdict: string;
+            /** Format: int32 */
+            version: number;
+        };
         /** @description CIELAB (D65): L* lightness 0 to 100, a* green to red, b* blue to yellow. */
         Lab: {
             /** Format: double */
@@ -1651,6 +1950,11 @@ export interface components {
             /** @description Newest first. */
             sessions: components["schemas"]["SessionExport"][];
         };
+        /** @description Pieces done. */
+        PiecesInput: {
+            /** Format: int32 */
+            pieces: number;
+        };
         /** @description The profile the app shows and builds on. */
         Profile: {
             /** Format: date-time */
@@ -1664,6 +1968,18 @@ export interface components {
             /** @description From sign-up (`data.full_name`) or a later profile edit. */
             full_name: string | null;
             id: components["schemas"]["UserId"];
+        };
+        /** @description Bobbin's proposal for one thread of the design. */
+        ProposalView: {
+            /**
+             * Format: double
+             * @description CIEDE2000 between the design's colour and the thread's.
+             */
+            delta_e: number;
+            /** @description Whether it holds enough for the job beside what other jobs hold. */
+            enough: boolean;
+            label: components["schemas"]["MatchLabel"];
+            thread_id: string;
         };
         /** @description Add someone to the team, or change a member's role. */
         PutMemberBody: {
@@ -1751,6 +2067,16 @@ export interface components {
             /** @description A Lab value outside what a screen shows: `hex` is the nearest displayable colour. */
             out_of_gamut: boolean;
             thread: components["schemas"]["ThreadView"] | null;
+        };
+        /** @description A needle to re-thread during the run. */
+        RethreadView: {
+            /** Format: int32 */
+            before_block: number;
+            /** Format: int32 */
+            needle: number;
+            /** @description The thread (`slots` index) taken off, and the one put on. */
+            replaces_slot: number;
+            slot: number;
         };
         /** @description An sRGB colour as #RRGGBB. */
         Rgb8: string;
@@ -1858,6 +2184,32 @@ export interface components {
         SettingsBody: {
             settings: Record<string, never>;
         };
+        ShortThread: {
+            label: string;
+            /** Format: double */
+            short_m: number;
+            /** Format: int32 */
+            spools: number;
+            thread_id: string;
+        };
+        /** @description One thread the design needs, and the entry that sews it. */
+        SlotView: {
+            /** @description Its colour blocks, counted from 1. */
+            blocks: number[];
+            /** @description `#RRGGBB` where the file stores it (PES, VP3); `null` for DST, EXP, JEF. */
+            colour: string | null;
+            /** @description The file palette's name for it. */
+            name: string | null;
+            proposal: components["schemas"]["ProposalView"] | null;
+            /** Format: int32 */
+            stitches: number;
+            thread: components["schemas"]["JobThread"] | null;
+            /**
+             * Format: double
+             * @description Top thread for one piece, in metres.
+             */
+            top_m: number;
+        };
         /** @description What to convert from. */
         Source: {
             /** @description A catalogue thread: `{"thread": {"line": "isacord-polyester", "code": "0015"}}`. */
@@ -1871,6 +2223,33 @@ export interface components {
         } | {
             /** @description `{"lab": {"l": 50, "a": 10, "b": -20}}`. */
             lab: components["schemas"]["Lab"];
+        };
+        /** @description The stock check of one entry. */
+        StockView: {
+            /** Format: double */
+            free_m: number;
+            /** Format: double */
+            held_m: number;
+            /**
+             * Format: double
+             * @description Top thread for the pieces left, with the waste, in metres.
+             */
+            need_m: number;
+            /**
+             * Format: double
+             * @description What other ready and running jobs hold of it.
+             */
+            reserved_m: number;
+            /** Format: double */
+            short_m: number;
+            /**
+             * Format: int32
+             * @description Spools to buy for the shortfall.
+             */
+            spools: number;
+            thread: components["schemas"]["JobThread"];
+            /** @description `enough`, or `short`. */
+            verdict: string;
         };
         /**
          * @description A stored quote's design: of the [`SavedDesign`] shape, or, for a quote saved before that
@@ -3717,6 +4096,474 @@ export interface operations {
             };
             /** @description `rate_limited`: too many invites this hour */
             429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_jobs: {
+        parameters: {
+            query?: {
+                /** @description Statuses, comma-separated (`ready,running`); all when not given. */
+                status?: string;
+            };
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobList"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: an unknown status */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    create_job: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A new random key for each change (a UUID, say), sent again unchanged with every retry of
+                 *     it: the change is made once, and a retry within a day answers the first answer
+                 *     (`Idempotent-Replayed: true`). The same key with another request answers 422
+                 *     `idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`; `no_such_design`: not a readable design of the team's library; `no_such_machine`; `too_many_jobs` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    get_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such job in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    update_job: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["JobPatch"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such job in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `edit_conflict`: changed since `version` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`; `bad_status`; `bad_quantity`; `no_such_machine`; `no_such_thread` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    record_pieces: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A new random key for each change (a UUID, say), sent again unchanged with every retry of
+                 *     it: the change is made once, and a retry within a day answers the first answer
+                 *     (`Idempotent-Replayed: true`). The same key with another request answers 422
+                 *     `idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                job_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PiecesInput"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such job in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `bad_status`: not ready or running; `too_many_pieces`; or `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5659,6 +6506,153 @@ export interface operations {
                 };
             };
             /** @description `validation_failed`: the key or its value */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    list_stock_changes: {
+        parameters: {
+            query?: {
+                page?: number;
+                per_page?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a query parameter is missing or cannot be read, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    undo_stock_change: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                change_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such change in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_undone` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
             422: {
                 headers: {
                     [name: string]: unknown;

@@ -13,6 +13,7 @@ import wasmUrl from '@bobbin/core-wasm/bobbin_wasm_bg.wasm';
 import pricingWasmUrl from '@bobbin/core-wasm/bobbin_pricing_bg.wasm';
 import type {
   BulkConversion,
+  ColourBlock,
   BulkRequest,
   Conversion,
   ConvertRequest,
@@ -21,6 +22,7 @@ import type {
   PriceRequest,
   Pricing,
   Rates,
+  ThreadUsage,
   ThreadView,
 } from '@bobbin/core-wasm';
 
@@ -33,6 +35,7 @@ export type {
   BulkConversion,
   BulkRequest,
   BulkRow,
+  ColourBlock,
   Conversion,
   ConvertRequest,
   DesignFile,
@@ -57,6 +60,7 @@ export type {
   ResolvedSource,
   Source,
   ThreadRef,
+  ThreadUsage,
   ThreadView,
 } from '@bobbin/core-wasm';
 
@@ -88,6 +92,9 @@ export interface PricingCore {
   /** A job's price, or what is wrong with its inputs, by field ("job.quantity"). Inputs of the
    * wrong shape (not numbers, not amounts) throw an Error written for people. */
   priceJob(request: PriceRequest): Pricing;
+  /** The thread one piece of a design takes, per colour block and in all, by the team's
+   * thread-usage model (its `thread_usage` setting as stored; defaults fill what it lacks). */
+  threadUsage(blocks: ColourBlock[], setting: unknown): ThreadUsage;
 }
 
 /** Shares one in-flight promise between callers; a failure clears it so a later call retries. */
@@ -139,6 +146,7 @@ export const loadPricing = once(async (): Promise<PricingCore> => {
   return {
     defaultRates: () => wasm.defaultRates(),
     priceJob: (request) => readable(() => wasm.priceJob(request)),
+    threadUsage: (blocks, setting) => readable(() => wasm.threadUsage(blocks, setting ?? null)),
   };
 });
 

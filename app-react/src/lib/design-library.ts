@@ -8,16 +8,13 @@ import { type QueryClient, keepPreviousData, queryOptions } from '@tanstack/reac
 
 import type { components } from './api-schema';
 import { api, apiText, productQuery, teamPath } from './api-client';
-import type { DesignSummary } from './core';
+import type { ColourBlock, DesignSummary } from './core';
 
 type Schemas = components['schemas'];
 
-/** One colour block of a design, in stitching order. */
-export interface DesignBlock {
-  stitches: number;
-  /** `#rrggbb` where the file stores colours (PES, VP3); null where it does not. */
-  colour: string | null;
-}
+/** One colour block of a design, in stitching order: its stitches, the length they lay, and its
+ * colour where the file stores one (PES, VP3). */
+export type DesignBlock = ColourBlock;
 
 /** What Bobbin read of a file as a design: its figures, why it could not be read, or nothing
  * (a file that is no design). */

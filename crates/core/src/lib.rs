@@ -16,6 +16,7 @@ pub mod convert;
 pub mod design;
 pub mod email;
 pub mod inventory;
+pub mod job;
 pub mod pricing;
 pub mod settings;
 mod sheet;

@@ -13,9 +13,11 @@
 //!    quantity) either replaces that rate or takes a percentage off it.
 //! 2. **Colours**: `colour_fee` for each colour above `included_colours`.
 //! 3. **Extra locations**: `extra_location_fee` for each placement after the first.
-//! 4. **Materials**, at cost: the garment (0 when the customer brings it), the backing, and the thread,
-//!    estimated from the stitch count (`thread_metres_per_thousand` metres per 1,000 stitches, at
-//!    `thread_cost_per_1000_m`). The stitch rate is already a price; **markup** (a percentage added
+//! 4. **Materials**, at cost: the garment (0 when the customer brings it), the backing, and the thread
+//!    at `thread_cost_per_1000_m`: the job's `thread_m` when the design is known (top and bobbin
+//!    thread by the team's thread-usage model, [`crate::design::Usage::thread_m`], the figure a
+//!    job's run sheet uses), else estimated from the stitch count (`thread_metres_per_thousand`
+//!    metres per 1,000 stitches). The stitch rate is already a price; **markup** (a percentage added
 //!    to cost) or a **target margin** (the share of the selling price that is profit) applies to
 //!    these bought materials only.
 //!
@@ -60,6 +62,8 @@ use serde::{Deserialize, Serialize};
 pub const MAX_QUANTITY: u32 = 1_000_000;
 /// The most stitches one design may have (the largest designs have about 500,000).
 pub const MAX_STITCHES: u32 = 10_000_000;
+/// The most thread one piece may take, in metres: the most stitches, 10 cm each.
+const MAX_THREAD_M: Decimal = Decimal::from_parts(1_000_000, 0, 0, false, 0);
 /// The most rows in the quantity-break table.
 pub const MAX_BREAKS: usize = 20;
 /// The largest amount of money any one rate or cost may be.
@@ -188,6 +192,10 @@ pub struct Job {
     /// The machine it runs on, for the machine time; none gives no time.
     #[serde(default)]
     pub machine: Option<Machine>,
+    /// Thread per piece, top and bobbin, in metres, from the design by the thread-usage model;
+    /// none estimates it from the stitches at `thread_metres_per_thousand`.
+    #[serde(default)]
+    pub thread_m: Option<Decimal>,
 }
 
 fn one() -> u32 {
@@ -344,9 +352,10 @@ pub fn price(rates: &Rates, job: &Job, decimals: u32) -> Result<Quote, Vec<Probl
     let stitches = Decimal::from(billable_stitches) * price_per_thousand / thousand;
     let colours = Decimal::from(job.colours.saturating_sub(rates.included_colours)) * rates.colour_fee;
     let locations = Decimal::from(job.locations - 1) * rates.extra_location_fee;
-    let thread = Decimal::from(job.stitches) * rates.thread_metres_per_thousand / thousand
-        * rates.thread_cost_per_1000_m
-        / thousand;
+    let thread_m = job
+        .thread_m
+        .unwrap_or_else(|| Decimal::from(job.stitches) * rates.thread_metres_per_thousand / thousand);
+    let thread = thread_m * rates.thread_cost_per_1000_m / thousand;
     let materials = job.garment_cost + rates.backing_cost + thread;
     let profit = match rates.profit {
         Profit::MarkupPercent(markup) => materials * percent(markup),
@@ -568,6 +577,9 @@ fn check_job(job: &Job) -> Vec<Problem> {
     check_count(&mut problems, "job.quantity", job.quantity, 1, MAX_QUANTITY);
     check_count(&mut problems, "job.locations", job.locations, 1, 20);
     check_amount(&mut problems, "job.garment_cost", job.garment_cost, MAX_AMOUNT);
+    if let Some(thread_m) = job.thread_m {
+        check_amount(&mut problems, "job.thread_m", thread_m, MAX_THREAD_M);
+    }
     if let Some(machine) = job.machine {
         check_count(&mut problems, "job.machine.stitches_per_minute", machine.stitches_per_minute, 1, 5_000);
         check_count(&mut problems, "job.machine.heads", machine.heads, 1, 100);

@@ -10,6 +10,7 @@
 //! | `preferred_thread_line` | a catalogue line id, e.g. `"madeira-polyneon"` | converter, inventory |
 //! | `default_reorder_point` | a whole number of spools, 0 to 100,000,000: the reorder point of every thread without its own | inventory (low stock) |
 //! | `pricing` | the rest of the price list: [`Rates`] without `price_per_thousand`, any fields left out take their defaults | pricing calculator |
+//! | `thread_usage` | the thread-usage model, the waste a job adds and the unit: [`UsageModel`], any fields left out take their defaults | pricing calculator, jobs |
 //!
 //! The price per 1,000 stitches is `default_stitch_rate` alone, so the team settings form and the
 //! pricing calculator never disagree about it.
@@ -22,6 +23,7 @@ use std::fmt;
 use serde::Deserialize as _;
 use serde_json::Value;
 
+use crate::design::UsageModel;
 use crate::inventory::amount::{Hundredths, MAX_HUNDREDTHS};
 use crate::pricing::{Rates, is_currency_code};
 
@@ -34,6 +36,15 @@ pub const MAX_KEYS: usize = 100;
 /// The most keys one change of a map may name: enough to remove every key and set as many new.
 /// Each is a statement the database runs while the change holds the write lock.
 pub const MAX_CHANGES: usize = 2 * MAX_KEYS;
+
+/// The team setting holding the thread-usage model ([`UsageModel`]).
+pub const THREAD_USAGE: &str = "thread_usage";
+
+/// The team's thread-usage model held by a `thread_usage` value: the defaults for a key not set
+/// (`null`) or a value that is not one (values are checked when set).
+pub fn thread_usage(value: &Value) -> UsageModel {
+    UsageModel::deserialize(value).ok().and_then(|model| model.checked().ok()).unwrap_or_default()
+}
 
 /// The team setting holding the reorder point of every thread without its own.
 pub const DEFAULT_REORDER_POINT: &str = "default_reorder_point";
@@ -145,6 +156,10 @@ pub fn check_value(
             .is_none()
             .then(|| format!("`{DEFAULT_REORDER_POINT}` is a whole number of spools from 0 to 100,000,000.")),
         "pricing" => pricing_problem(value),
+        THREAD_USAGE => match UsageModel::deserialize(value) {
+            Err(error) => Some(format!("`{THREAD_USAGE}` is not a thread-usage model: {error}.")),
+            Ok(model) => model.checked().err().map(|error| format!("`{THREAD_USAGE}`: {error}")),
+        },
         _ => None,
     };
     if let Some(message) = problem {
@@ -213,6 +228,25 @@ mod tests {
         let known = |line: &str| line == "madeira-polyneon";
         assert!(check_value(&key("preferred_thread_line"), &json!("madeira-polyneon"), known).is_ok());
         assert!(check_value(&key("preferred_thread_line"), &json!("no-such-line"), known).is_err());
+    }
+
+    #[test]
+    fn the_thread_usage_model_is_checked_and_defaults_fill_the_rest() {
+        let usage = key(THREAD_USAGE);
+        assert!(check_value(&usage, &json!({ "take_up_mm": 3, "unit": "yards" }), |_| false).is_ok());
+        assert!((thread_usage(&json!({ "waste_percent": 5 })).waste_percent - 5.0).abs() < f64::EPSILON);
+        assert_eq!(thread_usage(&Value::Null), UsageModel::default());
+        for (bad, says) in [
+            (json!({ "take_up_mm": 21 }), "take_up_mm must be a number from 0 to 20."),
+            (json!({ "unit": "feet" }), "not a thread-usage model"),
+            (json!({ "take_up": 2 }), "not a thread-usage model"),
+            (json!(3), "not a thread-usage model"),
+        ] {
+            let Err(SettingError::InvalidValue(message)) = check_value(&usage, &bad, |_| false) else {
+                panic!("{bad} was kept")
+            };
+            assert!(message.contains(says), "{bad}: {message}");
+        }
     }
 
     #[test]

@@ -3,6 +3,7 @@
 
 use std::str::FromStr;
 
+use bobbin_core::design::{Format, UsageModel};
 use bobbin_core::pricing::{
     BreakRate, Item, Job, Machine, OneOffFees, Problem, Profit, QuantityBreak, Quote, Rates,
     minor_unit_decimals, price,
@@ -25,6 +26,7 @@ fn job(stitches: u32, colours: u32, quantity: u32) -> Job {
         rush: false,
         one_off_fees: OneOffFees::Spread,
         machine: None,
+        thread_m: None,
     }
 }
 
@@ -51,6 +53,24 @@ fn line(quote: &Quote, item: Item) -> Option<(Option<Decimal>, Decimal)> {
 
 fn fields(problems: &[Problem]) -> Vec<&str> {
     problems.iter().map(|problem| problem.field.as_str()).collect()
+}
+
+/// With the design known, the thread is the usage model's figure for it, the one a job's run
+/// sheet counts from; without it, the stitches at the price list's metres per 1,000.
+#[test]
+fn the_thread_comes_from_the_usage_model_when_the_design_is_known() {
+    let rates = Rates { thread_cost_per_1000_m: d("4"), ..stitches_only("0") };
+    let design = Format::Exp.read(&[30, 0].repeat(1_000)).unwrap();
+    let usage = UsageModel::default().usage(&design.blocks());
+    // 1,000 stitches of 3 mm and 2.5 mm take-up: 5.5 m of top and 3.3 m of bobbin thread.
+    assert_eq!(usage.thread_m(), d("8.8"));
+    let priced = |thread_m| price(&rates, &Job { thread_m, ..job(1_000, 1, 100) }, 4).unwrap();
+    // 8.8 m at 4.00 / 1,000 m.
+    assert_eq!(line(&priced(Some(usage.thread_m())), Item::Thread), Some((Some(d("0.0352")), d("3.5200"))));
+    // 1,000 stitches x 5 m / 1,000 at 4.00 / 1,000 m.
+    assert_eq!(line(&priced(None), Item::Thread), Some((Some(d("0.0200")), d("2.0000"))));
+    let problems = price(&rates, &Job { thread_m: Some(d("-1")), ..job(1_000, 1, 1) }, 2).unwrap_err();
+    assert_eq!(problems[0].field, "job.thread_m");
 }
 
 #[test]

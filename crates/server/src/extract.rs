@@ -352,6 +352,16 @@ impl InPath for ObjectId {
     const NOT_FOUND: &'static str = crate::repo::storage::NO_DESIGN;
 }
 
+impl InPath for crate::entity::ids::JobPublicId {
+    const PARAM: &'static str = "job_id";
+    const NOT_FOUND: &'static str = crate::repo::jobs::NOT_FOUND;
+}
+
+impl InPath for crate::entity::ids::StockChangePublicId {
+    const PARAM: &'static str = "change_id";
+    const NOT_FOUND: &'static str = crate::repo::stock::NOT_FOUND;
+}
+
 impl InPath for InvitePublicId {
     const PARAM: &'static str = "invite_id";
     const NOT_FOUND: &'static str = invites::NOT_FOUND;

@@ -169,6 +169,8 @@ export interface Job {
   rush?: boolean;
   one_off_fees?: "spread" | "separate";
   machine?: { stitches_per_minute: number; heads: number } | null;
+  /** Thread per piece in metres, from the design by the thread-usage model (threadUsage). */
+  thread_m?: Amount | null;
 }
 
 export type PriceItem =
@@ -238,7 +240,25 @@ export interface DesignPreview {
   blocks: { colour: string | null; lines: [number, number][][] }[];
 }
 
-export interface DesignFile { summary: DesignSummary; preview: DesignPreview }
+/** One colour block in stitching order (bobbin_core::design::ColourBlock). */
+export interface ColourBlock {
+  stitches: number;
+  /** The length its stitches lay, in mm (what the thread-usage model counts from). */
+  sewn_mm: number;
+  /** "#RRGGBB" where the file stores it (PES, VP3), else null. */
+  colour: string | null;
+}
+
+export interface DesignFile { summary: DesignSummary; blocks: ColourBlock[]; preview: DesignPreview }
+
+/** The thread a design takes for one piece (bobbin_core::design::Usage), in metres. */
+export interface ThreadUsage {
+  blocks: { stitches: number; top_m: number; bobbin_m: number }[];
+  top_m: number;
+  bobbin_m: number;
+  /** Top and bobbin, rounded to the centimetre: the pricing job's thread_m. */
+  thread_m: Amount;
+}
 
 export interface PriceRequest { rates: Partial<Rates>; job: Job; currency: string }
 export type Pricing = { quote: Quote } | { problems: PriceProblem[] };

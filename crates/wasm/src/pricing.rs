@@ -1,8 +1,10 @@
 //! The pricing model and the design-file readers (the `pricing` feature: the `bobbin_pricing`
 //! module).
 
-use bobbin_core::design::{self, DesignSummary, Preview};
+use bobbin_core::design::{self, ColourBlock, DesignSummary, Preview, Usage};
 use bobbin_core::pricing::{self, Job, Problem, Quote, Rates};
+use bobbin_core::settings;
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use wasm_bindgen::prelude::{JsError, JsValue, wasm_bindgen};
 
@@ -47,6 +49,7 @@ pub fn price_job(
 #[derive(Serialize)]
 struct DesignFile {
     summary: DesignSummary,
+    blocks: Vec<ColourBlock>,
     preview: Preview,
 }
 
@@ -56,5 +59,31 @@ struct DesignFile {
 #[wasm_bindgen(js_name = readDesign, unchecked_return_type = "DesignFile")]
 pub fn read_design(bytes: &[u8], file_name: &str, max_points: usize) -> Result<JsValue, JsError> {
     let design = design::read(bytes, Some(file_name))?;
-    to_js(&DesignFile { summary: design.summary(), preview: design.preview(max_points) })
+    to_js(&DesignFile {
+        summary: design.summary(),
+        blocks: design.blocks(),
+        preview: design.preview(max_points),
+    })
+}
+
+#[derive(Serialize)]
+struct ThreadUsage {
+    #[serde(flatten)]
+    usage: Usage,
+    /// Top and bobbin thread for one piece, in metres rounded to the centimetre: the pricing
+    /// job's `thread_m`.
+    thread_m: Decimal,
+}
+
+/// The thread a design uses for one piece, per colour block and in all, by the team's
+/// thread-usage model (its `thread_usage` setting, any value: defaults fill what it lacks).
+#[wasm_bindgen(js_name = threadUsage, unchecked_return_type = "ThreadUsage")]
+pub fn thread_usage(
+    #[wasm_bindgen(unchecked_param_type = "ColourBlock[]")] blocks: JsValue,
+    #[wasm_bindgen(unchecked_param_type = "unknown")] setting: JsValue,
+) -> Result<JsValue, JsError> {
+    let blocks: Vec<ColourBlock> = from_js(blocks)?;
+    let setting: serde_json::Value = from_js(setting).unwrap_or_default();
+    let usage = settings::thread_usage(&setting).usage(&blocks);
+    to_js(&ThreadUsage { thread_m: usage.thread_m(), usage })
 }

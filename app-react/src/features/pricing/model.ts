@@ -90,6 +90,7 @@ export function jobOf(
   fields: JobFields,
   machines: PricingMachine[],
   savedMachine: Job['machine'] = null,
+  threadM: string | null = null,
 ): { job: Job; problems: PriceProblem[] } {
   const problems: PriceProblem[] = [];
   const count = (field: string, text: string): number => {
@@ -130,6 +131,8 @@ export function jobOf(
     rush: fields.rush,
     one_off_fees: fields.oneOffFees,
     machine,
+    // The design's thread by the usage model; left out, the core estimates it from the stitches.
+    ...(threadM ? { thread_m: threadM } : {}),
   };
   return { job, problems };
 }

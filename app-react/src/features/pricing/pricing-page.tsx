@@ -8,8 +8,10 @@ import { Link, useSearchParams } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
-import { type PriceProblem, type Pricing, type PricingCore, type Rates, pricingQueryOptions } from '@/lib/core';
+import { type ColourBlock, type PriceProblem, type Pricing, type PricingCore, type Rates, pricingQueryOptions } from '@/lib/core';
 import { designQueryOptions, fileNameOf, summaryOf } from '@/lib/design-library';
+import { wholeNumber } from '@/lib/text';
+import { THREAD_USAGE, formatLength, lengthUnit } from '@/lib/thread-usage';
 
 import { type PricingMachine, useMachines } from './api/get-machines';
 import { useQuote } from './api/get-quote';
@@ -62,6 +64,10 @@ interface DesignState {
   fileName: string;
   summary: SavedDesign['summary'];
   preview: ReadDesign['file']['preview'] | null;
+  /** Its colour blocks, for the thread it takes (a saved quote keeps the figure instead). */
+  blocks: ColourBlock[] | null;
+  /** A saved quote's thread per piece, in metres. */
+  savedThreadM?: string | null;
   /** Its id in the team's library, and its content's ETag where known. */
   library: { id: string; etag: string } | null;
 }
@@ -138,6 +144,8 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
               fileName: saved.design.file_name,
               summary: saved.design.summary,
               preview: null,
+              blocks: null,
+              savedThreadM: saved.job.thread_m ?? null,
               library: saved.design.id ? { id: saved.design.id, etag: '' } : null,
             }
           : null,
@@ -169,6 +177,7 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
       fileName: fileNameOf(pickedItem.name),
       summary: pickedSummary,
       preview: null,
+      blocks: pickedItem.design && 'blocks' in pickedItem.design ? (pickedItem.design.blocks ?? null) : null,
       library: { id: pickedItem.id, etag: pickedItem.etag },
     });
   }
@@ -202,8 +211,22 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
   const savedMachine = saved?.job.machine ?? null;
   const machineList = machines.data ?? NO_MACHINES;
 
+  // The thread one piece of the design takes by the team's thread-usage model, the figure a job's
+  // run sheet counts from; it prices the thread while the stitches are the design's.
+  const usageSetting = settings[THREAD_USAGE];
+  const designThreadM = useMemo(() => {
+    if (!design) return null;
+    if (!design.blocks) return design.savedThreadM ?? null;
+    try {
+      return core.threadUsage(design.blocks, usageSetting).thread_m;
+    } catch {
+      return null;
+    }
+  }, [core, design, usageSetting]);
+  const threadM = design && designThreadM && wholeNumber(values.stitches) === design.summary.stitches ? designThreadM : null;
+
   const { job, pricing } = useMemo((): { job: ReturnType<typeof jobOf>['job']; pricing: Pricing | null } => {
-    const typed = jobOf(values, machineList, savedMachine);
+    const typed = jobOf(values, machineList, savedMachine, threadM);
     // Nothing to price until there is a stitch count (typed, or read from a file).
     if (values.stitches.trim() === '' && typed.problems.length === 0) return { job: typed.job, pricing: null };
     if (typed.problems.length > 0) return { job: typed.job, pricing: { problems: typed.problems } };
@@ -214,7 +237,7 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
       const message = failure instanceof Error ? failure.message : String(failure);
       return { job: typed.job, pricing: { problems: [{ field: '', code: 'error', message }] } };
     }
-  }, [core, values, machineList, savedMachine, rates, currency]);
+  }, [core, values, machineList, savedMachine, threadM, rates, currency]);
 
   const problems: PriceProblem[] = pricing && 'problems' in pricing ? pricing.problems : [];
   const byField = problemsByField(problems);
@@ -225,7 +248,7 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
     // A file read here replaces a design of the library in the address too.
     if (designId) setParams({}, { replace: true });
     setDesignFill(null);
-    setDesign({ fileName, summary: file.summary, preview: file.preview, library: null });
+    setDesign({ fileName, summary: file.summary, preview: file.preview, blocks: file.blocks, library: null });
     setValue('stitches', String(file.summary.stitches));
     // The extra-colour fee charges for the threads the machine is set up with.
     setValue('colours', String(Math.max(1, file.summary.threads_needed ?? file.summary.colours)));
@@ -292,6 +315,13 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
         <h2 id={`${id}-price`}>Price</h2>
         {trying ? <p className="pricing-trying">Priced with the price list as edited below; save it to keep it.</p> : null}
         {quote ? <QuoteResult quote={quote} rates={rates} currency={currency} separate={job.one_off_fees === 'separate'} /> : null}
+        {quote ? (
+          <p className="muted pricing-thread">
+            {threadM
+              ? `Thread: ${formatLength(threadM, lengthUnit(usageSetting))} a piece, top and bobbin, from the design's stitches by the team's thread-usage model.`
+              : `Thread: estimated from the stitch count at ${rates.thread_metres_per_thousand} m per 1,000 stitches.`}
+          </p>
+        ) : null}
         {!pricing ? <p className="muted">Type the stitch count, or drop the design file, to see the price.</p> : null}
         {pricing && !quote ? <p className="muted">Fix the inputs marked above to see the price.</p> : null}
         {elsewhere.length > 0 ? (

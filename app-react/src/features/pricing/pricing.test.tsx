@@ -170,9 +170,27 @@ describe('the pricing calculator', () => {
     expect(figures.textContent).toContain('FormatDST');
     expect(figures.textContent).toContain('Stitches2,550');
     expect(screen.getByRole('img', { name: "Preview of the design's stitches" }).querySelectorAll('polyline').length).toBeGreaterThan(0);
-    expect(perPiece()).toBe('€30.26');
+    // The thread is the design's by the usage model (12.98 m top and 7.79 m bobbin thread, 20.77
+    // m at 3.00 / 1,000 m), no longer the 12.75 m the stitch count alone gives (the typed test
+    // above): the figure a job's run sheet counts from.
+    expect(perPiece()).toBe('€30.30');
+    expect(screen.getByText(/^Thread: 20\.77 m a piece, top and bobbin/)).toBeTruthy();
+    await typeJob(user, { Stitches: '2551' });
+    // A stitch count typed over the design's is priced by the count alone.
+    expect(screen.getByText(/^Thread: estimated from the stitch count at 5 m per 1,000 stitches/)).toBeTruthy();
     await typeJob(user, { Stitches: '6000' });
-    expect(perPiece()).not.toBe('€30.26');
+    expect(perPiece()).not.toBe('€30.30');
+  });
+
+  it("shows the design's thread in the team's unit, by the team's model", async () => {
+    shopServer();
+    renderCalculator({ settings: { thread_usage: { take_up_mm: 0, bobbin_share: 0, unit: 'yards' } } });
+    const user = userEvent.setup();
+    const bytes = await readFile(path.join(DESIGNS, 'star.dst'));
+    await user.upload(await screen.findByLabelText('Design file'), new File([bytes], 'star.dst'));
+    await waitFor(() => expect(input('Stitches').value).toBe('2550'));
+    // The stitches' own length only: 12.98 m less the 2,550 x 2.5 mm take-up, 6.61 m, 7.23 yd.
+    expect(screen.getByText(/^Thread: 7\.23 yd a piece/)).toBeTruthy();
   });
 
   it('reads a file dropped on the zone', async () => {
@@ -486,6 +504,7 @@ describe('saved quotes', () => {
         rush: true,
         one_off_fees: 'spread',
         machine: null,
+        thread_m: '20.77',
       },
       design: { file_name: 'star.dst', summary: expect.objectContaining({ format: 'dst', stitches: 2550, colours: 2 }) },
       result: expect.objectContaining({ per_piece: expect.any(String), total: expect.any(String) }),

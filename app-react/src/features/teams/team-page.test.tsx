@@ -112,7 +112,13 @@ describe('team settings whose thread lines load after the saved values', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: 'EUR', default_stitch_rate: 2, preferred_thread_line: 'madeira-polyneon-40', default_reorder_point: null },
+        {
+          currency: 'EUR',
+          default_stitch_rate: 2,
+          preferred_thread_line: 'madeira-polyneon-40',
+          default_reorder_point: null,
+          thread_usage: null,
+        },
       ]),
     );
   });
@@ -189,7 +195,13 @@ describe('the team page as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: null, default_stitch_rate: 2.25, preferred_thread_line: 'madeira-polyneon-40', default_reorder_point: null },
+        {
+          currency: null,
+          default_stitch_rate: 2.25,
+          preferred_thread_line: 'madeira-polyneon-40',
+          default_reorder_point: null,
+          thread_usage: null,
+        },
       ]),
     );
   });
@@ -209,7 +221,36 @@ describe('the team page as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: null, default_stitch_rate: null, preferred_thread_line: null, default_reorder_point: 3 },
+        { currency: null, default_stitch_rate: null, preferred_thread_line: null, default_reorder_point: 3, thread_usage: null },
+      ]),
+    );
+  });
+
+  it('sets the thread-usage model: only what is typed is kept, the bobbin share as a percentage, yards', async () => {
+    await openAs('owner', { thread_usage: { take_up_mm: 3, bobbin_share: 0.5 } });
+    const user = userEvent.setup();
+    const takeUp = await screen.findByLabelText('Take-up per stitch (mm)');
+    await waitFor(() => expect((takeUp as HTMLInputElement).value).toBe('3'));
+    expect(screen.getByLabelText<HTMLInputElement>('Bobbin thread (% of top)').value).toBe('50');
+    expect(screen.getByLabelText<HTMLInputElement>('Waste allowance for a job (%)').placeholder).toBe('10');
+    await user.clear(takeUp);
+    await user.type(screen.getByLabelText('Waste allowance for a job (%)'), '120');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Enter an allowance from 0 to 100%.')).toBeTruthy();
+    expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([]);
+    await user.clear(screen.getByLabelText('Waste allowance for a job (%)'));
+    await user.type(screen.getByLabelText('Waste allowance for a job (%)'), '5');
+    await user.selectOptions(screen.getByLabelText('Show thread in'), 'yards');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
+        {
+          currency: null,
+          default_stitch_rate: null,
+          preferred_thread_line: null,
+          default_reorder_point: null,
+          thread_usage: { bobbin_share: 0.5, waste_percent: 5, unit: 'yards' },
+        },
       ]),
     );
   });

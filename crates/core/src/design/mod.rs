@@ -31,12 +31,12 @@ mod pes;
 mod usage;
 mod vp3;
 
-pub use usage::{BlockUsage, METRES_PER_YARD, Usage, UsageModel, UsageModelError, with_waste};
+pub use usage::{BlockUsage, LengthUnit, METRES_PER_YARD, Usage, UsageModel, UsageModelError, with_waste};
 
 use std::collections::HashMap;
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::colour::Rgb8;
 
@@ -54,7 +54,7 @@ pub const MAX_BLOCKS: usize = 1_000;
 pub const MAX_THREADS: usize = 256;
 
 /// A design-file format Bobbin reads.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Format {
     /// Tajima DST: a 512-byte text header, then 3-byte records.
@@ -271,12 +271,18 @@ pub struct DesignSummary {
     pub threads_needed: u32,
 }
 
-/// One colour block of a design, in stitching order: how many stitches it sews, and its colour
-/// where the file stores one (PES, VP3; never DST, JEF as read here, or EXP).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+/// One colour block of a design, in stitching order: how many stitches it sews, the thread its
+/// stitches lay, and its colour where the file stores one (PES, VP3; never DST, JEF as read
+/// here, or EXP). What the thread-usage model needs of a design ([`UsageModel::usage`]).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub struct ColourBlock {
     pub stitches: u32,
+    /// The length of the block's stitches, in millimetres: each needle-down stitch's straight
+    /// distance from where the needle last went down while stitching. A stitch after a jump, a
+    /// trim or a colour change is tied in where it lands and counts nothing; the design starts
+    /// with the needle at its origin.
+    pub sewn_mm: f64,
     pub colour: Option<Rgb8>,
 }
 
@@ -434,16 +440,27 @@ impl Design {
     /// file stores one: as many as the summary's `colours` (none without stitches).
     pub fn blocks(&self) -> Vec<ColourBlock> {
         let mut blocks = Vec::new();
-        let mut stitches = 0_u32;
+        let (mut stitches, mut sewn_mm) = (0_u32, 0.0_f64);
+        // Where the needle last went down while stitching: the design starts there, at 0, 0.
+        let mut needle: Option<(i32, i32)> = Some((0, 0));
         for record in &self.records {
             match record.kind {
-                RecordKind::Stitch => stitches += 1,
+                RecordKind::Stitch => {
+                    stitches += 1;
+                    if let Some((x, y)) = needle {
+                        let (dx, dy) =
+                            (f64::from(record.x) - f64::from(x), f64::from(record.y) - f64::from(y));
+                        // Records are in 0.1 mm.
+                        sewn_mm += dx.hypot(dy) / 10.0;
+                    }
+                    needle = Some((record.x, record.y));
+                }
+                RecordKind::Jump | RecordKind::Trim => needle = None,
                 RecordKind::ColourChange | RecordKind::End => {
                     let colour = self.stored_threads.get(blocks.len()).map(|thread| thread.colour);
-                    blocks.push(ColourBlock { stitches, colour });
-                    stitches = 0;
+                    blocks.push(ColourBlock { stitches, sewn_mm, colour });
+                    (stitches, sewn_mm, needle) = (0, 0.0, None);
                 }
-                RecordKind::Jump | RecordKind::Trim => {}
             }
         }
         // As the summary counts them: colour changes + 1 blocks, or none without a stitch.

@@ -14,14 +14,20 @@
 //! thread per 1,000 stitches: near the trade rule of about 5 m of top and 3 m of bobbin thread per
 //! 1,000 stitches (Madeira's glossary, "Thread consumption").
 
+use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 
-use super::{Design, RecordKind};
+use super::ColourBlock;
+#[cfg(doc)]
+use super::Design;
+#[cfg(doc)]
+use crate::pricing::Job;
 
 /// Metres in a yard, for teams that count thread in yards.
 pub const METRES_PER_YARD: f64 = 0.9144;
 
-/// The model's factors.
+/// A team's thread-usage setting (`thread_usage`): the model's factors, the waste a job adds, and
+/// the unit it is shown in. Any field left out takes its default.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields, rename_all = "snake_case")]
 pub struct UsageModel {
@@ -30,11 +36,35 @@ pub struct UsageModel {
     pub take_up_mm: f64,
     /// Bobbin thread as a share of the top thread (0 to 2).
     pub bobbin_share: f64,
+    /// Thread a job takes beyond its pieces', for threading, tails and breaks, in percent (0 to
+    /// 100).
+    pub waste_percent: f64,
+    /// How lengths of thread are shown.
+    pub unit: LengthUnit,
 }
 
 impl Default for UsageModel {
     fn default() -> Self {
-        Self { take_up_mm: 2.5, bobbin_share: 0.6 }
+        Self { take_up_mm: 2.5, bobbin_share: 0.6, waste_percent: 10.0, unit: LengthUnit::Metres }
+    }
+}
+
+/// Metres or yards: how a team counts thread.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LengthUnit {
+    #[default]
+    Metres,
+    Yards,
+}
+
+impl LengthUnit {
+    /// `metres` in this unit.
+    pub fn of_metres(self, metres: f64) -> f64 {
+        match self {
+            Self::Metres => metres,
+            Self::Yards => metres / METRES_PER_YARD,
+        }
     }
 }
 
@@ -66,6 +96,14 @@ pub struct Usage {
     pub bobbin_m: f64,
 }
 
+impl Usage {
+    /// Top and bobbin thread for one piece, in metres rounded to the centimetre: what the pricing
+    /// calculator charges for (`Job::thread_m`) and a job's run sheet counts from.
+    pub fn thread_m(&self) -> Decimal {
+        Decimal::from_f64_retain(self.top_m + self.bobbin_m).unwrap_or_default().round_dp(2)
+    }
+}
+
 impl UsageModel {
     /// The model, if every factor is in its range.
     ///
@@ -80,38 +118,16 @@ impl UsageModel {
         if !within(self.bobbin_share, 2) {
             return Err(UsageModelError { field: "bobbin_share", min: 0, max: 2 });
         }
+        if !within(self.waste_percent, 100) {
+            return Err(UsageModelError { field: "waste_percent", min: 0, max: 100 });
+        }
         Ok(self)
     }
 
-    /// The thread `design` uses for one piece.
-    pub fn usage(&self, design: &Design) -> Usage {
-        let mut blocks = Vec::new();
-        let (mut stitches, mut length_mm) = (0_u32, 0.0_f64);
-        // Where the needle last went down while stitching: the design starts there, at 0, 0.
-        let mut needle: Option<(i32, i32)> = Some((0, 0));
-        for record in design.records() {
-            match record.kind {
-                RecordKind::Stitch => {
-                    stitches += 1;
-                    if let Some((x, y)) = needle {
-                        let (dx, dy) =
-                            (f64::from(record.x) - f64::from(x), f64::from(record.y) - f64::from(y));
-                        // Records are in 0.1 mm.
-                        length_mm += dx.hypot(dy) / 10.0;
-                    }
-                    needle = Some((record.x, record.y));
-                }
-                RecordKind::Jump | RecordKind::Trim => needle = None,
-                RecordKind::ColourChange | RecordKind::End => {
-                    blocks.push(self.block(stitches, length_mm));
-                    (stitches, length_mm, needle) = (0, 0.0, None);
-                }
-            }
-        }
-        // The blocks as `Design::blocks` counts them: none for a design without a stitch.
-        if blocks.iter().all(|block| block.stitches == 0) {
-            blocks.clear();
-        }
+    /// The thread a design uses for one piece, from its colour blocks ([`Design::blocks`]).
+    pub fn usage(&self, blocks: &[ColourBlock]) -> Usage {
+        let blocks: Vec<BlockUsage> =
+            blocks.iter().map(|block| self.block(block.stitches, block.sewn_mm)).collect();
         let top_m = blocks.iter().map(|block| block.top_m).sum();
         let bobbin_m = blocks.iter().map(|block| block.bobbin_m).sum();
         Usage { blocks, top_m, bobbin_m }
@@ -120,6 +136,11 @@ impl UsageModel {
     fn block(&self, stitches: u32, length_mm: f64) -> BlockUsage {
         let top_m = (length_mm + f64::from(stitches) * self.take_up_mm) / 1000.0;
         BlockUsage { stitches, top_m, bobbin_m: top_m * self.bobbin_share }
+    }
+
+    /// The thread `quantity` pieces take, `per_piece_m` each, with the waste on top.
+    pub fn for_job(&self, per_piece_m: f64, quantity: u32) -> f64 {
+        with_waste(per_piece_m, quantity, self.waste_percent)
     }
 }
 

@@ -13,6 +13,7 @@ use std::fmt;
 
 use bobbin_core::{
     inventory::machine::{MachineStatus, MaintenanceKind},
+    job::JobStatus,
     team::Role,
 };
 use sea_orm::{DbErr, DeriveValueType, TryFromU64};
@@ -91,6 +92,14 @@ id_type! {
     InviteId;
     /// A file in a team's bucket (the storage service area).
     ObjectId;
+    /// A job.
+    JobId;
+    /// A change of the inventory's stock made by a job or an order.
+    StockChangeId;
+    /// One entry's part of a stock change.
+    StockLineId;
+    /// Spools ordered for the shopping list.
+    OrderId;
 }
 
 /// Declares a public id type: the 16 letters and digits (`repo::new_public_id`) that name a
@@ -135,6 +144,12 @@ public_id_type! {
     QuotePublicId;
     /// The public id of an invite.
     InvitePublicId;
+    /// The public id of a job.
+    JobPublicId;
+    /// The public id of a stock change.
+    StockChangePublicId;
+    /// The public id of an order.
+    OrderPublicId;
 }
 
 /// Whether `text` has the shape of a public id: 16 ASCII letters and digits.
@@ -180,6 +195,8 @@ stored_enum! {
     StoredMachineStatus(MachineStatus);
     /// What a maintenance log entry did.
     StoredMaintenanceKind(MaintenanceKind);
+    /// Where a job is.
+    StoredJobStatus(JobStatus);
 }
 
 /// What `DeriveValueType` needs of an enum column: its text, and the variant of a text.

@@ -14,11 +14,13 @@
 pub mod account;
 pub mod auth;
 pub mod invites;
+pub mod jobs;
 pub mod machines;
 pub mod members;
 pub mod migrations;
 pub mod quotes;
 pub mod settings;
+pub mod stock;
 pub mod storage;
 pub mod teams;
 pub mod thread_cache;

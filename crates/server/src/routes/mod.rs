@@ -10,6 +10,7 @@ mod embedded;
 pub(crate) mod health;
 mod icons;
 pub(crate) mod inventory;
+mod jobs;
 mod meta;
 mod metrics;
 mod openapi;
@@ -119,6 +120,7 @@ const PERMISSIONS_POLICY: &str = "accelerometer=(), autoplay=(), camera=(), disp
         (name = "settings", description = "Team settings, and each member's own settings in a team"),
         (name = "inventory", description = "The team's threads and machines: members write, viewers read"),
         (name = "quotes", description = "Saved quotes of the pricing calculator, priced again by the server: members save, viewers read"),
+        (name = "jobs", description = "Jobs: a design of the library run on a machine, its colour plan, needles and stock check; the inventory's history of what jobs took. Members change, viewers read"),
         (name = "designs", description = "The team's design library, whose files are in the storage service area (`/storage/v1`): any member reads"),
     )
 )]
@@ -372,6 +374,11 @@ fn per_person_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(quotes::list, quotes::create))
         .routes(routes!(quotes::get, quotes::delete))
         .routes(routes!(quotes::duplicate))
+        .routes(routes!(jobs::list, jobs::create))
+        .routes(routes!(jobs::get, jobs::update))
+        .routes(routes!(jobs::pieces))
+        .routes(routes!(jobs::history))
+        .routes(routes!(jobs::undo))
 }
 
 /// Answers `414` in the JSON error shape to an address longer than [`MAX_URI_BYTES`].

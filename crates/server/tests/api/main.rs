@@ -16,6 +16,7 @@ mod helpers;
 mod idempotency;
 mod inputs;
 mod invites;
+mod jobs;
 mod machines;
 mod metrics;
 mod oauth;

@@ -40,7 +40,7 @@ impl TestApp {
         send(request).await
     }
 
-    async fn upload(&self, who: &Person, team: &str, key: &str, bytes: Vec<u8>) -> Answer {
+    pub(crate) async fn upload(&self, who: &Person, team: &str, key: &str, bytes: Vec<u8>) -> Answer {
         self.storage(
             who,
             Method::POST,
@@ -646,7 +646,7 @@ async fn a_design_file_keeps_what_the_core_reads_of_it(
         .assert_api_error(StatusCode::NOT_FOUND, "not_found");
 }
 
-fn sample(name: &str) -> Vec<u8> {
+pub(crate) fn sample(name: &str) -> Vec<u8> {
     std::fs::read(format!("{}/../../testdata/designs/{name}", env!("CARGO_MANIFEST_DIR"))).unwrap()
 }
 

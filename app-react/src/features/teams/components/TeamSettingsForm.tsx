@@ -5,6 +5,7 @@ import { useForm } from 'react-hook-form';
 import { FieldError, FormAlert, FormStatus, fieldProps } from '@/components/form';
 import { ApiError } from '@/lib/api-client';
 import { converterQueryOptions } from '@/lib/core';
+import { type LengthUnit, THREAD_USAGE, lengthUnit } from '@/lib/thread-usage';
 
 import { useSettings } from '../api/get-settings';
 import { useUpdateSettings } from '../api/update-settings';
@@ -15,7 +16,15 @@ interface SettingsFields {
   rate: string;
   threadLine: string;
   reorderPoint: string;
+  /** The thread-usage model (`thread_usage`); empty fields take the defaults. */
+  takeUp: string;
+  bobbinPercent: string;
+  wastePercent: string;
+  unit: LengthUnit;
 }
+
+/** The model's defaults (docs/behaviour.md, "Thread usage"), shown as placeholders. */
+const USAGE_DEFAULTS = { takeUp: '2.5', bobbinPercent: '60', wastePercent: '10' };
 
 const currencies = Intl.supportedValuesOf('currency');
 
@@ -28,12 +37,41 @@ function fieldsOf(settings: Settings | undefined): SettingsFields {
     rate: number(settingKeys.defaultStitchRate),
     threadLine: text(settingKeys.preferredThreadLine),
     reorderPoint: number(settingKeys.defaultReorderPoint),
+    ...usageFieldsOf(value(THREAD_USAGE)),
   };
 }
 
-/** The form's values as the PATCH map: an emptied field removes its key (null). */
-export function settingsChanges({ currency, rate, threadLine, reorderPoint }: SettingsFields): Settings {
+function usageFieldsOf(setting: unknown): Pick<SettingsFields, 'takeUp' | 'bobbinPercent' | 'wastePercent' | 'unit'> {
+  const model = typeof setting === 'object' && setting !== null ? (setting as Record<string, unknown>) : {};
+  const number = (key: string, scale = 1) => (typeof model[key] === 'number' ? String(Math.round(model[key] * scale * 1e6) / 1e6) : '');
   return {
+    takeUp: number('take_up_mm'),
+    bobbinPercent: number('bobbin_share', 100),
+    wastePercent: number('waste_percent'),
+    unit: lengthUnit(setting),
+  };
+}
+
+/** The thread-usage fields as the setting: only what was typed (the rest takes the defaults), or
+ * null (removed) when nothing differs from them. */
+function usageSettingOf({ takeUp, bobbinPercent, wastePercent, unit }: SettingsFields): Record<string, unknown> | null {
+  const model: Record<string, unknown> = {};
+  if (takeUp.trim() !== '') model.take_up_mm = Number(takeUp);
+  if (bobbinPercent.trim() !== '') model.bobbin_share = Number(bobbinPercent) / 100;
+  if (wastePercent.trim() !== '') model.waste_percent = Number(wastePercent);
+  if (unit === 'yards') model.unit = 'yards';
+  return Object.keys(model).length > 0 ? model : null;
+}
+
+/** A number typed for the model: empty, or from 0 to `max`. */
+const within = (max: number, message: string) => (value: string) =>
+  value.trim() === '' || (Number.isFinite(Number(value)) && Number(value) >= 0 && Number(value) <= max) || message;
+
+/** The form's values as the PATCH map: an emptied field removes its key (null). */
+export function settingsChanges(fields: SettingsFields): Settings {
+  const { currency, rate, threadLine, reorderPoint } = fields;
+  return {
+    [THREAD_USAGE]: usageSettingOf(fields),
     [settingKeys.currency]: currency || null,
     [settingKeys.defaultStitchRate]: rate.trim() === '' ? null : Number(rate),
     [settingKeys.preferredThreadLine]: threadLine || null,
@@ -49,7 +87,8 @@ function checkReorderPoint(value: string): true | string {
 
 /**
  * The team settings the tools start from: currency, price per 1,000 stitches, preferred thread
- * line, default reorder point. Everyone sees them; admins and owners change them.
+ * line, default reorder point, and the thread-usage model. Everyone sees them; admins and owners
+ * change them.
  */
 export function TeamSettingsForm({ team }: { team: Team }) {
   const id = useId();
@@ -157,6 +196,69 @@ export function TeamSettingsForm({ team }: { team: Team }) {
             </p>
             <FieldError id={`${id}-reorder`} error={errors.reorderPoint} />
           </div>
+          <fieldset className="settings-usage" aria-describedby={`${id}-usage-hint`}>
+            <legend>Thread usage</legend>
+            <p id={`${id}-usage-hint`} className="muted">
+              How much thread a design takes: each stitch's length plus the take-up, with the bobbin as a share of the top thread. The
+              pricing calculator and the jobs both count with it. Empty fields use the defaults.
+            </p>
+            <div className="field-row">
+              <div className="field">
+                <label htmlFor={`${id}-take-up`}>Take-up per stitch (mm)</label>
+                <input
+                  id={`${id}-take-up`}
+                  type="number"
+                  inputMode="decimal"
+                  min="0"
+                  max="20"
+                  step="0.1"
+                  placeholder={USAGE_DEFAULTS.takeUp}
+                  {...fieldProps(`${id}-take-up`, errors.takeUp)}
+                  {...register('takeUp', { validate: within(20, 'Enter a take-up from 0 to 20 mm.') })}
+                />
+                <FieldError id={`${id}-take-up`} error={errors.takeUp} />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-bobbin`}>Bobbin thread (% of top)</label>
+                <input
+                  id={`${id}-bobbin`}
+                  type="number"
+                  inputMode="decimal"
+                  min="0"
+                  max="200"
+                  step="1"
+                  placeholder={USAGE_DEFAULTS.bobbinPercent}
+                  {...fieldProps(`${id}-bobbin`, errors.bobbinPercent)}
+                  {...register('bobbinPercent', { validate: within(200, 'Enter a share from 0 to 200%.') })}
+                />
+                <FieldError id={`${id}-bobbin`} error={errors.bobbinPercent} />
+              </div>
+            </div>
+            <div className="field-row">
+              <div className="field">
+                <label htmlFor={`${id}-waste`}>Waste allowance for a job (%)</label>
+                <input
+                  id={`${id}-waste`}
+                  type="number"
+                  inputMode="decimal"
+                  min="0"
+                  max="100"
+                  step="1"
+                  placeholder={USAGE_DEFAULTS.wastePercent}
+                  {...fieldProps(`${id}-waste`, errors.wastePercent)}
+                  {...register('wastePercent', { validate: within(100, 'Enter an allowance from 0 to 100%.') })}
+                />
+                <FieldError id={`${id}-waste`} error={errors.wastePercent} />
+              </div>
+              <div className="field">
+                <label htmlFor={`${id}-unit`}>Show thread in</label>
+                <select id={`${id}-unit`} {...register('unit')}>
+                  <option value="metres">Metres</option>
+                  <option value="yards">Yards</option>
+                </select>
+              </div>
+            </div>
+          </fieldset>
           {manage ? (
             <button type="submit" className="button button--primary" disabled={formState.isSubmitting}>
               Save settings

@@ -1,0 +1,255 @@
+//! The inventory's history of stock changes made by jobs (issue 50, point 5): each change is one
+//! transaction that moves several entries' quantities, kept with its lines so that it can be
+//! shown and undone once.
+//!
+//! A line takes no entry below zero: what a job uses beyond what is on the shelf is not taken,
+//! and the line keeps what was really taken, so an undo gives back exactly that.
+
+use sea_orm::{
+    ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, prelude::Expr,
+    sea_query::ExprTrait as _,
+};
+use time::OffsetDateTime;
+
+use super::{RepoError, new_public_id, raised_version};
+use crate::entity::{
+    ids::{
+        JobId, StockChangeId, StockChangePublicId, StockLineId, StoredJobStatus, TeamId, ThreadId, UserId,
+    },
+    inventory_thread, job, stock_change, stock_change_line,
+};
+use bobbin_core::{inventory::amount::MAX_HUNDREDTHS, job::JobStatus};
+
+/// What a change the team does not have answers.
+pub const NOT_FOUND: &str = "There is no such change in this team's history.";
+
+/// What a change was for.
+#[derive(Debug, Clone, Copy)]
+pub enum Kind {
+    /// Pieces of a job done.
+    Job { id: JobId, pieces: u32 },
+}
+
+/// One entry's part of a change.
+#[derive(Debug, Clone)]
+pub struct Line {
+    pub thread_id: ThreadId,
+    pub label: String,
+    /// Hundredths of a spool.
+    pub delta: i64,
+    pub metres: f64,
+}
+
+/// Applies `lines` to the team's entries and keeps them as one change; answers its public id.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn apply(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    user_id: UserId,
+    kind: Kind,
+    summary: &str,
+    lines: Vec<Line>,
+) -> Result<String, RepoError> {
+    let now = OffsetDateTime::now_utc();
+    let public_id = new_public_id();
+    let Kind::Job { id: job_id, pieces } = kind;
+    let change = stock_change::ActiveModel {
+        id: Set(StockChangeId::new()),
+        public_id: Set(public_id.clone()),
+        team_id: Set(team_id),
+        kind: Set("job".to_owned()),
+        job_id: Set(Some(job_id)),
+        pieces: Set(Some(super::stored_as("pieces", pieces)?)),
+        summary: Set(summary.chars().take(300).collect()),
+        created_by: Set(Some(user_id)),
+        created_at: Set(now),
+        undone_at: Set(None),
+        undone_by: Set(None),
+    }
+    .insert(txn)
+    .await?;
+    for line in lines {
+        let taken = move_quantity(txn, team_id, user_id, line.thread_id, line.delta).await?;
+        // What was really taken, when the shelf held less than the line asked.
+        #[expect(clippy::cast_precision_loss, reason = "hundredths of spools, far below 2^52")]
+        let metres =
+            if line.delta == 0 { line.metres } else { line.metres * taken as f64 / line.delta as f64 };
+        stock_change_line::ActiveModel {
+            id: Set(StockLineId::new()),
+            change_id: Set(change.id),
+            thread_id: Set(Some(line.thread_id)),
+            label: Set(line.label.chars().take(300).collect()),
+            delta: Set(taken),
+            metres: Set(metres),
+        }
+        .insert(txn)
+        .await?;
+    }
+    Ok(public_id)
+}
+
+/// Moves an entry's quantity by `delta` hundredths, kept within 0 and the largest amount;
+/// answers the move made (0 for an entry gone).
+async fn move_quantity(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    user_id: UserId,
+    thread_id: ThreadId,
+    delta: i64,
+) -> Result<i64, RepoError> {
+    let Some(row) = inventory_thread::Entity::find_by_id(thread_id)
+        .filter(inventory_thread::Column::TeamId.eq(team_id))
+        .one(txn)
+        .await?
+    else {
+        return Ok(0);
+    };
+    let after = (row.quantity + delta).clamp(0, MAX_HUNDREDTHS);
+    let moved = after - row.quantity;
+    if moved != 0 {
+        // Written only if no one changed the count since it was read in this transaction.
+        let changed = inventory_thread::Entity::update_many()
+            .col_expr(
+                inventory_thread::Column::Quantity,
+                Expr::col(inventory_thread::Column::Quantity).add(moved),
+            )
+            .col_expr(inventory_thread::Column::Version, raised_version(inventory_thread::Column::Version))
+            .col_expr(inventory_thread::Column::UpdatedBy, Expr::value(user_id))
+            .col_expr(inventory_thread::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
+            .filter(inventory_thread::Column::Id.eq(thread_id))
+            .filter(inventory_thread::Column::Quantity.eq(row.quantity))
+            .exec(txn)
+            .await?;
+        if changed.rows_affected == 0 {
+            return Err(RepoError::conflict(
+                "stock_changed",
+                "A thread's count changed while this was saved. Try again.",
+            ));
+        }
+    }
+    Ok(moved)
+}
+
+/// A change as the history shows it.
+#[derive(Debug, Clone)]
+pub struct Change {
+    pub row: stock_change::Model,
+    /// Each line, with its entry's public id while the inventory has it.
+    pub lines: Vec<(stock_change_line::Model, Option<String>)>,
+    pub job_public_id: Option<String>,
+}
+
+/// A page of the team's changes, newest first, and how many there are.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn page(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    page: u64,
+    per_page: u64,
+) -> Result<(Vec<Change>, u64), RepoError> {
+    let select = stock_change::Entity::find()
+        .filter(stock_change::Column::TeamId.eq(team_id))
+        .order_by_desc(stock_change::Column::CreatedAt);
+    let paginator = select.paginate(db, per_page);
+    let total = paginator.num_items().await?;
+    let rows = paginator.fetch_page(page.saturating_sub(1)).await?;
+    let mut changes = Vec::with_capacity(rows.len());
+    for row in rows {
+        changes.push(with_lines(db, row).await?);
+    }
+    Ok((changes, total))
+}
+
+async fn with_lines(db: &impl ConnectionTrait, row: stock_change::Model) -> Result<Change, RepoError> {
+    let lines = stock_change_line::Entity::find()
+        .filter(stock_change_line::Column::ChangeId.eq(row.id))
+        .order_by_asc(stock_change_line::Column::Label)
+        .all(db)
+        .await?;
+    let ids: Vec<ThreadId> = lines.iter().filter_map(|line| line.thread_id).collect();
+    let public_ids: std::collections::HashMap<ThreadId, String> = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::Id.is_in(ids))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|thread| (thread.id, thread.public_id))
+        .collect();
+    let lines = lines
+        .into_iter()
+        .map(|line| {
+            let public_id = line.thread_id.and_then(|id| public_ids.get(&id).cloned());
+            (line, public_id)
+        })
+        .collect();
+    let job_public_id = match row.job_id {
+        Some(id) => job::Entity::find_by_id(id).one(db).await?.map(|job| job.public_id),
+        None => None,
+    };
+    Ok(Change { row, lines, job_public_id })
+}
+
+/// Undoes a change: each entry gets back what the change moved (within 0 and the largest
+/// amount), and a job's pieces are no longer counted as done (a done job is running again).
+///
+/// # Errors
+///
+/// 404; 409 `already_undone`; a database error.
+pub async fn undo(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    user_id: UserId,
+    public_id: &StockChangePublicId,
+) -> Result<Change, RepoError> {
+    let row = stock_change::Entity::find()
+        .filter(stock_change::Column::TeamId.eq(team_id))
+        .filter(stock_change::Column::PublicId.eq(public_id.as_str()))
+        .one(txn)
+        .await?
+        .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))?;
+    // Marked first, and only if not yet undone: two undos at once cannot both give back.
+    let marked = stock_change::Entity::update_many()
+        .col_expr(stock_change::Column::UndoneAt, Expr::value(OffsetDateTime::now_utc()))
+        .col_expr(stock_change::Column::UndoneBy, Expr::value(user_id))
+        .filter(stock_change::Column::Id.eq(row.id))
+        .filter(stock_change::Column::UndoneAt.is_null())
+        .exec(txn)
+        .await?;
+    if marked.rows_affected == 0 {
+        return Err(RepoError::conflict("already_undone", "This change was already undone."));
+    }
+    let lines = stock_change_line::Entity::find()
+        .filter(stock_change_line::Column::ChangeId.eq(row.id))
+        .all(txn)
+        .await?;
+    for line in &lines {
+        if let Some(thread_id) = line.thread_id {
+            move_quantity(txn, team_id, user_id, thread_id, -line.delta).await?;
+        }
+    }
+    if let (Some(job_id), Some(pieces)) = (row.job_id, row.pieces)
+        && let Some(stored) = job::Entity::find_by_id(job_id).one(txn).await?
+    {
+        let done = Ord::max(stored.pieces_done - pieces, 0);
+        let status = if stored.status.0 == JobStatus::Done { JobStatus::Running } else { stored.status.0 };
+        job::Entity::update_many()
+            .col_expr(job::Column::PiecesDone, Expr::value(done))
+            .col_expr(job::Column::Status, Expr::value(StoredJobStatus(status)))
+            .col_expr(job::Column::UpdatedAt, Expr::value(OffsetDateTime::now_utc()))
+            .col_expr(job::Column::Version, raised_version(job::Column::Version))
+            .filter(job::Column::Id.eq(job_id))
+            .exec(txn)
+            .await?;
+    }
+    let row = stock_change::Entity::find_by_id(row.id)
+        .one(txn)
+        .await?
+        .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("stock change gone while undone")))?;
+    with_lines(txn, row).await
+}
