@@ -585,6 +585,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/teams/{team_id}/orders": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Marks spools of an entry as ordered (members, admins and owners). */
+        post: operations["create_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/orders/{order_id}/receive": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receives an order: its spools join the entry's stock, in a change of the inventory's history
+         *     that can be undone (members, admins and owners).
+         */
+        post: operations["receive_order"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams/{team_id}/quotes": {
         parameters: {
             query?: never;
@@ -678,6 +715,26 @@ export interface paths {
         head?: never;
         /** Sets (or with `null`, removes) one team setting (admins and owners). */
         patch: operations["team_set"];
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/shopping-list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What the team's jobs are short of, grouped by line, with the spools to buy, what is ordered
+         *     and the cost where known (every member).
+         */
+        get: operations["shopping_list"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
         trace?: never;
     };
     "/api/v2/teams/{team_id}/stock-changes": {
@@ -895,6 +952,23 @@ export interface paths {
          *     since is never overwritten (members, admins and owners).
          */
         post: operations["set_quantity"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/threads/{thread_id}/reservations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The ready and running jobs that hold this entry's thread (every member). */
+        get: operations["thread_reservations"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1921,6 +1995,28 @@ export interface components {
          * @description A file in a team's bucket (the storage service area).
          */
         ObjectId: string;
+        OrderBody: {
+            order: components["schemas"]["OrderView"];
+        };
+        /** @description Spools to order. */
+        OrderInput: {
+            /**
+             * Format: int32
+             * @description 1 to 10,000.
+             */
+            spools: number;
+            /** @description The inventory entry's id. */
+            thread_id: string;
+        };
+        /** @description An open order. */
+        OrderView: {
+            /** Format: date-time */
+            created_at: string;
+            id: string;
+            /** Format: int32 */
+            spools: number;
+            thread_id: string;
+        };
         OwnedBody: {
             threads: components["schemas"]["OwnedThread"][];
         };
@@ -2060,6 +2156,25 @@ export interface components {
             /** @description Version of the server. */
             version: string;
         };
+        /** @description A job holding thread. */
+        Reservation: {
+            job_id: string;
+            /**
+             * Format: double
+             * @description Top thread it holds for its pieces left, with the waste, in metres.
+             */
+            metres: number;
+            name: string;
+            status: components["schemas"]["JobStatus"];
+        };
+        Reservations: {
+            /**
+             * Format: double
+             * @description All of them together.
+             */
+            metres: number;
+            reservations: components["schemas"]["Reservation"][];
+        };
         /** @description The colour converted from, as resolved. */
         ResolvedSource: {
             hex: components["schemas"]["Rgb8"];
@@ -2183,6 +2298,61 @@ export interface components {
         /** @description A whole settings map. */
         SettingsBody: {
             settings: Record<string, never>;
+        };
+        /** @description One entry of the shopping list. */
+        ShoppingItem: {
+            /**
+             * Format: double
+             * @description The cost of `to_order` spools in the team's currency, where the entry has a cost.
+             */
+            cost: number | null;
+            /** Format: double */
+            held_m: number;
+            /** @description The jobs short of it. */
+            jobs: string[];
+            /**
+             * Format: double
+             * @description Top thread the team's draft, ready and running jobs need of it for their pieces left,
+             *     with the waste.
+             */
+            need_m: number;
+            /**
+             * Format: int32
+             * @description Spools ordered and not yet received.
+             */
+            ordered: number;
+            /** Format: double */
+            short_m: number;
+            /**
+             * Format: int32
+             * @description Whole spools that cover the shortfall.
+             */
+            spools: number;
+            thread: components["schemas"]["JobThread"];
+            /**
+             * Format: int32
+             * @description Spools still to order: `spools` less `ordered`.
+             */
+            to_order: number;
+        };
+        /** @description The entries of one line (or the custom threads) on the shopping list. */
+        ShoppingLine: {
+            /**
+             * Format: double
+             * @description The cost of the line's spools to order, where every entry has a cost.
+             */
+            cost: number | null;
+            items: components["schemas"]["ShoppingItem"][];
+            /** @description The catalogue line's id; `null` for custom threads. */
+            line: string | null;
+            /** @description "Madeira Polyneon 40", or "Custom threads". */
+            name: string;
+            /** Format: int32 */
+            to_order: number;
+        };
+        ShoppingList: {
+            lines: components["schemas"]["ShoppingLine"][];
+            orders: components["schemas"]["OrderView"][];
         };
         ShortThread: {
             label: string;
@@ -5804,6 +5974,207 @@ export interface operations {
             };
         };
     };
+    create_order: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description A new random key for each change (a UUID, say), sent again unchanged with every retry of
+                 *     it: the change is made once, and a retry within a day answers the first answer
+                 *     (`Idempotent-Replayed: true`). The same key with another request answers 422
+                 *     `idempotency_key_reused`.
+                 */
+                "Idempotency-Key"?: string | null;
+            };
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderInput"];
+            };
+        };
+        responses: {
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`; `no_such_thread` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    receive_order: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                order_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangeBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such order in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `already_received` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     list_quotes: {
         parameters: {
             query?: {
@@ -6525,6 +6896,64 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    shopping_list: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ShoppingList"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7882,6 +8311,65 @@ export interface operations {
             };
             /** @description `storage_full`: the server's disk is full: nothing was saved */
             507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    thread_reservations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                thread_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Reservations"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such thread in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
                 headers: {
                     [name: string]: unknown;
                 };

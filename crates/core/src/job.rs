@@ -185,15 +185,17 @@ pub struct Proposal<K> {
 }
 
 /// The thread to propose for a slot of `colour` needing `need_m`: the closest owned thread by
-/// CIEDE2000 among those with enough metres free; else the closest owned thread; else none
-/// ("buy"). Ties go to the earlier thread, so a proposal is stable.
+/// CIEDE2000 among those with enough metres free that match it at least as "similar" (below
+/// [`MatchLabel::SIMILAR_BELOW`], so a white with plenty is never proposed for a red running
+/// short); else the closest owned thread, whatever it holds; else none ("buy"). Ties go to the
+/// earlier thread, so a proposal is stable.
 pub fn propose<K: Clone>(colour: Rgb8, need_m: f64, owned: &[Owned<K>]) -> Option<Proposal<K>> {
     let lab = colour.to_lab();
     let scored = owned.iter().map(|thread| (thread, delta_e_2000(lab, thread.colour.to_lab())));
     let closest = |enough_only: bool| {
         scored
             .clone()
-            .filter(|(thread, _)| !enough_only || thread.free_m >= need_m)
+            .filter(|&(thread, delta_e)| !enough_only || (thread.free_m >= need_m && delta_e < MatchLabel::SIMILAR_BELOW))
             .min_by(|(_, a), (_, b)| a.total_cmp(b))
     };
     let (thread, delta_e) = closest(true).or_else(|| closest(false))?;

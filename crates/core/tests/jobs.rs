@@ -49,6 +49,12 @@ fn the_proposal_is_the_closest_thread_with_enough_else_the_closest_else_buy() {
     // Needing more than any holds: the closest, marked short.
     let proposal = propose(red, 10_000.0, &owned).unwrap();
     assert_eq!((proposal.thread, proposal.enough, proposal.delta_e), ("exact-but-short", false, 0.0));
+    // Plenty of a thread that is no match does not beat the right colour running short.
+    let owned = [
+        Owned { key: "red-short", colour: rgb("#cc0000"), free_m: 10.0 },
+        Owned { key: "white-plenty", colour: rgb("#f0f0f0"), free_m: 50_000.0 },
+    ];
+    assert_eq!(propose(red, 100.0, &owned).unwrap().thread, "red-short");
     // Nothing owned: buy.
     assert_eq!(propose::<&str>(red, 1.0, &[]), None);
 }

@@ -362,6 +362,11 @@ impl InPath for crate::entity::ids::StockChangePublicId {
     const NOT_FOUND: &'static str = crate::repo::stock::NOT_FOUND;
 }
 
+impl InPath for crate::entity::ids::OrderPublicId {
+    const PARAM: &'static str = "order_id";
+    const NOT_FOUND: &'static str = crate::repo::stock::ORDER_NOT_FOUND;
+}
+
 impl InPath for InvitePublicId {
     const PARAM: &'static str = "invite_id";
     const NOT_FOUND: &'static str = invites::NOT_FOUND;

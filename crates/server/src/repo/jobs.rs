@@ -443,7 +443,7 @@ pub async fn record_pieces(
             .collect();
     let summary =
         format!("{}: {pieces} {} done", current.row.name, if pieces == 1 { "piece" } else { "pieces" });
-    let change =
+    let (_, change) =
         stock::apply(txn, team_id, user_id, stock::Kind::Job { id: current.row.id, pieces }, &summary, lines)
             .await?;
     let done = current.row.pieces_done + i32::try_from(pieces).unwrap_or(i32::MAX);

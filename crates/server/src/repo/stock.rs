@@ -1,6 +1,7 @@
-//! The inventory's history of stock changes made by jobs (issue 50, point 5): each change is one
-//! transaction that moves several entries' quantities, kept with its lines so that it can be
-//! shown and undone once.
+//! The inventory's history of stock changes made by jobs and orders (issue 50, points 3 and 5):
+//! each change is one transaction that moves several entries' quantities, kept with its lines so
+//! that it can be shown and undone once; and the orders of the shopping list, whose spools a
+//! change adds when they are received.
 //!
 //! A line takes no entry below zero: what a job uses beyond what is on the shelf is not taken,
 //! and the line keeps what was really taken, so an undo gives back exactly that.
@@ -15,9 +16,10 @@ use time::OffsetDateTime;
 use super::{RepoError, new_public_id, raised_version};
 use crate::entity::{
     ids::{
-        JobId, StockChangeId, StockChangePublicId, StockLineId, StoredJobStatus, TeamId, ThreadId, UserId,
+        JobId, OrderId, OrderPublicId, StockChangeId, StockChangePublicId, StockLineId, StoredJobStatus,
+        TeamId, ThreadId, UserId,
     },
-    inventory_thread, job, stock_change, stock_change_line,
+    inventory_thread, job, stock_change, stock_change_line, thread_order,
 };
 use bobbin_core::{inventory::amount::MAX_HUNDREDTHS, job::JobStatus};
 
@@ -29,6 +31,8 @@ pub const NOT_FOUND: &str = "There is no such change in this team's history.";
 pub enum Kind {
     /// Pieces of a job done.
     Job { id: JobId, pieces: u32 },
+    /// Spools of an order received.
+    Received,
 }
 
 /// One entry's part of a change.
@@ -53,17 +57,20 @@ pub async fn apply(
     kind: Kind,
     summary: &str,
     lines: Vec<Line>,
-) -> Result<String, RepoError> {
+) -> Result<(StockChangeId, String), RepoError> {
     let now = OffsetDateTime::now_utc();
     let public_id = new_public_id();
-    let Kind::Job { id: job_id, pieces } = kind;
+    let (kind, job_id, pieces) = match kind {
+        Kind::Job { id, pieces } => ("job", Some(id), Some(super::stored_as("pieces", pieces)?)),
+        Kind::Received => ("received", None, None),
+    };
     let change = stock_change::ActiveModel {
         id: Set(StockChangeId::new()),
         public_id: Set(public_id.clone()),
         team_id: Set(team_id),
-        kind: Set("job".to_owned()),
-        job_id: Set(Some(job_id)),
-        pieces: Set(Some(super::stored_as("pieces", pieces)?)),
+        kind: Set(kind.to_owned()),
+        job_id: Set(job_id),
+        pieces: Set(pieces),
         summary: Set(summary.chars().take(300).collect()),
         created_by: Set(Some(user_id)),
         created_at: Set(now),
@@ -89,7 +96,7 @@ pub async fn apply(
         .insert(txn)
         .await?;
     }
-    Ok(public_id)
+    Ok((change.id, public_id))
 }
 
 /// Moves an entry's quantity by `delta` hundredths, kept within 0 and the largest amount;
@@ -165,6 +172,21 @@ pub async fn page(
         changes.push(with_lines(db, row).await?);
     }
     Ok((changes, total))
+}
+
+/// One change of the team's history.
+///
+/// # Errors
+///
+/// 404; a database error.
+pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) -> Result<Change, RepoError> {
+    let row = stock_change::Entity::find()
+        .filter(stock_change::Column::TeamId.eq(team_id))
+        .filter(stock_change::Column::PublicId.eq(public_id))
+        .one(db)
+        .await?
+        .ok_or_else(|| RepoError::NotFound(NOT_FOUND.to_owned()))?;
+    with_lines(db, row).await
 }
 
 async fn with_lines(db: &impl ConnectionTrait, row: stock_change::Model) -> Result<Change, RepoError> {
@@ -247,9 +269,136 @@ pub async fn undo(
             .exec(txn)
             .await?;
     }
+    // Spools received and given back: the order is open again.
+    thread_order::Entity::update_many()
+        .col_expr(thread_order::Column::ReceivedAt, Expr::value(Option::<OffsetDateTime>::None))
+        .col_expr(thread_order::Column::ChangeId, Expr::value(Option::<StockChangeId>::None))
+        .filter(thread_order::Column::ChangeId.eq(row.id))
+        .exec(txn)
+        .await?;
     let row = stock_change::Entity::find_by_id(row.id)
         .one(txn)
         .await?
         .ok_or_else(|| RepoError::Broken(anyhow::anyhow!("stock change gone while undone")))?;
     with_lines(txn, row).await
 }
+
+/// An order of the shopping list, with its entry's public id.
+#[derive(Debug, Clone)]
+pub struct Order {
+    pub row: thread_order::Model,
+    pub thread_public_id: String,
+}
+
+/// The team's open orders (not yet received).
+///
+/// # Errors
+///
+/// A database error.
+pub async fn open_orders(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec<Order>, RepoError> {
+    let rows = thread_order::Entity::find()
+        .filter(thread_order::Column::TeamId.eq(team_id))
+        .filter(thread_order::Column::ReceivedAt.is_null())
+        .order_by_asc(thread_order::Column::CreatedAt)
+        .all(db)
+        .await?;
+    let ids: Vec<ThreadId> = rows.iter().map(|row| row.thread_id).collect();
+    let public_ids: std::collections::HashMap<ThreadId, String> = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::Id.is_in(ids))
+        .all(db)
+        .await?
+        .into_iter()
+        .map(|thread| (thread.id, thread.public_id))
+        .collect();
+    Ok(rows
+        .into_iter()
+        .filter_map(|row| Some(Order { thread_public_id: public_ids.get(&row.thread_id)?.clone(), row }))
+        .collect())
+}
+
+/// Orders `spools` spools of an entry of the team.
+///
+/// # Errors
+///
+/// 422 `no_such_thread`; a database error.
+pub async fn order(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    user_id: UserId,
+    thread_public_id: &str,
+    spools: u32,
+) -> Result<Order, RepoError> {
+    let thread = inventory_thread::Entity::find()
+        .filter(inventory_thread::Column::TeamId.eq(team_id))
+        .filter(inventory_thread::Column::PublicId.eq(thread_public_id))
+        .one(txn)
+        .await?
+        .ok_or_else(|| {
+            RepoError::refused("no_such_thread", "That thread is not in this team's inventory.")
+        })?;
+    let row = thread_order::ActiveModel {
+        id: Set(OrderId::new()),
+        public_id: Set(new_public_id()),
+        team_id: Set(team_id),
+        thread_id: Set(thread.id),
+        spools: Set(super::stored_as("spools", spools)?),
+        created_by: Set(Some(user_id)),
+        created_at: Set(OffsetDateTime::now_utc()),
+        received_at: Set(None),
+        change_id: Set(None),
+    }
+    .insert(txn)
+    .await?;
+    Ok(Order { row, thread_public_id: thread.public_id })
+}
+
+/// Receives an open order: its spools join the entry's stock in a change of the history.
+///
+/// # Errors
+///
+/// 404; 409 `already_received`; a database error.
+pub async fn receive(
+    txn: &DatabaseTransaction,
+    team_id: TeamId,
+    user_id: UserId,
+    public_id: &OrderPublicId,
+) -> Result<String, RepoError> {
+    let order = thread_order::Entity::find()
+        .filter(thread_order::Column::TeamId.eq(team_id))
+        .filter(thread_order::Column::PublicId.eq(public_id.as_str()))
+        .one(txn)
+        .await?
+        .ok_or_else(|| RepoError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
+    if order.received_at.is_some() {
+        return Err(RepoError::conflict("already_received", "This order was already received."));
+    }
+    let thread = inventory_thread::Entity::find_by_id(order.thread_id)
+        .one(txn)
+        .await?
+        .ok_or_else(|| RepoError::NotFound(ORDER_NOT_FOUND.to_owned()))?;
+    let label = super::jobs::shelf_thread(&thread)?;
+    let line = Line {
+        thread_id: thread.id,
+        label: label.label.clone(),
+        delta: i64::from(order.spools) * 100,
+        metres: f64::from(order.spools) * f64::from(label.spool_m),
+    };
+    let summary = format!(
+        "Received {} {} of {}",
+        order.spools,
+        if order.spools == 1 { "spool" } else { "spools" },
+        label.label
+    );
+    let (change_id, change_public_id) =
+        apply(txn, team_id, user_id, Kind::Received, &summary, vec![line]).await?;
+    thread_order::Entity::update_many()
+        .col_expr(thread_order::Column::ReceivedAt, Expr::value(OffsetDateTime::now_utc()))
+        .col_expr(thread_order::Column::ChangeId, Expr::value(change_id))
+        .filter(thread_order::Column::Id.eq(order.id))
+        .exec(txn)
+        .await?;
+    Ok(change_public_id)
+}
+
+/// What an order the team does not have answers.
+pub const ORDER_NOT_FOUND: &str = "There is no such order in this team.";

@@ -985,3 +985,280 @@ fn date_field(errors: &mut Vec<FieldError>, raw: Option<&str>) -> Option<String>
         }
     }
 }
+
+/// One entry of the shopping list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShoppingItem {
+    pub thread: JobThread,
+    /// Top thread the team's draft, ready and running jobs need of it for their pieces left,
+    /// with the waste.
+    pub need_m: f64,
+    pub held_m: f64,
+    pub short_m: f64,
+    /// Whole spools that cover the shortfall.
+    pub spools: u32,
+    /// Spools ordered and not yet received.
+    pub ordered: u32,
+    /// Spools still to order: `spools` less `ordered`.
+    pub to_order: u32,
+    /// The cost of `to_order` spools in the team's currency, where the entry has a cost.
+    pub cost: Option<f64>,
+    /// The jobs short of it.
+    pub jobs: Vec<String>,
+}
+
+/// The entries of one line (or the custom threads) on the shopping list.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShoppingLine {
+    /// The catalogue line's id; `null` for custom threads.
+    pub line: Option<String>,
+    /// "Madeira Polyneon 40", or "Custom threads".
+    pub name: String,
+    pub items: Vec<ShoppingItem>,
+    pub to_order: u32,
+    /// The cost of the line's spools to order, where every entry has a cost.
+    pub cost: Option<f64>,
+}
+
+/// An open order.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderView {
+    pub id: String,
+    pub thread_id: String,
+    pub spools: i32,
+    #[serde(with = "time::serde::rfc3339")]
+    pub created_at: OffsetDateTime,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct ShoppingList {
+    pub lines: Vec<ShoppingLine>,
+    pub orders: Vec<OrderView>,
+}
+
+/// What the team's jobs are short of, grouped by line, with the spools to buy, what is ordered
+/// and the cost where known (every member).
+#[utoipa::path(
+    get, path = "/teams/{team_id}/shopping-list", operation_id = "shopping_list", tag = "jobs",
+    responses((status = 200, body = ShoppingList)),
+)]
+pub async fn shopping_list(
+    State(state): State<AppState>,
+    member: TeamViewer,
+) -> Result<Json<ShoppingList>, AppError> {
+    let team_id = member.team.id;
+    let context = Context::read(&state, &member).await?;
+    let open = [JobStatus::Draft, JobStatus::Ready, JobStatus::Running];
+    let planned = jobs::all(&state.db, team_id, &open).await?;
+    let orders = stock::open_orders(&state.db, team_id).await?;
+    let mut needs: HashMap<String, (f64, Vec<String>)> = HashMap::new();
+    for stored in &planned {
+        let usage = context.model.usage(&stored.design.blocks);
+        for (thread, metres) in plan::thread_needs(
+            &usage.blocks,
+            &stored.design.slots,
+            &stored.plan,
+            stored.remaining(),
+            context.model.waste_percent,
+        ) {
+            let entry = needs.entry(thread).or_default();
+            entry.0 += metres;
+            entry.1.push(stored.row.name.clone());
+        }
+    }
+    let mut lines: Vec<ShoppingLine> = Vec::new();
+    let mut ids: Vec<&String> = needs.keys().collect();
+    ids.sort();
+    for id in ids {
+        let (need_m, job_names) = &needs[id];
+        let Some(thread) = context.shelf.get(id) else { continue };
+        let shelf =
+            Shelf { spools: thread.quantity.as_f64(), spool_m: f64::from(thread.spool_m), reserved_m: 0.0 };
+        let Verdict::Short { short_m, spools } = plan::verdict(*need_m, shelf) else { continue };
+        let ordered: u32 = orders
+            .iter()
+            .filter(|order| order.thread_public_id == *id)
+            .map(|order| u32::try_from(order.row.spools).unwrap_or(0))
+            .sum();
+        let to_order = spools.saturating_sub(ordered);
+        let item = ShoppingItem {
+            thread: job_thread(thread),
+            need_m: *need_m,
+            held_m: shelf.held_m(),
+            short_m,
+            spools,
+            ordered,
+            to_order,
+            cost: thread.cost_per_spool.map(|cost| cost.as_f64() * f64::from(to_order)),
+            jobs: job_names.clone(),
+        };
+        let name = line_name(thread.line.as_deref());
+        match lines.iter_mut().find(|line| line.line == thread.line) {
+            Some(line) => line.items.push(item),
+            None => lines.push(ShoppingLine {
+                line: thread.line.clone(),
+                name,
+                items: vec![item],
+                to_order: 0,
+                cost: None,
+            }),
+        }
+    }
+    for line in &mut lines {
+        line.items.sort_by(|a, b| a.thread.label.cmp(&b.thread.label));
+        line.to_order = line.items.iter().map(|item| item.to_order).sum();
+        line.cost = line.items.iter().map(|item| item.cost).sum();
+    }
+    lines.sort_by(|a, b| (a.line.is_none(), &a.name).cmp(&(b.line.is_none(), &b.name)));
+    let orders = orders
+        .into_iter()
+        .map(|order| OrderView {
+            id: order.row.public_id,
+            thread_id: order.thread_public_id,
+            spools: order.row.spools,
+            created_at: order.row.created_at,
+        })
+        .collect();
+    Ok(Json(ShoppingList { lines, orders }))
+}
+
+/// A catalogue line's name for people; "Custom threads" for none.
+fn line_name(line: Option<&str>) -> String {
+    let catalogue = bobbin_core::catalogue::Catalogue::builtin();
+    line.map_or_else(
+        || "Custom threads".to_owned(),
+        |line| {
+            catalogue
+                .line_by_id(line)
+                .map_or_else(|_| line.to_owned(), |index| catalogue.line(index).display_name())
+        },
+    )
+}
+
+/// Spools to order.
+#[derive(Debug, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct OrderInput {
+    /// The inventory entry's id.
+    pub thread_id: String,
+    /// 1 to 10,000.
+    pub spools: u32,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct OrderBody {
+    pub order: OrderView,
+}
+
+/// Marks spools of an entry as ordered (members, admins and owners).
+#[utoipa::path(
+    post, path = "/teams/{team_id}/orders", operation_id = "create_order", tag = "jobs", request_body = OrderInput,
+    params(IdempotencyKeyHeader),
+    responses(
+        (status = 201, body = OrderBody),
+        (status = 403, description = "Viewers only read", body = ErrorBody),
+        (status = 422, description = "`validation_failed`; `no_such_thread`", body = ErrorBody),
+    ),
+)]
+pub async fn order(
+    State(state): State<AppState>,
+    member: TeamEditor,
+    KeyedJson { key, body }: KeyedJson<OrderInput>,
+) -> Result<Response, AppError> {
+    if !(1..=10_000).contains(&body.spools) {
+        return Err(AppError::Validation(vec![FieldError::new(
+            "spools",
+            "out_of_range",
+            "Order 1 to 10,000 spools.",
+        )]));
+    }
+    let (team_id, user_id) = (member.team.id, member.user.id);
+    let answer = write_keys::once(&state.db, member.key_owner(), key.as_ref(), async |txn| {
+        let order = stock::order(txn, team_id, user_id, &body.thread_id, body.spools).await?;
+        Ok(OrderBody {
+            order: OrderView {
+                id: order.row.public_id,
+                thread_id: order.thread_public_id,
+                spools: order.row.spools,
+                created_at: order.row.created_at,
+            },
+        })
+    })
+    .await?;
+    Ok(answered(StatusCode::CREATED, answer))
+}
+
+/// Receives an order: its spools join the entry's stock, in a change of the inventory's history
+/// that can be undone (members, admins and owners).
+#[utoipa::path(
+    post, path = "/teams/{team_id}/orders/{order_id}/receive", operation_id = "receive_order", tag = "jobs",
+    params(("order_id" = String, Path)),
+    responses(
+        (status = 200, body = ChangeBody),
+        (status = 403, description = "Viewers only read", body = ErrorBody),
+        (status = 404, description = "No such order in this team", body = ErrorBody),
+        (status = 409, description = "`already_received`", body = ErrorBody),
+    ),
+)]
+pub async fn receive(
+    State(state): State<AppState>,
+    member: TeamEditor,
+    PathId(order_id): PathId<crate::entity::ids::OrderPublicId>,
+) -> Result<Json<ChangeBody>, AppError> {
+    let (team_id, user_id) = (member.team.id, member.user.id);
+    let change_id =
+        crate::db::committed(&state.db, async |txn| stock::receive(txn, team_id, user_id, &order_id).await)
+            .await?;
+    let change = stock::get(&state.db, team_id, &change_id).await?;
+    Ok(Json(ChangeBody { change: change_view(change) }))
+}
+
+/// A job holding thread.
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Reservation {
+    pub job_id: String,
+    pub name: String,
+    pub status: JobStatus,
+    /// Top thread it holds for its pieces left, with the waste, in metres.
+    pub metres: f64,
+}
+
+#[derive(Debug, Serialize, ToSchema)]
+pub struct Reservations {
+    pub reservations: Vec<Reservation>,
+    /// All of them together.
+    pub metres: f64,
+}
+
+/// The ready and running jobs that hold this entry's thread (every member).
+#[utoipa::path(
+    get, path = "/teams/{team_id}/threads/{thread_id}/reservations", operation_id = "thread_reservations", tag = "jobs",
+    params(("thread_id" = String, Path)),
+    responses((status = 200, body = Reservations), (status = 404, description = "No such thread in this team", body = ErrorBody)),
+)]
+pub async fn reservations(
+    State(state): State<AppState>,
+    member: TeamViewer,
+    PathId(thread_id): PathId<crate::entity::ids::ThreadPublicId>,
+) -> Result<Json<Reservations>, AppError> {
+    let context = Context::read(&state, &member).await?;
+    if !context.shelf.contains_key(thread_id.as_str()) {
+        return Err(AppError::NotFound(crate::repo::threads::NOT_FOUND.to_owned()));
+    }
+    let held = jobs::reservations(&context.reserving, &context.model, None);
+    let reservations: Vec<Reservation> = held
+        .get(thread_id.as_str())
+        .map(|jobs| {
+            jobs.iter()
+                .map(|(stored, metres)| Reservation {
+                    job_id: stored.row.public_id.clone(),
+                    name: stored.row.name.clone(),
+                    status: stored.status(),
+                    metres: *metres,
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    let metres = reservations.iter().map(|reservation| reservation.metres).sum();
+    Ok(Json(Reservations { reservations, metres }))
+}

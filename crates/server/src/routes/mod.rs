@@ -379,6 +379,10 @@ fn per_person_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(jobs::pieces))
         .routes(routes!(jobs::history))
         .routes(routes!(jobs::undo))
+        .routes(routes!(jobs::shopping_list))
+        .routes(routes!(jobs::order))
+        .routes(routes!(jobs::receive))
+        .routes(routes!(jobs::reservations))
 }
 
 /// Answers `414` in the JSON error shape to an address longer than [`MAX_URI_BYTES`].

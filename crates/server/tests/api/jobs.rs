@@ -370,3 +370,86 @@ async fn a_viewer_reads_and_cannot_change_another_teams_job_is_not_found(
         bad.body["fields"].as_array().unwrap().iter().map(|f| f["field"].as_str().unwrap()).collect();
     assert_eq!(fields, ["name", "quantity", "due_date"]);
 }
+
+#[rstest]
+#[tokio::test]
+async fn what_jobs_are_short_of_is_on_the_shopping_list_until_received(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let shop = Shop::open(backend).await;
+    let team = shop.team.clone();
+    let made = shop
+        .app
+        .api_post(
+            &shop.owner,
+            &format!("/teams/{team}/threads"),
+            json!({ "name": "Red", "colour": "#ED171F", "quantity": 0.05, "spool_length_m": 1000, "cost_per_spool": 4.5 }),
+        )
+        .await;
+    let red = made.assert_status(StatusCode::CREATED)["thread"]["id"].as_str().unwrap().to_owned();
+    shop.thread("White", "#F0F0F0", 10.0).await;
+    let job = shop.job(10, json!({})).await;
+    shop.patch(&job, json!({ "status": "ready" })).await.assert_status(StatusCode::OK);
+
+    // The thread's page shows the job holding 89.9 m of it.
+    let held = shop.app.api_get(&shop.owner, &format!("/teams/{team}/threads/{red}/reservations")).await;
+    let held = held.assert_status(StatusCode::OK).clone();
+    assert_eq!(held["reservations"][0]["job_id"], job["id"]);
+    assert!(near(&held["metres"], RED_M * 11.0), "{held}");
+
+    // 89.9 m needed, 50 m held: one spool to buy, at 4.50.
+    let list = async |shop: &Shop| {
+        let path = format!("/teams/{}/shopping-list", shop.team);
+        shop.app.api_get(&shop.owner, &path).await.assert_status(StatusCode::OK).clone()
+    };
+    let before = list(&shop).await;
+    assert_eq!(before["lines"].as_array().unwrap().len(), 1, "{before}");
+    let line = &before["lines"][0];
+    assert_eq!(
+        (line["name"].as_str(), line["to_order"].as_u64(), line["cost"].as_f64()),
+        (Some("Custom threads"), Some(1), Some(4.5))
+    );
+    let item = &line["items"][0];
+    assert_eq!((item["thread"]["id"].as_str(), item["spools"].as_u64()), (Some(red.as_str()), Some(1)));
+    assert!(near(&item["short_m"], RED_M * 11.0 - 50.0), "{item}");
+    assert_eq!(item["jobs"], json!(["Café Rosa polos"]));
+
+    // Ordered: nothing more to order; a viewer cannot order.
+    let viewer = shop.app.person("viewer").await;
+    shop.app.join(&shop.owner, &team, &viewer, "viewer").await;
+    let order = json!({ "thread_id": red, "spools": 1 });
+    shop.app
+        .api_post(&viewer, &format!("/teams/{team}/orders"), order.clone())
+        .await
+        .assert_api_error(StatusCode::FORBIDDEN, "forbidden");
+    let ordered = shop.app.api_post(&shop.owner, &format!("/teams/{team}/orders"), order).await;
+    let ordered = ordered.assert_status(StatusCode::CREATED)["order"]["id"].as_str().unwrap().to_owned();
+    let after = list(&shop).await;
+    assert_eq!(
+        (after["lines"][0]["items"][0]["ordered"].as_u64(), after["lines"][0]["to_order"].as_u64()),
+        (Some(1), Some(0))
+    );
+    assert_eq!(after["orders"][0]["id"], ordered.as_str());
+
+    // Received: the spool joins the stock in a change of the history, and the job is no longer short.
+    let receive = format!("/teams/{team}/orders/{ordered}/receive");
+    let received = shop.app.api_post(&shop.owner, &receive, json!({})).await;
+    let change = received.assert_status(StatusCode::OK)["change"].clone();
+    assert_eq!(
+        (change["kind"].as_str(), change["summary"].as_str()),
+        (Some("received"), Some("Received 1 spool of Red"))
+    );
+    assert!((shop.spools(&red).await - 1.05).abs() < 1e-9);
+    assert_eq!(list(&shop).await["lines"], json!([]));
+    assert_eq!(shop.get(&job).await["verdict"], "enough");
+    shop.app
+        .api_post(&shop.owner, &receive, json!({}))
+        .await
+        .assert_api_error(StatusCode::CONFLICT, "already_received");
+
+    // Undone: the spool goes back and the order is open again.
+    let undo = format!("/teams/{team}/stock-changes/{}/undo", change["id"].as_str().unwrap());
+    shop.app.api_post(&shop.owner, &undo, json!({})).await.assert_status(StatusCode::OK);
+    assert!((shop.spools(&red).await - 0.05).abs() < 1e-9);
+    assert_eq!(list(&shop).await["orders"][0]["id"], ordered.as_str());
+}
