@@ -140,6 +140,21 @@ export function createRoutes(): RouteObject[] {
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/designs')).DesignRoute })),
             },
             {
+              path: paths.jobs,
+              handle: uuidQuery('design'),
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/jobs')).JobsRoute })),
+            },
+            {
+              path: paths.job,
+              handle: publicIdParam('jobId'),
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/jobs')).JobRoute })),
+            },
+            {
+              path: paths.jobSheet,
+              handle: publicIdParam('jobId'),
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/jobs')).JobSheetRoute })),
+            },
+            {
               path: '*',
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/not-found')).NotFoundPage })),
             },

@@ -13,6 +13,7 @@ export function LibraryPreview({
   etag = '',
   name,
   size = 'md',
+  colours,
 }: {
   teamId: string;
   designId: string;
@@ -21,9 +22,15 @@ export function LibraryPreview({
   /** The file's name, for the image's text. */
   name: string;
   size?: 'sm' | 'md' | 'lg';
+  /** A colour (`#rrggbb`) for each colour block in stitching order, drawn instead of the file's
+   * (a job's threads); null keeps a block's own. */
+  colours?: readonly (string | null)[];
 }) {
   const preview = useQuery(previewQueryOptions(teamId, designId, etag));
-  const src = useMemo(() => (preview.data ? `data:image/svg+xml;charset=utf-8,${encodeURIComponent(preview.data)}` : null), [preview.data]);
+  const src = useMemo(() => {
+    if (!preview.data) return null;
+    return `data:image/svg+xml;charset=utf-8,${encodeURIComponent(colours ? recoloured(preview.data, colours) : preview.data)}`;
+  }, [preview.data, colours]);
   return (
     <div className={`library-preview library-preview--${size}`}>
       {src ? (
@@ -43,4 +50,16 @@ export function LibraryPreview({
       )}
     </div>
   );
+}
+
+const HEX = /^#[0-9a-fA-F]{6}$/;
+
+/** The server's preview with each block's group (`<g stroke="...">`, one per colour block in
+ * stitching order) drawn in `colours`; only colours of the `#rrggbb` shape are written. */
+export function recoloured(svg: string, colours: readonly (string | null)[]): string {
+  let block = 0;
+  return svg.replace(/<g stroke="[^"]*">/g, (group) => {
+    const colour = colours[block++];
+    return colour && HEX.test(colour) ? `<g stroke="${colour}">` : group;
+  });
 }

@@ -29,6 +29,10 @@ export const paths = {
   /** The team's design library. */
   designs: '/designs',
   design: '/designs/:designId',
+  /** The team's jobs, one job, and its run sheet. */
+  jobs: '/jobs',
+  job: '/jobs/:jobId',
+  jobSheet: '/jobs/:jobId/sheet',
   testInvites: '/test/invites',
   testVector: '/test/vector',
   contact: '/contact',
@@ -67,6 +71,9 @@ export const pageRoutes: readonly string[] = [
   paths.pricingCalculator,
   paths.designs,
   paths.design,
+  paths.jobs,
+  paths.job,
+  paths.jobSheet,
 ];
 
 /**
@@ -111,6 +118,25 @@ export function inventoryMachinePath(machineId: string): string {
 /** One design of the team's library. */
 export function designPath(designId: string): string {
   return `${paths.designs}/${encodeURIComponent(designId)}`;
+}
+
+/** One job of the team. */
+export function jobPath(jobId: string): string {
+  return `${paths.jobs}/${encodeURIComponent(jobId)}`;
+}
+
+/** A job's run sheet, for the operator and to print. */
+export function jobSheetPath(jobId: string): string {
+  return `${jobPath(jobId)}/sheet`;
+}
+
+/** The jobs page with a design of the library chosen for a new job, and the job's name and
+ * pieces where known (a saved quote's). */
+export function newJobPath(designId: string, job: { name?: string; quantity?: number } = {}): string {
+  const query = new URLSearchParams({ design: designId });
+  if (job.name) query.set('name', job.name);
+  if (job.quantity) query.set('quantity', String(job.quantity));
+  return `${paths.jobs}?${query}`;
 }
 
 /** The pricing calculator with a design of the library (`?design=`) or a saved quote reopened

@@ -1352,6 +1352,22 @@ export interface components {
              */
             quotes_total: number;
         };
+        /** @description What a job shows of its design. */
+        DesignFacts: {
+            /** Format: int32 */
+            colour_changes: number;
+            file_name: string;
+            /** @description `dst`, `pes`, `jef`, `exp` or `vp3`. */
+            format: string;
+            /** Format: double */
+            height_mm: number;
+            /** Format: int32 */
+            stitches: number;
+            /** Format: int32 */
+            trims: number | null;
+            /** Format: double */
+            width_mm: number;
+        };
         /**
          * @description The design-file formats the calculator reads (`bobbin_core::design::Format`).
          * @enum {string}
@@ -1722,7 +1738,7 @@ export interface components {
             /** Format: date-time */
             created_at: string;
             customer: string;
-            design: Record<string, never>;
+            design: components["schemas"]["DesignFacts"];
             design_id: components["schemas"]["ObjectId"] | null;
             due_date: string | null;
             id: string;

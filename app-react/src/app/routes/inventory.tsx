@@ -28,11 +28,12 @@ export function ThreadRoute() {
 
 export function ShoppingListRoute() {
   const reorderPoint = useTeamStore((state) => defaultReorderPoint(state.settings));
+  const currency = useTeamStore((state) => (typeof state.settings.currency === 'string' ? state.settings.currency : null));
   return (
     <WithTeam
       className="inventory"
       title="Shopping List"
-      page={({ teamId }) => <ShoppingListPage teamId={teamId} defaultReorderPoint={reorderPoint} />}
+      page={(access) => <ShoppingListPage {...access} defaultReorderPoint={reorderPoint} currency={currency} />}
     />
   );
 }

@@ -7,7 +7,7 @@ import { Link, useNavigate } from 'react-router';
 
 import { LibraryPreview } from '@/components/LibraryPreview';
 import { LoadingStatus } from '@/components/LoadingStatus';
-import { pageTitle, paths, pricingPath } from '@/config/paths';
+import { newJobPath, pageTitle, paths, pricingPath } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { type DesignBlock, type LibraryDesign, designQueryOptions, summaryOf } from '@/lib/design-library';
 import { useOnline } from '@/lib/offline/online';
@@ -107,6 +107,11 @@ function Design({ teamId, canWrite, body }: LibraryAccess & { body: LibraryDesig
             {summary ? (
               <Link className="button button--primary" to={pricingPath({ design: item.id })}>
                 Price this design
+              </Link>
+            ) : null}
+            {summary && canWrite ? (
+              <Link className="button" to={newJobPath(item.id)}>
+                Make a job
               </Link>
             ) : null}
             <a className="button" href={downloadUrl(teamId, item.name)} download={item.name.slice(item.name.lastIndexOf('/') + 1)}>

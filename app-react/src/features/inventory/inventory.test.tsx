@@ -457,7 +457,7 @@ describe('the shopping list', () => {
     server = fakeApi({ [page(1)]: () => Response.json({ threads: low, total: 3, page: 1, per_page: 200 }) });
     const print = vi.fn();
     vi.stubGlobal('print', print);
-    renderPage(<ShoppingListPage teamId="tm_shop" defaultReorderPoint={2} />, '/inventory/shopping-list');
+    renderPage(<ShoppingListPage teamId="tm_shop" canWrite defaultReorderPoint={2} />, '/inventory/shopping-list');
     const table = await screen.findByRole('table');
     const rows = within(table)
       .getAllByRole('row')
@@ -485,13 +485,13 @@ describe('the shopping list', () => {
       [page(1)]: () => Response.json({ threads: many.slice(0, 200), total: 201, page: 1, per_page: 200 }),
       [page(2)]: () => Response.json({ threads: many.slice(200), total: 201, page: 2, per_page: 200 }),
     });
-    renderPage(<ShoppingListPage teamId="tm_shop" defaultReorderPoint={null} />, '/inventory/shopping-list');
+    renderPage(<ShoppingListPage teamId="tm_shop" canWrite defaultReorderPoint={null} />, '/inventory/shopping-list');
     expect(await screen.findByText('201 threads to buy, 201 spools in all.', {}, { timeout: 3000 })).toBeTruthy();
   });
 
   it('says when nothing is low', async () => {
     server = fakeApi({ [page(1)]: () => Response.json({ threads: [], total: 0, page: 1, per_page: 200 }) });
-    renderPage(<ShoppingListPage teamId="tm_shop" defaultReorderPoint={null} />, '/inventory/shopping-list');
+    renderPage(<ShoppingListPage teamId="tm_shop" canWrite defaultReorderPoint={null} />, '/inventory/shopping-list');
     expect(await screen.findByText('Nothing to buy: no thread is low.')).toBeTruthy();
     expect(screen.getByText(/a thread without a reorder point of its own is low only then/)).toBeTruthy();
   });

@@ -7,6 +7,7 @@ import { inventoryThreadPath, pageTitle, paths } from '@/config/paths';
 import { exportCsvUrl } from './api/export-threads';
 import { useShoppingList } from './api/get-shopping-list';
 import { Swatch } from './components/Field';
+import { JobShortfalls } from './components/JobShortfalls';
 import { amount } from './components/ThreadList';
 import { problemsOf } from './errors';
 import type { InventoryAccess, ThreadView } from './types';
@@ -34,14 +35,17 @@ export function spools(count: number): string {
 }
 
 /**
- * `/inventory/shopping-list`: every low thread with how many spools to buy of each
- * (docs/behaviour.md, "Low stock"), by line, to print or take to the shop.
+ * `/inventory/shopping-list`: what the jobs are short of (docs/behaviour.md, "Jobs"), then every
+ * low thread with how many spools to buy of each (docs/behaviour.md, "Low stock"), by line, to
+ * print or take to the shop.
  * `defaultReorderPoint`: the team's, for threads without their own (null when none is set).
  */
 export function ShoppingListPage({
   teamId,
+  canWrite,
   defaultReorderPoint,
-}: Pick<InventoryAccess, 'teamId'> & { defaultReorderPoint: number | null }) {
+  currency = null,
+}: InventoryAccess & { defaultReorderPoint: number | null; currency?: string | null }) {
   const list = useShoppingList(teamId);
   const threads = list.data ?? [];
   const total = threads.reduce((sum, thread) => sum + thread.to_buy, 0);
@@ -67,6 +71,7 @@ export function ShoppingListPage({
           Download CSV
         </a>
       </div>
+      <JobShortfalls teamId={teamId} canWrite={canWrite} currency={currency} />
       {list.isError ? <FormAlert message={problemsOf(list.error, [], 'The shopping list could not be loaded.').alert} /> : null}
       <LoadingStatus query={list}>Loading the shopping list…</LoadingStatus>
       {list.data && threads.length === 0 ? <p>Nothing to buy: no thread is low.</p> : null}

@@ -12,6 +12,7 @@ import { useThread } from './api/get-thread';
 import { useUpdateThread } from './api/update-thread';
 import { EditConflict } from './components/EditConflict';
 import { RemoveButton } from './components/RemoveButton';
+import { Reservations } from './components/Reservations';
 import { LineOptions, SelectField, Swatch, TextAreaField, TextField } from './components/Field';
 import { NOT_A_NUMBER, numberOf, problemsOf } from './errors';
 import { useInventoryForm } from './form';
@@ -99,7 +100,10 @@ export function ThreadPage({ teamId, canWrite, threadId }: InventoryAccess & { t
       </p>
       <h1>Thread Details</h1>
       {thread.data ? (
-        <ThreadForm teamId={teamId} thread={thread.data} canWrite={canWrite} reload={async () => (await thread.refetch()).data} />
+        <>
+          <ThreadForm teamId={teamId} thread={thread.data} canWrite={canWrite} reload={async () => (await thread.refetch()).data} />
+          <Reservations teamId={teamId} threadId={thread.data.id} />
+        </>
       ) : thread.isError ? (
         <FormAlert message={problemsOf(thread.error, [], 'The thread could not be loaded.').alert} />
       ) : (

@@ -6,7 +6,7 @@ import { useCallback, useEffect, useId, useMemo, useState } from 'react';
 import { useForm, useWatch } from 'react-hook-form';
 import { Link, useSearchParams } from 'react-router';
 
-import { pageTitle, paths } from '@/config/paths';
+import { newJobPath, pageTitle, paths } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { type ColourBlock, type PriceProblem, type Pricing, type PricingCore, type Rates, pricingQueryOptions } from '@/lib/core';
 import { designQueryOptions, fileNameOf, summaryOf } from '@/lib/design-library';
@@ -280,6 +280,12 @@ function Calculator({ core, teamId, role, settings, saveSettings }: PricingAcces
               <p>
                 Reopened <strong>{saved.name}</strong>. It uses the rates saved with the quote, not the current price list.{' '}
                 <Link to={paths.pricingCalculator}>Start a new quote</Link>
+                {saved.design?.id && canWriteQuotes(role) ? (
+                  <>
+                    {' · '}
+                    <Link to={newJobPath(saved.design.id, { name: saved.name, quantity: saved.job.quantity })}>Make a job</Link>
+                  </>
+                ) : null}
               </p>
             ) : reopened.isError ? (
               <p>{reopened.error instanceof UnreadableQuote ? reopened.error.message : 'The saved quote could not be opened.'}</p>

@@ -203,7 +203,6 @@ pub struct JobView {
     pub notes: String,
     /// The library design it was made from, while the team has it.
     pub design_id: Option<ObjectId>,
-    #[schema(value_type = Object)]
     pub design: DesignFacts,
     pub machine: Option<JobMachine>,
     pub slots: Vec<SlotView>,
