@@ -195,7 +195,9 @@ pub fn propose<K: Clone>(colour: Rgb8, need_m: f64, owned: &[Owned<K>]) -> Optio
     let closest = |enough_only: bool| {
         scored
             .clone()
-            .filter(|&(thread, delta_e)| !enough_only || (thread.free_m >= need_m && delta_e < MatchLabel::SIMILAR_BELOW))
+            .filter(|&(thread, delta_e)| {
+                !enough_only || (thread.free_m >= need_m && delta_e < MatchLabel::SIMILAR_BELOW)
+            })
             .min_by(|(_, a), (_, b)| a.total_cmp(b))
     };
     let (thread, delta_e) = closest(true).or_else(|| closest(false))?;

@@ -71,7 +71,6 @@ export function ShoppingListPage({
           Download CSV
         </a>
       </div>
-      <JobShortfalls teamId={teamId} canWrite={canWrite} currency={currency} />
       {list.isError ? <FormAlert message={problemsOf(list.error, [], 'The shopping list could not be loaded.').alert} /> : null}
       <LoadingStatus query={list}>Loading the shopping list…</LoadingStatus>
       {list.data && threads.length === 0 ? <p>Nothing to buy: no thread is low.</p> : null}
@@ -125,6 +124,7 @@ export function ShoppingListPage({
           </table>
         </>
       ) : null}
+      <JobShortfalls teamId={teamId} canWrite={canWrite} currency={currency} />
     </div>
   );
 }

@@ -17,6 +17,11 @@ export function formatCount(value: number): string {
   return count.format(value);
 }
 
+/** "1 needle", "15 needles". */
+export function needles(value: number): string {
+  return `${formatCount(value)} ${value === 1 ? 'needle' : 'needles'}`;
+}
+
 /** The job's unit, from the usage setting it was worked out with. */
 export function unitOf(job: Pick<Job, 'usage'>): LengthUnit {
   return lengthUnit(job.usage);

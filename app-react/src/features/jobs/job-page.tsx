@@ -92,7 +92,8 @@ function JobView({ teamId, canWrite, job }: JobsAccess & { job: Job }) {
           )}
           <p className="muted">
             {job.design_id ? <Link to={designPath(job.design_id)}>{job.design.file_name}</Link> : job.design.file_name}:{' '}
-            {formatCount(job.design.stitches)} stitches, {formatCount(job.design.colour_changes)} colour changes
+            {formatCount(job.design.stitches)} stitches, {formatCount(job.design.colour_changes)}{' '}
+            {job.design.colour_changes === 1 ? 'colour change' : 'colour changes'}
           </p>
           <p>
             Thread a piece: {length(job.top_m, unit)} top, {length(job.bobbin_m, unit)} bobbin. For the {formatCount(left)}{' '}
@@ -372,13 +373,17 @@ function Stock({ job }: { job: Job }) {
                     <span>{line.thread.label}</span>
                   </span>
                 </th>
-                <td className="plan-table__number">{length(line.need_m, unit)}</td>
-                <td className="plan-table__number">
+                <td className="plan-table__number" data-label="Needed">
+                  {length(line.need_m, unit)}
+                </td>
+                <td className="plan-table__number" data-label="On the shelf">
                   {length(line.held_m, unit)}
                   {line.thread.spool_default ? <span className="muted"> ({formatCount(line.thread.spool_m)} m spools assumed)</span> : null}
                 </td>
-                <td className="plan-table__number">{length(line.reserved_m, unit)}</td>
-                <td>
+                <td className="plan-table__number" data-label="Held by other jobs">
+                  {length(line.reserved_m, unit)}
+                </td>
+                <td data-label="Verdict">
                   {line.verdict === 'enough'
                     ? 'Enough'
                     : `Short by ${length(line.short_m, unit)} (buy ${formatCount(line.spools)} ${line.spools === 1 ? 'spool' : 'spools'})`}

@@ -13,7 +13,7 @@ import { libraryQueryOptions } from '@/lib/design-library';
 import { useOnline } from '@/lib/offline/online';
 
 import { type JobStatus, type JobSummary, jobsQueryOptions, machinesQueryOptions, useMakeJob } from './api';
-import { formatCount, formatDue, statusNames, verdictText } from './format';
+import { formatCount, formatDue, needles, statusNames, verdictText } from './format';
 
 export interface JobsAccess {
   teamId: string;
@@ -199,7 +199,7 @@ function MakeJob({ teamId }: { teamId: string }) {
               <option value="">Not chosen yet</option>
               {(machines.data?.machines ?? []).map((machine) => (
                 <option key={machine.id} value={machine.id}>
-                  {machine.name} ({machine.needles_per_head} needles)
+                  {machine.name} ({needles(machine.needles_per_head)})
                 </option>
               ))}
             </select>

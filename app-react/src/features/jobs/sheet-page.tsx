@@ -12,7 +12,7 @@ import { jobPath, pageTitle } from '@/config/paths';
 
 import { type Job, jobQueryOptions } from './api';
 import { slotColour, slotName } from './components/NeedleList';
-import { formatCount, formatDue, length, statusNames, unitOf } from './format';
+import { formatCount, formatDue, length, needles, statusNames, unitOf } from './format';
 import { blockColours } from './job-page';
 import type { JobsAccess } from './jobs-page';
 
@@ -77,13 +77,15 @@ function Sheet({ teamId, job }: { teamId: string; job: Job }) {
             {job.pieces_done > 0 ? ` (${formatCount(job.pieces_done)} of ${formatCount(job.quantity)} done)` : ''}
           </dd>
           <dt>Machine</dt>
-          <dd>{job.machine ? `${job.machine.name}, ${job.machine.needles} needles` : 'Not chosen'}</dd>
+          <dd>{job.machine ? `${job.machine.name}, ${needles(job.machine.needles)}` : 'Not chosen'}</dd>
           <dt>Stitches</dt>
           <dd>
             {formatCount(job.design.stitches)} ({job.design.width_mm.toFixed(1)} × {job.design.height_mm.toFixed(1)} mm)
           </dd>
           <dt>Stops</dt>
-          <dd>{formatCount(job.design.colour_changes)} colour changes</dd>
+          <dd>
+            {formatCount(job.design.colour_changes)} {job.design.colour_changes === 1 ? 'colour change' : 'colour changes'}
+          </dd>
           <dt>Trims</dt>
           <dd>{job.design.trims === null ? 'Not recorded in this format' : formatCount(job.design.trims)}</dd>
           <dt>Run time</dt>

@@ -54,15 +54,12 @@ export function JobShortfalls({ teamId, canWrite, currency }: { teamId: string; 
               <th scope="col" className="shopping-table__number">
                 Buy
               </th>
-              <th scope="col" className="no-print">
-                <span className="visually-hidden">Order</span>
-              </th>
             </tr>
           </thead>
           {lines.map((line) => (
             <tbody key={line.line ?? 'custom'}>
               <tr className="shopping-table__group">
-                <th scope="colgroup" colSpan={5}>
+                <th scope="colgroup" colSpan={4}>
                   {line.name}
                   {line.cost !== null && line.to_order > 0 ? ` · ${money(line.cost)}` : ''}
                 </th>
@@ -75,24 +72,22 @@ export function JobShortfalls({ teamId, canWrite, currency }: { teamId: string; 
                       <span>
                         <Link to={inventoryThreadPath(item.thread.id)}>{item.thread.label}</Link>
                         <span className="muted shopping-table__location">for {item.jobs.join(', ')}</span>
+                        {canWrite && item.to_order > 0 ? (
+                          <button
+                            type="button"
+                            className="button no-print job-shortfalls__order"
+                            disabled={!writable}
+                            onClick={() => void run(() => order.mutateAsync({ threadId: item.thread.id, spools: item.to_order }))}
+                          >
+                            Mark {item.to_order} ordered
+                          </button>
+                        ) : null}
                       </span>
                     </span>
                   </th>
                   <td className="shopping-table__number">{metres.format(item.short_m)} m</td>
                   <td className="shopping-table__number">{item.ordered}</td>
                   <td className="shopping-table__number shopping-table__buy">{item.to_order}</td>
-                  <td className="no-print">
-                    {canWrite && item.to_order > 0 ? (
-                      <button
-                        type="button"
-                        className="button"
-                        disabled={!writable}
-                        onClick={() => void run(() => order.mutateAsync({ threadId: item.thread.id, spools: item.to_order }))}
-                      >
-                        Mark {item.to_order} ordered
-                      </button>
-                    ) : null}
-                  </td>
                 </tr>
               ))}
             </tbody>

@@ -2,7 +2,7 @@
 // the blocks it sews, large enough to read from the machine; then the re-threads, when the design
 // needs more threads than the machine has needles.
 import type { Job } from '../api';
-import { formatCount } from '../format';
+import { formatCount, needles } from '../format';
 
 /** What sews a slot: its thread's name, or the design's colour when none is chosen. */
 export function slotName(job: Job, slot: number): string {
@@ -19,7 +19,7 @@ export function slotColour(job: Job, slot: number): string | null {
 
 export function NeedleList({ job }: { job: Job }) {
   // Each needle at the start, with the blocks its first thread sews before any re-thread.
-  const needles = job.setup.map((slot, index) => {
+  const threaded = job.setup.map((slot, index) => {
     const needle = index + 1;
     const firstRethread = job.rethreads.find((step) => step.needle === needle)?.before_block ?? Number.POSITIVE_INFINITY;
     const blocks = job.blocks.flatMap((block, at) => (block.needle === needle && at + 1 < firstRethread ? [at + 1] : []));
@@ -27,8 +27,8 @@ export function NeedleList({ job }: { job: Job }) {
   });
   return (
     <>
-      <ol className="needle-list">
-        {needles.map(({ needle, slot, blocks }) => (
+      <ol className="needle-list" aria-label="Threads on the needles">
+        {threaded.map(({ needle, slot, blocks }) => (
           <li key={needle} className="needle-list__item">
             <span className="needle-list__number" aria-label={`Needle ${needle}`}>
               {needle}
@@ -48,7 +48,7 @@ export function NeedleList({ job }: { job: Job }) {
         <div className="job-rethreads" role="note">
           <p>
             <strong>
-              More threads than the {formatCount(job.machine?.needles ?? 0)} needles: {formatCount(job.rethreads.length)}{' '}
+              More threads than the machine's {needles(job.machine?.needles ?? 0)}: {formatCount(job.rethreads.length)}{' '}
               {job.rethreads.length === 1 ? 're-thread' : 're-threads'} during the run.
             </strong>
           </p>
