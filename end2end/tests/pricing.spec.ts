@@ -63,14 +63,16 @@ test('a design file prices a job, which is saved and reopened from its link', as
   });
 
   await test.step('one piece on the default rates: 5,000 minimum stitches, materials, set-up', async () => {
-    await expect(perPiece(page)).toHaveText('€30.26');
-    await expect(total(page)).toHaveText('€30.26');
+    // The thread is the design's by the usage model: 20.77 m a piece, top and bobbin.
+    await expect(page.getByText(/^Thread: 20\.77 m a piece, top and bobbin/)).toBeVisible();
+    await expect(perPiece(page)).toHaveText('€30.30');
+    await expect(total(page)).toHaveText('€30.30');
   });
 
   await test.step('twelve pieces take the 10% break and share the set-up fee', async () => {
     await job(page).getByLabel('Quantity').fill('12');
-    await expect(perPiece(page)).toHaveText('€6.85');
-    await expect(total(page)).toHaveText('€82.20');
+    await expect(perPiece(page)).toHaveText('€6.88');
+    await expect(total(page)).toHaveText('€82.56');
     await expect(page.getByText(/Billable stitches 5,000, at €0\.90 per 1,000 stitches/)).toBeVisible();
   });
 
@@ -82,7 +84,7 @@ test('a design file prices a job, which is saved and reopened from its link', as
     const quotes = page.getByRole('region', { name: 'Saved quotes' });
     await quotes.getByLabel('Search quotes').fill(name);
     await expect(quotes.getByText(name)).toBeVisible();
-    await expect(quotes.getByRole('listitem').filter({ hasText: name })).toContainText('€82.20');
+    await expect(quotes.getByRole('listitem').filter({ hasText: name })).toContainText('€82.56');
   });
 
   await test.step('reopen it, and reload: the link brings back the same figures', async () => {
@@ -92,8 +94,8 @@ test('a design file prices a job, which is saved and reopened from its link', as
     await expect(page.getByText(/uses the rates saved with the quote/)).toBeVisible();
     await expect(job(page).getByLabel('Stitches', { exact: true })).toHaveValue('2550');
     await expect(job(page).getByLabel('Quantity')).toHaveValue('12');
-    await expect(perPiece(page)).toHaveText('€6.85');
-    await expect(total(page)).toHaveText('€82.20');
+    await expect(perPiece(page)).toHaveText('€6.88');
+    await expect(total(page)).toHaveText('€82.56');
     await expect(page.getByLabel('Design star.dst')).toContainText('Stitches2,550');
   });
 });
