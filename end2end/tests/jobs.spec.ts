@@ -118,6 +118,21 @@ test('a DST design gets a thread per block, the preview takes their colours, and
     // 12 stars take 8.17 m x 12 + 10% = 107.8 m of red: 0.11 of a 1,000 m spool.
     expect(threads.threads.find((thread) => thread.name === 'Poppy red')?.quantity).toBeCloseTo(1.89, 5);
   });
+
+  await test.step("the inventory's history shows the last pieces, and undoing them gives the thread back", async () => {
+    await page.getByRole('link', { name: 'stock history' }).click();
+    await expect(page).toHaveTitle('Bobbin - Stock History');
+    const changes = page.getByRole('list', { name: 'Stock changes' }).getByRole('listitem').filter({ hasText: 'pieces done' });
+    await expect(changes).toHaveCount(2);
+    await expect(changes.first()).toContainText('Café Rosa caps: 10 pieces done');
+    await expect(changes.first()).toContainText(/Poppy red: -0\.09 spools/);
+    await changes.first().getByRole('button', { name: 'Undo Café Rosa caps: 10 pieces done' }).click();
+    await page.getByRole('dialog', { name: 'Undo this change?' }).getByRole('button', { name: 'Undo' }).click();
+    await expect(changes.first()).toContainText('undone');
+    await changes.first().getByRole('link', { name: 'Café Rosa caps: 10 pieces done' }).click();
+    await expect(page.getByRole('heading', { level: 1 })).toContainText('Running');
+    await expect(page.getByText(/2 of 12 pieces done/)).toBeVisible();
+  });
 });
 
 test('a job on a 375 px phone shows the needles large and its moves, without sideways scrolling', async ({ page }, testInfo) => {

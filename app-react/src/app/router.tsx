@@ -113,6 +113,10 @@ export function createRoutes(): RouteObject[] {
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).ShoppingListRoute })),
             },
             {
+              path: paths.inventoryHistory,
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).StockHistoryRoute })),
+            },
+            {
               path: paths.inventoryMachines,
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/inventory')).MachinesRoute })),
             },

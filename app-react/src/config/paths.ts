@@ -22,6 +22,8 @@ export const paths = {
   inventoryThreads: '/inventory/threads',
   inventoryThread: '/inventory/threads/:threadId',
   inventoryShoppingList: '/inventory/shopping-list',
+  /** What jobs took from stock and orders brought in, each undoable. */
+  inventoryHistory: '/inventory/history',
   inventoryMachines: '/inventory/machines',
   inventoryMachine: '/inventory/machines/:machineId',
   calculators: '/calculators',
@@ -65,6 +67,7 @@ export const pageRoutes: readonly string[] = [
   paths.inventoryThreads,
   paths.inventoryThread,
   paths.inventoryShoppingList,
+  paths.inventoryHistory,
   paths.inventoryMachines,
   paths.inventoryMachine,
   paths.calculators,

@@ -8,6 +8,7 @@ import { defaultReorderPoint, preferredThreadLine } from '@/features/teams/types
 import { MachinePage } from '@/features/inventory/machine-page';
 import { MachinesPage } from '@/features/inventory/machines-page';
 import { ShoppingListPage } from '@/features/inventory/shopping-list-page';
+import { StockHistoryPage } from '@/features/inventory/stock-history-page';
 import { ThreadPage } from '@/features/inventory/thread-page';
 import { ThreadsPage } from '@/features/inventory/threads-page';
 
@@ -36,6 +37,10 @@ export function ShoppingListRoute() {
       page={(access) => <ShoppingListPage {...access} defaultReorderPoint={reorderPoint} currency={currency} />}
     />
   );
+}
+
+export function StockHistoryRoute() {
+  return <WithTeam className="inventory" title="Stock History" page={(access) => <StockHistoryPage {...access} />} />;
 }
 
 export function MachinesRoute() {

@@ -14,7 +14,10 @@ export function InventoryHubPage() {
           <Link to={paths.inventoryThreads}>Thread Inventory</Link> — spools and cones, low stock and the shopping list.
         </li>
         <li>
-          <Link to={paths.inventoryShoppingList}>Shopping List</Link> — the threads that are low, and how many to buy, to print.
+          <Link to={paths.inventoryShoppingList}>Shopping List</Link> — the threads that are low, and what jobs are short of, to print.
+        </li>
+        <li>
+          <Link to={paths.inventoryHistory}>Stock History</Link> — what jobs took from stock and orders brought in, to undo.
         </li>
         <li>
           <Link to={paths.inventoryMachines}>Machines</Link> — machines, hoops and maintenance due.

@@ -175,6 +175,12 @@ function Actions({ teamId, canWrite, job }: JobsAccess & { job: Job }) {
         ) : null}
         {job.status === 'cancelled' ? move('draft', 'Back to draft') : null}
       </div>
+      {job.status === 'done' ? (
+        <p>
+          Every piece is done and its thread was taken from stock. Pieces recorded by mistake are undone in the{' '}
+          <Link to={paths.inventoryHistory}>stock history</Link>.
+        </p>
+      ) : null}
       {job.status === 'ready' || job.status === 'running' ? (
         <form
           className="job-pieces"
@@ -208,7 +214,9 @@ function Actions({ teamId, canWrite, job }: JobsAccess & { job: Job }) {
           <button type="button" className="button button--primary" disabled={busy} onClick={() => void run(() => record.mutateAsync(left))}>
             All {formatCount(left)} done
           </button>
-          <p className="muted">Their thread is taken from stock; the inventory&apos;s history can undo it.</p>
+          <p className="muted">
+            Their thread is taken from stock; the <Link to={paths.inventoryHistory}>stock history</Link> can undo it.
+          </p>
         </form>
       ) : null}
       <FormAlert message={error} />
