@@ -135,6 +135,55 @@ test('a DST design gets a thread per block, the preview takes their colours, and
   });
 });
 
+/** A DST file of `blocks` colour blocks, each a zigzag of 40 stitches (0.9 mm across, 0.1 mm
+ * down), a colour change between them. */
+function dstOfBlocks(blocks: number): Buffer {
+  const header = Buffer.alloc(512, 0x20);
+  header.write('LA:fifteen      \r', 0, 'latin1');
+  const records: number[] = [];
+  for (let block = 0; block < blocks; block += 1) {
+    if (block > 0) records.push(0x00, 0x00, 0xc3);
+    for (let stitch = 0; stitch < 40; stitch += 1) records.push(stitch % 2 === 0 ? 0x84 : 0x88, 0x00, 0x03);
+  }
+  records.push(0x00, 0x00, 0xf3);
+  return Buffer.concat([header, Buffer.from(records)]);
+}
+
+test('the run sheet of a 15-colour design prints on one A4 page and one Letter page', async ({ page }, testInfo) => {
+  const account = await newAccount(testInfo, 'jobs-sheet');
+  await logIn(page, account);
+  const team = await teamOf(page);
+  await post(page, `/api/v2/teams/${team}/machines`, { name: 'Big head', heads: 1, needles_per_head: 15, typical_spm: 1000 });
+  await page.goto('/designs');
+  await page
+    .getByLabel('Design files')
+    .setInputFiles([{ name: 'fifteen.dst', mimeType: 'application/octet-stream', buffer: dstOfBlocks(15) }]);
+  await expect(page.getByRole('list', { name: 'Uploads' }).getByText('Added', { exact: true })).toBeVisible();
+  await page.goto('/jobs');
+  const form = page.getByRole('region', { name: 'Make a job' });
+  await form.getByLabel('Name').fill('Fifteen colours');
+  await form.getByLabel('Design').selectOption({ label: 'fifteen.dst' });
+  await form.getByLabel('Pieces').fill('24');
+  await form.getByLabel('Machine').selectOption({ label: 'Big head (15 needles)' });
+  await form.getByRole('button', { name: 'Make the job' }).click();
+  await expect(page).toHaveURL(/\/jobs\/[A-Za-z0-9]{16}$/);
+  await page.getByRole('button', { name: 'Edit details' }).click();
+  await page.getByRole('form', { name: 'Job details' }).getByLabel('Notes for the operator').fill('Cap frame; 75/11 needles.');
+  await page.getByRole('form', { name: 'Job details' }).getByRole('button', { name: 'Save details' }).click();
+  await expect(page.getByText('Cap frame; 75/11 needles.')).toBeVisible();
+  await page.getByRole('link', { name: 'Run sheet' }).click();
+  const needles = page.getByRole('table', { name: 'Needles in stitching order' });
+  await expect(needles.getByRole('row')).toHaveCount(16);
+  await expect(needles.getByRole('row').nth(15)).toContainText('Block 15: no thread chosen');
+  await expect(page.getByRole('region', { name: 'Notes' })).toContainText('Cap frame; 75/11 needles.');
+  await page.emulateMedia({ media: 'print' });
+  for (const format of ['A4', 'Letter'] as const) {
+    const pdf = await page.pdf({ format, printBackground: true });
+    await testInfo.attach(`run-sheet-15-${format}.pdf`, { body: pdf, contentType: 'application/pdf' });
+    expect(pdf.toString('latin1').match(/\/Type\s*\/Page(?!s)/g) ?? [], format).toHaveLength(1);
+  }
+});
+
 test('a job on a 375 px phone shows the needles large and its moves, without sideways scrolling', async ({ page }, testInfo) => {
   const account = await newAccount(testInfo, 'jobs-phone');
   await logIn(page, account);

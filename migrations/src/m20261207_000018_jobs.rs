@@ -252,27 +252,37 @@ async fn create_thread_orders(manager: &SchemaManager<'_>) -> Result<(), DbErr> 
 }
 
 /// Reads every readable design again from its bytes, for the colour blocks as the core gives
-/// them now (with `sewn_mm`); the summary and preview are unchanged.
+/// them now (with `sewn_mm`); the summary and preview are unchanged. One file at a time, so a
+/// large library never sits in memory at once.
 async fn read_designs_again(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
     let db = manager.get_connection();
-    let select = Query::select()
-        .expr_as(Expr::col((StorageObjects::Table, StorageObjects::Id)), "id")
-        .expr_as(Expr::col((StorageObjects::Table, StorageObjects::Name)), "name")
-        .expr_as(Expr::col((StorageObjects::Table, StorageObjects::Design)), "design")
-        .expr_as(Expr::col((StorageBlobs::Table, StorageBlobs::Bytes)), "bytes")
+    let designs = Query::select()
+        .column(StorageObjects::Id)
         .from(StorageObjects::Table)
-        .inner_join(
-            StorageBlobs::Table,
-            Expr::col((StorageBlobs::Table, StorageBlobs::TeamId))
-                .equals((StorageObjects::Table, StorageObjects::TeamId))
-                .and(
-                    Expr::col((StorageBlobs::Table, StorageBlobs::Sha256))
-                        .equals((StorageObjects::Table, StorageObjects::Sha256)),
-                ),
-        )
-        .and_where(Expr::col((StorageObjects::Table, StorageObjects::Preview)).is_not_null())
+        .and_where(Expr::col(StorageObjects::Preview).is_not_null())
         .to_owned();
-    for row in db.query_all(&select).await? {
+    let mut ids: Vec<sea_orm::prelude::Uuid> = Vec::new();
+    for row in db.query_all(&designs).await? {
+        ids.push(row.try_get("", "id")?);
+    }
+    for id in ids {
+        let one = Query::select()
+            .expr_as(Expr::col((StorageObjects::Table, StorageObjects::Name)), "name")
+            .expr_as(Expr::col((StorageObjects::Table, StorageObjects::Design)), "design")
+            .expr_as(Expr::col((StorageBlobs::Table, StorageBlobs::Bytes)), "bytes")
+            .from(StorageObjects::Table)
+            .inner_join(
+                StorageBlobs::Table,
+                Expr::col((StorageBlobs::Table, StorageBlobs::TeamId))
+                    .equals((StorageObjects::Table, StorageObjects::TeamId))
+                    .and(
+                        Expr::col((StorageBlobs::Table, StorageBlobs::Sha256))
+                            .equals((StorageObjects::Table, StorageObjects::Sha256)),
+                    ),
+            )
+            .and_where(Expr::col((StorageObjects::Table, StorageObjects::Id)).eq(id))
+            .to_owned();
+        let Some(row) = db.query_one(&one).await? else { continue };
         let (name, json, bytes): (String, String, Vec<u8>) =
             (row.try_get("", "name")?, row.try_get("", "design")?, row.try_get("", "bytes")?);
         let (Ok(mut design), Ok(read)) = (
@@ -283,7 +293,6 @@ async fn read_designs_again(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
         };
         let Some(fields) = design.as_object_mut() else { continue };
         fields.insert("blocks".to_owned(), serde_json::json!(read.blocks()));
-        let id: sea_orm::prelude::Uuid = row.try_get("", "id")?;
         let update = Query::update()
             .table(StorageObjects::Table)
             .value(StorageObjects::Design, design.to_string())

@@ -384,7 +384,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The team's jobs, the soonest due first, each with what is short (every member). */
+        /**
+         * The team's jobs, the soonest due first, each with what is short: every open one, and the 100
+         *     done or cancelled ones changed last (every member).
+         */
         get: operations["list_jobs"];
         put?: never;
         /**
@@ -6076,7 +6079,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `validation_failed`; `no_such_thread` */
+            /** @description `validation_failed`; `no_such_thread`; `too_many_orders`: 1,000 waiting */
             422: {
                 headers: {
                     [name: string]: unknown;

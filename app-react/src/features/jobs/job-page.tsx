@@ -22,6 +22,7 @@ import {
   useChangeJob,
   useRecordPieces,
 } from './api';
+import { JobDetails } from './components/JobDetails';
 import { NeedleList } from './components/NeedleList';
 import { formatCount, formatDue, length, statusNames, unitOf } from './format';
 import type { JobsAccess } from './jobs-page';
@@ -65,6 +66,8 @@ export function blockColours(job: Job): (string | null)[] {
 
 function JobView({ teamId, canWrite, job }: JobsAccess & { job: Job }) {
   const id = useId();
+  const online = useOnline();
+  const [editing, setEditing] = useState(false);
   const unit = unitOf(job);
   const colours = useMemo(() => blockColours(job), [job]);
   const left = job.quantity - job.pieces_done;
@@ -83,6 +86,16 @@ function JobView({ teamId, canWrite, job }: JobsAccess & { job: Job }) {
           .filter(Boolean)
           .join(' · ')}
       </p>
+      {job.notes ? <p className="job-page__notes">{job.notes}</p> : null}
+      {editing ? (
+        <JobDetails key={job.version} teamId={teamId} job={job} done={() => setEditing(false)} />
+      ) : canWrite && online ? (
+        <p>
+          <button type="button" className="button" onClick={() => setEditing(true)}>
+            Edit details
+          </button>
+        </p>
+      ) : null}
       <div className="job-page__layout">
         <section className="card job-page__preview" aria-label="Preview">
           {job.design_id ? (

@@ -18,7 +18,7 @@ use bobbin_core::{
 };
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
 };
 use time::OffsetDateTime;
 
@@ -30,6 +30,11 @@ use crate::entity::{
 
 /// The most jobs one team keeps.
 pub const MAX_JOBS: u64 = 10_000;
+/// The most open jobs (draft, ready, running) one team has at once: every job page and the list
+/// work out each open job's thread, so this bounds their work.
+pub const MAX_OPEN_JOBS: u64 = 1_000;
+/// The statuses of open jobs.
+pub const OPEN: [JobStatus; 3] = [JobStatus::Draft, JobStatus::Ready, JobStatus::Running];
 /// What a job the team does not have answers.
 pub const NOT_FOUND: &str = "There is no such job in this team.";
 
@@ -158,8 +163,8 @@ pub async fn reserving(db: &impl ConnectionTrait, team_id: TeamId) -> Result<Vec
     rows.into_iter().map(stored).collect()
 }
 
-/// The team's jobs, in the statuses asked for (all when none), the soonest due first (jobs
-/// without a due date last), then the newest.
+/// The team's jobs in these statuses, the soonest due first (jobs without a due date last), then
+/// the newest; at most `limit`, the most recently changed.
 ///
 /// # Errors
 ///
@@ -168,12 +173,15 @@ pub async fn all(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     statuses: &[JobStatus],
+    limit: u64,
 ) -> Result<Vec<StoredJob>, RepoError> {
-    let mut select = job::Entity::find().filter(job::Column::TeamId.eq(team_id));
-    if !statuses.is_empty() {
-        select = select.filter(job::Column::Status.is_in(statuses.iter().copied().map(StoredJobStatus)));
-    }
-    let rows = select.order_by_desc(job::Column::CreatedAt).all(db).await?;
+    let rows = job::Entity::find()
+        .filter(job::Column::TeamId.eq(team_id))
+        .filter(job::Column::Status.is_in(statuses.iter().copied().map(StoredJobStatus)))
+        .order_by_desc(job::Column::UpdatedAt)
+        .limit(limit)
+        .all(db)
+        .await?;
     let mut jobs: Vec<StoredJob> = rows.into_iter().map(stored).collect::<Result<_, _>>()?;
     jobs.sort_by(|a, b| match (&a.row.due_date, &b.row.due_date) {
         (Some(x), Some(y)) => x.cmp(y),
@@ -276,6 +284,17 @@ pub async fn create(
 ) -> Result<StoredJob, RepoError> {
     if job::Entity::find().filter(job::Column::TeamId.eq(team_id)).count(txn).await? >= MAX_JOBS {
         return Err(RepoError::refused("too_many_jobs", format!("A team keeps at most {MAX_JOBS} jobs.")));
+    }
+    let open = job::Entity::find()
+        .filter(job::Column::TeamId.eq(team_id))
+        .filter(job::Column::Status.is_in(OPEN.map(StoredJobStatus)))
+        .count(txn)
+        .await?;
+    if open >= MAX_OPEN_JOBS {
+        return Err(RepoError::refused(
+            "too_many_jobs",
+            format!("A team has at most {MAX_OPEN_JOBS} jobs open at once: finish or cancel some first."),
+        ));
     }
     let now = OffsetDateTime::now_utc();
     let row = job::ActiveModel {

@@ -320,7 +320,7 @@ pub async fn open_orders(db: &impl ConnectionTrait, team_id: TeamId) -> Result<V
 ///
 /// # Errors
 ///
-/// 422 `no_such_thread`; a database error.
+/// 422 `no_such_thread`, `too_many_orders`; a database error.
 pub async fn order(
     txn: &DatabaseTransaction,
     team_id: TeamId,
@@ -336,6 +336,17 @@ pub async fn order(
         .ok_or_else(|| {
             RepoError::refused("no_such_thread", "That thread is not in this team's inventory.")
         })?;
+    let open = thread_order::Entity::find()
+        .filter(thread_order::Column::TeamId.eq(team_id))
+        .filter(thread_order::Column::ReceivedAt.is_null())
+        .count(txn)
+        .await?;
+    if open >= MAX_OPEN_ORDERS {
+        return Err(RepoError::refused(
+            "too_many_orders",
+            format!("A team has at most {MAX_OPEN_ORDERS} orders waiting: receive some first."),
+        ));
+    }
     let row = thread_order::ActiveModel {
         id: Set(OrderId::new()),
         public_id: Set(new_public_id()),
@@ -399,6 +410,9 @@ pub async fn receive(
         .await?;
     Ok(change_public_id)
 }
+
+/// The most orders a team has waiting to be received.
+pub const MAX_OPEN_ORDERS: u64 = 1_000;
 
 /// What an order the team does not have answers.
 pub const ORDER_NOT_FOUND: &str = "There is no such order in this team.";

@@ -38,6 +38,8 @@ use crate::{
     state::AppState,
 };
 
+/// The most done and cancelled jobs the list shows: the most recently changed.
+const CLOSED_LISTED: u64 = 100;
 /// The longest job name and customer, in characters.
 const NAME_MAX: usize = 200;
 /// The longest notes, in characters.
@@ -291,7 +293,8 @@ pub struct ListParams {
     pub status: Option<String>,
 }
 
-/// The team's jobs, the soonest due first, each with what is short (every member).
+/// The team's jobs, the soonest due first, each with what is short: every open one, and the 100
+/// done or cancelled ones changed last (every member).
 #[utoipa::path(
     get, path = "/teams/{team_id}/jobs", operation_id = "list_jobs", tag = "jobs",
     params(ListParams),
@@ -315,7 +318,14 @@ pub async fn list(
         })?);
     }
     let context = Context::read(&state, &member).await?;
-    let listed = jobs::all(&state.db, member.team.id, &statuses).await?;
+    // Every open job; of the done and cancelled ones, the most recently changed.
+    let statuses = if statuses.is_empty() { JobStatus::ALL.to_vec() } else { statuses };
+    let (open, closed): (Vec<JobStatus>, Vec<JobStatus>) =
+        statuses.iter().partition(|status| jobs::OPEN.contains(status));
+    let mut listed = jobs::all(&state.db, member.team.id, &open, jobs::MAX_OPEN_JOBS).await?;
+    if !closed.is_empty() {
+        listed.extend(jobs::all(&state.db, member.team.id, &closed, CLOSED_LISTED).await?);
+    }
     let jobs = listed
         .iter()
         .map(|stored| {
@@ -702,24 +712,39 @@ struct Context {
     model: UsageModel,
     shelf: HashMap<String, ShelfThread>,
     reserving: Vec<StoredJob>,
+    /// The metres of each thread the reserving jobs hold, in all and by job: worked out once,
+    /// so a list of many jobs does not work every other job's thread out again for each.
+    held: HashMap<String, f64>,
+    held_by: HashMap<crate::entity::ids::JobId, HashMap<String, f64>>,
 }
 
 impl Context {
     async fn read<L>(state: &AppState, member: &crate::extract::InTeam<L>) -> Result<Self, AppError> {
         let team_id = member.team.id;
-        Ok(Self {
-            model: usage_model(state, team_id).await?,
-            shelf: jobs::shelf(&state.db, team_id).await?,
-            reserving: jobs::reserving(&state.db, team_id).await?,
-        })
+        let model = usage_model(state, team_id).await?;
+        let reserving = jobs::reserving(&state.db, team_id).await?;
+        let mut held: HashMap<String, f64> = HashMap::new();
+        let mut held_by: HashMap<crate::entity::ids::JobId, HashMap<String, f64>> = HashMap::new();
+        for (thread, holders) in jobs::reservations(&reserving, &model, None) {
+            for (holder, metres) in holders {
+                *held.entry(thread.clone()).or_default() += metres;
+                *held_by.entry(holder.row.id).or_default().entry(thread.clone()).or_default() += metres;
+            }
+        }
+        Ok(Self { model, shelf: jobs::shelf(&state.db, team_id).await?, reserving, held, held_by })
     }
 
     /// The metres of each entry other jobs than `job` hold.
     fn reserved(&self, job: Option<crate::entity::ids::JobId>) -> HashMap<String, f64> {
-        jobs::reservations(&self.reserving, &self.model, job)
-            .into_iter()
-            .map(|(thread, held)| (thread, held.iter().map(|(_, metres)| metres).sum()))
-            .collect()
+        let mut reserved = self.held.clone();
+        if let Some(own) = job.and_then(|job| self.held_by.get(&job)) {
+            for (thread, metres) in own {
+                if let Some(total) = reserved.get_mut(thread) {
+                    *total = (*total - metres).max(0.0);
+                }
+            }
+        }
+        reserved
     }
 
     fn shelf_of(thread: &ShelfThread, reserved: &HashMap<String, f64>) -> Shelf {
@@ -1047,8 +1072,7 @@ pub async fn shopping_list(
 ) -> Result<Json<ShoppingList>, AppError> {
     let team_id = member.team.id;
     let context = Context::read(&state, &member).await?;
-    let open = [JobStatus::Draft, JobStatus::Ready, JobStatus::Running];
-    let planned = jobs::all(&state.db, team_id, &open).await?;
+    let planned = jobs::all(&state.db, team_id, &jobs::OPEN, jobs::MAX_OPEN_JOBS).await?;
     let orders = stock::open_orders(&state.db, team_id).await?;
     let mut needs: HashMap<String, (f64, Vec<String>)> = HashMap::new();
     for stored in &planned {
@@ -1156,7 +1180,7 @@ pub struct OrderBody {
     responses(
         (status = 201, body = OrderBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
-        (status = 422, description = "`validation_failed`; `no_such_thread`", body = ErrorBody),
+        (status = 422, description = "`validation_failed`; `no_such_thread`; `too_many_orders`: 1,000 waiting", body = ErrorBody),
     ),
 )]
 pub async fn order(

@@ -4,7 +4,7 @@
 //! by itself once the fault is gone.
 //!
 //! The full-disk test needs a file system it can fill: it runs again, alone, in a new user and
-//! mount namespace (`unshare`, from util-linux), where it may mount a 2 MiB tmpfs without being
+//! mount namespace (`unshare`, from util-linux), where it may mount a 3 MiB tmpfs without being
 //! root on the machine.
 
 use std::{
@@ -154,7 +154,8 @@ async fn a_full_disk_acknowledges_only_committed_writes_and_the_server_recovers_
     ) {
         return;
     }
-    let disk = SmallDisk::mount(2 * 1024 * 1024);
+    // Room for the schema of every migration and a few people, not for the writers below.
+    let disk = SmallDisk::mount(3 * 1024 * 1024);
     // Room to give back later, as an operator would by deleting old logs.
     std::fs::write(disk.path("ballast"), vec![0u8; 256 * 1024]).expect("write the ballast");
     let database = disk.path("bobbin.db");
