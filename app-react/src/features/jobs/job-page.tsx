@@ -271,7 +271,7 @@ function Plan({ teamId, canWrite, job }: JobsAccess & { job: Job }) {
               Stitches
             </th>
             <th scope="col" className="plan-table__number">
-              Top thread
+              Top thread for the job
             </th>
             <th scope="col">Thread</th>
           </tr>
@@ -300,7 +300,10 @@ function Plan({ teamId, canWrite, job }: JobsAccess & { job: Job }) {
                   </span>
                 </th>
                 <td className="plan-table__number">{formatCount(slot.stitches)}</td>
-                <td className="plan-table__number">{length(slot.top_m * pieces * (1 + job.usage.waste_percent / 100), unit)}</td>
+                <td className="plan-table__number">
+                  {length(slot.top_m * pieces * (1 + job.usage.waste_percent / 100), unit)}
+                  <span className="plan-table__piece muted">{length(slot.top_m, unit)} a piece</span>
+                </td>
                 <td>
                   <span className="plan-table__thread">
                     {slot.thread ? (

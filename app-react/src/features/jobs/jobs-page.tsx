@@ -13,7 +13,8 @@ import { libraryQueryOptions } from '@/lib/design-library';
 import { useOnline } from '@/lib/offline/online';
 
 import { type JobStatus, type JobSummary, jobsQueryOptions, machinesQueryOptions, useMakeJob } from './api';
-import { formatCount, formatDue, needles, statusNames, verdictText } from './format';
+import { MachineOptions } from './components/MachineOptions';
+import { formatCount, formatDue, statusNames, verdictText } from './format';
 
 export interface JobsAccess {
   teamId: string;
@@ -196,12 +197,7 @@ function MakeJob({ teamId }: { teamId: string }) {
           <div className="field">
             <label htmlFor={`${id}-machine`}>Machine</label>
             <select id={`${id}-machine`} {...register('machine')}>
-              <option value="">Not chosen yet</option>
-              {(machines.data?.machines ?? []).map((machine) => (
-                <option key={machine.id} value={machine.id}>
-                  {machine.name} ({needles(machine.needles_per_head)})
-                </option>
-              ))}
+              <MachineOptions machines={machines.data?.machines ?? []} />
             </select>
           </div>
           <button type="submit" className="button button--primary">

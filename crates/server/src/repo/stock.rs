@@ -8,8 +8,8 @@
 
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
-    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, prelude::Expr,
-    sea_query::ExprTrait as _,
+    EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _,
+    prelude::Expr, sea_query::ExprTrait as _,
 };
 use time::OffsetDateTime;
 
@@ -189,6 +189,21 @@ pub async fn get(db: &impl ConnectionTrait, team_id: TeamId, public_id: &str) ->
     with_lines(db, row).await
 }
 
+/// The public id of each of these entries that the inventory still has.
+async fn public_ids(
+    db: &impl ConnectionTrait,
+    ids: Vec<ThreadId>,
+) -> Result<std::collections::HashMap<ThreadId, String>, RepoError> {
+    let pairs: Vec<(ThreadId, String)> = inventory_thread::Entity::find()
+        .select_only()
+        .columns([inventory_thread::Column::Id, inventory_thread::Column::PublicId])
+        .filter(inventory_thread::Column::Id.is_in(ids))
+        .into_tuple()
+        .all(db)
+        .await?;
+    Ok(pairs.into_iter().collect())
+}
+
 async fn with_lines(db: &impl ConnectionTrait, row: stock_change::Model) -> Result<Change, RepoError> {
     let lines = stock_change_line::Entity::find()
         .filter(stock_change_line::Column::ChangeId.eq(row.id))
@@ -196,13 +211,7 @@ async fn with_lines(db: &impl ConnectionTrait, row: stock_change::Model) -> Resu
         .all(db)
         .await?;
     let ids: Vec<ThreadId> = lines.iter().filter_map(|line| line.thread_id).collect();
-    let public_ids: std::collections::HashMap<ThreadId, String> = inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::Id.is_in(ids))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|thread| (thread.id, thread.public_id))
-        .collect();
+    let public_ids = public_ids(db, ids).await?;
     let lines = lines
         .into_iter()
         .map(|line| {
@@ -303,13 +312,7 @@ pub async fn open_orders(db: &impl ConnectionTrait, team_id: TeamId) -> Result<V
         .all(db)
         .await?;
     let ids: Vec<ThreadId> = rows.iter().map(|row| row.thread_id).collect();
-    let public_ids: std::collections::HashMap<ThreadId, String> = inventory_thread::Entity::find()
-        .filter(inventory_thread::Column::Id.is_in(ids))
-        .all(db)
-        .await?
-        .into_iter()
-        .map(|thread| (thread.id, thread.public_id))
-        .collect();
+    let public_ids = public_ids(db, ids).await?;
     Ok(rows
         .into_iter()
         .filter_map(|row| Some(Order { thread_public_id: public_ids.get(&row.thread_id)?.clone(), row }))

@@ -9,7 +9,7 @@ import { ApiError } from '@/lib/api-client';
 import { useOnline } from '@/lib/offline/online';
 
 import { type Job, machinesQueryOptions, useChangeJob } from '../api';
-import { needles } from '../format';
+import { MachineOptions } from './MachineOptions';
 
 interface DetailFields {
   name: string;
@@ -97,15 +97,7 @@ export function JobDetails({ teamId, job, done }: { teamId: string; job: Job; do
         <div className="field">
           <label htmlFor={`${id}-machine`}>Machine</label>
           <select id={`${id}-machine`} {...register('machine')}>
-            <option value="">Not chosen yet</option>
-            {job.machine && !(machines.data?.machines ?? []).some((machine) => machine.id === job.machine?.id) ? (
-              <option value={job.machine.id}>{job.machine.name}</option>
-            ) : null}
-            {(machines.data?.machines ?? []).map((machine) => (
-              <option key={machine.id} value={machine.id}>
-                {machine.name} ({needles(machine.needles_per_head)})
-              </option>
-            ))}
+            <MachineOptions machines={machines.data?.machines ?? []} current={job.machine} />
           </select>
         </div>
         <div className="field">
