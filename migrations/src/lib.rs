@@ -28,6 +28,7 @@ mod m20261207_000015_write_keys;
 mod m20261207_000016_storage;
 mod m20261207_000017_quote_designs;
 mod m20261207_000018_jobs;
+mod m20261208_000019_quote_documents;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -54,6 +55,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_000016_storage::Migration),
             Box::new(m20261207_000017_quote_designs::Migration),
             Box::new(m20261207_000018_jobs::Migration),
+            Box::new(m20261208_000019_quote_documents::Migration),
         ]
     }
 }

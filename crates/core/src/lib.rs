@@ -18,6 +18,7 @@ pub mod email;
 pub mod inventory;
 pub mod job;
 pub mod pricing;
+pub mod quote;
 pub mod settings;
 mod sheet;
 pub mod team;

@@ -11,6 +11,7 @@
 //! | `default_reorder_point` | a whole number of spools, 0 to 100,000,000: the reorder point of every thread without its own | inventory (low stock) |
 //! | `pricing` | the rest of the price list: [`Rates`] without `price_per_thousand`, any fields left out take their defaults | pricing calculator |
 //! | `thread_usage` | the thread-usage model, the waste a job adds and the unit: [`UsageModel`], any fields left out take their defaults | pricing calculator, jobs |
+//! | `quotes` | how the team's quotes read to customers: [`QuoteSettings`], any fields left out take their defaults | quotes |
 //!
 //! The price per 1,000 stitches is `default_stitch_rate` alone, so the team settings form and the
 //! pricing calculator never disagree about it.
@@ -44,6 +45,54 @@ pub const THREAD_USAGE: &str = "thread_usage";
 /// (`null`) or a value that is not one (values are checked when set).
 pub fn thread_usage(value: &Value) -> UsageModel {
     UsageModel::deserialize(value).ok().and_then(|model| model.checked().ok()).unwrap_or_default()
+}
+
+/// The team setting holding how quotes read to customers ([`QuoteSettings`]).
+pub const QUOTES: &str = "quotes";
+
+/// The longest shop details (address, telephone, e-mail), in characters.
+pub const SHOP_DETAILS_MAX: usize = 500;
+
+/// How the team's quotes read to customers: how long they are valid, and the shop's details and
+/// logo printed at their head. The currency and the tax rate are the calculator's (`currency`,
+/// `pricing.tax_percent`).
+#[derive(Debug, Clone, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct QuoteSettings {
+    /// Days a new quote is valid: 1 to [`crate::quote::MAX_VALID_DAYS`].
+    pub valid_days: u32,
+    /// The shop's address, telephone and e-mail, a line each, as the customer sees them.
+    pub shop_details: String,
+    /// The path of the shop's logo (PNG or JPEG) in the team's storage bucket, if it has one.
+    pub logo: Option<String>,
+}
+
+impl Default for QuoteSettings {
+    fn default() -> Self {
+        Self { valid_days: crate::quote::DEFAULT_VALID_DAYS, shop_details: String::new(), logo: None }
+    }
+}
+
+impl QuoteSettings {
+    /// What is wrong with these settings, if anything.
+    fn problem(&self) -> Option<String> {
+        let max = crate::quote::MAX_VALID_DAYS;
+        if !(1..=max).contains(&self.valid_days) {
+            Some(format!("`{QUOTES}.valid_days` is a whole number of days from 1 to {max}."))
+        } else if self.shop_details.chars().count() > SHOP_DETAILS_MAX {
+            Some(format!("`{QUOTES}.shop_details` has at most {SHOP_DETAILS_MAX} characters."))
+        } else if self.logo.as_ref().is_some_and(|path| path.is_empty() || path.len() > 1024) {
+            Some(format!("`{QUOTES}.logo` is the path of an image in the team's storage."))
+        } else {
+            None
+        }
+    }
+}
+
+/// The team's quote settings held by a `quotes` value: the defaults for a key not set (`null`) or
+/// a value that is not one (values are checked when set).
+pub fn quote_settings(value: &Value) -> QuoteSettings {
+    QuoteSettings::deserialize(value).ok().filter(|settings| settings.problem().is_none()).unwrap_or_default()
 }
 
 /// The team setting holding the reorder point of every thread without its own.
@@ -160,6 +209,10 @@ pub fn check_value(
             Err(error) => Some(format!("`{THREAD_USAGE}` is not a thread-usage model: {error}.")),
             Ok(model) => model.checked().err().map(|error| format!("`{THREAD_USAGE}`: {error}")),
         },
+        QUOTES => match QuoteSettings::deserialize(value) {
+            Err(error) => Some(format!("`{QUOTES}` is not a quote setting: {error}.")),
+            Ok(settings) => settings.problem(),
+        },
         _ => None,
     };
     if let Some(message) = problem {
@@ -209,6 +262,17 @@ mod tests {
         assert_eq!(check_value(&key("notes"), &json!({ "a": [1, 2] }), |_| false).unwrap(), r#"{"a":[1,2]}"#);
         let big = json!("x".repeat(VALUE_MAX_BYTES));
         assert_eq!(check_value(&key("notes"), &big, |_| false), Err(SettingError::ValueTooLarge));
+    }
+
+    #[test]
+    fn quote_settings_take_defaults_and_are_checked() {
+        assert_eq!(quote_settings(&Value::Null), QuoteSettings::default());
+        assert_eq!(quote_settings(&json!({ "valid_days": 14 })).valid_days, 14);
+        assert!(check_value(&key(QUOTES), &json!({ "valid_days": 14, "shop_details": "1 Mill Lane" }), |_| false).is_ok());
+        for bad in [json!({ "valid_days": 0 }), json!({ "valid_days": 366 }), json!({ "colour": 1 }), json!({ "shop_details": "x".repeat(501) })] {
+            assert!(matches!(check_value(&key(QUOTES), &bad, |_| false), Err(SettingError::InvalidValue(_))), "{bad}");
+        }
+        assert_eq!(quote_settings(&json!({ "valid_days": 0 })), QuoteSettings::default());
     }
 
     #[test]

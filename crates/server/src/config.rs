@@ -183,6 +183,12 @@ pub struct ServeArgs {
     #[arg(long, env = "BOBBIN_CONVERT_RATE_LIMIT", default_value_t = NonZeroU32::new(60).expect("60 is not zero"))]
     pub convert_rate_limit: NonZeroU32,
 
+    /// Requests per minute each client network may make to quotes by their customers' links
+    /// (`/q/{token}`, `/api/v2/public/quotes/{token}...`): a customer opening, reading and
+    /// answering a quote makes a handful.
+    #[arg(long, env = "BOBBIN_QUOTE_LINK_RATE_LIMIT", default_value_t = NonZeroU32::new(120).expect("120 is not zero"))]
+    pub quote_link_rate_limit: NonZeroU32,
+
     /// A public icon API (Iconify's format, e.g. `https://api.iconify.design`) that `/icons/`
     /// sends the browser to for an icon the embedded set lacks; its address is added to the
     /// content security policy. Off by default (a neutral glyph instead), and keep it off where

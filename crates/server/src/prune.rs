@@ -50,6 +50,7 @@ pub fn spawn(state: AppState, interval: StdDuration) {
                 }
             }
             state.convert_limit.forget_idle();
+            state.quote_link_limit.forget_idle();
         }
     });
 }

@@ -105,6 +105,7 @@ impl Application {
             trusted_proxy_hops: args.trust_forwarded_for.then_some(args.trusted_proxy_hops),
             threads,
             convert_limit: Arc::new(PerClient::per_minute(args.convert_rate_limit)),
+            quote_link_limit: Arc::new(PerClient::per_minute(args.quote_link_rate_limit)),
             storage: StorageWatch::default(),
             in_flight: Arc::new(InFlight::new(args.max_requests_in_flight)),
             heavy_work: Arc::new(HeavyWork::new(args.heavy_work_concurrency())),

@@ -48,6 +48,8 @@ pub struct Shared {
     pub threads: ThreadCache,
     /// Conversions each client network may ask for (`--convert-rate-limit` a minute).
     pub convert_limit: Arc<PerClient>,
+    /// Requests each client network may make by quote links (`--quote-link-rate-limit` a minute).
+    pub quote_link_limit: Arc<PerClient>,
     /// The storage outage (full disk, read-only database) requests last met, for `/healthz`.
     pub storage: StorageWatch,
     /// The API requests in progress (`--max-requests-in-flight` reads and as many changes).

@@ -14,6 +14,7 @@ use std::fmt;
 use bobbin_core::{
     inventory::machine::{MachineStatus, MaintenanceKind},
     job::JobStatus,
+    quote::QuoteStatus,
     team::Role,
 };
 use sea_orm::{DbErr, DeriveValueType, TryFromU64};
@@ -100,6 +101,12 @@ id_type! {
     StockLineId;
     /// Spools ordered for the shopping list.
     OrderId;
+    /// An earlier version of a quote.
+    QuoteRevisionId;
+    /// A line of a quote's history.
+    QuoteEventId;
+    /// A link to a quote sent to its customer.
+    QuoteLinkId;
 }
 
 /// Declares a public id type: the 16 letters and digits (`repo::new_public_id`) that name a
@@ -197,6 +204,8 @@ stored_enum! {
     StoredMaintenanceKind(MaintenanceKind);
     /// Where a job is.
     StoredJobStatus(JobStatus);
+    /// Where a quote is (as stored: never `expired`, which follows from the date).
+    StoredQuoteStatus(QuoteStatus);
 }
 
 /// What `DeriveValueType` needs of an enum column: its text, and the variant of a text.

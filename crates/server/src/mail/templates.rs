@@ -197,6 +197,86 @@ pub fn render_contact(message: &ContactMessage, account: &str, site_url: &Url) -
     }
 }
 
+/// What a quote's e-mail to its customer says. Every field is ready to show (money and dates
+/// formatted); `link` and `pdf_link` are absolute `http(s)` URLs holding the link's token.
+#[derive(Debug, Clone, Copy)]
+pub struct QuoteMail<'a> {
+    pub shop: &'a str,
+    pub shop_details: &'a str,
+    pub customer_name: &'a str,
+    /// `Q-0007`.
+    pub number: &'a str,
+    pub title: &'a str,
+    /// "€1,009.20 for 50 pieces", or "3 options, from 24 to 96 pieces".
+    pub summary: &'a str,
+    pub valid_until: &'a str,
+    pub link: &'a str,
+    pub pdf_link: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "mail/quote.txt")]
+struct QuoteText<'a> {
+    quote: &'a QuoteMail<'a>,
+}
+
+#[derive(Template)]
+#[template(path = "mail/quote.html")]
+struct QuoteHtml<'a> {
+    quote: &'a QuoteMail<'a>,
+}
+
+/// The e-mail that sends a quote to its customer.
+///
+/// # Panics
+///
+/// Never in practice, as [`render`].
+#[must_use]
+pub fn render_quote(quote: &QuoteMail<'_>) -> RenderedMail {
+    RenderedMail {
+        subject: format!("Quote {} from {}: {}", quote.number, quote.shop, quote.title),
+        text: QuoteText { quote }.render().expect("the text template renders"),
+        html: QuoteHtml { quote }.render().expect("the HTML template renders"),
+    }
+}
+
+/// What a notice to the team of a customer's answer says.
+#[derive(Debug, Clone, Copy)]
+pub struct QuoteNotice<'a> {
+    /// "Q-0007 was approved by Ada Lovelace": also the subject.
+    pub headline: &'a str,
+    /// The answer's details, lines the customer may have typed.
+    pub detail: &'a str,
+    /// The quote's page in Bobbin.
+    pub link: &'a str,
+}
+
+#[derive(Template)]
+#[template(path = "mail/quote_notice.txt")]
+struct NoticeText<'a> {
+    notice: &'a QuoteNotice<'a>,
+}
+
+#[derive(Template)]
+#[template(path = "mail/quote_notice.html")]
+struct NoticeHtml<'a> {
+    notice: &'a QuoteNotice<'a>,
+}
+
+/// The e-mail telling the team of a customer's answer to a quote.
+///
+/// # Panics
+///
+/// Never in practice, as [`render`].
+#[must_use]
+pub fn render_quote_notice(notice: &QuoteNotice<'_>) -> RenderedMail {
+    RenderedMail {
+        subject: notice.headline.to_owned(),
+        text: NoticeText { notice }.render().expect("the text template renders"),
+        html: NoticeHtml { notice }.render().expect("the HTML template renders"),
+    }
+}
+
 /// "24 hours", "1 hour", "15 minutes", "7 days": how people say it, rounded up to a minute.
 fn describe_duration(duration: Duration) -> String {
     let minutes = duration.as_secs().div_ceil(60).max(1);

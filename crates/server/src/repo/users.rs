@@ -21,7 +21,7 @@ use crate::{
 };
 
 /// Someone named in an answer: their address, and their full name where they gave one.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, utoipa::ToSchema)]
 pub struct Person {
     pub email: String,
     pub name: Option<String>,

@@ -14,6 +14,7 @@ mod jobs;
 mod meta;
 mod metrics;
 mod openapi;
+mod quote_links;
 mod quotes;
 mod teams;
 mod users;
@@ -220,6 +221,8 @@ pub fn router(state: AppState, request_timeout: Duration) -> Router {
         .merge(auth)
         .merge(storage)
         .route("/icons/{prefix}/{file}", get(icons::icon))
+        // A customer's quote link: the app's page, or a plain 404 or 410 (routes/quote_links.rs).
+        .route("/q/{token}", get(quote_links::page))
         .layer(middleware::from_fn_with_state(state.clone(), health::watch_storage));
     // The outbox holds everyone's sign-in links and codes: development only.
     if state.environment == Environment::Development {
@@ -372,8 +375,20 @@ fn per_person_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(inventory::machines::log))
         .routes(routes!(inventory::machines::unlog))
         .routes(routes!(quotes::list, quotes::create))
-        .routes(routes!(quotes::get, quotes::delete))
+        .routes(routes!(quotes::get, quotes::update, quotes::delete))
         .routes(routes!(quotes::duplicate))
+        .routes(routes!(quotes::events))
+        .routes(routes!(quotes::document))
+        .routes(routes!(quotes::revision))
+        .routes(routes!(quotes::send))
+        .routes(routes!(quotes::revoke))
+        .routes(routes!(quote_links::get))
+        .routes(routes!(quote_links::viewed))
+        .routes(routes!(quote_links::approve))
+        .routes(routes!(quote_links::decline))
+        .routes(routes!(quote_links::ask))
+        .routes(routes!(quote_links::preview))
+        .routes(routes!(quote_links::logo))
         .routes(routes!(jobs::list, jobs::create))
         .routes(routes!(jobs::get, jobs::update))
         .routes(routes!(jobs::pieces))
