@@ -82,6 +82,7 @@ lint: build
 # first run's are those of `make build`, whose compiled dependencies it reuses.
 test-rust: build
 	scripts/ensure-smtp-sink.sh
+	scripts/ensure-poppler.sh
 	scripts/with-postgres.sh $(CARGO) test --release --locked -p bobbin-server -p bobbin-migrations
 	$(CARGO) test --release --locked -p bobbin-core -p bobbin-wasm
 
@@ -108,6 +109,7 @@ test-web: $(NODE_MODULES) $(WASM)
 
 test-e2e: build
 	scripts/ensure-chromium.sh
+	scripts/ensure-poppler.sh
 	scripts/with-postgres.sh $(NPM) test -w end2end
 
 # docs/deploy.md's files, tried: deploy/bobbin.service through systemd-analyze, and the release

@@ -16,6 +16,7 @@ pub mod listener;
 pub mod mail;
 pub mod metrics;
 pub mod operator;
+pub mod pdf;
 pub mod prune;
 pub mod repo;
 pub mod routes;

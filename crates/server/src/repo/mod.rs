@@ -72,6 +72,9 @@ impl RepoError {
     }
 }
 
+// `2027-01-06`: how answers and requests write a day (`#[serde(with = "iso_date")]`).
+time::serde::format_description!(pub iso_date, Date, "[year]-[month]-[day]");
+
 /// A new public id: 16 letters and digits (about 95 bits), not guessable and URL-safe.
 pub fn new_public_id() -> String {
     rand::rng().sample_iter(Alphanumeric).take(16).map(char::from).collect()

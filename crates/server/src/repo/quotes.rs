@@ -63,6 +63,7 @@ pub struct QuoteSummary {
     pub customer_name: String,
     pub customer_company: String,
     #[schema(value_type = String, format = Date)]
+    #[serde(with = "super::iso_date")]
     pub valid_until: Date,
     pub currency: String,
     /// The quantity of the option shown: the one the customer chose once approved, else the first.
@@ -536,7 +537,7 @@ async fn next_number(db: &impl ConnectionTrait, team_id: TeamId) -> Result<i32, 
     let raised = quote_number::Entity::insert(quote_number::ActiveModel { team_id: Set(team_id), last: Set(1) })
         .on_conflict(
             OnConflict::column(quote_number::Column::TeamId)
-                .value(quote_number::Column::Last, Expr::col(quote_number::Column::Last).add(1))
+                .value(quote_number::Column::Last, Expr::col((quote_number::Entity, quote_number::Column::Last)).add(1))
                 .to_owned(),
         )
         .exec_with_returning(db)
@@ -1309,9 +1310,11 @@ pub struct CustomerQuote {
     pub customer: Customer,
     /// The day its latest version was made.
     #[schema(value_type = String, format = Date)]
+    #[serde(with = "super::iso_date")]
     pub issued_on: Date,
     /// The last day it may be approved.
     #[schema(value_type = String, format = Date)]
+    #[serde(with = "super::iso_date")]
     pub valid_until: Date,
     /// ISO 4217, e.g. `EUR`.
     pub currency: String,

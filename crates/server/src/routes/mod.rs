@@ -382,6 +382,8 @@ fn per_person_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(quotes::revision))
         .routes(routes!(quotes::send))
         .routes(routes!(quotes::revoke))
+        .routes(routes!(quotes::pdf))
+        .routes(routes!(quote_links::pdf))
         .routes(routes!(quote_links::get))
         .routes(routes!(quote_links::viewed))
         .routes(routes!(quote_links::approve))

@@ -289,6 +289,22 @@ pub async fn ask(
     Ok(StatusCode::NO_CONTENT)
 }
 
+/// The quote as a PDF: the same content as the customer's page, with the shop's details.
+#[utoipa::path(
+    get, path = "/public/quotes/{token}/pdf", operation_id = "public_quote_pdf", tag = "quote links",
+    params(("token" = String, Path, description = "The link's token")),
+    responses(
+        (status = 200, description = "The PDF", content_type = "application/pdf", body = Vec<u8>),
+        (status = 404, description = "No link has this token", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+    ),
+)]
+pub async fn pdf(State(state): State<AppState>, link: QuoteLink) -> Result<Response, AppError> {
+    let settings = quote_settings(&state, link.shared.row.team_id).await?;
+    let shop = quotes::Shop::of(&link.shared.team_name, &settings);
+    crate::routes::quotes::pdf_of(&state, &link.shared.row, &shop).await
+}
+
 /// The design's preview (SVG), when the quote was priced from the team's library.
 #[utoipa::path(
     get, path = "/public/quotes/{token}/preview.svg", operation_id = "public_quote_preview", tag = "quote links",

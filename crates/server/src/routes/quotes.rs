@@ -11,8 +11,8 @@
 use axum::{
     Json,
     extract::{Path, State},
-    http::StatusCode,
-    response::Response,
+    http::{StatusCode, header},
+    response::{IntoResponse as _, Response},
 };
 use bobbin_core::{
     pricing::{self, Job, Quote, Rates},
@@ -276,6 +276,7 @@ pub struct QuotePatch {
     pub terms: Option<Terms>,
     /// The last day it may be approved: today to a year from today.
     #[schema(value_type = Option<String>, format = Date)]
+    #[serde(default, with = "crate::repo::iso_date::option")]
     pub valid_until: Option<Date>,
 }
 
@@ -503,15 +504,10 @@ fn quote_mail(document: &CustomerQuote, link: &url::Url) -> Result<crate::mail::
         number: &document.number,
         title: &document.title,
         summary: &summary,
-        valid_until: &long_date(document.valid_until),
+        valid_until: &crate::pdf::long_date(document.valid_until),
         link: link.as_str(),
         pdf_link: pdf_link.as_str(),
     }))
-}
-
-/// "6 January 2027".
-pub fn long_date(date: Date) -> String {
-    format!("{} {} {}", date.day(), date.month(), date.year())
 }
 
 /// Withdraws every link to the quote (members, admins and owners): each answers 410 from now
@@ -535,6 +531,65 @@ pub async fn revoke(
         crate::db::committed(&state.db, async |txn| quotes::revoke(txn, team_id, user_id, &quote_id).await)
             .await?;
     Ok(Json(QuoteBody { quote }))
+}
+
+/// The quote as a PDF (every member): what its customer's PDF shows.
+#[utoipa::path(
+    get, path = "/teams/{team_id}/quotes/{quote_id}/pdf", operation_id = "quote_pdf", tag = "quotes",
+    params(("quote_id" = String, Path)),
+    responses(
+        (status = 200, description = "The PDF", content_type = "application/pdf", body = Vec<u8>),
+        (status = 404, description = "No such quote in this team", body = ErrorBody),
+        (status = 503, description = "`server_busy`: too many PDFs and other heavy work at once", body = ErrorBody),
+    ),
+)]
+pub async fn pdf(
+    State(state): State<AppState>,
+    member: TeamViewer,
+    PathId(quote_id): PathId<QuotePublicId>,
+) -> Result<Response, AppError> {
+    let row = quotes::row(&state.db, member.team.id, &quote_id).await?;
+    let shop = shop_of(&state, &member.team).await?;
+    pdf_of(&state, &row, &shop).await
+}
+
+/// The quote's PDF as an answer: the design's preview drawn from its file in the team's library
+/// (when it is still there) and the shop's logo, made off the async workers as heavy work.
+pub async fn pdf_of(state: &AppState, row: &crate::entity::quote::Model, shop: &Shop) -> Result<Response, AppError> {
+    let document = quotes::customer_quote(row, shop)?;
+    let design = match row.design_id {
+        Some(id) => match crate::repo::storage::by_id(&state.db, row.team_id, id).await {
+            Ok(object) => {
+                let size = u64::try_from(object.size).unwrap_or(0);
+                Some((crate::repo::storage::piece(&state.db, &object, 0, size).await?, object.name))
+            }
+            Err(crate::repo::RepoError::NotFound(_)) => None,
+            Err(error) => return Err(error.into()),
+        },
+        None => None,
+    };
+    let logo = super::quote_links::logo_of(state, row.team_id).await?.map(|(bytes, _)| bytes);
+    let file_name = format!("{}.pdf", document.number);
+    let bytes = state
+        .heavy_work
+        .run(move || {
+            let preview = design.and_then(|(bytes, name)| bobbin_core::design::read(&bytes, Some(&name)).ok()).map(
+                |design| design.preview(crate::storage::designs::PREVIEW_POINTS),
+            );
+            crate::pdf::quote_pdf(&document, preview.as_ref(), logo.as_deref())
+        })
+        .await??;
+    let disposition = format!("inline; filename=\"{file_name}\"");
+    Ok((
+        StatusCode::OK,
+        [
+            (header::CONTENT_TYPE, "application/pdf".to_owned()),
+            (header::CONTENT_DISPOSITION, disposition),
+            (header::CACHE_CONTROL, "private, no-store".to_owned()),
+        ],
+        bytes,
+    )
+        .into_response())
 }
 
 /// Today, in UTC: the day validity dates are counted in.

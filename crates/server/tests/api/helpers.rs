@@ -89,6 +89,7 @@ pub fn serve_args(database_url: &str) -> ServeArgs {
         trust_forwarded_for: false,
         trusted_proxy_hops: std::num::NonZeroU8::MIN,
         convert_rate_limit: std::num::NonZeroU32::new(1000).unwrap(),
+        quote_link_rate_limit: std::num::NonZeroU32::new(1000).unwrap(),
         icon_fallback_url: None,
         max_requests_in_flight: std::num::NonZeroU32::new(64).unwrap(),
         heavy_work_concurrency: None,

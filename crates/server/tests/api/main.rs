@@ -27,6 +27,7 @@ mod overload;
 #[path = "../common/postgres.rs"]
 mod postgres;
 mod proxies;
+mod quote_documents;
 mod quotes;
 mod security;
 mod settings;
