@@ -472,7 +472,13 @@ pub async fn send(
     if let Some(to) = to {
         let shop = shop_of(&state, &member.team).await?;
         let document = quotes::customer_quote(&sent, &shop)?;
-        let mail = quote_mail(&document, &link)?;
+        let pdf_link = state
+            .auth
+            .config
+            .site_url
+            .join(&format!("api/v2/public/quotes/{token}/pdf"))
+            .map_err(anyhow::Error::from)?;
+        let mail = quote_mail(&document, &link, &pdf_link);
         let reply_to = MailAddress::parse(&member.user.email).ok();
         state.auth.mailer.send_answerable(&state.db, to.as_str(), reply_to.as_ref(), mail).await?;
     }
@@ -480,8 +486,8 @@ pub async fn send(
     Ok(Json(SentBody { quote, link: link.to_string() }))
 }
 
-/// The e-mail sending `document` to its customer with `link`.
-fn quote_mail(document: &CustomerQuote, link: &url::Url) -> Result<crate::mail::templates::RenderedMail, AppError> {
+/// The e-mail sending `document` to its customer with `link`, and its PDF's.
+fn quote_mail(document: &CustomerQuote, link: &url::Url, pdf_link: &url::Url) -> crate::mail::templates::RenderedMail {
     use bobbin_core::quote::money;
     let summary = match document.options.as_slice() {
         [one] => format!("{} for {} pieces", money(one.total, &document.currency), one.quantity),
@@ -495,9 +501,7 @@ fn quote_mail(document: &CustomerQuote, link: &url::Url) -> Result<crate::mail::
             )
         }
     };
-    let pdf_link = link.join(&format!("{}/pdf", link.path().rsplit('/').next().unwrap_or_default()))
-        .map_err(anyhow::Error::from)?;
-    Ok(crate::mail::templates::render_quote(&crate::mail::templates::QuoteMail {
+    crate::mail::templates::render_quote(&crate::mail::templates::QuoteMail {
         shop: &document.shop.name,
         shop_details: &document.shop.details,
         customer_name: &document.customer.name,
@@ -507,7 +511,7 @@ fn quote_mail(document: &CustomerQuote, link: &url::Url) -> Result<crate::mail::
         valid_until: &crate::pdf::long_date(document.valid_until),
         link: link.as_str(),
         pdf_link: pdf_link.as_str(),
-    }))
+    })
 }
 
 /// Withdraws every link to the quote (members, admins and owners): each answers 410 from now

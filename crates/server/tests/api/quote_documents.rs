@@ -357,7 +357,7 @@ async fn sending_by_email_reaches_the_customer_and_questions_reach_the_team(
     app.api_patch(&owner, &path, blank).await.assert_status(StatusCode::OK);
     let refused = app.api_post(&owner, &format!("{path}/send"), json!({ "email": true })).await;
     refused.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
-    assert_eq!(refused.body["errors"][0]["field"], "customer.email");
+    assert_eq!(refused.body["fields"][0]["field"], "customer.email");
 
     // A question goes to the team, ten a day at most.
     let question = json!({ "name": "Rosa", "message": "Can you do navy thread?" });
@@ -389,4 +389,43 @@ async fn requests_by_link_are_counted_per_client_network() {
     // Guessing counts as much as reading.
     app.by_link(&guessed(&token), Method::GET, "", None).await.assert_api_error(StatusCode::TOO_MANY_REQUESTS, "rate_limited");
     assert_eq!(app.get(&format!("/q/{token}")).await.status(), StatusCode::TOO_MANY_REQUESTS);
+}
+
+#[rstest]
+#[tokio::test]
+async fn the_pdf_shows_the_total_and_none_of_the_internal_rates(#[values(Backend::Sqlite)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let id = app.saved_quote(&owner, &team, "Café Rosa: 50 polos").await;
+    let token = app.sent(&owner, &team, &id, false).await;
+
+    let response = app.client.get(app.url(&format!("/api/v2/public/quotes/{token}/pdf"))).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "application/pdf");
+    assert_eq!(response.headers()["content-disposition"], "inline; filename=\"Q-0001.pdf\"");
+    let bytes = response.bytes().await.unwrap();
+    let folder = tempfile::tempdir().unwrap();
+    let file = folder.path().join("quote.pdf");
+    std::fs::write(&file, &bytes).unwrap();
+
+    let text = std::process::Command::new("pdftotext").arg("-layout").arg(&file).arg("-").output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    for shown in ["Quote Q-0001", "Stitch & Co", "Rosa Díaz", "Café Rosa: 50 polos", "rosa.pes", "€356.00"] {
+        assert!(text.contains(shown), "the PDF shows {shown}: {text}");
+    }
+    // The calculator's breakdown and machine time stay with the shop.
+    for internal in ["1,000 stitches", "Markup", "Profit", "Backing", "Thread", "hour", "Machine"] {
+        assert!(!text.contains(internal), "the PDF shows {internal}: {text}");
+    }
+    // It renders as one page.
+    let pages = std::process::Command::new("pdftoppm").args(["-r", "30", "-png"]).arg(&file).arg(folder.path().join("page")).status().unwrap();
+    assert!(pages.success());
+    let rendered: Vec<_> = std::fs::read_dir(folder.path()).unwrap().filter_map(Result::ok).filter(|entry| entry.path().extension().is_some_and(|ext| ext == "png")).collect();
+    assert_eq!(rendered.len(), 1);
+
+    // The shop's copy is the same document.
+    let shop = app.client.get(app.url(&format!("/api/v2/teams/{team}/quotes/{id}/pdf"))).bearer_auth(&owner.token).header("apikey", "bobbin-public").send().await.unwrap();
+    assert_eq!(shop.status(), StatusCode::OK);
+    assert_eq!(shop.headers()["content-type"], "application/pdf");
 }
