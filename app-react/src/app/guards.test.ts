@@ -36,6 +36,12 @@ describe('the login guard', () => {
     expect(new URL(target, 'https://bobbin.example').searchParams.get('redirect')).toBe('/profile?tab=security&x=1');
   });
 
+  it("lets a visitor without an account open a quote's link, and only that under /q", () => {
+    expect(loginRedirect(at('/q/kS8Pn2cX4vQ7tLwE9rYb1mZa6HdJ3fGu0oTiNeRy5Ap'), false)).toBeNull();
+    expect(loginRedirect(at('/q/'), false)).toBe('/login?redirect=%2Fq%2F');
+    expect(loginRedirect(at('/q/a/b'), false)).toBe('/login?redirect=%2Fq%2Fa%2Fb');
+  });
+
   it('lets a logged-in person open any page', () => {
     expect(loginRedirect(at('/profile?tab=security'), true)).toBeNull();
     expect(loginRedirect(at('/no/such/page'), true)).toBeNull();
@@ -76,9 +82,10 @@ describe('the pending-invites guard', () => {
     expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), 'u1')).toBe('/profile?tab=invites');
   });
 
-  it('does nothing without a session, or on a path under /profile/invites', async () => {
+  it("does nothing without a session, on a path under /profile/invites, or on a quote's link", async () => {
     expect(await pendingInvitesRedirect(queryClient, at('/dashboard'), null)).toBeNull();
     expect(await pendingInvitesRedirect(queryClient, at('/profile/invites/accept?token=abc'), 'u1')).toBeNull();
+    expect(await pendingInvitesRedirect(queryClient, at('/q/kS8Pn2cX4vQ7tLwE9rYb1mZa6HdJ3fGu0oTiNeRy5Ap'), 'u1')).toBeNull();
     expect(server.calls).toEqual([]);
   });
 

@@ -3,7 +3,7 @@
 // pending-invites guard (3) and the route rules of the build manifest (4). One function, run by
 // ./navigation.tsx before a navigation shows its page, so a redirect never wins over a refusal.
 import type { QueryClient } from '@tanstack/react-query';
-import { type Params, type RouteObject, matchRoutes } from 'react-router';
+import { type Params, type RouteObject, matchPath, matchRoutes } from 'react-router';
 
 import { paths, profileTabPath, publicPaths } from '@/config/paths';
 import { myInvitesQueryOptions } from '@/features/teams/api/get-my-invites';
@@ -22,7 +22,7 @@ import { PageNotFound } from './page-not-found';
  * login page with the full original path (and query) to come back to.
  */
 export function loginRedirect(url: URL, loggedIn: boolean): string | null {
-  if (loggedIn || publicPaths.has(normalise(url.pathname))) return null;
+  if (loggedIn || isPublic(url.pathname)) return null;
   const search = new URLSearchParams({ redirect: url.pathname + url.search });
   return `${paths.login}?${search}`;
 }
@@ -33,12 +33,24 @@ function normalise(pathname: string): string {
 }
 
 /**
+ * A quote's customer page (`/q/{token}`): the shop's page for someone without an account, open to
+ * everyone, and without the app's own prompts (the pending invites).
+ */
+function isQuoteLink(pathname: string): boolean {
+  return matchPath(paths.quoteLink, pathname) !== null;
+}
+
+function isPublic(pathname: string): boolean {
+  return publicPaths.has(normalise(pathname)) || isQuoteLink(pathname);
+}
+
+/**
  * The login guard: where `url` sends the visitor instead, or null. A visitor without the auth
  * cookie is out without loading the auth client. A session still waiting for its second-factor
  * code does not count as logged in: the login page asks for the code and then comes back.
  */
 export async function loginGuard(url: URL): Promise<string | null> {
-  if (publicPaths.has(normalise(url.pathname))) return null;
+  if (isPublic(url.pathname)) return null;
   return loginRedirect(url, await isLoggedIn());
 }
 
@@ -77,7 +89,7 @@ const invitesChecked = {
  * them and answers where to go instead: /profile?tab=invites. Errors are ignored.
  */
 export async function pendingInvitesRedirect(queryClient: QueryClient, url: URL, userId: string | null): Promise<string | null> {
-  if (!userId || invitesChecked.has(userId) || url.pathname.startsWith(paths.profileInvites)) return null;
+  if (!userId || invitesChecked.has(userId) || url.pathname.startsWith(paths.profileInvites) || isQuoteLink(url.pathname)) return null;
   invitesChecked.add(userId);
   try {
     // A failed read uses the invites cached earlier, or the team store's (docs/behaviour.md, "Cache

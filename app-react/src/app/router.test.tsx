@@ -272,7 +272,7 @@ describe('the login guard', () => {
       within(nav)
         .getAllByRole('link')
         .map((link) => link.textContent),
-    ).toEqual(['Dashboard', 'Inventory', 'Designs', 'Jobs', 'Tools', 'Team']);
+    ).toEqual(['Dashboard', 'Inventory', 'Designs', 'Quotes', 'Jobs', 'Tools', 'Team']);
     await userEvent.setup().click(within(nav).getByRole('link', { name: 'Inventory' }));
     await waitFor(() => expect(where(app)).toBe('/inventory'));
     expect(await screen.findByRole('heading', { name: 'Calculators' })).toBeTruthy();

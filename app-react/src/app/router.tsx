@@ -54,6 +54,12 @@ export function createRoutes(): RouteObject[] {
           path: paths.authConfirm,
           lazy: lazyRoute(async () => ({ Component: (await import('@/features/auth/confirm-page')).ConfirmPage })),
         },
+        // A quote's customer page, by the shop's link: the shop's page for someone without an
+        // account, so no layout and no sign-in (./guards.ts).
+        {
+          path: paths.quoteLink,
+          lazy: lazyRoute(async () => ({ Component: (await import('@/features/quote-link/customer-page')).CustomerQuotePage })),
+        },
         {
           element: <DefaultLayout />,
           children: [
@@ -142,6 +148,15 @@ export function createRoutes(): RouteObject[] {
               path: paths.design,
               handle: uuidParam('designId'),
               lazy: lazyRoute(async () => ({ Component: (await import('./routes/designs')).DesignRoute })),
+            },
+            {
+              path: paths.quotes,
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/quotes')).QuotesRoute })),
+            },
+            {
+              path: paths.quote,
+              handle: publicIdParam('quoteId'),
+              lazy: lazyRoute(async () => ({ Component: (await import('./routes/quotes')).QuoteRoute })),
             },
             {
               path: paths.jobs,

@@ -31,6 +31,9 @@ export const paths = {
   /** The team's design library. */
   designs: '/designs',
   design: '/designs/:designId',
+  /** The team's quotes, and one quote. */
+  quotes: '/quotes',
+  quote: '/quotes/:quoteId',
   /** The team's jobs, one job, and its run sheet. */
   jobs: '/jobs',
   job: '/jobs/:jobId',
@@ -38,6 +41,8 @@ export const paths = {
   testInvites: '/test/invites',
   testVector: '/test/vector',
   contact: '/contact',
+  /** A quote as its customer reads it, by the link the shop sent: no account, no app around it. */
+  quoteLink: '/q/:token',
 } as const;
 
 /**
@@ -74,9 +79,12 @@ export const pageRoutes: readonly string[] = [
   paths.pricingCalculator,
   paths.designs,
   paths.design,
+  paths.quotes,
+  paths.quote,
   paths.jobs,
   paths.job,
   paths.jobSheet,
+  paths.quoteLink,
 ];
 
 /**
@@ -124,6 +132,11 @@ export function designPath(designId: string): string {
 }
 
 /** One job of the team. */
+/** A quote's page in the shop. */
+export function quotePagePath(quoteId: string): string {
+  return `${paths.quotes}/${encodeURIComponent(quoteId)}`;
+}
+
 export function jobPath(jobId: string): string {
   return `${paths.jobs}/${encodeURIComponent(jobId)}`;
 }

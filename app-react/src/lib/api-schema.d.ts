@@ -235,6 +235,149 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v2/public/quotes/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quote, as its customer sees it (no account: the link's token). */
+        get: operations["public_quote"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/public/quotes/{token}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approves the quote. Approving an approved quote again changes nothing and answers as the
+         *     first time did.
+         */
+        post: operations["public_quote_approve"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/public/quotes/{token}/decline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Declines the quote. Declining a declined quote again changes nothing. */
+        post: operations["public_quote_decline"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/public/quotes/{token}/logo": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The shop's logo (PNG or JPEG), when it has one. */
+        get: operations["public_quote_logo"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/public/quotes/{token}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quote as a PDF: the same content as the customer's page, with the shop's details. */
+        get: operations["public_quote_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/public/quotes/{token}/preview.svg": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The design's preview (SVG), when the quote was priced from the team's library. */
+        get: operations["public_quote_preview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/public/quotes/{token}/questions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Sends the shop a question about the quote (at most 10 a quote a day). */
+        post: operations["public_quote_question"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/public/quotes/{token}/viewed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Says the customer has the quote's version `revision` open: the first time for its latest
+         *     version, the quote becomes viewed and the team is told. Sent by the page once it shows the
+         *     quote, not by opening the link, so a mail scanner following links marks nothing.
+         */
+        post: operations["public_quote_viewed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v2/teams": {
         parameters: {
             query?: never;
@@ -661,6 +804,28 @@ export interface paths {
         delete: operations["delete_quote"];
         options?: never;
         head?: never;
+        /**
+         * Changes a quote, keeping the version before as its customer saw it (members, admins and
+         *     owners). A sent quote stays with its customer, who sees the new version at their link; an
+         *     answer they send for the old version is refused (`409 quote_changed`).
+         */
+        patch: operations["update_quote"];
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/document": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quote as its customer sees it (every member). */
+        get: operations["quote_document"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -674,10 +839,123 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Saves a copy of a quote, named "Copy of ...", priced again from its inputs (members, admins
+         * Saves a copy of a quote, named "Copy of ...", priced again from its inputs, as a new draft
+         *     with the next number, the same customer and terms, and a new validity date (members, admins
          *     and owners). A design saved before designs were checked, of another shape, is not copied.
          */
         post: operations["duplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quote's history: made, changed, sent, viewed, answered, asked, withdrawn (every member). */
+        get: operations["quote_events"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/job": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes the job of an approved quote, in one action (members, admins and owners): its
+         *     design, its customer, the quantity the customer chose, and notes naming the quote and the
+         *     customer's order number. Asked again, it answers the job made the first time (200).
+         */
+        post: operations["job_from_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/pdf": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** The quote as a PDF (every member): what its customer's PDF shows. */
+        get: operations["quote_pdf"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/revisions/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** An earlier version of the quote as its customer saw it (every member). */
+        get: operations["quote_revision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/revoke": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Withdraws every link to the quote (members, admins and owners): each answers 410 from now
+         *     on, and a quote waiting on its customer goes back to a draft.
+         */
+        post: operations["revoke_quote"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v2/teams/{team_id}/quotes/{quote_id}/send": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Makes a new link for the customer, and e-mails it to them if asked (members, admins and
+         *     owners). A draft or declined quote becomes sent; earlier links keep working until withdrawn.
+         */
+        post: operations["send_quote"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1144,6 +1422,43 @@ export interface components {
             /** Format: double */
             delta: number;
         };
+        /** @description The customer's answer to a quote. */
+        Answer: {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "approved";
+            name: string;
+            po_number: string;
+            /** Format: int32 */
+            quantity: number;
+        } | {
+            /** Format: date-time */
+            at: string;
+            /** @enum {string} */
+            kind: "declined";
+            reason: string;
+        };
+        /**
+         * @description The customer's approval: their name typed as a signature, the quantity chosen, and their
+         *     order number if they have one.
+         */
+        ApproveBody: {
+            /** @description The approver's name, 1 to 200 characters. */
+            name: string;
+            /** @description At most 100 characters. */
+            po_number?: string;
+            /**
+             * Format: int32
+             * @description One of the quantities offered.
+             */
+            quantity: number;
+            /**
+             * Format: int32
+             * @description The version approved: a newer one must be read first.
+             */
+            revision: number;
+        };
         /** @description One colour block in stitching order on the machine. */
         BlockView: {
             /**
@@ -1312,6 +1627,64 @@ export interface components {
             email: string;
             role: components["schemas"]["Role"];
         };
+        /** @description Who a quote is for. */
+        Customer: {
+            company: string;
+            /** @description Where the quote is e-mailed; may be empty until it is. */
+            email: string;
+            name: string;
+        };
+        /** @description Who a quote is for, as typed. */
+        CustomerInput: {
+            /** @description At most 200 characters. */
+            company?: string;
+            /** @description Where the quote is e-mailed; may be empty until it is sent by e-mail. */
+            email?: string;
+            /** @description At most 200 characters. */
+            name?: string;
+        };
+        /**
+         * @description A quote as its customer sees it: the page `/q/{token}`, its PDF, the shop's preview of both,
+         *     and each earlier version as it was. Holds nothing of the shop's rates, costs or margins.
+         */
+        CustomerQuote: {
+            answer: components["schemas"]["Answer"] | null;
+            /** @description ISO 4217, e.g. `EUR`. */
+            currency: string;
+            customer: components["schemas"]["Customer"];
+            design: components["schemas"]["QuoteDesign"] | null;
+            /**
+             * Format: date
+             * @description The day its latest version was made.
+             */
+            issued_on: string;
+            /** @description The shop's own lines; each option's `lines` holds their totals at its quantity. */
+            lines: components["schemas"]["ExtraLine"][];
+            notes: string;
+            /** @description `Q-0007`. */
+            number: string;
+            /** @description The quantities offered, each priced. */
+            options: components["schemas"]["OptionPrice"][];
+            /** Format: int32 */
+            revision: number;
+            shop: components["schemas"]["Shop"];
+            status: components["schemas"]["QuoteStatus"];
+            tax_percent: string;
+            /** @description What the quote is for, e.g. "Café Rosa: 50 polos". */
+            title: string;
+            /**
+             * Format: date
+             * @description The last day it may be approved.
+             */
+            valid_until: string;
+        };
+        /** @description The customer's refusal, with their reason. */
+        DeclineBody: {
+            /** @description 1 to 2,000 characters. */
+            reason: string;
+            /** Format: int32 */
+            revision: number;
+        };
         /** @description The team to open first. */
         DefaultTeamBody: {
             /** @description The team's `public_id`. */
@@ -1410,6 +1783,9 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        DocumentBody: {
+            document: components["schemas"]["CustomerQuote"];
+        };
         /**
          * @description When maintenance of one kind is next due: by `date`, or once the stitch counter passes
          *     `at_stitches`, whichever comes first.
@@ -1440,6 +1816,44 @@ export interface components {
             fields?: components["schemas"]["FieldError"][];
             /** @description What went wrong, in words a person can act on. */
             message: string;
+        };
+        /**
+         * @description What a line of a quote's history records.
+         * @enum {string}
+         */
+        EventKind: "made" | "revised" | "sent" | "viewed" | "approved" | "declined" | "asked" | "revoked" | "job_made";
+        /** @description A line of a quote's history, as the quote page shows it. */
+        EventView: {
+            /** Format: date-time */
+            at: string;
+            by: components["schemas"]["Person"] | null;
+            /**
+             * @description What it says besides its kind: `to` (sent), `name`, `po_number`, `quantity` (approved),
+             *     `reason` (declined), `message` and `name` (asked), `job_id` (job made).
+             */
+            detail: Record<string, never>;
+            kind: components["schemas"]["EventKind"];
+            /**
+             * Format: int32
+             * @description The version it happened to.
+             */
+            revision: number;
+        };
+        EventsBody: {
+            /** @description Newest first, at most 200. */
+            events: components["schemas"]["EventView"][];
+        };
+        /** @description A line of the shop's own: set-up, digitising, garments. */
+        ExtraLine: {
+            /** @description What it is, 1 to 200 characters. */
+            description: string;
+            /**
+             * Format: int32
+             * @description How many for the whole job; absent: one a piece, at the quantity chosen.
+             */
+            quantity?: number | null;
+            /** @description Before tax. */
+            unit_price: string;
         };
         /**
          * @description What a line's thread is made of.
@@ -2014,6 +2428,22 @@ export interface components {
          * @description A file in a team's bucket (the storage service area).
          */
         ObjectId: string;
+        /** @description One quantity priced: what the customer sees for it. */
+        OptionPrice: {
+            /** @description `per_piece x quantity + one_off`. */
+            design_total: string;
+            /** @description Each of the terms' lines at this quantity, in their order. */
+            lines: string[];
+            /** @description The set-up and digitising fees when shown apart, before tax; 0 when spread. */
+            one_off: string;
+            /** @description The design job per piece, before tax (one-off fees in it when the shop spreads them). */
+            per_piece: string;
+            /** Format: int32 */
+            quantity: number;
+            subtotal: string;
+            tax: string;
+            total: string;
+        };
         OrderBody: {
             order: components["schemas"]["OrderView"];
         };
@@ -2045,6 +2475,11 @@ export interface components {
             line: string;
             /** Format: double */
             quantity: number;
+        };
+        /** @description Someone named in an answer: their address, and their full name where they gave one. */
+        Person: {
+            email: string;
+            name: string | null;
         };
         /** @description Everything Bobbin keeps about the person, for them to take. */
         PersonalExport: {
@@ -2096,18 +2531,48 @@ export interface components {
             label: components["schemas"]["MatchLabel"];
             thread_id: string;
         };
+        PublicQuoteBody: {
+            quote: components["schemas"]["CustomerQuote"];
+        };
         /** @description Add someone to the team, or change a member's role. */
         PutMemberBody: {
             role: components["schemas"]["Role"];
             userId: components["schemas"]["UserId"];
         };
+        /** @description A question for the shop. */
+        QuestionBody: {
+            /** @description 1 to 2,000 characters. */
+            message: string;
+            /** @description Who asks, at most 200 characters. */
+            name?: string;
+        };
         QuoteBody: {
             quote: components["schemas"]["QuoteView"];
+        };
+        /** @description What the customer reads of the design. */
+        QuoteDesign: {
+            /** Format: int32 */
+            colours: number;
+            file_name: string;
+            /** Format: double */
+            height_mm: number;
+            /**
+             * Format: int32
+             * @description Placements on each piece.
+             */
+            locations: number;
+            /** @description Whether a preview drawing exists (`GET .../preview`): the design is in the library. */
+            preview: boolean;
+            /** Format: int32 */
+            stitches: number;
+            /** Format: double */
+            width_mm: number;
         };
         /** @description A quote to save: what was priced, and the result the calculator showed. */
         QuoteInput: {
             /** @description ISO 4217, e.g. `EUR`: the figures are rounded to its minor unit. */
             currency: string;
+            customer?: components["schemas"]["CustomerInput"] | null;
             design?: components["schemas"]["SavedDesign"] | null;
             /** @description The job (`bobbin_core::pricing::Job`). */
             job: Record<string, never>;
@@ -2127,6 +2592,27 @@ export interface components {
             /** Format: int64 */
             total: number;
         };
+        /**
+         * @description A change of a quote: each field given replaces the quote's; `revision` is the version the
+         *     editor saw.
+         */
+        QuotePatch: {
+            customer?: components["schemas"]["CustomerInput"] | null;
+            name?: string | null;
+            /** Format: int32 */
+            revision: number;
+            terms?: components["schemas"]["Terms"] | null;
+            /**
+             * Format: date
+             * @description The last day it may be approved: today to a year from today.
+             */
+            valid_until?: string | null;
+        };
+        /**
+         * @description Where a quote stands.
+         * @enum {string}
+         */
+        QuoteStatus: "draft" | "sent" | "viewed" | "approved" | "declined" | "expired";
         /** @description A quote in the list. */
         QuoteSummary: {
             /** Format: date-time */
@@ -2135,20 +2621,45 @@ export interface components {
             /** @description The full name of who saved it, where they gave one: shown rather than the address. */
             created_by_name: string | null;
             currency: string;
+            customer_company: string;
+            customer_name: string;
             id: string;
             name: string;
-            /** @description Decimal text, e.g. `"7.12"`. */
+            /** @description `Q-0001`: the team's numbers run without gaps in the order quotes were saved. */
+            number: string;
+            /** @description That option's price a piece before tax, decimal text, e.g. `"7.12"`. */
             per_piece: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The quantity of the option shown: the one the customer chose once approved, else the first.
+             */
             quantity: number;
+            /**
+             * Format: int32
+             * @description The version: 1, raised by each change.
+             */
+            revision: number;
+            status: components["schemas"]["QuoteStatus"];
+            /** @description That option's total, tax included. */
             total: string;
+            /** Format: date */
+            valid_until: string;
         };
         /** @description A quote with everything needed to reopen it. */
         QuoteView: components["schemas"]["QuoteSummary"] & {
+            answer?: components["schemas"]["Answer"] | null;
+            customer: components["schemas"]["Customer"];
             design?: components["schemas"]["StoredDesign"] | null;
             job: Record<string, never>;
+            /** @description The public id of the job made from it, once approved. */
+            job_id?: string | null;
+            /** @description Each quantity of `terms` priced, in its order. */
+            offer: components["schemas"]["OptionPrice"][];
             rates: Record<string, never>;
             result: Record<string, never>;
+            /** @description Whether a link the customer can open is live. */
+            shared: boolean;
+            terms: components["schemas"]["Terms"];
         };
         Readiness: {
             /**
@@ -2292,6 +2803,16 @@ export interface components {
             /** @description The file palette's name for it (PES, VP3), at most 200 characters, or `null`. */
             name?: string | null;
         };
+        /** @description How a quote is sent. */
+        SendBody: {
+            /** @description E-mail the link to the customer's address; otherwise only make the link, to share by hand. */
+            email: boolean;
+        };
+        SentBody: {
+            /** @description The customer's link, shown this once: only its hash is kept. */
+            link: string;
+            quote: components["schemas"]["QuoteView"];
+        };
         /** @description A session, without its tokens. */
         SessionExport: {
             /** @description `aal1` or `aal2`. */
@@ -2317,6 +2838,14 @@ export interface components {
         /** @description A whole settings map. */
         SettingsBody: {
             settings: Record<string, never>;
+        };
+        /** @description The shop as its customers see it. */
+        Shop: {
+            /** @description Address, telephone, e-mail: a line each (may be empty). */
+            details: string;
+            /** @description Whether the shop has a logo (`GET .../logo`). */
+            logo: boolean;
+            name: string;
         };
         /** @description One entry of the shopping list. */
         ShoppingItem: {
@@ -2479,6 +3008,16 @@ export interface components {
         TeamsBody: {
             teams: components["schemas"]["Team"][];
         };
+        /** @description What the shop offers besides the design job, as the quote page edits it. */
+        Terms: {
+            lines?: components["schemas"]["ExtraLine"][];
+            /** @description For the customer: what is included, delivery, payment terms. */
+            notes?: string;
+            /** @description The quantities the customer may choose between, 1 to [`MAX_OPTIONS`], each once. */
+            quantities: number[];
+            /** @description Tax on the subtotal, in percent (the team's rate by default). */
+            tax_percent: string;
+        };
         ThreadBody: {
             thread: components["schemas"]["InventoryThread"];
         };
@@ -2572,6 +3111,11 @@ export interface components {
         ValueBody: {
             /** @description Any JSON value: a string (`"EUR"`), a number, an object, or `null`. */
             value: unknown;
+        };
+        /** @description Which version the customer is answering or reading. */
+        ViewedBody: {
+            /** Format: int32 */
+            revision: number;
         };
     };
     responses: never;
@@ -3468,6 +4012,622 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Meta"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicQuoteBody"];
+                };
+            };
+            /** @description No link has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited` */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote_approve: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ApproveBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicQuoteBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No link has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `quote_changed`: a newer version is out; `quote_closed`: declined, or withdrawn to a draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`; `no_such_option` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote_decline: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DeclineBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PublicQuoteBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No link has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `quote_changed`; `quote_closed`: approved, or withdrawn to a draft */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote_logo: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The logo */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": number[];
+                };
+            };
+            /** @description No link has this token, or the shop has no logo */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description No link has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote_preview: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The preview */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": string;
+                };
+            };
+            /** @description No link has this token, or the quote has no preview */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote_question: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuestionBody"];
+            };
+        };
+        responses: {
+            /** @description Sent to the shop */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No link has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`; `too_many_questions` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    public_quote_viewed: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The link's token */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ViewedBody"];
+            };
+        };
+        responses: {
+            /** @description Noted */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No link has this token */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `link_revoked`, `link_expired` */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
                 };
             };
             /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
@@ -6199,6 +7359,8 @@ export interface operations {
             query?: {
                 /** @description Part of the name. */
                 q?: string;
+                /** @description Only quotes in this status today (`expired`: waiting on the customer past their date). */
+                status?: components["schemas"]["QuoteStatus"];
                 /** @description 1 to 10,000; 1 when not given. */
                 page?: number;
                 /** @description At most 100; 20 when not given. */
@@ -6509,6 +7671,182 @@ export interface operations {
             };
         };
     };
+    update_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["QuotePatch"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `edit_conflict`: changed since `revision`; `quote_approved`: final */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`, naming each field */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    quote_document: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
     duplicate: {
         parameters: {
             query?: never;
@@ -6559,6 +7897,483 @@ export interface operations {
             };
             /** @description `too_many_quotes`; or `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    quote_events: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventsBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    job_from_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The job made from it before */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobBody"];
+                };
+            };
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["JobBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `quote_not_approved` */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `no_such_design`: priced from a file not in the team's library; `too_many_jobs`; or `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    quote_pdf: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The PDF */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": number[];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: too many PDFs and other heavy work at once; or `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    quote_revision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["DocumentBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team, or no such earlier version; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    revoke_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["QuoteBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `database_busy`: the database is locked by someone else or every connection is in use (`Retry-After` says when to try again); also `database_unavailable` (the connection to it broke) and `database_read_only`; or `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            503: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `storage_full`: the server's disk is full: nothing was saved */
+            507: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+        };
+    };
+    send_quote: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The team's `public_id` or `id` */
+                team_id: string;
+                quote_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SendBody"];
+            };
+        };
+        responses: {
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SentBody"];
+                };
+            };
+            /** @description `invalid_json`: the body is not JSON */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unauthorized`: no session, or one that has ended or was signed out */
+            401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description Viewers only read; or `cross_site_request`: a request authenticated by the auth cookie from a page of another site */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description No such quote in this team; or `not_found`: there is no team with that id, or the caller is not one of its members */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `quote_approved`; `quote_expired`: give it a new date first */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `payload_too_large`: the body is over 1 MiB */
+            413: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `unsupported_media_type`: the body is not sent as `application/json` */
+            415: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `validation_failed`: `customer.email` is needed to e-mail it */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: that address was just sent a quote */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };

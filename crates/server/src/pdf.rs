@@ -25,7 +25,7 @@ use krilla::{Data, Document};
 use rust_decimal::Decimal;
 use time::Date;
 
-use crate::repo::quotes::{Answer, CustomerQuote, DesignFacts};
+use crate::repo::quotes::{Answer, CustomerQuote, QuoteDesign};
 
 const REGULAR_FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans.ttf");
 const BOLD_FONT: &[u8] = include_bytes!("../assets/fonts/DejaVuSans-Bold.ttf");
@@ -413,7 +413,7 @@ fn recipient(pages: &mut Pages, quote: &CustomerQuote) {
 }
 
 /// The design's drawing beside its facts, kept together on one page.
-fn design_facts(pages: &mut Pages, design: &DesignFacts, preview: Option<(f32, f32)>) {
+fn design_facts(pages: &mut Pages, design: &QuoteDesign, preview: Option<(f32, f32)>) {
     let x = if preview.is_some() { LEFT + PREVIEW_SIZE + 16.0 } else { LEFT };
     let mut facts: Vec<(Style, String)> = pages
         .fonts
@@ -854,7 +854,7 @@ mod tests {
     use time::macros::{date, datetime};
 
     use super::{Fonts, Item, is_image_error, layout, paint, quote_pdf, read_logo};
-    use crate::repo::quotes::{Answer, Customer, CustomerQuote, DesignFacts, Shop};
+    use crate::repo::quotes::{Answer, Customer, CustomerQuote, QuoteDesign, Shop};
 
     const RED: Rgb8 = Rgb8::new(0xd0, 0x10, 0x20);
     const BLUE: Rgb8 = Rgb8::new(0x10, 0x30, 0xc0);
@@ -910,7 +910,7 @@ mod tests {
             issued_on: date!(2026 - 12 - 07),
             valid_until: date!(2027 - 01 - 06),
             currency: "EUR".to_owned(),
-            design: Some(DesignFacts {
+            design: Some(QuoteDesign {
                 file_name: "cafe-rosa-logo.pes".to_owned(),
                 stitches: 7_200,
                 colours: 8,

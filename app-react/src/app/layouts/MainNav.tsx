@@ -10,6 +10,7 @@ const PLACES = [
   { label: 'Dashboard', to: paths.dashboard, covers: [paths.dashboard] },
   { label: 'Inventory', to: paths.inventory, covers: [paths.inventory] },
   { label: 'Designs', to: paths.designs, covers: [paths.designs] },
+  { label: 'Quotes', to: paths.quotes, covers: [paths.quotes] },
   { label: 'Jobs', to: paths.jobs, covers: [paths.jobs] },
   { label: 'Tools', to: paths.calculators, covers: [paths.calculators, paths.threadConverter] },
   { label: 'Team', to: paths.team, covers: [paths.team] },

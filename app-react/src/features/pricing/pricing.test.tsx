@@ -93,6 +93,16 @@ async function typeJob(user: ReturnType<typeof userEvent.setup>, job: Record<str
 const perPiece = () => screen.getByTestId('price-per-piece').textContent;
 const total = () => screen.getByTestId('price-total').textContent;
 
+/** What a saved quote's summary says of it as a document (issue 51), the same for every test here. */
+const DOCUMENT = {
+  number: 'Q-0001',
+  status: 'draft',
+  revision: 1,
+  customer_name: '',
+  customer_company: '',
+  valid_until: '2026-12-23',
+} as const;
+
 describe('the pricing calculator', () => {
   it('prices typed inputs as they change, with the breakdown and the quantity break', async () => {
     shopServer();
@@ -592,6 +602,7 @@ describe('saved quotes', () => {
       created_by_email: 'me@example.com',
       created_by_name: null,
       created_at: '2026-11-23T10:00:00Z',
+      ...DOCUMENT,
       rates: { ...effectiveRates(defaults, {}), setup_fee: '0', price_per_thousand: '2.00' },
       job: {
         stitches: 7200,
@@ -636,6 +647,7 @@ describe('saved quotes', () => {
       created_by_email: 'me@example.com',
       created_by_name: null,
       created_at: '2026-11-23T10:00:00Z',
+      ...DOCUMENT,
       rates: effectiveRates(defaults, {}),
       job: { stitches: 7200, colours: 3, quantity: 10 },
       design: { file_name: 'star.exp', summary },

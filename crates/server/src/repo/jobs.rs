@@ -256,6 +256,20 @@ pub async fn machine_by_public_id(
         .ok_or_else(|| RepoError::refused("no_such_machine", "That machine is not one of this team's."))
 }
 
+/// A job of the team by its id, if it is still there.
+///
+/// # Errors
+///
+/// A database error, or a stored job that cannot be read.
+pub async fn by_id(db: &impl ConnectionTrait, team_id: TeamId, id: JobId) -> Result<Option<StoredJob>, RepoError> {
+    job::Entity::find_by_id(id)
+        .filter(job::Column::TeamId.eq(team_id))
+        .one(db)
+        .await?
+        .map(stored)
+        .transpose()
+}
+
 /// What a new job is.
 #[derive(Debug, Clone)]
 pub struct NewJob {

@@ -302,12 +302,16 @@ pub async fn page(
     db: &impl ConnectionTrait,
     team_id: TeamId,
     text: Option<&str>,
+    status: Option<QuoteStatus>,
     page: u64,
     per_page: u64,
 ) -> Result<(Vec<QuoteSummary>, u64), RepoError> {
     let mut query = quote::Entity::find().filter(quote::Column::TeamId.eq(team_id));
     if let Some(text) = text {
         query = query.filter(name_contains(text));
+    }
+    if let Some(status) = status {
+        query = query.filter(status_is(status));
     }
     let pages =
         query.order_by_desc(quote::Column::CreatedAt).order_by_desc(quote::Column::Id).paginate(db, per_page);
@@ -316,6 +320,23 @@ pub async fn page(
     let people = people_of(db, rows.iter().filter_map(|row| row.created_by)).await?;
     let quotes = rows.iter().map(|row| summary(row, &people)).collect::<Result<_, _>>()?;
     Ok((quotes, total))
+}
+
+/// Quotes whose status today is `status` ([`status_of`]): a quote waiting on its customer counts
+/// as sent or viewed through its validity date and as expired after it.
+fn status_is(status: QuoteStatus) -> sea_orm::Condition {
+    use sea_orm::Condition;
+    let today = OffsetDateTime::now_utc().date();
+    let stored = |status: QuoteStatus| quote::Column::Status.eq(StoredQuoteStatus(status));
+    match status {
+        QuoteStatus::Expired => Condition::all()
+            .add(quote::Column::Status.is_in([QuoteStatus::Sent, QuoteStatus::Viewed].map(StoredQuoteStatus)))
+            .add(quote::Column::ValidUntil.lt(today)),
+        QuoteStatus::Sent | QuoteStatus::Viewed => {
+            Condition::all().add(stored(status)).add(quote::Column::ValidUntil.gte(today))
+        }
+        QuoteStatus::Draft | QuoteStatus::Approved | QuoteStatus::Declined => Condition::all().add(stored(status)),
+    }
 }
 
 /// The team's newest quotes (at most `limit`) priced from the design `design_id` of its
@@ -626,7 +647,12 @@ fn offer_stored(row: &quote::Model) -> Result<Vec<OptionPrice>, RepoError> {
     serde_json::from_str(&row.offer).map_err(|error| broken(row, "offer", error))
 }
 
-fn answer_of(row: &quote::Model) -> Result<Option<Answer>, RepoError> {
+/// The customer's answer, once given.
+///
+/// # Errors
+///
+/// A stored answer that cannot be read.
+pub fn answer_of(row: &quote::Model) -> Result<Option<Answer>, RepoError> {
     row.answer.as_deref().map(serde_json::from_str).transpose().map_err(|error| broken(row, "answer", error))
 }
 
@@ -1237,7 +1263,7 @@ pub async fn notified(db: &impl ConnectionTrait, row: &quote::Model) -> Result<V
 ///
 /// # Errors
 ///
-/// A database error.
+/// 409 `job_made` when its job was made meanwhile; a database error.
 pub async fn made_into_job(
     txn: &DatabaseTransaction,
     row: &quote::Model,
@@ -1245,11 +1271,16 @@ pub async fn made_into_job(
     job_id: JobId,
     job_public_id: &str,
 ) -> Result<(), RepoError> {
-    quote::Entity::update_many()
+    let marked = quote::Entity::update_many()
         .col_expr(quote::Column::JobId, Expr::value(job_id))
         .filter(quote::Column::Id.eq(row.id))
+        .filter(quote::Column::JobId.is_null())
         .exec(txn)
         .await?;
+    if marked.rows_affected != 1 {
+        // Someone made its job at the same moment: theirs stands, this one is rolled back.
+        return Err(RepoError::conflict("job_made", "The job of this quote was just made: reload the quote."));
+    }
     record(txn, row, EventKind::JobMade, Some(user_id), serde_json::json!({ "job_id": job_public_id })).await
 }
 
@@ -1284,7 +1315,7 @@ impl Shop {
 
 /// What the customer reads of the design.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
-pub struct DesignFacts {
+pub struct QuoteDesign {
     pub file_name: String,
     pub stitches: u32,
     pub colours: u32,
@@ -1318,7 +1349,7 @@ pub struct CustomerQuote {
     pub valid_until: Date,
     /// ISO 4217, e.g. `EUR`.
     pub currency: String,
-    pub design: Option<DesignFacts>,
+    pub design: Option<QuoteDesign>,
     /// The quantities offered, each priced.
     pub options: Vec<OptionPrice>,
     /// The shop's own lines; each option's `lines` holds their totals at its quantity.
@@ -1338,7 +1369,7 @@ pub struct CustomerQuote {
 pub fn customer_quote(row: &quote::Model, shop: &Shop) -> Result<CustomerQuote, RepoError> {
     let stored = stored_of(row)?;
     let terms = terms_of(row)?;
-    let design = stored.design.and_then(StoredDesign::saved).map(|design| DesignFacts {
+    let design = stored.design.and_then(StoredDesign::saved).map(|design| QuoteDesign {
         file_name: design.file_name.0,
         stitches: design.summary.stitches,
         colours: design.summary.colours,

@@ -10,7 +10,12 @@
 
 use std::collections::HashMap;
 
-use axum::{Json, extract::State, http::StatusCode, response::Response};
+use axum::{
+    Json,
+    extract::State,
+    http::StatusCode,
+    response::{IntoResponse as _, Response},
+};
 use bobbin_core::{
     colour::Rgb8,
     convert::MatchLabel,
@@ -25,13 +30,14 @@ use utoipa::{IntoParams, ToSchema};
 
 use crate::{
     entity::{
-        ids::{JobPublicId, ObjectId, StockChangePublicId},
+        ids::{JobPublicId, ObjectId, QuotePublicId, StockChangePublicId},
         machine,
     },
     error::{AppError, ErrorBody, FieldError},
     extract::{ApiQuery, IdempotencyKeyHeader, KeyedJson, PathId, TeamEditor, TeamViewer, answered},
     repo::{
         jobs::{self, JobChanges, NewJob, ShelfThread, StoredJob},
+        quotes::{self, Answer},
         settings::{self as stored_settings, Scope},
         stock, storage, write_keys,
     },
@@ -418,6 +424,77 @@ pub async fn create(
         jobs::get(&state.db, team_id, &public_id.parse().map_err(|_| anyhow::anyhow!("bad id"))?).await?;
     let body = JobBody { job: context.view(&state, &stored).await? };
     Ok(answered(StatusCode::CREATED, write_keys::Answer::Made(body)))
+}
+
+/// Makes the job of an approved quote, in one action (members, admins and owners): its
+/// design, its customer, the quantity the customer chose, and notes naming the quote and the
+/// customer's order number. Asked again, it answers the job made the first time (200).
+#[utoipa::path(
+    post, path = "/teams/{team_id}/quotes/{quote_id}/job", operation_id = "job_from_quote", tag = "jobs",
+    params(("quote_id" = String, Path)),
+    responses(
+        (status = 201, body = JobBody),
+        (status = 200, description = "The job made from it before", body = JobBody),
+        (status = 403, description = "Viewers only read", body = ErrorBody),
+        (status = 404, description = "No such quote in this team", body = ErrorBody),
+        (status = 409, description = "`quote_not_approved`", body = ErrorBody),
+        (status = 422, description = "`no_such_design`: priced from a file not in the team's library; `too_many_jobs`", body = ErrorBody),
+    ),
+)]
+pub async fn from_quote(
+    State(state): State<AppState>,
+    member: TeamEditor,
+    PathId(quote_id): PathId<QuotePublicId>,
+) -> Result<Response, AppError> {
+    let team_id = member.team.id;
+    let row = quotes::row(&state.db, team_id, &quote_id).await?;
+    let context = Context::read(&state, &member).await?;
+    if let Some(made) = made_job(&state, &row).await? {
+        let body = JobBody { job: context.view(&state, &made).await? };
+        return Ok((StatusCode::OK, Json(body)).into_response());
+    }
+    let Some(Answer::Approved { name, po_number, quantity, .. }) = quotes::answer_of(&row)? else {
+        return Err(AppError::conflict("quote_not_approved", "Only an approved quote becomes a job."));
+    };
+    let design_id = row.design_id.ok_or_else(|| {
+        AppError::rejected(
+            "no_such_design",
+            "This quote was priced from a file that is not in the team's library: add the design to the library, then make the job from its page.",
+        )
+    })?;
+    let design = read_design(&state, &member, design_id).await?;
+    let plan =
+        context.proposals(&design, quantity, None).into_iter().map(|found| found.map(|p| p.thread)).collect();
+    let number = quotes::number_text(row.number);
+    let order = if po_number.is_empty() { String::new() } else { format!(", order {po_number}") };
+    let customer = if row.customer_company.is_empty() { &row.customer_name } else { &row.customer_company };
+    let new = NewJob {
+        name: row.name.clone(),
+        customer: customer.clone(),
+        design_id,
+        design,
+        quantity,
+        machine_id: None,
+        due_date: None,
+        notes: format!("Quote {number}, approved by {name}{order}."),
+        quote_id: Some(row.id),
+        plan,
+    };
+    let user_id = member.user.id;
+    let made = crate::db::committed(&state.db, async |txn| {
+        let stored = jobs::create(txn, team_id, user_id, new).await?;
+        quotes::made_into_job(txn, &row, user_id, stored.row.id, &stored.row.public_id).await?;
+        Ok::<_, AppError>(stored)
+    })
+    .await?;
+    let body = JobBody { job: context.view(&state, &made).await? };
+    Ok((StatusCode::CREATED, Json(body)).into_response())
+}
+
+/// The job made from the quote before, if it is still there.
+async fn made_job(state: &AppState, row: &crate::entity::quote::Model) -> Result<Option<StoredJob>, AppError> {
+    let Some(job_id) = row.job_id else { return Ok(None) };
+    Ok(jobs::by_id(&state.db, row.team_id, job_id).await?)
 }
 
 /// One job with its plan, needles and stock check (every member).

@@ -400,6 +400,7 @@ fn per_person_v2() -> OpenApiRouter<AppState> {
         .routes(routes!(jobs::order))
         .routes(routes!(jobs::receive))
         .routes(routes!(jobs::reservations))
+        .routes(routes!(jobs::from_quote))
 }
 
 /// Answers `414` in the JSON error shape to an address longer than [`MAX_URI_BYTES`].

@@ -16,7 +16,7 @@ use axum::{
 };
 use bobbin_core::{
     pricing::{self, Job, Quote, Rates},
-    quote::{MAX_VALID_DAYS, Terms, valid_until},
+    quote::{MAX_VALID_DAYS, QuoteStatus, Terms, valid_until},
     settings::{self, QuoteSettings},
 };
 use serde::{Deserialize, Serialize};
@@ -114,6 +114,9 @@ pub struct QuotePage {
 pub struct ListParams {
     /// Part of the name.
     pub q: Option<String>,
+    /// Only quotes in this status today (`expired`: waiting on the customer past their date).
+    #[param(value_type = Option<QuoteStatus>)]
+    pub status: Option<QuoteStatus>,
     /// 1 to 10,000; 1 when not given.
     pub page: Option<u64>,
     /// At most 100; 20 when not given.
@@ -134,7 +137,7 @@ pub async fn list(
     let page = params.page.unwrap_or(1).clamp(1, MAX_PAGE);
     let per_page = params.per_page.unwrap_or(20).clamp(1, MAX_PER_PAGE);
     let text = params.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-    let (quotes, total) = quotes::page(&state.db, member.team.id, text, page, per_page).await?;
+    let (quotes, total) = quotes::page(&state.db, member.team.id, text, params.status, page, per_page).await?;
     Ok(Json(QuotePage { quotes, total, page, per_page }))
 }
 

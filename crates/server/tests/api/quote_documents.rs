@@ -429,3 +429,51 @@ async fn the_pdf_shows_the_total_and_none_of_the_internal_rates(#[values(Backend
     assert_eq!(shop.status(), StatusCode::OK);
     assert_eq!(shop.headers()["content-type"], "application/pdf");
 }
+
+#[rstest]
+#[tokio::test]
+async fn an_approved_quote_becomes_a_job_once(#[values(Backend::Sqlite, Backend::Postgres)] backend: Backend) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let uploaded = app.upload(&owner, &team, "star.pes", crate::storage::sample("star-v7.pes")).await;
+    let star = uploaded.assert_status(StatusCode::OK)["Id"].as_str().unwrap().to_owned();
+    let (rates, job) = polos();
+    let mut body = quote("Café Rosa: 50 polos", "EUR", &rates, &job);
+    let mut library = design();
+    library["id"] = json!(star);
+    body["design"] = library;
+    body["customer"] = json!({ "name": "Rosa Díaz", "company": "Café Rosa" });
+    let saved = app.api_post(&owner, &format!("/teams/{team}/quotes"), body).await;
+    let id = saved.assert_status(StatusCode::CREATED)["quote"]["id"].as_str().unwrap().to_owned();
+    let path = format!("/teams/{team}/quotes/{id}");
+    app.api_patch(&owner, &path, json!({ "revision": 1, "terms": { "quantities": [50, 100], "tax_percent": "0" } }))
+        .await
+        .assert_status(StatusCode::OK);
+
+    // Not yet approved: no job.
+    app.api(&owner, Method::POST, &format!("{path}/job"), None).await.assert_api_error(StatusCode::CONFLICT, "quote_not_approved");
+    let token = app.sent(&owner, &team, &id, false).await;
+    let approval = json!({ "revision": 2, "quantity": 100, "name": "Rosa Díaz", "po_number": "PO-77" });
+    app.by_link(&token, Method::POST, "/approve", Some(approval)).await.assert_status(StatusCode::OK);
+
+    // The list finds it by status, as it reads today.
+    let approved = app.api_get(&owner, &format!("/teams/{team}/quotes?status=approved")).await;
+    assert_eq!(approved.assert_status(StatusCode::OK)["total"], 1);
+    let drafts = app.api_get(&owner, &format!("/teams/{team}/quotes?status=draft")).await;
+    assert_eq!(drafts.assert_status(StatusCode::OK)["total"], 0);
+
+    let made = app.api(&owner, Method::POST, &format!("{path}/job"), None).await;
+    let job = made.assert_status(StatusCode::CREATED)["job"].clone();
+    assert_eq!((job["name"].clone(), job["customer"].clone(), job["quantity"].clone()), (json!("Café Rosa: 50 polos"), json!("Café Rosa"), json!(100)));
+    assert_eq!(job["notes"], "Quote Q-0001, approved by Rosa Díaz, order PO-77.");
+    // Asked again: the same job, not a second one.
+    let again = app.api(&owner, Method::POST, &format!("{path}/job"), None).await;
+    assert_eq!(again.assert_status(StatusCode::OK)["job"]["id"], job["id"]);
+    let jobs = app.api_get(&owner, &format!("/teams/{team}/jobs")).await;
+    assert_eq!(jobs.assert_status(StatusCode::OK)["jobs"].as_array().unwrap().len(), 1);
+    let quote = app.api_get(&owner, &path).await;
+    assert_eq!(quote.assert_status(StatusCode::OK)["quote"]["job_id"], job["id"]);
+    let events = app.api_get(&owner, &format!("{path}/events")).await;
+    assert_eq!(kinds(events.assert_status(StatusCode::OK))[0], "job_made");
+}

@@ -1,8 +1,11 @@
-// Saves the quote on screen: its inputs, the rates and design figures it used, and the result.
+// Saves the quote on screen: its inputs, the rates and design figures it used, and the result. The
+// saved quote is a draft with a number; its page adds the customer and sends it.
 import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
+import { Link } from 'react-router';
 
 import { FieldError, FormAlert, fieldProps } from '@/components/form';
+import { quotePagePath } from '@/config/paths';
 import { ApiError } from '@/lib/api-client';
 import { isOffline, newWriteKey } from '@/lib/offline/writes';
 import { notify } from '@/lib/toast';
@@ -23,10 +26,12 @@ export function SaveQuote({
   const id = useId();
   const create = useCreateQuote();
   const [error, setError] = useState<string | null>(null);
+  const [saved, setSaved] = useState<{ id: string; number: string } | null>(null);
   const { register, handleSubmit, reset, formState } = useForm<{ name: string }>({ defaultValues: { name: '' } });
 
   const submit = handleSubmit(async ({ name }) => {
     setError(null);
+    setSaved(null);
     if (!draft) {
       setError('Fix the inputs first: there is no price to save.');
       return;
@@ -42,6 +47,7 @@ export function SaveQuote({
     try {
       const saved = await create.mutateAsync(write);
       notify.success(`Quote "${saved.name}" saved.`);
+      setSaved({ id: saved.id, number: saved.number });
       reset({ name: '' });
       onSaved?.(saved);
     } catch (failure) {
@@ -75,6 +81,11 @@ export function SaveQuote({
           </button>
         </div>
         <FormAlert message={error} />
+        {saved ? (
+          <p className="form-status" role="status">
+            Saved as {saved.number}. <Link to={quotePagePath(saved.id)}>Open {saved.number}</Link> to add the customer and send it.
+          </p>
+        ) : null}
       </form>
     </section>
   );
