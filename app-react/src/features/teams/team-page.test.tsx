@@ -118,6 +118,7 @@ describe('team settings whose thread lines load after the saved values', () => {
           preferred_thread_line: 'madeira-polyneon-40',
           default_reorder_point: null,
           thread_usage: null,
+          quotes: null,
         },
       ]),
     );
@@ -201,6 +202,7 @@ describe('the team page as an owner', () => {
           preferred_thread_line: 'madeira-polyneon-40',
           default_reorder_point: null,
           thread_usage: null,
+          quotes: null,
         },
       ]),
     );
@@ -221,7 +223,7 @@ describe('the team page as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: null, default_stitch_rate: null, preferred_thread_line: null, default_reorder_point: 3, thread_usage: null },
+        { currency: null, default_stitch_rate: null, preferred_thread_line: null, default_reorder_point: 3, thread_usage: null, quotes: null },
       ]),
     );
   });
@@ -250,6 +252,35 @@ describe('the team page as an owner', () => {
           preferred_thread_line: null,
           default_reorder_point: null,
           thread_usage: { bobbin_share: 0.5, waste_percent: 5, unit: 'yards' },
+          quotes: null,
+        },
+      ]),
+    );
+  });
+
+  it('sets how quotes read to customers: the days they are valid, the shop's details and its logo', async () => {
+    await openAs('owner', { quotes: { valid_days: 14 } });
+    const user = userEvent.setup();
+    const days = await screen.findByLabelText('Days a new quote is valid');
+    await waitFor(() => expect((days as HTMLInputElement).value).toBe('14'));
+    await user.clear(days);
+    await user.type(days, '400');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    expect(await screen.findByText('Enter 1 to 365 days.')).toBeTruthy();
+    await user.clear(days);
+    await user.type(days, '21');
+    await user.type(screen.getByLabelText('Your address, telephone and e-mail'), '1 Mill Lane{Enter}0113 496 0000');
+    await user.type(screen.getByLabelText('Logo'), 'logo.png');
+    await user.click(screen.getByRole('button', { name: 'Save settings' }));
+    await waitFor(() =>
+      expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
+        {
+          currency: null,
+          default_stitch_rate: null,
+          preferred_thread_line: null,
+          default_reorder_point: null,
+          thread_usage: null,
+          quotes: { valid_days: 21, shop_details: '1 Mill Lane\n0113 496 0000', logo: 'logo.png' },
         },
       ]),
     );

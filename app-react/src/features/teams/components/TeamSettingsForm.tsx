@@ -21,7 +21,14 @@ interface SettingsFields {
   bobbinPercent: string;
   wastePercent: string;
   unit: LengthUnit;
+  /** How quotes read to customers (`quotes`); empty fields take the defaults. */
+  validDays: string;
+  shopDetails: string;
+  logo: string;
 }
+
+/** The team setting of how quotes read to customers (bobbin_core::settings::QuoteSettings). */
+const QUOTES = 'quotes';
 
 /** The model's defaults (docs/behaviour.md, "Thread usage"), shown as placeholders. */
 const USAGE_DEFAULTS = { takeUp: '2.5', bobbinPercent: '60', wastePercent: '10' };
@@ -38,7 +45,26 @@ function fieldsOf(settings: Settings | undefined): SettingsFields {
     threadLine: text(settingKeys.preferredThreadLine),
     reorderPoint: number(settingKeys.defaultReorderPoint),
     ...usageFieldsOf(value(THREAD_USAGE)),
+    ...quoteFieldsOf(value(QUOTES)),
   };
+}
+
+function quoteFieldsOf(setting: unknown): Pick<SettingsFields, 'validDays' | 'shopDetails' | 'logo'> {
+  const quotes = typeof setting === 'object' && setting !== null ? (setting as Record<string, unknown>) : {};
+  return {
+    validDays: typeof quotes.valid_days === 'number' ? String(quotes.valid_days) : '',
+    shopDetails: typeof quotes.shop_details === 'string' ? quotes.shop_details : '',
+    logo: typeof quotes.logo === 'string' ? quotes.logo : '',
+  };
+}
+
+/** The quote fields as the setting: only what was typed, or null (removed) when nothing was. */
+function quoteSettingOf({ validDays, shopDetails, logo }: SettingsFields): Record<string, unknown> | null {
+  const quotes: Record<string, unknown> = {};
+  if (validDays.trim() !== '') quotes.valid_days = Number(validDays);
+  if (shopDetails.trim() !== '') quotes.shop_details = shopDetails.trim();
+  if (logo.trim() !== '') quotes.logo = logo.trim();
+  return Object.keys(quotes).length > 0 ? quotes : null;
 }
 
 function usageFieldsOf(setting: unknown): Pick<SettingsFields, 'takeUp' | 'bobbinPercent' | 'wastePercent' | 'unit'> {
@@ -72,6 +98,7 @@ export function settingsChanges(fields: SettingsFields): Settings {
   const { currency, rate, threadLine, reorderPoint } = fields;
   return {
     [THREAD_USAGE]: usageSettingOf(fields),
+    [QUOTES]: quoteSettingOf(fields),
     [settingKeys.currency]: currency || null,
     [settingKeys.defaultStitchRate]: rate.trim() === '' ? null : Number(rate),
     [settingKeys.preferredThreadLine]: threadLine || null,
@@ -257,6 +284,55 @@ export function TeamSettingsForm({ team }: { team: Team }) {
                   <option value="yards">Yards</option>
                 </select>
               </div>
+            </div>
+          </fieldset>
+          <fieldset className="settings-usage" aria-describedby={`${id}-quotes-hint`}>
+            <legend>Quotes</legend>
+            <p id={`${id}-quotes-hint`} className="muted">
+              What your customers read at the head of a quote, on its page and in its PDF, and how long a new quote is valid.
+            </p>
+            <div className="field">
+              <label htmlFor={`${id}-valid-days`}>Days a new quote is valid</label>
+              <input
+                id={`${id}-valid-days`}
+                type="number"
+                inputMode="numeric"
+                min="1"
+                max="365"
+                step="1"
+                placeholder="30"
+                {...fieldProps(`${id}-valid-days`, errors.validDays)}
+                {...register('validDays', {
+                  validate: (value) =>
+                    value.trim() === '' ||
+                    (/^\d+$/.test(value.trim()) && Number(value) >= 1 && Number(value) <= 365) ||
+                    'Enter 1 to 365 days.',
+                })}
+              />
+              <FieldError id={`${id}-valid-days`} error={errors.validDays} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-shop-details`}>Your address, telephone and e-mail</label>
+              <textarea
+                id={`${id}-shop-details`}
+                rows={3}
+                {...fieldProps(`${id}-shop-details`, errors.shopDetails)}
+                {...register('shopDetails', { maxLength: { value: 500, message: 'At most 500 characters.' } })}
+              />
+              <FieldError id={`${id}-shop-details`} error={errors.shopDetails} />
+            </div>
+            <div className="field">
+              <label htmlFor={`${id}-logo`}>Logo</label>
+              <input
+                id={`${id}-logo`}
+                type="text"
+                placeholder="logo.png"
+                aria-describedby={`${id}-logo-hint`}
+                {...register('logo', { maxLength: { value: 1024, message: 'At most 1,024 characters.' } })}
+              />
+              <p id={`${id}-logo-hint`} className="muted">
+                The name of a PNG or JPEG file of at most 1 MB in the design library: upload it there first.
+              </p>
             </div>
           </fieldset>
           {manage ? (
