@@ -7,11 +7,18 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import type { Page } from '@playwright/test';
+
 import { logIn, newAccount } from '../fixtures/teams';
 import { expect, test } from '../fixtures/test';
 
 /** The sample designs (testdata/designs of the repository). */
 const designs = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../testdata/designs');
+
+/** Whether the page is wider than its window (it would scroll sideways). */
+function sidewaysScroll(page: Page): Promise<boolean> {
+  return page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+}
 
 test('a quote goes from the calculator to the customer, who approves it, and becomes a job', async ({ page, browser }, testInfo) => {
   const account = await newAccount(testInfo, 'quotes');
@@ -21,7 +28,9 @@ test('a quote goes from the calculator to the customer, who approves it, and bec
     await page.goto('/designs');
     await page
       .getByLabel('Design files')
-      .setInputFiles([{ name: 'star.pes', mimeType: 'application/octet-stream', buffer: await readFile(path.join(designs, 'star.pes')) }]);
+      .setInputFiles([
+        { name: 'star.pes', mimeType: 'application/octet-stream', buffer: await readFile(path.join(designs, 'star-v7.pes')) },
+      ]);
     await expect(page.getByRole('list', { name: 'Uploads' }).getByText('Added', { exact: true })).toBeVisible();
     await page.getByRole('list', { name: 'Designs' }).getByRole('link', { name: 'star.pes' }).click();
     await page.getByRole('link', { name: 'Price this design' }).click();
@@ -41,7 +50,7 @@ test('a quote goes from the calculator to the customer, who approves it, and bec
     await editor.getByLabel('E-mail').fill('rosa@example.com');
     await editor.getByLabel('Quantities offered').fill('12, 24');
     await editor.getByRole('button', { name: 'Add a line' }).click();
-    await editor.getByLabel('Line 1').fill('Polo shirts');
+    await editor.getByLabel('Line 1', { exact: true }).fill('Polo shirts');
     await editor.getByLabel('Unit price').fill('8.50');
     await editor.getByRole('button', { name: 'Save the quote' }).click();
     await expect(editor.getByRole('status')).toContainText('Saved as version 2');
@@ -59,11 +68,16 @@ test('a quote goes from the calculator to the customer, who approves it, and bec
   });
 
   await test.step('the customer, with no session, opens the link and approves 24 pieces', async () => {
-    const customer = await browser.newContext();
+    // A phone first: the customer most often opens the e-mail there.
+    const customer = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const quote = await customer.newPage();
     await quote.goto(link);
     await expect(quote).toHaveTitle(/Quote Q-0001/);
     await expect(quote.getByRole('heading', { name: 'Café Rosa: star polos' })).toBeVisible();
+    expect(await sidewaysScroll(quote)).toBe(false);
+    await quote.screenshot({ path: testInfo.outputPath('customer-375.png'), fullPage: true });
+    await quote.setViewportSize({ width: 1280, height: 900 });
+    await quote.screenshot({ path: testInfo.outputPath('customer-1280.png'), fullPage: true });
     // Prices, and nothing of the shop's rates.
     const body = quote.locator('body');
     await expect(body).toContainText('24 pieces');
@@ -75,7 +89,7 @@ test('a quote goes from the calculator to the customer, who approves it, and bec
     expect(pdf.headers()['content-type']).toBe('application/pdf');
 
     await quote.getByRole('radio', { name: /24 pieces/ }).check();
-    await quote.getByLabel('Your name').fill('Rosa Díaz');
+    await quote.getByLabel('Your name', { exact: true }).fill('Rosa Díaz');
     await quote.getByLabel('Order number (optional)').fill('PO-77');
     await quote.getByRole('button', { name: 'Approve quote' }).click();
     await expect(quote.getByText(/Approved by Rosa Díaz/)).toBeVisible();
@@ -86,6 +100,11 @@ test('a quote goes from the calculator to the customer, who approves it, and bec
   await test.step('the shop sees the approval and makes the job in one action', async () => {
     await expect(page.getByRole('status').filter({ hasText: 'Approved by Rosa Díaz' })).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('list').filter({ hasText: 'The customer opened version 2' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('shop-1280.png'), fullPage: true });
+    await page.setViewportSize({ width: 375, height: 800 });
+    expect(await sidewaysScroll(page)).toBe(false);
+    await page.screenshot({ path: testInfo.outputPath('shop-375.png'), fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 900 });
     await page.getByRole('button', { name: 'Make the job' }).click();
     await expect(page).toHaveURL(/\/jobs\/[A-Za-z0-9]{16}$/);
     await expect(page.getByRole('heading', { level: 1 })).toContainText('Café Rosa: star polos');

@@ -222,7 +222,12 @@ pub fn price_options(
         return Err(problems);
     }
     let decimals = decimals.min(4);
-    let round = |value: Decimal| value.round_dp_with_strategy(decimals, RoundingStrategy::MidpointAwayFromZero);
+    // Rounded, and written with exactly the currency's decimals ("0.00", not "0").
+    let round = |value: Decimal| {
+        let mut rounded = value.round_dp_with_strategy(decimals, RoundingStrategy::MidpointAwayFromZero);
+        rounded.rescale(decimals);
+        rounded
+    };
     let untaxed = Rates { tax_percent: Decimal::ZERO, ..rates.clone() };
     terms
         .quantities
@@ -234,17 +239,17 @@ pub fn price_options(
                 .iter()
                 .map(|line| round(line.unit_price * Decimal::from(line.quantity.unwrap_or(quantity))))
                 .collect();
-            let subtotal = priced.total + lines.iter().sum::<Decimal>();
+            let subtotal = round(priced.total + lines.iter().sum::<Decimal>());
             let tax = round(subtotal * terms.tax_percent / Decimal::ONE_HUNDRED);
             Ok(OptionPrice {
                 quantity,
-                per_piece: priced.per_piece,
-                one_off: priced.one_off,
-                design_total: priced.total,
+                per_piece: round(priced.per_piece),
+                one_off: round(priced.one_off),
+                design_total: round(priced.total),
                 lines,
                 subtotal,
                 tax,
-                total: subtotal + tax,
+                total: round(subtotal + tax),
             })
         })
         .collect()

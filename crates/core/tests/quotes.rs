@@ -62,6 +62,14 @@ fn each_option_is_the_calculators_price_before_tax_with_the_lines_and_tax_on_the
 }
 
 #[test]
+fn every_figure_is_written_with_the_currencys_decimals() {
+    let untaxed = Terms { tax_percent: Decimal::ZERO, lines: vec![], ..terms(&[50]) };
+    let option = &price_options(&Rates::default(), &polos(), &untaxed, 2).unwrap()[0];
+    assert_eq!((option.tax.to_string(), option.one_off.to_string()), ("0.00".to_owned(), "0.00".to_owned()));
+    assert_eq!(option.total.to_string(), "356.00");
+}
+
+#[test]
 fn the_rates_tax_is_left_to_the_document() {
     let taxed = Rates { tax_percent: d("20"), ..Rates::default() };
     let options = price_options(&taxed, &polos(), &terms(&[50]), 2).unwrap();

@@ -2,16 +2,10 @@
 // gave, days in long form, statuses in words.
 import type { QuoteStatus } from './api';
 
-/** `"1009.20"` in EUR: "€1,009.20"; the decimals are the amount's own (the currency's minor unit). */
+/** `"1009.2"` in EUR: "€1,009.20", with the currency's own decimals (ISO 4217's minor unit). */
 export function money(amount: string, currency: string): string {
-  const decimals = amount.split('.')[1]?.length ?? 0;
   try {
-    return new Intl.NumberFormat('en', {
-      style: 'currency',
-      currency,
-      minimumFractionDigits: decimals,
-      maximumFractionDigits: decimals,
-    }).format(Number(amount));
+    return new Intl.NumberFormat('en', { style: 'currency', currency }).format(Number(amount));
   } catch {
     return `${currency} ${amount}`;
   }
