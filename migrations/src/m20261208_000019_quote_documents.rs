@@ -57,7 +57,9 @@ impl MigrationTrait for Migration {
         ] {
             manager.drop_table(Table::drop().table(table).to_owned()).await?;
         }
-        manager.drop_index(Index::drop().name("idx_quotes_team_number").table(Quotes::Table).to_owned()).await?;
+        manager
+            .drop_index(Index::drop().name("idx_quotes_team_number").table(Quotes::Table).to_owned())
+            .await?;
         for column in [
             Quotes::Number,
             Quotes::Status,
@@ -272,7 +274,9 @@ async fn number_saved_quotes(manager: &SchemaManager<'_>) -> Result<(), DbErr> {
             .into_table(QuoteNumbers::Table)
             .columns([QuoteNumbers::TeamId, QuoteNumbers::Last])
             .values_panic([team_id.into(), number.into()])
-            .on_conflict(OnConflict::column(QuoteNumbers::TeamId).update_column(QuoteNumbers::Last).to_owned())
+            .on_conflict(
+                OnConflict::column(QuoteNumbers::TeamId).update_column(QuoteNumbers::Last).to_owned(),
+            )
             .to_owned();
         db.execute(&upsert).await?;
     }
@@ -298,7 +302,8 @@ fn offer_of(input: &str, currency: &str) -> Option<Offered> {
     }
     let stored: Stored = serde_json::from_str(input).ok()?;
     let terms = Terms::for_job(&stored.job, &stored.rates);
-    let offer = price_options(&stored.rates, &stored.job, &terms, pricing::minor_unit_decimals(currency)).ok()?;
+    let offer =
+        price_options(&stored.rates, &stored.job, &terms, pricing::minor_unit_decimals(currency)).ok()?;
     let first = offer.first()?;
     Some(Offered {
         terms: serde_json::to_string(&terms).ok()?,

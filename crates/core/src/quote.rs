@@ -259,7 +259,12 @@ impl Terms {
     /// The terms a new quote starts with: the job's quantity, no lines, the rates' tax.
     #[must_use]
     pub fn for_job(job: &Job, rates: &Rates) -> Self {
-        Self { quantities: vec![job.quantity], lines: Vec::new(), tax_percent: rates.tax_percent, notes: String::new() }
+        Self {
+            quantities: vec![job.quantity],
+            lines: Vec::new(),
+            tax_percent: rates.tax_percent,
+            notes: String::new(),
+        }
     }
 
     /// Every field out of range, each named `terms.<field>`; prices may have at most `decimals`
@@ -280,13 +285,21 @@ impl Terms {
         for (index, &quantity) in self.quantities.iter().enumerate() {
             let field = format!("terms.quantities[{index}]");
             if !(1..=pricing::MAX_QUANTITY).contains(&quantity) {
-                problem(field, "out_of_range", format!("Give a whole number from 1 to {}.", pricing::MAX_QUANTITY));
+                problem(
+                    field,
+                    "out_of_range",
+                    format!("Give a whole number from 1 to {}.", pricing::MAX_QUANTITY),
+                );
             } else if self.quantities[..index].contains(&quantity) {
                 problem(field, "duplicate", format!("{quantity} pieces is offered twice."));
             }
         }
         if self.lines.len() > MAX_LINES {
-            problem("terms.lines".to_owned(), "out_of_range", format!("A quote has at most {MAX_LINES} lines."));
+            problem(
+                "terms.lines".to_owned(),
+                "out_of_range",
+                format!("A quote has at most {MAX_LINES} lines."),
+            );
         }
         for (index, line) in self.lines.iter().enumerate() {
             let field = |name: &str| format!("terms.lines[{index}].{name}");
@@ -294,20 +307,36 @@ impl Terms {
             if length == 0 {
                 problem(field("description"), "required", "Say what the line is for.".to_owned());
             } else if length > DESCRIPTION_MAX {
-                problem(field("description"), "too_long", format!("Use at most {DESCRIPTION_MAX} characters."));
+                problem(
+                    field("description"),
+                    "too_long",
+                    format!("Use at most {DESCRIPTION_MAX} characters."),
+                );
             }
-            if line.unit_price.is_sign_negative() && !line.unit_price.is_zero() || line.unit_price > MAX_UNIT_PRICE {
-                problem(field("unit_price"), "out_of_range", format!("Give a price from 0 to {MAX_UNIT_PRICE}."));
+            if line.unit_price.is_sign_negative() && !line.unit_price.is_zero()
+                || line.unit_price > MAX_UNIT_PRICE
+            {
+                problem(
+                    field("unit_price"),
+                    "out_of_range",
+                    format!("Give a price from 0 to {MAX_UNIT_PRICE}."),
+                );
             } else if line.unit_price.normalize().scale() > decimals {
                 problem(field("unit_price"), "too_precise", format!("Give at most {decimals} decimals."));
             }
             if let Some(quantity) = line.quantity
                 && !(1..=pricing::MAX_QUANTITY).contains(&quantity)
             {
-                problem(field("quantity"), "out_of_range", format!("Give a whole number from 1 to {}.", pricing::MAX_QUANTITY));
+                problem(
+                    field("quantity"),
+                    "out_of_range",
+                    format!("Give a whole number from 1 to {}.", pricing::MAX_QUANTITY),
+                );
             }
         }
-        if self.tax_percent.is_sign_negative() && !self.tax_percent.is_zero() || self.tax_percent > Decimal::ONE_HUNDRED {
+        if self.tax_percent.is_sign_negative() && !self.tax_percent.is_zero()
+            || self.tax_percent > Decimal::ONE_HUNDRED
+        {
             problem("terms.tax_percent".to_owned(), "out_of_range", "Give a rate from 0 to 100.".to_owned());
         } else if self.tax_percent.normalize().scale() > 4 {
             problem("terms.tax_percent".to_owned(), "too_precise", "Give at most 4 decimals.".to_owned());

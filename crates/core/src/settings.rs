@@ -268,9 +268,20 @@ mod tests {
     fn quote_settings_take_defaults_and_are_checked() {
         assert_eq!(quote_settings(&Value::Null), QuoteSettings::default());
         assert_eq!(quote_settings(&json!({ "valid_days": 14 })).valid_days, 14);
-        assert!(check_value(&key(QUOTES), &json!({ "valid_days": 14, "shop_details": "1 Mill Lane" }), |_| false).is_ok());
-        for bad in [json!({ "valid_days": 0 }), json!({ "valid_days": 366 }), json!({ "colour": 1 }), json!({ "shop_details": "x".repeat(501) })] {
-            assert!(matches!(check_value(&key(QUOTES), &bad, |_| false), Err(SettingError::InvalidValue(_))), "{bad}");
+        assert!(
+            check_value(&key(QUOTES), &json!({ "valid_days": 14, "shop_details": "1 Mill Lane" }), |_| false)
+                .is_ok()
+        );
+        for bad in [
+            json!({ "valid_days": 0 }),
+            json!({ "valid_days": 366 }),
+            json!({ "colour": 1 }),
+            json!({ "shop_details": "x".repeat(501) }),
+        ] {
+            assert!(
+                matches!(check_value(&key(QUOTES), &bad, |_| false), Err(SettingError::InvalidValue(_))),
+                "{bad}"
+            );
         }
         assert_eq!(quote_settings(&json!({ "valid_days": 0 })), QuoteSettings::default());
     }

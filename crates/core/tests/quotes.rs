@@ -118,7 +118,11 @@ fn bad_terms_name_their_fields() {
 #[test]
 fn a_quote_waiting_past_its_date_has_expired() {
     let until = date!(2026 - 12 - 31);
-    assert_eq!(QuoteStatus::Sent.on(until, date!(2026 - 12 - 31)), QuoteStatus::Sent, "valid through its last day");
+    assert_eq!(
+        QuoteStatus::Sent.on(until, date!(2026 - 12 - 31)),
+        QuoteStatus::Sent,
+        "valid through its last day"
+    );
     assert_eq!(QuoteStatus::Viewed.on(until, date!(2027 - 01 - 01)), QuoteStatus::Expired);
     for settled in [QuoteStatus::Draft, QuoteStatus::Approved, QuoteStatus::Declined] {
         assert_eq!(settled.on(until, date!(2030 - 01 - 01)), settled);

@@ -83,16 +83,23 @@ pub fn quote_pdf(
     }
 }
 
-/// The logo, if its bytes start as a PNG or a JPEG does and its header reads.
+/// The widest and tallest logo drawn, in pixels: a small file can claim a vast picture, which
+/// would be decoded in full when the PDF is written.
+const LOGO_MAX_PIXELS: u32 = 4_000;
+
+/// The logo, if its bytes start as a PNG or a JPEG does, its header reads, and it is at most
+/// [`LOGO_MAX_PIXELS`] each way.
 fn read_logo(bytes: &[u8]) -> Option<Image> {
     let data = Data::from(bytes.to_vec());
-    if bytes.starts_with(b"\x89PNG") {
+    let image = if bytes.starts_with(b"\x89PNG") {
         Image::from_png(data, true).ok()
     } else if bytes.starts_with(&[0xff, 0xd8, 0xff]) {
         Image::from_jpeg(data, true).ok()
     } else {
         None
-    }
+    }?;
+    let (width, height) = image.size();
+    (width <= LOGO_MAX_PIXELS && height <= LOGO_MAX_PIXELS).then_some(image)
 }
 
 fn is_image_error(error: &anyhow::Error) -> bool {

@@ -44,8 +44,12 @@ export function CustomerQuotePage() {
 
 /** What a link that opens no quote says: the server's words for it (404, 410). */
 function ClosedLink({ error }: { error: ApiError }) {
-  const title =
-    error.code === 'link_revoked' ? 'This quote was withdrawn' : error.code === 'link_expired' ? 'This quote has expired' : 'No quote here';
+  const titles: Record<string, string> = {
+    link_revoked: 'This quote was withdrawn',
+    link_expired: 'This quote has expired',
+    quote_in_revision: 'This quote is being revised',
+  };
+  const title = titles[error.code] ?? 'No quote here';
   return (
     <main className="quote-link">
       <title>{title}</title>

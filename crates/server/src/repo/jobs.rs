@@ -261,13 +261,12 @@ pub async fn machine_by_public_id(
 /// # Errors
 ///
 /// A database error, or a stored job that cannot be read.
-pub async fn by_id(db: &impl ConnectionTrait, team_id: TeamId, id: JobId) -> Result<Option<StoredJob>, RepoError> {
-    job::Entity::find_by_id(id)
-        .filter(job::Column::TeamId.eq(team_id))
-        .one(db)
-        .await?
-        .map(stored)
-        .transpose()
+pub async fn by_id(
+    db: &impl ConnectionTrait,
+    team_id: TeamId,
+    id: JobId,
+) -> Result<Option<StoredJob>, RepoError> {
+    job::Entity::find_by_id(id).filter(job::Column::TeamId.eq(team_id)).one(db).await?.map(stored).transpose()
 }
 
 /// What a new job is.

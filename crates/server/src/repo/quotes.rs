@@ -335,7 +335,9 @@ fn status_is(status: QuoteStatus) -> sea_orm::Condition {
         QuoteStatus::Sent | QuoteStatus::Viewed => {
             Condition::all().add(stored(status)).add(quote::Column::ValidUntil.gte(today))
         }
-        QuoteStatus::Draft | QuoteStatus::Approved | QuoteStatus::Declined => Condition::all().add(stored(status)),
+        QuoteStatus::Draft | QuoteStatus::Approved | QuoteStatus::Declined => {
+            Condition::all().add(stored(status))
+        }
     }
 }
 
@@ -555,14 +557,18 @@ async fn insert(
 /// number back with the rest of its transaction.
 async fn next_number(db: &impl ConnectionTrait, team_id: TeamId) -> Result<i32, RepoError> {
     use sea_orm::sea_query::{ExprTrait as _, OnConflict};
-    let raised = quote_number::Entity::insert(quote_number::ActiveModel { team_id: Set(team_id), last: Set(1) })
-        .on_conflict(
-            OnConflict::column(quote_number::Column::TeamId)
-                .value(quote_number::Column::Last, Expr::col((quote_number::Entity, quote_number::Column::Last)).add(1))
-                .to_owned(),
-        )
-        .exec_with_returning(db)
-        .await?;
+    let raised =
+        quote_number::Entity::insert(quote_number::ActiveModel { team_id: Set(team_id), last: Set(1) })
+            .on_conflict(
+                OnConflict::column(quote_number::Column::TeamId)
+                    .value(
+                        quote_number::Column::Last,
+                        Expr::col((quote_number::Entity, quote_number::Column::Last)).add(1),
+                    )
+                    .to_owned(),
+            )
+            .exec_with_returning(db)
+            .await?;
     Ok(raised.last)
 }
 
@@ -899,13 +905,23 @@ pub async fn revise(
         .col_expr(quote::Column::CustomerEmail, Expr::value(customer.email))
         .col_expr(quote::Column::Terms, Expr::value(to_json(&terms)?))
         .col_expr(quote::Column::Offer, Expr::value(to_json(&offer)?))
-        .col_expr(quote::Column::Quantity, Expr::value(stored_as::<u32, i32>("terms.quantities[0]", offer[0].quantity)?))
+        .col_expr(
+            quote::Column::Quantity,
+            Expr::value(stored_as::<u32, i32>("terms.quantities[0]", offer[0].quantity)?),
+        )
         .col_expr(quote::Column::PerPiece, Expr::value(offer[0].per_piece.to_string()))
         .col_expr(quote::Column::Total, Expr::value(offer[0].total.to_string()))
         .col_expr(quote::Column::ValidUntil, Expr::value(changes.valid_until.unwrap_or(row.valid_until)))
         .col_expr(quote::Column::IssuedOn, Expr::value(OffsetDateTime::now_utc().date()))
+        .col_expr(
+            quote::Column::Answer,
+            Expr::value(if status.after_edit() == QuoteStatus::Draft { None } else { row.answer.clone() }),
+        )
         .filter(quote::Column::Id.eq(row.id))
         .filter(quote::Column::Revision.eq(row.revision))
+        // An answer taken meanwhile (PostgreSQL lets it commit between the read and this write)
+        // leaves the change refused rather than undone.
+        .filter(quote::Column::Status.eq(row.status))
         .exec(txn)
         .await?;
     if updated.rows_affected != 1 {
@@ -997,13 +1013,18 @@ pub async fn send(
         QuoteStatus::Draft | QuoteStatus::Declined | QuoteStatus::Sent | QuoteStatus::Viewed => {}
     }
     let next = if row.status.0.awaits_customer() { row.status.0 } else { QuoteStatus::Sent };
-    quote::Entity::update_many()
+    let changed = quote::Entity::update_many()
         .col_expr(quote::Column::Status, Expr::value(StoredQuoteStatus(next)))
         .col_expr(quote::Column::SentBy, Expr::value(user_id))
         .col_expr(quote::Column::Answer, Expr::value(Option::<String>::None))
         .filter(quote::Column::Id.eq(row.id))
+        .filter(quote::Column::Revision.eq(row.revision))
+        .filter(quote::Column::Status.eq(row.status))
         .exec(txn)
         .await?;
+    if changed.rows_affected != 1 {
+        return Err(super::changed_meanwhile("quote"));
+    }
     quote_link::ActiveModel {
         id: Set(QuoteLinkId::new()),
         quote_id: Set(row.id),
@@ -1015,6 +1036,30 @@ pub async fn send(
     .await?;
     record(txn, &row, EventKind::Sent, Some(user_id), serde_json::json!({ "to": to })).await?;
     reread(txn, row.id).await
+}
+
+/// The most quotes a team may e-mail in a day: enough for a busy shop, few enough that an account
+/// cannot make Bobbin a mailer to strangers.
+pub const EMAILS_PER_DAY: u64 = 100;
+
+/// How many quotes the team e-mailed in the last 24 hours.
+///
+/// # Errors
+///
+/// A database error.
+pub async fn emailed_today(db: &impl ConnectionTrait, team_id: TeamId) -> Result<u64, RepoError> {
+    let since = OffsetDateTime::now_utc() - time::Duration::days(1);
+    let quotes = quote::Entity::find()
+        .select_only()
+        .column(quote::Column::Id)
+        .filter(quote::Column::TeamId.eq(team_id));
+    Ok(quote_event::Entity::find()
+        .filter(quote_event::Column::QuoteId.in_subquery(sea_orm::QueryTrait::into_query(quotes)))
+        .filter(quote_event::Column::Kind.eq(EventKind::Sent.as_str()))
+        .filter(quote_event::Column::Detail.ne(r#"{"to":null}"#))
+        .filter(quote_event::Column::CreatedAt.gt(since))
+        .count(db)
+        .await?)
 }
 
 /// Withdraws every link to the quote: each answers 410 from now on. A quote waiting on its
@@ -1039,11 +1084,15 @@ pub async fn revoke(
         .await?;
     if revoked.rows_affected > 0 {
         if row.status.0.awaits_customer() {
-            quote::Entity::update_many()
+            let changed = quote::Entity::update_many()
                 .col_expr(quote::Column::Status, Expr::value(StoredQuoteStatus(QuoteStatus::Draft)))
                 .filter(quote::Column::Id.eq(row.id))
+                .filter(quote::Column::Status.eq(row.status))
                 .exec(txn)
                 .await?;
+            if changed.rows_affected != 1 {
+                return Err(super::changed_meanwhile("quote"));
+            }
         }
         record(txn, &row, EventKind::Revoked, Some(user_id), Value::Null).await?;
     }
@@ -1059,6 +1108,8 @@ pub enum Closed {
     Revoked,
     /// The quote's validity date has passed with no answer.
     Expired,
+    /// The quote is a draft again: the shop is revising it, to send it again.
+    Revising,
 }
 
 /// A quote reached by its customer's link.
@@ -1075,7 +1126,10 @@ pub struct Shared {
 /// # Errors
 ///
 /// A database error.
-pub async fn by_token(db: &impl ConnectionTrait, token_hash: &str) -> Result<Result<Shared, Closed>, RepoError> {
+pub async fn by_token(
+    db: &impl ConnectionTrait,
+    token_hash: &str,
+) -> Result<Result<Shared, Closed>, RepoError> {
     let Some(link) =
         quote_link::Entity::find().filter(quote_link::Column::TokenHash.eq(token_hash)).one(db).await?
     else {
@@ -1085,8 +1139,11 @@ pub async fn by_token(db: &impl ConnectionTrait, token_hash: &str) -> Result<Res
         return Ok(Err(Closed::Revoked));
     }
     let row = reread(db, link.quote_id).await?;
-    if status_of(&row) == QuoteStatus::Expired {
-        return Ok(Err(Closed::Expired));
+    match status_of(&row) {
+        QuoteStatus::Expired => return Ok(Err(Closed::Expired)),
+        // Being revised after the customer declined it: its unsent edits are the shop's.
+        QuoteStatus::Draft => return Ok(Err(Closed::Revising)),
+        QuoteStatus::Sent | QuoteStatus::Viewed | QuoteStatus::Approved | QuoteStatus::Declined => {}
     }
     let team_name = crate::entity::team::Entity::find_by_id(row.team_id)
         .one(db)
@@ -1136,8 +1193,8 @@ pub enum Answered {
 /// # Errors
 ///
 /// 409 `quote_changed` (a newer version is out: the customer must read it first),
-/// `quote_answered` (answered the other way already), `quote_not_sent` (withdrawn to a draft); a
-/// database error.
+/// `quote_closed` (answered otherwise already, or withdrawn to a draft), `quote_expired`,
+/// `edit_conflict` (another answer at the same moment); 422 `no_such_option`; a database error.
 pub async fn answer(
     db: &Database,
     row: &quote::Model,
@@ -1156,8 +1213,14 @@ pub async fn answer(
     };
     committed(db, async |txn| {
         let current = reread(txn, row.id).await?;
-        if current.status.0 == status {
+        if same_answer(&current, &answer)? {
             return Ok(Answered::Again);
+        }
+        if status_of(&current) == QuoteStatus::Expired {
+            return Err(RepoError::conflict(
+                "quote_expired",
+                "This quote has expired. Ask the shop for a new one.",
+            ));
         }
         if i64::from(revision) != i64::from(current.revision) {
             return Err(RepoError::conflict(
@@ -1174,10 +1237,11 @@ pub async fn answer(
             return Err(RepoError::conflict("quote_closed", message));
         }
         let headline = match &answer {
-            Answer::Approved { quantity, .. } => offer_stored(&current)?
-                .into_iter()
-                .find(|option| option.quantity == *quantity)
-                .ok_or_else(|| RepoError::refused("no_such_option", "Choose one of the quantities offered."))?,
+            Answer::Approved { quantity, .. } => {
+                offer_stored(&current)?.into_iter().find(|option| option.quantity == *quantity).ok_or_else(
+                    || RepoError::refused("no_such_option", "Choose one of the quantities offered."),
+                )?
+            }
             Answer::Declined { .. } => offer_stored(&current)?
                 .into_iter()
                 .next()
@@ -1186,7 +1250,10 @@ pub async fn answer(
         let changed = quote::Entity::update_many()
             .col_expr(quote::Column::Status, Expr::value(StoredQuoteStatus(status)))
             .col_expr(quote::Column::Answer, Expr::value(to_json(&answer)?))
-            .col_expr(quote::Column::Quantity, Expr::value(stored_as::<u32, i32>("quantity", headline.quantity)?))
+            .col_expr(
+                quote::Column::Quantity,
+                Expr::value(stored_as::<u32, i32>("quantity", headline.quantity)?),
+            )
             .col_expr(quote::Column::PerPiece, Expr::value(headline.per_piece.to_string()))
             .col_expr(quote::Column::Total, Expr::value(headline.total.to_string()))
             .filter(quote::Column::Id.eq(current.id))
@@ -1195,12 +1262,28 @@ pub async fn answer(
             .exec(txn)
             .await?;
         if changed.rows_affected != 1 {
-            return Err(super::changed_meanwhile("quote"));
+            // Another answer committed meanwhile (PostgreSQL): the same one is no error.
+            return if same_answer(&reread(txn, row.id).await?, &answer)? {
+                Ok(Answered::Again)
+            } else {
+                Err(super::changed_meanwhile("quote"))
+            };
         }
         record(txn, &current, kind, None, detail).await?;
         Ok(Answered::Taken)
     })
     .await
+}
+
+/// Whether the quote holds this answer already: approved for the same quantity, or declined.
+fn same_answer(row: &quote::Model, answer: &Answer) -> Result<bool, RepoError> {
+    Ok(match (answer_of(row)?, answer) {
+        (Some(Answer::Approved { quantity: held, .. }), Answer::Approved { quantity, .. }) => {
+            row.status.0 == QuoteStatus::Approved && held == *quantity
+        }
+        (Some(Answer::Declined { .. }), Answer::Declined { .. }) => row.status.0 == QuoteStatus::Declined,
+        _ => false,
+    })
 }
 
 /// The most questions a quote takes in a day: each is e-mailed to the team.
@@ -1213,6 +1296,13 @@ pub const QUESTIONS_PER_DAY: u64 = 10;
 /// 422 `too_many_questions` past [`QUESTIONS_PER_DAY`]; a database error.
 pub async fn ask(db: &Database, row: &quote::Model, name: &str, message: &str) -> Result<(), RepoError> {
     committed(db, async |txn| {
+        // Written first, so questions at once are counted one after the other: the write holds
+        // the quote's row until this transaction ends (SQLite has one writer anyway).
+        quote::Entity::update_many()
+            .col_expr(quote::Column::Revision, Expr::col(quote::Column::Revision).into())
+            .filter(quote::Column::Id.eq(row.id))
+            .exec(txn)
+            .await?;
         let since = OffsetDateTime::now_utc() - time::Duration::days(1);
         let asked = quote_event::Entity::find()
             .filter(quote_event::Column::QuoteId.eq(row.id))
@@ -1275,11 +1365,15 @@ pub async fn made_into_job(
         .col_expr(quote::Column::JobId, Expr::value(job_id))
         .filter(quote::Column::Id.eq(row.id))
         .filter(quote::Column::JobId.is_null())
+        .filter(quote::Column::Status.eq(StoredQuoteStatus(QuoteStatus::Approved)))
         .exec(txn)
         .await?;
     if marked.rows_affected != 1 {
         // Someone made its job at the same moment: theirs stands, this one is rolled back.
-        return Err(RepoError::conflict("job_made", "The job of this quote was just made: reload the quote."));
+        return Err(RepoError::conflict(
+            "job_made",
+            "The job of this quote was just made: reload the quote.",
+        ));
     }
     record(txn, row, EventKind::JobMade, Some(user_id), serde_json::json!({ "job_id": job_public_id })).await
 }
@@ -1309,7 +1403,11 @@ pub struct Shop {
 
 impl Shop {
     pub fn of(team_name: &str, settings: &QuoteSettings) -> Self {
-        Self { name: team_name.to_owned(), details: settings.shop_details.clone(), logo: settings.logo.is_some() }
+        Self {
+            name: team_name.to_owned(),
+            details: settings.shop_details.clone(),
+            logo: settings.logo.is_some(),
+        }
     }
 }
 

@@ -22,6 +22,7 @@ use bobbin_core::{
     design::UsageModel,
     inventory::machine::{format_date, parse_date},
     job::{self as plan, JobDesign, JobStatus, Owned, Shelf, Verdict},
+    quote::QuoteStatus,
     settings,
 };
 use serde::{Deserialize, Serialize};
@@ -437,7 +438,7 @@ pub async fn create(
         (status = 200, description = "The job made from it before", body = JobBody),
         (status = 403, description = "Viewers only read", body = ErrorBody),
         (status = 404, description = "No such quote in this team", body = ErrorBody),
-        (status = 409, description = "`quote_not_approved`", body = ErrorBody),
+        (status = 409, description = "`quote_not_approved`; `job_made`: made at the same moment by someone else", body = ErrorBody),
         (status = 422, description = "`no_such_design`: priced from a file not in the team's library; `too_many_jobs`", body = ErrorBody),
     ),
 )]
@@ -453,7 +454,10 @@ pub async fn from_quote(
         let body = JobBody { job: context.view(&state, &made).await? };
         return Ok((StatusCode::OK, Json(body)).into_response());
     }
-    let Some(Answer::Approved { name, po_number, quantity, .. }) = quotes::answer_of(&row)? else {
+    let approved = quotes::status_of(&row) == QuoteStatus::Approved;
+    let (true, Some(Answer::Approved { name, po_number, quantity, .. })) =
+        (approved, quotes::answer_of(&row)?)
+    else {
         return Err(AppError::conflict("quote_not_approved", "Only an approved quote becomes a job."));
     };
     let design_id = row.design_id.ok_or_else(|| {
@@ -492,7 +496,10 @@ pub async fn from_quote(
 }
 
 /// The job made from the quote before, if it is still there.
-async fn made_job(state: &AppState, row: &crate::entity::quote::Model) -> Result<Option<StoredJob>, AppError> {
+async fn made_job(
+    state: &AppState,
+    row: &crate::entity::quote::Model,
+) -> Result<Option<StoredJob>, AppError> {
     let Some(job_id) = row.job_id else { return Ok(None) };
     Ok(jobs::by_id(&state.db, row.team_id, job_id).await?)
 }

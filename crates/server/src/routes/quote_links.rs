@@ -46,7 +46,9 @@ impl FromRequestParts<AppState> for QuoteLink {
     type Rejection = AppError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, AppError> {
-        let client = Client::from_request_parts(parts, state).await.map_err(|_| AppError::NotFound(NO_LINK.to_owned()))?;
+        let client = Client::from_request_parts(parts, state)
+            .await
+            .map_err(|_| AppError::NotFound(NO_LINK.to_owned()))?;
         if !state.quote_link_limit.allow(&client.network()) {
             return Err(AppError::RateLimited(
                 "Too many requests from your network in the last minute. Please wait a minute and try again."
@@ -76,14 +78,23 @@ async fn open(state: &AppState, token: &str) -> Result<Result<Shared, Closed>, A
 
 /// Whether `token` has the shape of a link's token: 43 URL-safe base64 characters (32 bytes).
 fn is_token(token: &str) -> bool {
-    token.len() == 43 && token.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
+    token.len() == 43
+        && token.bytes().all(|byte| byte.is_ascii_alphanumeric() || byte == b'-' || byte == b'_')
 }
 
 fn closed_error(closed: Closed) -> AppError {
     match closed {
         Closed::Unknown => AppError::NotFound(NO_LINK.to_owned()),
-        Closed::Revoked => AppError::gone("link_revoked", "The shop has withdrawn this quote. Ask them for a new link."),
-        Closed::Expired => AppError::gone("link_expired", "This quote has expired. Ask the shop for a new one."),
+        Closed::Revoked => {
+            AppError::gone("link_revoked", "The shop has withdrawn this quote. Ask them for a new link.")
+        }
+        Closed::Expired => {
+            AppError::gone("link_expired", "This quote has expired. Ask the shop for a new one.")
+        }
+        Closed::Revising => AppError::gone(
+            "quote_in_revision",
+            "The shop is revising this quote: they will send you the new version.",
+        ),
     }
 }
 
@@ -104,8 +115,8 @@ async fn document(state: &AppState, shared: &Shared) -> Result<CustomerQuote, Ap
     responses(
         (status = 200, body = PublicQuoteBody),
         (status = 404, description = "No link has this token", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
-        (status = 429, description = "`rate_limited`", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
     ),
 )]
 pub async fn get(State(state): State<AppState>, link: QuoteLink) -> Result<Json<PublicQuoteBody>, AppError> {
@@ -128,7 +139,8 @@ pub struct ViewedBody {
     responses(
         (status = 204, description = "Noted"),
         (status = 404, description = "No link has this token", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
     ),
 )]
 pub async fn viewed(
@@ -140,7 +152,13 @@ pub async fn viewed(
         let row = &link.shared.row;
         let who = customer_name(row);
         let headline = format!("{} was opened by {who}", quotes::number_text(row.number));
-        notify(&state, &link.shared, &headline, &format!("{who} is reading quote {}: {}.", quotes::number_text(row.number), row.name)).await;
+        notify(
+            &state,
+            &link.shared,
+            &headline,
+            &format!("{who} is reading quote {}: {}.", quotes::number_text(row.number), row.name),
+        )
+        .await;
     }
     Ok(StatusCode::NO_CONTENT)
 }
@@ -169,8 +187,9 @@ pub struct ApproveBody {
     responses(
         (status = 200, body = PublicQuoteBody),
         (status = 404, description = "No link has this token", body = ErrorBody),
-        (status = 409, description = "`quote_changed`: a newer version is out; `quote_closed`: declined, or withdrawn to a draft", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+        (status = 409, description = "`quote_changed`: a newer version is out; `quote_closed`: answered otherwise, or withdrawn to a draft; `quote_expired`; `edit_conflict`: another answer at the same moment", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
         (status = 422, description = "`validation_failed`; `no_such_option`", body = ErrorBody),
     ),
 )]
@@ -188,7 +207,8 @@ pub async fn approve(
         at: time::OffsetDateTime::now_utc(),
     };
     answered(&state, link, body.revision, answer, |number, title| {
-        let po = if po_number.is_empty() { String::new() } else { format!("\nTheir order number: {po_number}") };
+        let po =
+            if po_number.is_empty() { String::new() } else { format!("\nTheir order number: {po_number}") };
         (
             format!("{number} was approved by {name}"),
             format!("{name} approved quote {number} ({title}) for {} pieces.{po}", body.quantity),
@@ -213,8 +233,9 @@ pub struct DeclineBody {
     responses(
         (status = 200, body = PublicQuoteBody),
         (status = 404, description = "No link has this token", body = ErrorBody),
-        (status = 409, description = "`quote_changed`; `quote_closed`: approved, or withdrawn to a draft", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+        (status = 409, description = "`quote_changed`; `quote_closed`: approved, or withdrawn to a draft; `quote_expired`; `edit_conflict`", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
         (status = 422, description = "`validation_failed`", body = ErrorBody),
     ),
 )]
@@ -227,7 +248,10 @@ pub async fn decline(
     let answer = Answer::Declined { reason: reason.clone(), at: time::OffsetDateTime::now_utc() };
     let who = customer_name(&link.shared.row);
     answered(&state, link, body.revision, answer, |number, title| {
-        (format!("{number} was declined"), format!("{who} declined quote {number} ({title}).\nTheir reason: {reason}"))
+        (
+            format!("{number} was declined"),
+            format!("{who} declined quote {number} ({title}).\nTheir reason: {reason}"),
+        )
     })
     .await
 }
@@ -270,7 +294,8 @@ pub struct QuestionBody {
     responses(
         (status = 204, description = "Sent to the shop"),
         (status = 404, description = "No link has this token", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
         (status = 422, description = "`validation_failed`; `too_many_questions`", body = ErrorBody),
     ),
 )]
@@ -285,7 +310,13 @@ pub async fn ask(
     let row = &link.shared.row;
     let who = if name.is_empty() { customer_name(row) } else { name };
     let number = quotes::number_text(row.number);
-    notify(&state, &link.shared, &format!("A question about {number} from {who}"), &format!("{who} asks about quote {number} ({}):\n\n{message}", row.name)).await;
+    notify(
+        &state,
+        &link.shared,
+        &format!("A question about {number} from {who}"),
+        &format!("{who} asks about quote {number} ({}):\n\n{message}", row.name),
+    )
+    .await;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -296,7 +327,9 @@ pub async fn ask(
     responses(
         (status = 200, description = "The PDF", content_type = "application/pdf", body = Vec<u8>),
         (status = 404, description = "No link has this token", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+        (status = 503, description = "`server_busy`: too many PDFs and other heavy work at once", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
     ),
 )]
 pub async fn pdf(State(state): State<AppState>, link: QuoteLink) -> Result<Response, AppError> {
@@ -312,7 +345,8 @@ pub async fn pdf(State(state): State<AppState>, link: QuoteLink) -> Result<Respo
     responses(
         (status = 200, description = "The preview", content_type = "image/svg+xml", body = String),
         (status = 404, description = "No link has this token, or the quote has no preview", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
     ),
 )]
 pub async fn preview(State(state): State<AppState>, link: QuoteLink) -> Result<Response, AppError> {
@@ -335,12 +369,14 @@ pub async fn preview(State(state): State<AppState>, link: QuoteLink) -> Result<R
     responses(
         (status = 200, description = "The logo", content_type = "image/png", body = Vec<u8>),
         (status = 404, description = "No link has this token, or the shop has no logo", body = ErrorBody),
-        (status = 410, description = "`link_revoked`, `link_expired`", body = ErrorBody),
+        (status = 410, description = "`link_revoked`, `link_expired`, `quote_in_revision`", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: too many requests from this network in a minute", body = ErrorBody),
     ),
 )]
 pub async fn logo(State(state): State<AppState>, link: QuoteLink) -> Result<Response, AppError> {
-    let (bytes, content_type) =
-        logo_of(&state, link.shared.row.team_id).await?.ok_or_else(|| AppError::NotFound("This shop has no logo.".to_owned()))?;
+    let (bytes, content_type) = logo_of(&state, link.shared.row.team_id)
+        .await?
+        .ok_or_else(|| AppError::NotFound("This shop has no logo.".to_owned()))?;
     let mut headers = private_headers();
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
     headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("default-src 'none'; sandbox"));
@@ -387,17 +423,21 @@ pub async fn page(State(state): State<AppState>, client: Client, Path(token): Pa
     headers.insert(HeaderValueName::ROBOTS, HeaderValue::from_static("noindex"));
     headers.insert(header::CONTENT_TYPE, HeaderValue::from_static("text/html; charset=utf-8"));
     if !state.quote_link_limit.allow(&client.network()) {
-        let page = ClosedPage { title: "Too many requests", message: "Please wait a minute and try again.", shop: None };
+        let page = ClosedPage {
+            title: "Too many requests",
+            message: "Please wait a minute and try again.",
+            shop: None,
+        };
         return (StatusCode::TOO_MANY_REQUESTS, headers, page.render().unwrap_or_default()).into_response();
     }
     let (status, page) = match open(&state, &token).await {
         Ok(Ok(_)) => {
-            return (StatusCode::OK, headers, crate::routes::web::render_index(state.environment)).into_response();
+            return (StatusCode::OK, headers, crate::routes::web::render_index(state.environment))
+                .into_response();
         }
-        Ok(Err(Closed::Unknown)) => (
-            StatusCode::NOT_FOUND,
-            ClosedPage { title: "No quote here", message: NO_LINK, shop: None },
-        ),
+        Ok(Err(Closed::Unknown)) => {
+            (StatusCode::NOT_FOUND, ClosedPage { title: "No quote here", message: NO_LINK, shop: None })
+        }
         Ok(Err(Closed::Revoked)) => (
             StatusCode::GONE,
             ClosedPage {
@@ -411,6 +451,14 @@ pub async fn page(State(state): State<AppState>, client: Client, Path(token): Pa
             ClosedPage {
                 title: "This quote has expired",
                 message: "Its validity date has passed. Ask the shop for a new quote.",
+                shop: None,
+            },
+        ),
+        Ok(Err(Closed::Revising)) => (
+            StatusCode::GONE,
+            ClosedPage {
+                title: "This quote is being revised",
+                message: "The shop is changing this quote: they will send you the new version.",
                 shop: None,
             },
         ),

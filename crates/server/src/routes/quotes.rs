@@ -137,7 +137,8 @@ pub async fn list(
     let page = params.page.unwrap_or(1).clamp(1, MAX_PAGE);
     let per_page = params.per_page.unwrap_or(20).clamp(1, MAX_PER_PAGE);
     let text = params.q.as_deref().map(str::trim).filter(|q| !q.is_empty());
-    let (quotes, total) = quotes::page(&state.db, member.team.id, text, params.status, page, per_page).await?;
+    let (quotes, total) =
+        quotes::page(&state.db, member.team.id, text, params.status, page, per_page).await?;
     Ok(Json(QuotePage { quotes, total, page, per_page }))
 }
 
@@ -406,7 +407,9 @@ pub async fn revision(
     let not_found = || AppError::NotFound(quotes::NOT_FOUND.to_owned());
     let quote_id: QuotePublicId = path.quote_id.parse().map_err(|_| not_found())?;
     let revision: u32 = path.revision.parse().map_err(|_| not_found())?;
-    Ok(Json(DocumentBody { document: quotes::revision(&state.db, member.team.id, &quote_id, revision).await? }))
+    Ok(Json(DocumentBody {
+        document: quotes::revision(&state.db, member.team.id, &quote_id, revision).await?,
+    }))
 }
 
 /// How a quote is sent.
@@ -435,7 +438,7 @@ pub struct SentBody {
         (status = 404, description = "No such quote in this team", body = ErrorBody),
         (status = 409, description = "`quote_approved`; `quote_expired`: give it a new date first", body = ErrorBody),
         (status = 422, description = "`validation_failed`: `customer.email` is needed to e-mail it", body = ErrorBody),
-        (status = 429, description = "`rate_limited`: that address was just sent a quote", body = ErrorBody),
+        (status = 429, description = "`rate_limited`: that address was just sent a quote, or the team has e-mailed 100 quotes in 24 hours", body = ErrorBody),
     ),
 )]
 pub async fn send(
@@ -446,6 +449,25 @@ pub async fn send(
 ) -> Result<Json<SentBody>, AppError> {
     let team_id = member.team.id;
     let row = quotes::row(&state.db, team_id, &quote_id).await?;
+    // Refused before an e-mail's turn is spent (the transaction below checks again).
+    match quotes::status_of(&row) {
+        QuoteStatus::Approved => {
+            return Err(AppError::conflict("quote_approved", "This quote is approved already."));
+        }
+        QuoteStatus::Expired => {
+            return Err(AppError::conflict(
+                "quote_expired",
+                "This quote's validity date has passed: give it a new one before sending it.",
+            ));
+        }
+        _ => {}
+    }
+    if body.email && quotes::emailed_today(&state.db, team_id).await? >= quotes::EMAILS_PER_DAY {
+        return Err(AppError::RateLimited(format!(
+            "This team has e-mailed {} quotes in the last 24 hours, the most it may. Make a link and share it instead, or try again tomorrow.",
+            quotes::EMAILS_PER_DAY
+        )));
+    }
     let to = if body.email {
         let address = MailAddress::parse(&row.customer_email).map_err(|_| {
             AppError::Validation(vec![FieldError::new(
@@ -454,11 +476,20 @@ pub async fn send(
                 "Give the customer's e-mail address to e-mail them the quote.",
             )])
         })?;
-        crate::auth::rate_limit::check_email(&state.db, "quote", address.as_str(), state.auth.config.email_interval)
-            .await
-            .map_err(|error| {
-                AppError::RateLimited(format!("{} has just been sent a quote. {}", address.as_str(), error.message))
-            })?;
+        crate::auth::rate_limit::check_email(
+            &state.db,
+            "quote",
+            address.as_str(),
+            state.auth.config.email_interval,
+        )
+        .await
+        .map_err(|error| {
+            AppError::RateLimited(format!(
+                "{} has just been sent a quote. {}",
+                address.as_str(),
+                error.message
+            ))
+        })?;
         Some(address)
     } else {
         None
@@ -490,7 +521,11 @@ pub async fn send(
 }
 
 /// The e-mail sending `document` to its customer with `link`, and its PDF's.
-fn quote_mail(document: &CustomerQuote, link: &url::Url, pdf_link: &url::Url) -> crate::mail::templates::RenderedMail {
+fn quote_mail(
+    document: &CustomerQuote,
+    link: &url::Url,
+    pdf_link: &url::Url,
+) -> crate::mail::templates::RenderedMail {
     use bobbin_core::quote::money;
     let summary = match document.options.as_slice() {
         [one] => format!("{} for {} pieces", money(one.total, &document.currency), one.quantity),
@@ -560,12 +595,22 @@ pub async fn pdf(
     pdf_of(&state, &row, &shop).await
 }
 
+/// The largest design file a PDF draws: the largest designs are a few hundred kilobytes.
+const PDF_DESIGN_MAX_BYTES: u64 = 4 * 1024 * 1024;
+
 /// The quote's PDF as an answer: the design's preview drawn from its file in the team's library
 /// (when it is still there) and the shop's logo, made off the async workers as heavy work.
-pub async fn pdf_of(state: &AppState, row: &crate::entity::quote::Model, shop: &Shop) -> Result<Response, AppError> {
+pub async fn pdf_of(
+    state: &AppState,
+    row: &crate::entity::quote::Model,
+    shop: &Shop,
+) -> Result<Response, AppError> {
     let document = quotes::customer_quote(row, shop)?;
     let design = match row.design_id {
         Some(id) => match crate::repo::storage::by_id(&state.db, row.team_id, id).await {
+            // A file larger than any real design is drawn from no preview: the PDF reads the
+            // file into memory, and anyone with the link may ask for it.
+            Ok(object) if u64::try_from(object.size).unwrap_or(u64::MAX) > PDF_DESIGN_MAX_BYTES => None,
             Ok(object) => {
                 let size = u64::try_from(object.size).unwrap_or(0);
                 Some((crate::repo::storage::piece(&state.db, &object, 0, size).await?, object.name))
@@ -580,9 +625,9 @@ pub async fn pdf_of(state: &AppState, row: &crate::entity::quote::Model, shop: &
     let bytes = state
         .heavy_work
         .run(move || {
-            let preview = design.and_then(|(bytes, name)| bobbin_core::design::read(&bytes, Some(&name)).ok()).map(
-                |design| design.preview(crate::storage::designs::PREVIEW_POINTS),
-            );
+            let preview = design
+                .and_then(|(bytes, name)| bobbin_core::design::read(&bytes, Some(&name)).ok())
+                .map(|design| design.preview(crate::storage::designs::PREVIEW_POINTS));
             crate::pdf::quote_pdf(&document, preview.as_ref(), logo.as_deref())
         })
         .await??;
@@ -624,7 +669,11 @@ fn parse_customer(input: &CustomerInput) -> Result<Customer, AppError> {
     let mut text = |field: &str, raw: &str| {
         let value = raw.trim();
         if value.chars().count() > CUSTOMER_MAX {
-            errors.push(FieldError::new(field, "too_long", format!("Use at most {CUSTOMER_MAX} characters.")));
+            errors.push(FieldError::new(
+                field,
+                "too_long",
+                format!("Use at most {CUSTOMER_MAX} characters."),
+            ));
         }
         value.to_owned()
     };

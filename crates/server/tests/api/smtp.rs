@@ -348,3 +348,66 @@ async fn an_address_the_mailer_cannot_read_is_refused_wherever_mail_would_go_to_
         assert_eq!(body["fields"][0]["field"], "email", "{address}: {body}");
     }
 }
+
+// Issue 51: "E-mail through the SMTP sink used by the test suite." A quote sent by e-mail reaches
+// its customer, answerable to the member who sent it, with a link that opens it; the customer's
+// approval reaches that member.
+#[tokio::test]
+async fn a_quote_goes_to_its_customer_and_the_approval_back_to_the_sender_over_smtp() {
+    let mut sink = SmtpSink::start(free_port()).await;
+    let port = sink.port;
+    let app = spawn_app_with(Backend::Sqlite, move |args| {
+        args.auth.smtp_url = Some(format!("smtp://127.0.0.1:{port}").into());
+        args.auth.autoconfirm = true;
+    })
+    .await;
+    let token = app.signup("shop@example.com").await.access_token();
+    let owner =
+        crate::team_helpers::Person { email: "shop@example.com".to_owned(), id: String::new(), token };
+    let team = app.team(&owner, "Stitch & Co").await;
+    let (rates, job) = crate::quotes::polos();
+    let mut body = crate::quotes::quote("Café Rosa: 50 polos", "EUR", &rates, &job);
+    body["customer"] = serde_json::json!({ "name": "Rosa Díaz", "email": "rosa@example.com" });
+    let saved = app.api_post(&owner, &format!("/teams/{team}/quotes"), body).await;
+    let id = saved.assert_status(StatusCode::CREATED)["quote"]["id"].as_str().unwrap().to_owned();
+
+    let sent = app
+        .api_post(&owner, &format!("/teams/{team}/quotes/{id}/send"), serde_json::json!({ "email": true }))
+        .await;
+    let link = sent.assert_status(StatusCode::OK)["link"].as_str().unwrap().to_owned();
+    let mail = loop {
+        let mail = sink.next_message().await;
+        if mail["to"] == serde_json::json!(["rosa@example.com"]) {
+            break mail;
+        }
+    };
+    assert_eq!(mail["subject"], "Quote Q-0001 from Stitch & Co: Café Rosa: 50 polos");
+    assert_eq!(mail["reply_to"], "shop@example.com");
+    let text = mail["text"].as_str().unwrap();
+    assert!(text.contains(&link), "{text}");
+    let html = mail["html"].as_str().unwrap();
+    assert!(html.contains(&format!("href=\"{link}\"")), "{html}");
+    assert!(
+        html.contains("Stitch &amp; Co") || html.contains("Stitch &#38; Co"),
+        "the shop's name escaped: {html}"
+    );
+
+    // The link opens the quote; the approval reaches the member who sent it.
+    let token = link.rsplit('/').next().unwrap();
+    let api = |rest: &str| app.url(&format!("/api/v2/public/quotes/{token}{rest}"));
+    let opened: Value = app.client.get(api("")).send().await.unwrap().json().await.unwrap();
+    assert_eq!(opened["quote"]["number"], "Q-0001");
+    let approval = serde_json::json!({ "revision": 1, "quantity": 50, "name": "Rosa Díaz" });
+    let approved = app.client.post(api("/approve")).json(&approval).send().await.unwrap();
+    assert_eq!(approved.status(), StatusCode::OK);
+    let notice = loop {
+        let mail = sink.next_message().await;
+        if mail["to"] == serde_json::json!(["shop@example.com"])
+            && mail["subject"] != "Confirm your e-mail address for Bobbin"
+        {
+            break mail;
+        }
+    };
+    assert_eq!(notice["subject"], "Q-0001 was approved by Rosa Díaz");
+    assert!(notice["text"].as_str().unwrap().contains(&format!("{}/quotes/{id}", app.address)));
+}
