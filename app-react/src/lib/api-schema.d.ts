@@ -4054,7 +4054,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4072,7 +4072,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `rate_limited` */
+            /** @description `rate_limited`: too many requests from this network in a minute */
             429: {
                 headers: {
                     [name: string]: unknown;
@@ -4134,7 +4134,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `quote_changed`: a newer version is out; `quote_closed`: declined, or withdrawn to a draft */
+            /** @description `quote_changed`: a newer version is out; `quote_closed`: answered otherwise, or withdrawn to a draft; `quote_expired`; `edit_conflict`: another answer at the same moment */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4143,7 +4143,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4172,6 +4172,15 @@ export interface operations {
             };
             /** @description `validation_failed`; `no_such_option` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this network in a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4232,7 +4241,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `quote_changed`; `quote_closed`: approved, or withdrawn to a draft */
+            /** @description `quote_changed`; `quote_closed`: approved, or withdrawn to a draft; `quote_expired`; `edit_conflict` */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -4241,7 +4250,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4270,6 +4279,15 @@ export interface operations {
             };
             /** @description `validation_failed` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this network in a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4318,7 +4336,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4329,6 +4347,15 @@ export interface operations {
             };
             /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this network in a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4377,7 +4404,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4395,7 +4422,16 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `server_busy`: the server is working on as many requests of this kind as it takes at once; send it again after the seconds of `Retry-After` */
+            /** @description `rate_limited`: too many requests from this network in a minute */
+            429: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `server_busy`: too many PDFs and other heavy work at once */
             503: {
                 headers: {
                     [name: string]: unknown;
@@ -4436,7 +4472,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4447,6 +4483,15 @@ export interface operations {
             };
             /** @description `validation_failed`: a path parameter cannot be read (not UTF-8 once percent-decoded), named in `fields` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this network in a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4506,7 +4551,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4535,6 +4580,15 @@ export interface operations {
             };
             /** @description `validation_failed`; `too_many_questions` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this network in a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4594,7 +4648,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `link_revoked`, `link_expired` */
+            /** @description `link_revoked`, `link_expired`, `quote_in_revision` */
             410: {
                 headers: {
                     [name: string]: unknown;
@@ -4623,6 +4677,15 @@ export interface operations {
             };
             /** @description `validation_failed`: a field of the body is missing or of the wrong type, named in `fields` */
             422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ErrorBody"];
+                };
+            };
+            /** @description `rate_limited`: too many requests from this network in a minute */
+            429: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -8040,7 +8103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `quote_not_approved` */
+            /** @description `quote_not_approved`; `job_made`: made at the same moment by someone else */
             409: {
                 headers: {
                     [name: string]: unknown;
@@ -8372,7 +8435,7 @@ export interface operations {
                     "application/json": components["schemas"]["ErrorBody"];
                 };
             };
-            /** @description `rate_limited`: that address was just sent a quote */
+            /** @description `rate_limited`: that address was just sent a quote, or the team has e-mailed 100 quotes in 24 hours */
             429: {
                 headers: {
                     [name: string]: unknown;

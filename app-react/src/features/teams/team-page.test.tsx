@@ -223,7 +223,14 @@ describe('the team page as an owner', () => {
     await user.click(screen.getByRole('button', { name: 'Save settings' }));
     await waitFor(() =>
       expect(server.callsTo('PATCH /teams/tm_shop/settings')).toEqual([
-        { currency: null, default_stitch_rate: null, preferred_thread_line: null, default_reorder_point: 3, thread_usage: null, quotes: null },
+        {
+          currency: null,
+          default_stitch_rate: null,
+          preferred_thread_line: null,
+          default_reorder_point: 3,
+          thread_usage: null,
+          quotes: null,
+        },
       ]),
     );
   });
@@ -258,7 +265,7 @@ describe('the team page as an owner', () => {
     );
   });
 
-  it('sets how quotes read to customers: the days they are valid, the shop's details and its logo', async () => {
+  it("sets how quotes read to customers: the days they are valid, the shop's details and its logo", async () => {
     await openAs('owner', { quotes: { valid_days: 14 } });
     const user = userEvent.setup();
     const days = await screen.findByLabelText('Days a new quote is valid');

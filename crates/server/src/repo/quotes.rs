@@ -1299,7 +1299,7 @@ pub async fn ask(db: &Database, row: &quote::Model, name: &str, message: &str) -
         // Written first, so questions at once are counted one after the other: the write holds
         // the quote's row until this transaction ends (SQLite has one writer anyway).
         quote::Entity::update_many()
-            .col_expr(quote::Column::Revision, Expr::col(quote::Column::Revision).into())
+            .col_expr(quote::Column::Revision, Expr::col(quote::Column::Revision))
             .filter(quote::Column::Id.eq(row.id))
             .exec(txn)
             .await?;
