@@ -120,24 +120,25 @@ test.describe('the header', () => {
   test("the app's places and the account menu work by keyboard", async ({ page }) => {
     await page.goto('/dashboard');
     await expect(page).toHaveTitle('Bobbin - Dashboard');
-    await expect(mainNav(page).getByRole('link')).toHaveText(['Dashboard', 'Inventory', 'Designs', 'Jobs', 'Tools', 'Team']);
+    await expect(mainNav(page).getByRole('link')).toHaveText(['Dashboard', 'Inventory', 'Designs', 'Quotes', 'Jobs', 'Tools', 'Team']);
     await expect(mainNav(page).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('aria-current', 'page');
     await expect(page.getByRole('link', { name: 'Bobbin dashboard' })).toHaveAttribute('href', '/dashboard');
 
     await test.step('Tab runs through the skip link, the brand, the places, the team, the account', async () => {
       const focused: string[] = [];
-      for (let step = 0; step < 10; step += 1) {
+      for (let step = 0; step < 11; step += 1) {
         await page.keyboard.press('Tab');
         focused.push(
           await page.evaluate(() => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent ?? ''),
         );
       }
-      expect(focused.slice(0, 8)).toEqual([
+      expect(focused.slice(0, 9)).toEqual([
         'Skip to content',
         'Bobbin dashboard',
         'Dashboard',
         'Inventory',
         'Designs',
+        'Quotes',
         'Jobs',
         'Tools',
         'Team',
@@ -173,6 +174,7 @@ test.describe('the header', () => {
     await test.step('each place, from the header', async () => {
       for (const [place, path, title] of [
         ['Inventory', /\/inventory$/, 'Bobbin - Calculators'],
+        ['Quotes', /\/quotes$/, 'Bobbin - Quotes'],
         ['Tools', /\/calculators$/, 'Bobbin - Calculators'],
         ['Team', /\/team$/, /^Bobbin - Team: /],
         ['Dashboard', /\/dashboard$/, 'Bobbin - Dashboard'],
