@@ -148,6 +148,8 @@ async fn fill(app: &TestApp, owner: &Person, team: &str, size: &Size) {
         .map(|n| quote::ActiveModel {
             id: Set(QuoteId::new()),
             public_id: Set(format!("qu{n:014}")),
+            // Numbers run on from the one saved, as the team's counter gives them.
+            number: Set(template.number + i32::try_from(n).unwrap()),
             name: Set(format!("Quote {n:05} {}", random_text(&mut rng, 40))),
             created_at: Set(template.created_at - Duration::from_secs(n as u64)),
             ..quote::ActiveModel::from(template.clone())
