@@ -450,7 +450,7 @@ pub async fn save(
     result: &Quote,
 ) -> Result<QuoteView, RepoError> {
     let row = insert(txn, team_id, user_id, new, stored, result).await?;
-    record(txn, &row, EventKind::Made, Some(user_id), Value::Null).await?;
+    record(txn, &row, EventKind::Made, Some(user_id), serde_json::json!({})).await?;
     full_view(txn, &row).await
 }
 
@@ -829,7 +829,11 @@ pub async fn events(
                 kind,
                 revision: u32::try_from(event.revision).unwrap_or(0),
                 by: event.user_id.and_then(|id| people.get(&id).cloned()),
-                detail: serde_json::from_str(&event.detail).unwrap_or(Value::Null),
+                // An object always, as the schema says (`{}` when there is nothing more to say).
+                detail: match serde_json::from_str(&event.detail) {
+                    Ok(detail @ Value::Object(_)) => detail,
+                    _ => serde_json::json!({}),
+                },
                 at: event.created_at,
             })
         })
@@ -937,7 +941,7 @@ pub async fn revise(
     .insert(txn)
     .await?;
     let row = reread(txn, row.id).await?;
-    record(txn, &row, EventKind::Revised, Some(user_id), Value::Null).await?;
+    record(txn, &row, EventKind::Revised, Some(user_id), serde_json::json!({})).await?;
     full_view(txn, &row).await
 }
 
@@ -1094,7 +1098,7 @@ pub async fn revoke(
                 return Err(super::changed_meanwhile("quote"));
             }
         }
-        record(txn, &row, EventKind::Revoked, Some(user_id), Value::Null).await?;
+        record(txn, &row, EventKind::Revoked, Some(user_id), serde_json::json!({})).await?;
     }
     full_view(txn, &reread(txn, row.id).await?).await
 }
@@ -1172,7 +1176,7 @@ pub async fn viewed(db: &Database, row: &quote::Model, revision: u32) -> Result<
             .exec(txn)
             .await?;
         if changed.rows_affected == 1 {
-            record(txn, row, EventKind::Viewed, None, Value::Null).await?;
+            record(txn, row, EventKind::Viewed, None, serde_json::json!({})).await?;
         }
         Ok(changed.rows_affected == 1)
     })

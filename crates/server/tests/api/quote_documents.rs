@@ -202,6 +202,8 @@ async fn a_quote_goes_from_draft_to_sent_viewed_and_approved_once(
         kinds(events.assert_status(StatusCode::OK)),
         ["approved", "viewed", "sent", "revised", "made"]
     );
+    // Every event says something as an object, `{}` when nothing more (the OpenAPI schema's).
+    assert_eq!(events.body["events"][4]["detail"], json!({}));
     let sent_event = &events.body["events"][2];
     assert_eq!(sent_event["by"]["email"], "owner@example.com");
     let notices: Vec<Value> = app
