@@ -21,6 +21,8 @@ function sidewaysScroll(page: Page): Promise<boolean> {
 }
 
 test('a quote goes from the calculator to the customer, who approves it, and becomes a job', async ({ page, browser }, testInfo) => {
+  // Two browsers, an upload, and up to 15 s for the shop's page to read the approval again.
+  test.slow();
   const account = await newAccount(testInfo, 'quotes');
   await logIn(page, account);
 
