@@ -104,8 +104,12 @@ pub struct PublicQuoteBody {
 }
 
 async fn document(state: &AppState, shared: &Shared) -> Result<CustomerQuote, AppError> {
-    let settings = quote_settings(state, shared.row.team_id).await?;
-    Ok(quotes::customer_quote(&shared.row, &quotes::Shop::of(&shared.team_name, &settings))?)
+    Ok(quotes::customer_quote(&shared.row, &shop(state, shared).await?)?)
+}
+
+/// The shop of the link's quote, as its customer sees it.
+async fn shop(state: &AppState, shared: &Shared) -> Result<quotes::Shop, AppError> {
+    Ok(quotes::Shop::of(&shared.team_name, &quote_settings(state, shared.row.team_id).await?))
 }
 
 /// The quote, as its customer sees it (no account: the link's token).
@@ -333,8 +337,7 @@ pub async fn ask(
     ),
 )]
 pub async fn pdf(State(state): State<AppState>, link: QuoteLink) -> Result<Response, AppError> {
-    let settings = quote_settings(&state, link.shared.row.team_id).await?;
-    let shop = quotes::Shop::of(&link.shared.team_name, &settings);
+    let shop = shop(&state, &link.shared).await?;
     crate::routes::quotes::pdf_of(&state, &link.shared.row, &shop).await
 }
 
