@@ -395,6 +395,62 @@ test('a count typed offline that someone else changed meanwhile is shown with bo
   await browser.close();
 });
 
+// Issue 52: "A workroom whose Wi-Fi is up but whose internet is down, or a server that is down,
+// counts as 'online'. A +1 then cannot be tapped ... When requests fail for lack of a connection,
+// the app behaves as offline: the banner shows, writes are queued, and reads come from the last
+// copy. It checks for the server again and returns when the server answers."
+test('a server that stops answering while the browser is online counts as offline, and the app returns when it answers', async () => {
+  test.setTimeout(90_000);
+  const browser = await openBrowser(path.join(profiles, 'unreachable'));
+  const { page } = browser;
+  const person = await newPerson(page);
+  const name = `Unreachable green ${Math.random().toString(36).slice(2, 6)}`;
+  const added = await teammate(person.token).post(`/api/v2/teams/${person.team}/threads`, { name, colour: '#1E8449', quantity: 5 });
+  expect(added.status(), await added.text()).toBe(201);
+  const threadId = ((await added.json()) as { thread: { id: string } }).thread.id;
+  await page.goto('/inventory/machines');
+  await expect(page.getByRole('heading', { level: 1, name: 'Machines' })).toBeVisible();
+  await page.goto('/inventory/threads');
+  const more = page.getByRole('button', { name: `One more of ${name}` });
+  await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('5');
+
+  await test.step('the server stops; the browser still says it is online', async () => {
+    await server.stop();
+    expect(await page.evaluate(() => navigator.onLine)).toBe(true);
+    await expect(page.locator('.site-header').getByRole('status')).toBeHidden();
+  });
+
+  await test.step('a +1 that gets no answer is kept, and the app shows it is offline', async () => {
+    await more.click();
+    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('6');
+    await expect(page.getByText('Waiting to be sent')).toBeVisible();
+    await expect(page.locator('.site-header').getByRole('status')).toHaveText('Offline · 1 change to send');
+    await expect(page.getByRole('status').filter({ hasText: /^Offline - showing what was loaded at \d\d:\d\d$/ })).toBeVisible();
+    // Nothing says the tap failed.
+    await expect(page.getByText('Bobbin could not reach the server')).toHaveCount(0);
+    // A second tap is kept at once, and a page read before opens from the copy.
+    await more.click();
+    await expect(page.locator('.site-header').getByRole('status')).toHaveText('Offline · 2 changes to send');
+    await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory' }).click();
+    await page.getByRole('link', { name: 'Machines' }).click();
+    await expect(page.getByRole('heading', { level: 1, name: 'Machines' })).toBeVisible();
+    await expect(page.getByText('Could not')).toHaveCount(0);
+    await page.goBack();
+    await page.goBack();
+    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('7');
+  });
+
+  await test.step('the server is back: the app finds it by itself and sends both taps once', async () => {
+    await server.start();
+    await expect(page.locator('.site-header').getByRole('status')).toBeHidden({ timeout: 30_000 });
+    await expect(page.getByRole('status').filter({ hasText: /^Offline/ })).toHaveCount(0);
+    await expect.poll(() => threadQuantity(person, threadId)).toBe(7);
+    await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('7');
+    await expect(page.getByText('Waiting to be sent')).toHaveCount(0);
+  });
+  await browser.close();
+});
+
 /** Whether an image has loaded and drawn something (not a broken image). */
 async function drawn(page: Page, name: string): Promise<boolean> {
   return page

@@ -6,10 +6,12 @@ import { registerAddMaintenance } from '@/features/inventory/api/add-maintenance
 import { registerAdjustThread } from '@/features/inventory/api/adjust-thread';
 import { registerSetQuantity } from '@/features/inventory/api/set-quantity';
 import { registerCreateQuote } from '@/features/pricing/api/create-quote';
+import { followWaitingWrites } from '@/lib/offline/writes';
 
 export function registerKeptWrites(queryClient: QueryClient): void {
   registerAdjustThread(queryClient);
   registerSetQuantity(queryClient);
   registerAddMaintenance(queryClient);
   registerCreateQuote(queryClient);
+  followWaitingWrites(queryClient);
 }

@@ -4,6 +4,7 @@
 // statuses 400 to 599 as errors. Errors carry the server's `{ code, message, fields? }` (README,
 // "The API").
 
+import { isGatewayFailure, watchedFetch } from './offline/online';
 import { createMemoryStore } from './store';
 
 export const API_BASE = '/api/v2';
@@ -11,6 +12,14 @@ export const API_TIMEOUT_MS = 20_000;
 export const TIMEOUT_REASON = 'Request timeout';
 /** A call that got no answer: no connection, or the server is down. */
 export const UNREACHABLE = 'Bobbin could not reach the server. Check the connection and try again.';
+
+/** A call that got no answer from Bobbin (`UNREACHABLE`): a kept write waits and is sent again. */
+export class UnreachableError extends Error {
+  override readonly name = 'UnreachableError';
+  constructor(options?: ErrorOptions) {
+    super(UNREACHABLE, options);
+  }
+}
 
 /**
  * What every query of the product API shares, whatever feature reads it: no retry (the app's
@@ -121,13 +130,15 @@ async function call<T>(url: string, { body, signal, headers, ...init }: ApiReque
 
   const sendsJson = body !== undefined && !(body instanceof FormData);
   try {
-    const response = await fetch(url, {
+    const response = await watchedFetch(url, {
       ...init,
       credentials: 'include',
       headers: { Accept: 'application/json', ...(sendsJson ? { 'Content-Type': 'application/json' } : {}), ...headers },
       body: body === undefined ? null : sendsJson ? JSON.stringify(body) : body,
       signal: controller.signal,
     });
+    // No answer from Bobbin (a proxy's): the app now counts as offline (./offline/online.ts).
+    if (isGatewayFailure(response)) throw new UnreachableError();
     if (response.status >= 400) {
       const error = await errorOf(response);
       if (error.code === 'insufficient_aal') secondFactorListener?.();
@@ -138,9 +149,9 @@ async function call<T>(url: string, { body, signal, headers, ...init }: ApiReque
   } catch (error) {
     // fetch rejects with the abort reason itself only in some browsers; make it one Error.
     if (controller.signal.aborted && controller.signal.reason === TIMEOUT_REASON) throw new Error(TIMEOUT_REASON, { cause: error });
-    // No answer at all (no connection, the server down): the browser's "Failed to fetch" says
-    // nothing to a person.
-    if (error instanceof TypeError && !controller.signal.aborted) throw new Error(UNREACHABLE, { cause: error });
+    // No answer at all (no connection, the server down): the app now counts as offline, and
+    // the browser's "Failed to fetch" says nothing to a person.
+    if (error instanceof TypeError && !controller.signal.aborted) throw new UnreachableError({ cause: error });
     throw error;
   } finally {
     clearTimeout(timer);

@@ -12,7 +12,7 @@ import type { AuthChangeEvent, Session, SupabaseClient } from '@supabase/supabas
 import { useSyncExternalStore } from 'react';
 
 import { loadChunk } from './lazy-route';
-import { beforeGoingOnline } from './offline/online';
+import { appOffline, beforeGoingOnline, watchedFetch } from './offline/online';
 
 /** The cookie (and its `.0`, `.1`, ... chunks) the server reads the session from. */
 export const AUTH_COOKIE = 'sb-bobbin-auth-token';
@@ -105,7 +105,7 @@ function stateOrKept(session: Session | null, unreachable: boolean): AuthState {
  * wait for it. Null when online, or with nobody to keep.
  */
 function offlineState(): AuthState | null {
-  if (typeof navigator === 'undefined' || navigator.onLine || !hasAuthCookie()) return null;
+  if (!appOffline() || !hasAuthCookie()) return null;
   const user = lastUser();
   return user ? { status: 'signed-in', user } : null;
 }
@@ -173,6 +173,8 @@ function createClient(ssr: typeof import('@supabase/ssr')): SupabaseClient {
     // https marks it so (docs/deploy.md). Only there: over plain http (`make run`) a browser
     // may refuse a Secure cookie the page sets.
     cookieOptions: { name: AUTH_COOKIE, secure: window.location.protocol === 'https:' },
+    // Its calls tell the connection too: a refresh that gets no answer makes the app offline.
+    global: { fetch: watchedFetch },
     auth: {
       flowType: 'pkce',
       // /auth/callback exchanges the `?code=` itself, so no other page's query is ever taken
@@ -185,7 +187,7 @@ function createClient(ssr: typeof import('@supabase/ssr')): SupabaseClient {
     // would deadlock), only the store and the listeners, which schedule their own work.
     // The initial session is missing also when its refresh could not reach the server: offline,
     // that keeps the last user (the cookie is still there); the reconnection decides.
-    setState(event === 'INITIAL_SESSION' ? stateOrKept(session, !navigator.onLine) : stateFrom(session));
+    setState(event === 'INITIAL_SESSION' ? stateOrKept(session, appOffline()) : stateFrom(session));
     emit(event);
     if (event !== 'INITIAL_SESSION') crossTab.post();
   });

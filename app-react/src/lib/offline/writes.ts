@@ -9,20 +9,24 @@
 // A kept write the server refuses when it is finally sent (a count someone else changed
 // meanwhile: 409) is never dropped: it goes to `refusedWrites`, which the layout shows with the
 // server's words until the person decides.
-import { type Mutation, onlineManager, useMutationState } from '@tanstack/react-query';
+import { type Mutation, type QueryClient, onlineManager, useMutationState } from '@tanstack/react-query';
 
+import { UnreachableError } from '../api-client';
 import { onTeamDataCleared } from '../team-data';
 import { createPersistedStore } from '../store';
 
 /**
  * The options every kept write shares: one queue (`scope`), so they are sent one after another in
  * the order they were made; marked to be saved across reloads (`meta.kept`); paused while offline.
+ * One that got no answer (the server unreachable, so the app is now offline) is not failed: it
+ * pauses like one made offline and is sent again, with its key, when the server answers.
  */
 export const KEPT_WRITE = {
   scope: { id: 'bobbin:kept-writes' },
   meta: { kept: true },
   networkMode: 'online',
-  retry: 0,
+  retry: (_failures: number, error: Error) => error instanceof UnreachableError,
+  retryDelay: 0,
 } as const;
 
 /**
@@ -89,6 +93,22 @@ export function dismissRefused(id: string): void {
 }
 
 const isKept = (mutation: Mutation) => mutation.options.meta?.['kept'] === true;
+
+/**
+ * A kept write made online that got no answer waits like one made offline, and counts as one from
+ * then on: the person has moved on, so a refusal when it is finally sent goes to `refusedWrites`
+ * rather than being undone unseen, and the header counts it while it is sent. Its context is
+ * saved with it, so this holds across a reload too.
+ */
+export function followWaitingWrites(queryClient: QueryClient): void {
+  queryClient.getMutationCache().subscribe((event) => {
+    if (event.type !== 'updated') return;
+    const mutation = event.mutation as Mutation;
+    if (!isKept(mutation) || !mutation.state.isPaused) return;
+    const context = mutation.state.context as Partial<KeptContext> | undefined;
+    if (context) context.offline = true;
+  });
+}
 
 /** The kept writes waiting for the connection (or for the ones before them), with their variables, oldest first. */
 export function useWaitingWrites<V>(mutationKey: readonly unknown[]): V[] {
