@@ -7,6 +7,6 @@ test('production hides the environment banner and the breakpoint helper', async 
 
   await expect(page).toHaveTitle('Bobbin - Home');
   await expect(page.getByTestId('core-version')).toHaveText(/^core \d+\.\d+\.\d+$/);
-  await expect(page.getByRole('note', { name: 'Environment' })).toHaveCount(0);
+  await expect(page.getByRole('complementary', { name: 'Environment' })).toHaveCount(0);
   await expect(page.getByTestId('breakpoint-helper')).toHaveCount(0);
 });

@@ -92,7 +92,7 @@ test('a logged-out visitor never loads the auth client on the landing and login 
 test("development shows the 'Development' banner and the breakpoint helper", async ({ page }) => {
   await page.goto('/');
 
-  await expect(page.getByRole('note', { name: 'Environment' })).toHaveText('Development');
+  await expect(page.getByRole('complementary', { name: 'Environment' })).toHaveText('Development');
   // The breakpoint's name is the helper's CSS ::after content.
   const helper = page.getByTestId('breakpoint-helper');
   const shown = () => helper.evaluate((element) => getComputedStyle(element, '::after').content);

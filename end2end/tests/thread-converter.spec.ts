@@ -33,10 +33,18 @@ test('a thread converts to ranked matches in other lines with the API blocked', 
   await page.goto('/tools/thread-converter');
   await expect(page).toHaveTitle('Bobbin - Thread Converter');
 
+  const search = page.getByRole('combobox', { name: 'Code or colour name' });
+  const results = page.getByRole('listbox', { name: 'Matching threads' });
+
   await test.step('search a thread by code within a line and choose it', async () => {
     await page.getByLabel('In line').selectOption({ label: 'Isacord Polyester' });
-    await page.getByLabel('Code or colour name').fill('1902');
-    await page.getByRole('button', { name: /1902/ }).click();
+    // Searched in all lines, 1902 is a code in several (Mettler Poly Sheen's is a Poinsettia too):
+    // the line must hold before the search, and the option is named in full.
+    await expect(page.getByLabel('In line')).toHaveValue('isacord-polyester');
+    await search.fill('1902');
+    await results.getByRole('option', { name: '1902 Poinsettia Isacord Polyester', exact: true }).click();
+    await expect(search).toHaveValue('1902');
+    await expect(search).toHaveAttribute('aria-expanded', 'false');
   });
 
   await test.step('see matches per target line, best first, with distance and label', async () => {
@@ -44,7 +52,8 @@ test('a thread converts to ranked matches in other lines with the API blocked', 
     const polyneon = page.getByRole('region', { name: 'Madeira Polyneon' });
     await expect(polyneon.getByRole('listitem')).toHaveCount(3);
     const first = polyneon.getByRole('listitem').first();
-    await expect(first).toContainText('(best match)');
+    await expect(first.getByText('Best match')).toBeVisible();
+    await expect(polyneon.getByText('Best match')).toHaveCount(1);
     await expect(first).toContainText(/(Indistinguishable|Close|Similar|Poor match) ΔE \d+\.\d/);
     const distances = await polyneon
       .locator('.match-badge__delta')
@@ -52,6 +61,25 @@ test('a thread converts to ranked matches in other lines with the API blocked', 
       .then((texts) => texts.map((text) => Number(text.replace('ΔE ', ''))));
     expect([...distances].sort((a, b) => a - b)).toEqual(distances);
     await expect(page.getByRole('region', { name: 'Sulky Rayon' })).toBeVisible();
+  });
+
+  await test.step('choose a thread with the keyboard only', async () => {
+    // Still searching Isacord Polyester, whose closest code to 0015 is 0015 White.
+    await expect(page.getByLabel('In line')).toHaveValue('isacord-polyester');
+    await search.focus();
+    // The list is closed: Escape empties the search.
+    await page.keyboard.press('Escape');
+    await expect(search).toHaveValue('');
+    await page.keyboard.type('0015');
+    await expect(search).toHaveAttribute('aria-expanded', 'true');
+    await page.keyboard.press('ArrowDown');
+    const white = results.getByRole('option', { name: '0015 White Isacord Polyester', exact: true });
+    await expect(white).toHaveAttribute('aria-selected', 'true');
+    await expect(search).toHaveAttribute('aria-activedescendant', (await white.getAttribute('id')) ?? '');
+    await page.keyboard.press('Enter');
+    await expect(page).toHaveURL(/thread=isacord-polyester%3A0015|thread=isacord-polyester:0015/);
+    await expect(results).toBeHidden();
+    await expect(search).toBeFocused();
   });
 
   await test.step('a typed hex colour converts too, and a bad one is explained', async () => {
@@ -121,7 +149,9 @@ test('a shared link opens with its source filled in, and each match is named in 
   // machine, more than the usual 5 s.
   await expect(page.getByLabel('Code or colour name')).toHaveValue('1800', { timeout: 15_000 });
   await expect(page.getByLabel('In line')).toHaveValue('madeira-polyneon');
-  await expect(page.getByRole('button', { name: /1800 Black/, pressed: true })).toBeVisible();
+  // The search shows the code, its list closed until the person types.
+  await expect(page.getByRole('combobox', { name: 'Code or colour name' })).toHaveAttribute('aria-expanded', 'false');
+  await expect(page.getByText('Black Madeira Polyneon 1800', { exact: true })).toBeVisible();
 
   // docs/behaviour.md, "Blacks, whites and greys": Madeira Polyneon 1800 Black gives Sulky 1005
   // Black and Isacord 0020 Black.

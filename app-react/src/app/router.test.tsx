@@ -150,7 +150,7 @@ describe('routes', () => {
     renderAt('/', 'production');
     await screen.findByRole('heading', { level: 1 });
     expect(screen.queryByTestId('breakpoint-helper')).toBeNull();
-    expect(screen.queryByRole('note', { name: 'Environment' })).toBeNull();
+    expect(screen.queryByRole('complementary', { name: 'Environment' })).toBeNull();
   });
 
   it('shows the server version and the core version in the footer', async () => {

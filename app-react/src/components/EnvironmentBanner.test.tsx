@@ -3,14 +3,16 @@ import { render, screen } from '@testing-library/react';
 import { EnvironmentBanner } from './EnvironmentBanner';
 
 describe('EnvironmentBanner', () => {
-  it("says 'Development' in development", () => {
+  it("says 'Development' in development, in a landmark of its own", () => {
     render(<EnvironmentBanner environment="development" />);
-    expect(screen.getByRole('note', { name: 'Environment' }).textContent).toBe('Development');
+    const banner = screen.getByRole('complementary', { name: 'Environment' });
+    expect(banner.textContent).toBe('Development');
+    expect(banner.className).toBe('env-banner env-banner--development');
   });
 
   it("says 'Staging' in staging", () => {
     render(<EnvironmentBanner environment="staging" />);
-    expect(screen.getByRole('note', { name: 'Environment' }).textContent).toBe('Staging');
+    expect(screen.getByRole('complementary', { name: 'Environment' }).textContent).toBe('Staging');
   });
 
   it('is hidden in production', () => {

@@ -11,8 +11,10 @@ export function EnvironmentBanner({ environment }: { environment: Environment })
   const label = LABELS[environment];
   if (!label) return null;
   return (
-    <div className={`env-banner env-banner--${environment}`} role="note" aria-label="Environment">
+    // A landmark of its own, outside the page's header, main and footer, so nothing on the
+    // page is outside a landmark (axe's "region" rule).
+    <aside className={`env-banner env-banner--${environment}`} aria-label="Environment">
       {label}
-    </div>
+    </aside>
   );
 }

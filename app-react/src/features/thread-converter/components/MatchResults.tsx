@@ -92,7 +92,12 @@ function MatchRow({
       <span className="match__thread">
         <strong className="match__name">{thread.name || thread.code}</strong>{' '}
         {thread.name && <span className="match__code">{thread.code}</span>}
-        {best && <span className="visually-hidden"> (best match)</span>}
+        {best && (
+          <>
+            {' '}
+            <span className="match__best">Best match</span>
+          </>
+        )}
         {spools !== undefined && <span className="chip match__owned">owned ×{Math.round(spools * 100) / 100}</span>}
         {thread.conflict && <span className="match__note">The chart lists this code with more than one colour.</span>}
       </span>
