@@ -29,6 +29,7 @@ mod m20261207_000016_storage;
 mod m20261207_000017_quote_designs;
 mod m20261207_000018_jobs;
 mod m20261208_000019_quote_documents;
+mod m20261209_000020_maintenance_intervals;
 
 #[derive(Debug)]
 pub struct Migrator;
@@ -56,6 +57,7 @@ impl MigratorTrait for Migrator {
             Box::new(m20261207_000017_quote_designs::Migration),
             Box::new(m20261207_000018_jobs::Migration),
             Box::new(m20261208_000019_quote_documents::Migration),
+            Box::new(m20261209_000020_maintenance_intervals::Migration),
         ]
     }
 }

@@ -1793,12 +1793,15 @@ export interface components {
         Due: {
             /** Format: int64 */
             at_stitches: number | null;
-            /** Format: date */
-            date: string;
+            /**
+             * Format: date
+             * @description `YYYY-MM-DD`; none for an interval in stitches alone.
+             */
+            date: string | null;
             kind: components["schemas"]["MaintenanceKind"];
         };
         DueView: components["schemas"]["Due"] & {
-            /** @description Never logged: counted from the purchase date (or from when the machine was added). */
+            /** @description Neither logged nor covered by a service: counted from when the machine was added. */
             never_done: boolean;
             /** @description Reached by date or by the stitch counter. */
             overdue: boolean;
@@ -1938,6 +1941,23 @@ export interface components {
              *     the catalogue's name and colour are imported.
              */
             warnings: components["schemas"]["FieldError"][];
+        };
+        /**
+         * @description How often one kind of maintenance is due on one machine: every `days`, or every `stitches` on
+         *     its counter, whichever comes first. With neither, that kind is not scheduled.
+         */
+        Interval: {
+            /**
+             * Format: int32
+             * @example 7
+             */
+            days?: number | null;
+            kind: components["schemas"]["MaintenanceKind"];
+            /**
+             * Format: int64
+             * @example 1000000
+             */
+            stitches?: number | null;
         };
         /** @description An inventory entry as the app shows it. */
         InventoryThread: {
@@ -2285,6 +2305,8 @@ export interface components {
             /** Format: int32 */
             heads?: number;
             hoops?: components["schemas"]["Hoop"][];
+            /** @description The maintenance schedule: an interval per kind, the default for each kind left out. */
+            intervals?: components["schemas"]["Interval"][];
             /** Format: int32 */
             max_spm?: number | null;
             model?: string;
@@ -2325,6 +2347,8 @@ export interface components {
             heads: number;
             hoops: components["schemas"]["Hoop"][];
             id: string;
+            /** @description How often each kind of maintenance is due on this machine (the defaults where none was set). */
+            intervals: components["schemas"]["Interval"][];
             /** @description Newest first; only in the answers about one machine. */
             maintenance?: components["schemas"]["LogEntry"][] | null;
             /** Format: int32 */

@@ -2,6 +2,7 @@ import { Link } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
 import { LowStock } from '@/features/inventory/components/LowStock';
+import { MaintenanceDue } from '@/features/inventory/components/MaintenanceDue';
 import { CreateTeamForm } from '@/features/teams/components/CreateTeamForm';
 import { useTeamStore } from '@/features/teams/store';
 import { roleLabels } from '@/features/teams/types';
@@ -39,6 +40,12 @@ export function DashboardPage() {
         <section className="card profile-section" aria-labelledby="dashboard-low">
           <h2 id="dashboard-low">Low stock</h2>
           <LowStock teamId={teamId} />
+        </section>
+      ) : null}
+      {team && teamId ? (
+        <section className="card profile-section" aria-labelledby="dashboard-maintenance">
+          <h2 id="dashboard-maintenance">Maintenance due</h2>
+          <MaintenanceDue teamId={teamId} />
         </section>
       ) : null}
       <section className="card profile-section" aria-labelledby="dashboard-tools">

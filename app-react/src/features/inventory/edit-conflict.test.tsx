@@ -57,6 +57,7 @@ function aMachine(extra: Partial<Machine> = {}): Machine {
     stitch_counter: null,
     due: [],
     maintenance: [],
+    intervals: [],
     ...extra,
   };
 }

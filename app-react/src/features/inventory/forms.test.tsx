@@ -42,6 +42,7 @@ function aMachine(extra: Partial<Machine> = {}): Machine {
     stitch_counter: null,
     due: [],
     maintenance: [],
+    intervals: [],
     ...extra,
   };
 }

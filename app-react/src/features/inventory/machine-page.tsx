@@ -1,10 +1,11 @@
-import { useId, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { Link, useNavigate } from 'react-router';
 
 import { LoadingStatus } from '@/components/LoadingStatus';
 import { FormAlert, FormStatus } from '@/components/form';
 import { pageTitle, paths } from '@/config/paths';
+import { today } from '@/lib/dates';
 import { wholeNumber } from '@/lib/text';
 import { isOffline, newWriteKey } from '@/lib/offline/writes';
 
@@ -24,12 +25,6 @@ import { type InventoryAccess, MAINTENANCE_KINDS, type Machine, type MachineDraf
 import { isEditConflict, useVersionedEdit } from './versioned-edit';
 
 const shown = (field: string) => (MACHINE_FIELDS as readonly string[]).includes(field) || field.startsWith('hoops[');
-
-/** Today as `YYYY-MM-DD`, in the person's own time zone. */
-export function today(now = new Date()): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${now.getFullYear()}-${pad(now.getMonth() + 1)}-${pad(now.getDate())}`;
-}
 
 /** `/inventory/machines/{machineId}`: one machine, its maintenance log and what is due next. */
 export function MachinePage({ teamId, canWrite, machineId }: InventoryAccess & { machineId: string }) {
@@ -182,6 +177,15 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
   });
   const { register, formState, setValue } = form;
   const { errors } = formState;
+  // One entry as typed is one write: its key is made anew only when the person changes a field,
+  // so a second press of the button (a double tap, online or offline) finds it sent already.
+  const [writes] = useState(() => ({ key: newWriteKey(), sent: new Set<string>() }));
+  useEffect(() => {
+    const watching = form.watch((_values, { type }) => {
+      if (type === 'change') writes.key = newWriteKey();
+    });
+    return () => watching.unsubscribe();
+  }, [form, writes]);
 
   const submit = onSubmit(async ({ performed_on: date, kind, stitch_counter: counter, notes }) => {
     // Typed as the machine shows it: "1,250,000" as well as "1250000".
@@ -190,12 +194,18 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
       show({ fields: { stitch_counter: 'Enter the counter as a whole number.' }, alert: null });
       return;
     }
+    const key = writes.key;
+    if (writes.sent.has(key)) {
+      setDone(`Already logged: ${kindLabels[kind].toLowerCase()} on ${date}. Change a field to log another.`);
+      return;
+    }
+    writes.sent.add(key);
     const write = {
       teamId,
       machineId: machine.id,
       machineName: machine.name,
       entry: { performed_on: date, kind, notes, stitch_counter: stitches },
-      writeKey: newWriteKey(),
+      writeKey: key,
     };
     const clear = () => {
       setValue('notes', '');
@@ -213,6 +223,8 @@ function MaintenanceLog({ teamId, machine, canWrite }: { teamId: string; machine
       setDone(`Logged ${kindLabels[kind].toLowerCase()} on ${date}.`);
       clear();
     } catch (error) {
+      // Not logged: the same entry may be sent again.
+      writes.sent.delete(key);
       show(problemsOf(error, ['performed_on', 'kind', 'notes', 'stitch_counter'], 'The maintenance could not be logged.'));
     }
   });

@@ -1,9 +1,12 @@
 //! Embroidery machines and their maintenance: what a machine is (heads, needles, speed, hoops),
 //! whether it runs, and when each kind of maintenance is next due.
 //!
-//! Next due comes from an interval per kind, in days and in stitches (the machine's stitch
-//! counter), whichever comes first. The defaults follow common maker advice for commercial
-//! machines, rounded to be easy to remember:
+//! Next due comes from the machine's interval for each kind, in days and in stitches (the
+//! machine's stitch counter), whichever comes first; either may be left out, and a kind with
+//! neither is not scheduled. A schedule counts from the last time that kind was done, or from the
+//! last service (which covers every kind), or else from the day the machine was added to Bobbin:
+//! nothing is overdue on a machine's first day. The defaults follow common maker advice for
+//! commercial machines, rounded to be easy to remember:
 //!
 //! | kind | every | or every |
 //! |---|---|---|
@@ -11,7 +14,7 @@
 //! | hook cleaning | 30 days | 5,000,000 stitches |
 //! | needle change | 90 days | 10,000,000 stitches |
 //! | service | 365 days | 100,000,000 stitches |
-//! | other | no interval | |
+//! | other | never scheduled | |
 
 use serde::{Deserialize, Serialize};
 use time::{Date, Duration, Month};
@@ -75,27 +78,58 @@ impl MaintenanceKind {
         }
     }
 
-    /// How often this kind is due: days, and stitches on the counter. `None` for `Other`.
-    pub fn interval(self) -> Option<(i64, u64)> {
-        match self {
-            Self::Oiling => Some((7, 1_000_000)),
-            Self::HookCleaning => Some((30, 5_000_000)),
-            Self::NeedleChange => Some((90, 10_000_000)),
-            Self::Service => Some((365, 100_000_000)),
-            Self::Other => None,
-        }
-    }
+    /// The kinds a machine has an interval for: all but `Other`.
+    pub const SCHEDULED: [Self; 4] = [Self::Oiling, Self::HookCleaning, Self::NeedleChange, Self::Service];
 
-    /// When this kind is next due, after the last time it was done (its date, and the stitch
-    /// counter then if it was read).
-    pub fn next_due(self, last_done: Date, counter_then: Option<u64>) -> Option<Due> {
-        let (days, stitches) = self.interval()?;
-        Some(Due {
-            kind: self,
-            date: last_done.checked_add(Duration::days(days)).unwrap_or(Date::MAX),
-            at_stitches: counter_then.map(|counter| counter.saturating_add(stitches)),
-        })
+    /// How often this kind is due on a machine nobody set otherwise. `None` for `Other`.
+    pub fn default_interval(self) -> Option<Interval> {
+        let (days, stitches) = match self {
+            Self::Oiling => (7, 1_000_000),
+            Self::HookCleaning => (30, 5_000_000),
+            Self::NeedleChange => (90, 10_000_000),
+            Self::Service => (365, 100_000_000),
+            Self::Other => return None,
+        };
+        Some(Interval { kind: self, days: Some(days), stitches: Some(stitches) })
     }
+}
+
+/// The longest interval in days: ten years.
+pub const INTERVAL_DAYS_MAX: u32 = 3_650;
+/// The shortest interval in stitches: a few minutes of stitching.
+pub const INTERVAL_STITCHES_MIN: u64 = 1_000;
+
+/// How often one kind of maintenance is due on one machine: every `days`, or every `stitches` on
+/// its counter, whichever comes first. With neither, that kind is not scheduled.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
+pub struct Interval {
+    pub kind: MaintenanceKind,
+    #[cfg_attr(feature = "openapi", schema(example = 7))]
+    pub days: Option<u32>,
+    #[cfg_attr(feature = "openapi", schema(example = 1_000_000))]
+    pub stitches: Option<u64>,
+}
+
+impl Interval {
+    /// When this kind is next due, counted from `from` (when it was last done, or the machine's
+    /// start) and the stitch counter then, if it was read. `None` when nothing marks it: no
+    /// interval, or one in stitches alone with no counter reading to count from.
+    pub fn next_due(&self, from: Date, counter_then: Option<u64>) -> Option<Due> {
+        let date = self.days.map(|days| from.checked_add(Duration::days(days.into())).unwrap_or(Date::MAX));
+        let at_stitches = self.stitches.zip(counter_then).map(|(every, then)| then.saturating_add(every));
+        (date.is_some() || at_stitches.is_some()).then_some(Due { kind: self.kind, date, at_stitches })
+    }
+}
+
+/// One interval for each scheduled kind: the ones given, the defaults for the others.
+pub fn with_defaults(given: &[Interval]) -> Vec<Interval> {
+    MaintenanceKind::SCHEDULED
+        .into_iter()
+        .filter_map(|kind| {
+            given.iter().find(|set| set.kind == kind).copied().or_else(|| kind.default_interval())
+        })
+        .collect()
 }
 
 /// When maintenance of one kind is next due: by `date`, or once the stitch counter passes
@@ -104,18 +138,67 @@ impl MaintenanceKind {
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 pub struct Due {
     pub kind: MaintenanceKind,
-    #[cfg_attr(feature = "openapi", schema(value_type = String, format = Date))]
-    #[serde(with = "iso_date")]
-    pub date: Date,
+    /// `YYYY-MM-DD`; none for an interval in stitches alone.
+    #[cfg_attr(feature = "openapi", schema(value_type = Option<String>, format = Date))]
+    #[serde(with = "iso_date::option")]
+    pub date: Option<Date>,
     pub at_stitches: Option<u64>,
 }
 
 impl Due {
     /// Whether it is due now: the date is reached, or the counter is past its mark.
     pub fn is_due(&self, today: Date, counter_now: Option<u64>) -> bool {
-        today >= self.date
+        self.date.is_some_and(|date| today >= date)
             || matches!((self.at_stitches, counter_now), (Some(mark), Some(now)) if now >= mark)
     }
+}
+
+/// The last time one kind of maintenance was done on a machine: when, and its counter then.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LastDone {
+    pub kind: MaintenanceKind,
+    pub on: Date,
+    pub counter: Option<u64>,
+}
+
+/// One line of a machine's schedule.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Scheduled {
+    pub due: Due,
+    /// Reached by date or by the stitch counter.
+    pub overdue: bool,
+    /// Never done, nor a service since the machine was added: counted from when it was added.
+    pub never_done: bool,
+}
+
+/// What is due on a machine with `intervals`, added to Bobbin on `added`, whose log's latest
+/// entry of each kind is `last`, with its counter at `counter_now`: soonest first. Each kind
+/// counts from whichever is latest of its own last entry, the last service, and `added`.
+pub fn schedule(
+    intervals: &[Interval],
+    added: Date,
+    last: &[LastDone],
+    counter_now: Option<u64>,
+    today: Date,
+) -> Vec<Scheduled> {
+    let service = last.iter().find(|done| done.kind == MaintenanceKind::Service);
+    let mut due: Vec<Scheduled> = intervals
+        .iter()
+        .filter_map(|interval| {
+            let own = last.iter().find(|done| done.kind == interval.kind);
+            let latest = [own, service].into_iter().flatten().max_by_key(|done| done.on);
+            let (from, counter_then) = match latest {
+                Some(done) if done.on >= added => (done.on, done.counter),
+                // Logged with an earlier date than the machine was added (a history typed in).
+                Some(done) => (added, done.counter),
+                None => (added, None),
+            };
+            let due = interval.next_due(from, counter_then)?;
+            Some(Scheduled { overdue: due.is_due(today, counter_now), never_done: latest.is_none(), due })
+        })
+        .collect();
+    due.sort_by_key(|line| (line.due.date.is_none(), line.due.date));
+    due
 }
 
 /// A hoop or sewing field, in millimetres.
@@ -156,6 +239,9 @@ pub struct MachineDraft {
     pub purchase_date: Option<String>,
     #[serde(default)]
     pub notes: String,
+    /// The maintenance schedule: an interval per kind, the default for each kind left out.
+    #[serde(default)]
+    pub intervals: Vec<Interval>,
 }
 
 fn one() -> u32 {
@@ -181,6 +267,8 @@ pub struct Machine {
     pub status: MachineStatus,
     pub purchase_date: Option<Date>,
     pub notes: String,
+    /// One for each scheduled kind ([`with_defaults`]).
+    pub intervals: Vec<Interval>,
 }
 
 /// One problem with one field; `field` is the draft's field name (`hoops[2].width_mm` for a hoop).
@@ -262,6 +350,7 @@ impl MachineDraft {
         if self.notes.trim().chars().count() > NOTES_MAX_CHARS {
             problem("notes", "too_long", format!("Use at most {NOTES_MAX_CHARS} characters."));
         }
+        check_intervals(&self.intervals, &mut problem);
         if !problems.is_empty() {
             return Err(problems);
         }
@@ -282,7 +371,30 @@ impl MachineDraft {
             status: self.status,
             purchase_date,
             notes: self.notes.trim().to_owned(),
+            intervals: with_defaults(&self.intervals),
         })
+    }
+}
+
+/// Each interval's problems: `Other` has none, each kind one, days and stitches in range.
+fn check_intervals(intervals: &[Interval], problem: &mut impl FnMut(&str, &'static str, String)) {
+    for (index, interval) in intervals.iter().enumerate() {
+        let field = |name: &str| format!("intervals[{index}].{name}");
+        if interval.kind == MaintenanceKind::Other {
+            problem(&field("kind"), "not_scheduled", "\"Other\" maintenance has no interval.".to_owned());
+        } else if intervals[..index].iter().any(|before| before.kind == interval.kind) {
+            problem(&field("kind"), "repeated", "Give each kind of maintenance one interval.".to_owned());
+        }
+        if interval.days.is_some_and(|days| !(1..=INTERVAL_DAYS_MAX).contains(&days)) {
+            problem(&field("days"), "out_of_range", format!("Use 1 to {INTERVAL_DAYS_MAX} days."));
+        }
+        if interval.stitches.is_some_and(|n| !(INTERVAL_STITCHES_MIN..=STITCH_COUNTER_MAX).contains(&n)) {
+            problem(
+                &field("stitches"),
+                "out_of_range",
+                format!("Use at least {INTERVAL_STITCHES_MIN} stitches."),
+            );
+        }
     }
 }
 
@@ -335,6 +447,31 @@ pub mod iso_date {
     pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Date, D::Error> {
         let raw = String::deserialize(deserializer)?;
         super::parse_date(&raw).map_err(D::Error::custom)
+    }
+
+    /// Optional dates: `null` for none.
+    pub mod option {
+        use serde::{Deserialize, Deserializer, Serializer, de::Error};
+        use time::Date;
+
+        /// # Errors
+        ///
+        /// Never, in practice: writing to a serializer.
+        pub fn serialize<S: Serializer>(date: &Option<Date>, serializer: S) -> Result<S::Ok, S::Error> {
+            match date {
+                Some(date) => super::serialize(date, serializer),
+                None => serializer.serialize_none(),
+            }
+        }
+
+        /// # Errors
+        ///
+        /// When the text is not a `YYYY-MM-DD` date.
+        pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<Option<Date>, D::Error> {
+            Option::<String>::deserialize(deserializer)?
+                .map(|raw| super::super::parse_date(&raw).map_err(D::Error::custom))
+                .transpose()
+        }
     }
 }
 
@@ -402,17 +539,112 @@ mod tests {
         }
     }
 
+    fn oiling() -> Interval {
+        MaintenanceKind::Oiling.default_interval().unwrap()
+    }
+
     #[test]
     fn maintenance_is_due_by_date_or_by_stitches_whichever_first() {
-        let due = MaintenanceKind::Oiling.next_due(date!(2026 - 01 - 01), Some(2_000_000)).unwrap();
-        assert_eq!(due.date, date!(2026 - 01 - 08));
+        let due = oiling().next_due(date!(2026 - 01 - 01), Some(2_000_000)).unwrap();
+        assert_eq!(due.date, Some(date!(2026 - 01 - 08)));
         assert_eq!(due.at_stitches, Some(3_000_000));
         assert!(!due.is_due(date!(2026 - 01 - 07), Some(2_999_999)));
         assert!(due.is_due(date!(2026 - 01 - 08), None), "the date came");
         assert!(due.is_due(date!(2026 - 01 - 02), Some(3_000_000)), "the stitches came first");
-        let service = MaintenanceKind::Service.next_due(date!(2026 - 01 - 01), None).unwrap();
-        assert_eq!(service.date, date!(2027 - 01 - 01));
+        let service = MaintenanceKind::Service.default_interval().unwrap();
+        let service = service.next_due(date!(2026 - 01 - 01), None).unwrap();
+        assert_eq!(service.date, Some(date!(2027 - 01 - 01)));
         assert_eq!(service.at_stitches, None);
-        assert!(MaintenanceKind::Other.next_due(date!(2026 - 01 - 01), None).is_none());
+        assert!(MaintenanceKind::Other.default_interval().is_none());
+    }
+
+    #[test]
+    fn an_interval_may_be_days_or_stitches_alone_or_neither() {
+        let stitches_only = Interval { days: None, ..oiling() };
+        assert_eq!(
+            stitches_only.next_due(date!(2026 - 01 - 01), None),
+            None,
+            "no counter read to count from"
+        );
+        assert_eq!(
+            stitches_only.next_due(date!(2026 - 01 - 01), Some(10)).map(|due| (due.date, due.at_stitches)),
+            Some((None, Some(1_000_010)))
+        );
+        let off = Interval { days: None, stitches: None, ..oiling() };
+        assert_eq!(off.next_due(date!(2026 - 01 - 01), Some(10)), None);
+    }
+
+    // Issue 52: "A machine entered a minute ago shows 'Hook cleaning, Needle change, Service ...
+    // overdue', counted from its purchase date ... A schedule counts from when the machine was
+    // added or last serviced, so nothing is overdue on day one."
+    #[test]
+    fn nothing_is_overdue_on_a_machine_added_today_whatever_its_purchase_date() {
+        let today = date!(2026 - 12 - 07);
+        let schedule = schedule(&with_defaults(&[]), today, &[], None, today);
+        assert_eq!(schedule.len(), 4);
+        assert!(schedule.iter().all(|line| !line.overdue && line.never_done));
+        assert_eq!(schedule[0].due.kind, MaintenanceKind::Oiling);
+        assert_eq!(schedule[0].due.date, Some(date!(2026 - 12 - 14)));
+        assert_eq!(schedule[3].due.date, Some(date!(2027 - 12 - 07)));
+    }
+
+    #[test]
+    fn a_service_restarts_every_schedule_and_each_kind_counts_from_its_own_last_entry() {
+        let added = date!(2026 - 01 - 01);
+        let today = date!(2026 - 06 - 01);
+        let last = [
+            LastDone { kind: MaintenanceKind::Oiling, on: date!(2026 - 05 - 30), counter: Some(9_000_000) },
+            LastDone { kind: MaintenanceKind::Service, on: date!(2026 - 05 - 20), counter: Some(8_000_000) },
+            LastDone { kind: MaintenanceKind::NeedleChange, on: date!(2026 - 01 - 10), counter: None },
+        ];
+        let lines = schedule(&with_defaults(&[]), added, &last, Some(9_100_000), today);
+        let line = |kind| *lines.iter().find(|line| line.due.kind == kind).unwrap();
+        // Oiled two days ago: its own entry is later than the service.
+        assert_eq!(line(MaintenanceKind::Oiling).due.date, Some(date!(2026 - 06 - 06)));
+        assert_eq!(line(MaintenanceKind::Oiling).due.at_stitches, Some(10_000_000));
+        // Needles were changed in January, but the service in May covered them.
+        assert_eq!(line(MaintenanceKind::NeedleChange).due.date, Some(date!(2026 - 08 - 18)));
+        assert!(!line(MaintenanceKind::NeedleChange).overdue);
+        // Never logged on its own, but the service counts.
+        assert!(!line(MaintenanceKind::HookCleaning).never_done);
+        assert_eq!(line(MaintenanceKind::HookCleaning).due.at_stitches, Some(13_000_000));
+        assert!(lines.iter().all(|line| !line.overdue));
+        // The counter past hook cleaning's mark makes it overdue before its date.
+        let lines = schedule(&with_defaults(&[]), added, &last, Some(13_000_000), today);
+        assert!(lines.iter().any(|line| line.due.kind == MaintenanceKind::HookCleaning && line.overdue));
+    }
+
+    #[test]
+    fn a_machine_keeps_its_own_intervals_and_the_defaults_for_the_kinds_left_out() {
+        let mut typed = draft();
+        typed.intervals = vec![Interval { kind: MaintenanceKind::Oiling, days: Some(1), stitches: None }];
+        let machine = typed.parse().unwrap();
+        assert_eq!(machine.intervals.len(), 4);
+        assert_eq!(
+            machine.intervals[0],
+            Interval { kind: MaintenanceKind::Oiling, days: Some(1), stitches: None }
+        );
+        assert_eq!(machine.intervals[1], MaintenanceKind::HookCleaning.default_interval().unwrap());
+    }
+
+    #[test]
+    fn a_bad_interval_is_named_by_its_place() {
+        let mut typed = draft();
+        typed.intervals = vec![
+            Interval { kind: MaintenanceKind::Oiling, days: Some(0), stitches: Some(10) },
+            Interval { kind: MaintenanceKind::Oiling, days: None, stitches: None },
+            Interval { kind: MaintenanceKind::Other, days: Some(5), stitches: None },
+        ];
+        let fields: Vec<(String, &str)> =
+            typed.parse().unwrap_err().into_iter().map(|p| (p.field, p.code)).collect();
+        assert_eq!(
+            fields,
+            [
+                ("intervals[0].days".to_owned(), "out_of_range"),
+                ("intervals[0].stitches".to_owned(), "out_of_range"),
+                ("intervals[1].kind".to_owned(), "repeated"),
+                ("intervals[2].kind".to_owned(), "not_scheduled"),
+            ]
+        );
     }
 }

@@ -25,6 +25,8 @@ pub struct Model {
     /// `YYYY-MM-DD`.
     pub purchase_date: Option<String>,
     pub notes: String,
+    /// JSON text: a list of `Interval`, one per kind set (`[]`: the defaults).
+    pub maintenance_intervals: String,
     pub version: i32,
     pub updated_by: Option<UserId>,
     pub created_at: OffsetDateTime,

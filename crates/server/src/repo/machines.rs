@@ -9,7 +9,9 @@ use crate::entity::ids::{LogPublicId, MachinePublicId};
 use crate::repo::RepoError;
 use std::collections::HashMap;
 
-use bobbin_core::inventory::machine::{Machine, MaintenanceKind, format_date, parse_date};
+use bobbin_core::inventory::machine::{
+    Interval, Machine, MaintenanceKind, format_date, parse_date, with_defaults,
+};
 use sea_orm::{
     ActiveModelTrait as _, ActiveValue::Set, ColumnTrait as _, ConnectionTrait, DatabaseTransaction,
     EntityTrait as _, PaginatorTrait as _, QueryFilter as _, QueryOrder as _, QuerySelect as _, UpdateMany,
@@ -330,6 +332,7 @@ fn active_of(machine: &Machine) -> Result<machine::ActiveModel, RepoError> {
         status: Set(machine.status.into()),
         purchase_date: Set(machine.purchase_date.map(format_date)),
         notes: Set(machine.notes.clone()),
+        maintenance_intervals: Set(serde_json::to_string(&machine.intervals).map_err(anyhow::Error::from)?),
         ..Default::default()
     })
 }
@@ -405,6 +408,10 @@ fn stored_of(row: machine::Model, log: &[machine_maintenance::Model]) -> Result<
                 .transpose()
                 .map_err(|_| broken("purchase date"))?,
             notes: row.notes,
+            intervals: with_defaults(
+                &serde_json::from_str::<Vec<Interval>>(&row.maintenance_intervals)
+                    .map_err(|_| broken("maintenance intervals"))?,
+            ),
         },
         version: row.version,
         created_at: row.created_at,

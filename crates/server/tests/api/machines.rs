@@ -35,14 +35,21 @@ async fn a_machine_is_added_edited_from_its_version_and_its_maintenance_logged(
         ["oiling", "hook_cleaning", "needle_change", "service"],
         "soonest first, `other` has no interval"
     );
+    // Issue 52: "A schedule counts from when the machine was added or last serviced, so nothing
+    // is overdue on day one" (bought in 2025, added today).
+    let today = time::OffsetDateTime::now_utc().date();
+    let iso = |d: time::Date| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
     assert_eq!(machine["due"][0]["never_done"], true);
-    assert_eq!(machine["due"][0]["date"], "2025-06-08", "counted from the purchase date");
-    assert_eq!(machine["due"][0]["overdue"], true);
+    assert_eq!(machine["due"][0]["date"], iso(today + time::Duration::days(7)), "counted from today");
+    assert!(machine["due"].as_array().unwrap().iter().all(|due| due["overdue"] == false), "{machine}");
+    assert_eq!(
+        machine["intervals"][0],
+        json!({ "kind": "oiling", "days": 7, "stitches": 1_000_000 }),
+        "the defaults of each kind"
+    );
     let id = machine["id"].as_str().unwrap().to_owned();
 
     // Oiled today, with the stitch counter read: next oiling in 7 days or 1,000,000 stitches.
-    let today = time::OffsetDateTime::now_utc().date();
-    let iso = |d: time::Date| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
     let logged = app
         .api_post(&owner, &format!("{machines}/{id}/maintenance"), json!({ "performed_on": iso(today), "kind": "oiling", "stitch_counter": 2_000_000, "notes": "Hook oiled" }))
         .await;
@@ -99,6 +106,94 @@ async fn a_machine_is_added_edited_from_its_version_and_its_maintenance_logged(
         .assert_api_error(StatusCode::NOT_FOUND, "not_found");
     app.api_delete(&owner, &format!("{machines}/{id}")).await.assert_status(StatusCode::NO_CONTENT);
     assert_eq!(app.api_get(&owner, &machines).await.body["machines"], json!([]));
+}
+
+// Issue 52: "Intervals can be set per machine, in days and/or stitches, with sensible defaults by
+// kind."
+#[rstest]
+#[tokio::test]
+async fn each_machine_keeps_its_own_intervals_and_a_service_restarts_every_schedule(
+    #[values(Backend::Sqlite, Backend::Postgres)] backend: Backend,
+) {
+    let app = spawn_app(backend).await;
+    let owner = app.person("owner").await;
+    let team = app.team(&owner, "Stitch & Co").await;
+    let machines = format!("/teams/{team}/machines");
+    let today = time::OffsetDateTime::now_utc().date();
+    let iso = |d: time::Date| format!("{:04}-{:02}-{:02}", d.year(), u8::from(d.month()), d.day());
+    let body = json!({
+        "name": "Brother PR1050X",
+        "intervals": [
+            { "kind": "oiling", "days": 2, "stitches": null },
+            { "kind": "needle_change", "days": null, "stitches": 2_000_000 },
+            { "kind": "service", "days": null, "stitches": null },
+        ]
+    });
+    let added = app.api_post(&owner, &machines, body.clone()).await;
+    let machine = added.assert_status(StatusCode::CREATED)["machine"].clone();
+    assert_eq!(
+        machine["intervals"],
+        json!([
+            { "kind": "oiling", "days": 2, "stitches": null },
+            { "kind": "hook_cleaning", "days": 30, "stitches": 5_000_000 },
+            { "kind": "needle_change", "days": null, "stitches": 2_000_000 },
+            { "kind": "service", "days": null, "stitches": null },
+        ]),
+        "the kinds left out keep their defaults"
+    );
+    // Needles by stitches alone have no mark until the counter is read; service is not scheduled.
+    let due = |machine: &Value| -> Vec<(String, Value, Value)> {
+        machine["due"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| (d["kind"].as_str().unwrap().to_owned(), d["date"].clone(), d["at_stitches"].clone()))
+            .collect()
+    };
+    assert_eq!(
+        due(&machine),
+        [
+            ("oiling".to_owned(), json!(iso(today + time::Duration::days(2))), Value::Null),
+            ("hook_cleaning".to_owned(), json!(iso(today + time::Duration::days(30))), Value::Null),
+        ]
+    );
+    let id = machine["id"].as_str().unwrap().to_owned();
+
+    // A service, with the counter read, counts for every kind.
+    app.api_post(
+        &owner,
+        &format!("{machines}/{id}/maintenance"),
+        json!({ "performed_on": iso(today), "kind": "service", "stitch_counter": 40_000_000 }),
+    )
+    .await
+    .assert_status(StatusCode::CREATED);
+    let serviced = app.api_get(&owner, &format!("{machines}/{id}")).await.body["machine"].clone();
+    assert_eq!(
+        due(&serviced),
+        [
+            ("oiling".to_owned(), json!(iso(today + time::Duration::days(2))), Value::Null),
+            ("hook_cleaning".to_owned(), json!(iso(today + time::Duration::days(30))), json!(45_000_000)),
+            ("needle_change".to_owned(), Value::Null, json!(42_000_000)),
+        ]
+    );
+    assert!(serviced["due"].as_array().unwrap().iter().all(|d| d["never_done"] == false));
+
+    // Changed in an edit; a bad one names its place.
+    let mut edit = body.clone();
+    edit["intervals"] = json!([{ "kind": "oiling", "days": 14, "stitches": 500_000 }]);
+    edit["version"] = serviced["version"].clone();
+    let edited = app.api(&owner, Method::PUT, &format!("{machines}/{id}"), Some(edit)).await;
+    assert_eq!(
+        edited.assert_status(StatusCode::OK)["machine"]["intervals"][0],
+        json!({ "kind": "oiling", "days": 14, "stitches": 500_000 })
+    );
+    let bad = app
+        .api_post(&owner, &machines, json!({ "name": "X", "intervals": [{ "kind": "oiling", "days": 0 }, { "kind": "other", "days": 3 }] }))
+        .await;
+    bad.assert_api_error(StatusCode::UNPROCESSABLE_ENTITY, "validation_failed");
+    let fields: Vec<&str> =
+        bad.body["fields"].as_array().unwrap().iter().map(|f| f["field"].as_str().unwrap()).collect();
+    assert_eq!(fields, ["intervals[0].days", "intervals[1].kind"]);
 }
 
 #[rstest]

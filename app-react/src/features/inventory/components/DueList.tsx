@@ -1,11 +1,12 @@
 import { type DueView, kindLabels } from '../types';
 
-/** "Oiling: due 2026-12-01 or at 1,200,000 stitches — overdue". */
+/** "Oiling: due 2026-12-01 or at 1,200,000 stitches — overdue" (a schedule in stitches alone
+ * has no date). */
 export function dueText(due: DueView): string {
-  const stitches = due.at_stitches === null ? '' : ` or at ${due.at_stitches.toLocaleString('en')} stitches`;
+  const when = [due.date ?? null, due.at_stitches === null ? null : `at ${due.at_stitches.toLocaleString('en')} stitches`].filter(Boolean);
   const state = due.overdue ? ' — overdue' : '';
   const never = due.never_done ? ' (never logged)' : '';
-  return `${kindLabels[due.kind]}: due ${due.date}${stitches}${never}${state}`;
+  return `${kindLabels[due.kind]}: due ${when.join(' or ')}${never}${state}`;
 }
 
 /** When each kind of maintenance is next due, soonest first; overdue ones stand out. */

@@ -2,15 +2,24 @@ import { useId } from 'react';
 import { useFieldArray } from 'react-hook-form';
 
 import { FormAlert, FormStatus } from '@/components/form';
+import { wholeNumber } from '@/lib/text';
 
 import { NOT_A_NUMBER, type FormProblems, numberOf } from '../errors';
 import { useInventoryForm } from '../form';
-import { MACHINE_STATUSES, type Machine, type MachineDraft, type MachineStatus, statusLabels } from '../types';
+import {
+  MACHINE_STATUSES,
+  type Machine,
+  type MachineDraft,
+  type MachineStatus,
+  type MaintenanceKind,
+  kindLabels,
+  statusLabels,
+} from '../types';
 import { SelectField, TextAreaField, TextField } from './Field';
 
 const TEXTS = ['name', 'brand', 'model', 'serial_number', 'purchase_date', 'notes'] as const;
 const NUMBERS = ['heads', 'needles_per_head', 'max_spm', 'typical_spm'] as const;
-export const MACHINE_FIELDS = [...TEXTS, ...NUMBERS, 'status', 'hoops'] as const;
+export const MACHINE_FIELDS = [...TEXTS, ...NUMBERS, 'status', 'hoops', 'intervals'] as const;
 
 interface HoopValues {
   name: string;
@@ -18,10 +27,20 @@ interface HoopValues {
   height_mm: string;
 }
 
+/** How often one kind of maintenance is due, as typed: blank for "not by this". */
+interface IntervalValues {
+  kind: MaintenanceKind;
+  days: string;
+  stitches: string;
+}
+
 type Values = Record<(typeof TEXTS)[number] | (typeof NUMBERS)[number], string> & { status: MachineStatus };
 
-/** Everything the form holds: the fields as typed, and the hoops. */
-export type MachineValues = Values & { hoops: HoopValues[] };
+/**
+ * Everything the form holds: the fields as typed, the hoops, and the maintenance intervals (the
+ * machine's own: none while adding one, which then gets the defaults of each kind).
+ */
+export type MachineValues = Values & { hoops: HoopValues[]; intervals: IntervalValues[] };
 
 /** What each field is called on the form, for the comparison after a clash. */
 export const MACHINE_LABELS: Record<(typeof MACHINE_FIELDS)[number], string> = {
@@ -37,6 +56,7 @@ export const MACHINE_LABELS: Record<(typeof MACHINE_FIELDS)[number], string> = {
   typical_spm: 'Typical stitches per minute',
   status: 'Status',
   hoops: 'Hoops',
+  intervals: 'Maintenance intervals',
 };
 
 /** The form's values for `machine`; empty ones to add a machine. */
@@ -59,18 +79,33 @@ export function machineValuesOf(machine: Machine | undefined): MachineValues {
       width_mm: String(hoop.width_mm),
       height_mm: String(hoop.height_mm),
     })),
+    intervals: (machine?.intervals ?? []).map((interval) => ({
+      kind: interval.kind,
+      days: s(interval.days),
+      stitches: s(interval.stitches),
+    })),
   };
+}
+
+/** "Oiling every 7 days or 1,000,000 stitches". */
+function intervalText({ kind, days, stitches }: IntervalValues): string {
+  const every = [days.trim() && `${days.trim()} days`, stitches.trim() && `${stitches.trim()} stitches`].filter(Boolean);
+  return `${kindLabels[kind]} ${every.length > 0 ? `every ${every.join(' or ')}` : 'not scheduled'}`;
 }
 
 /** Each field as the person reads it: the status by its label, the hoops in one line. */
 export function machineTexts(values: MachineValues): Record<string, string> {
   const hoop = (h: HoopValues) => `${h.name.trim() ? `${h.name.trim()} ` : ''}${h.width_mm} × ${h.height_mm} mm`;
-  const { hoops, status, ...fields } = values;
-  return { ...fields, status: statusLabels[status], hoops: hoops.map(hoop).join(', ') };
+  const { hoops, status, intervals, ...fields } = values;
+  return { ...fields, status: statusLabels[status], hoops: hoops.map(hoop).join(', '), intervals: intervals.map(intervalText).join('; ') };
 }
 
 /** The draft to send, or the fields that cannot be read. */
-export function draftOf(values: Values, hoops: HoopValues[]): { draft: MachineDraft } | { fields: Record<string, string> } {
+export function draftOf(
+  values: Values,
+  hoops: HoopValues[],
+  intervals: IntervalValues[] = [],
+): { draft: MachineDraft } | { fields: Record<string, string> } {
   const fields: Record<string, string> = {};
   const whole = (field: string, raw: string) => {
     const value = numberOf(raw);
@@ -78,6 +113,13 @@ export function draftOf(values: Values, hoops: HoopValues[]): { draft: MachineDr
       fields[field] = 'Enter a whole number.';
       return null;
     }
+    return value;
+  };
+  // A count of stitches, typed as the machine shows it: "1,000,000" as well as "1000000".
+  const grouped = (field: string, raw: string) => {
+    if (raw.trim() === '') return null;
+    const value = wholeNumber(raw);
+    if (value === null) fields[field] = 'Enter a whole number of stitches.';
     return value;
   };
   if (values.name.trim() === '') fields.name = 'Give the machine a name, e.g. "Tajima 6-head".';
@@ -98,6 +140,11 @@ export function draftOf(values: Values, hoops: HoopValues[]): { draft: MachineDr
     status: values.status,
     purchase_date: values.purchase_date || null,
     notes: values.notes,
+    intervals: intervals.map((interval, index) => ({
+      kind: interval.kind,
+      days: whole(`intervals[${index}].days`, interval.days),
+      stitches: grouped(`intervals[${index}].stitches`, interval.stitches),
+    })),
   };
   return Object.keys(fields).length > 0 ? { fields } : { draft };
 }
@@ -141,9 +188,10 @@ export function MachineForm({
   const { register, control, formState } = form;
   const { errors } = formState;
   const hoops = useFieldArray({ control, name: 'hoops' });
+  const intervals = useFieldArray({ control, name: 'intervals' });
 
   const submit = onSubmit(async (values) => {
-    const parsed = draftOf(values, values.hoops);
+    const parsed = draftOf(values, values.hoops, values.intervals);
     if ('fields' in parsed) {
       show({ fields: parsed.fields, alert: null });
       return;
@@ -228,6 +276,35 @@ export function MachineForm({
           </button>
         ) : null}
       </fieldset>
+      {intervals.fields.length > 0 ? (
+        <fieldset className="interval-fields">
+          <legend>Maintenance schedule</legend>
+          <p className="muted">
+            Each is due after the days or the stitches on the counter, whichever comes first, counted from the last time it was done (a
+            service counts for all). Leave both blank for maintenance you do not schedule.
+          </p>
+          {intervals.fields.map((interval, index) => (
+            <div className="field-row" key={interval.id}>
+              <TextField
+                id={`${id}-interval-${interval.kind}-days`}
+                label={`${kindLabels[interval.kind]} every (days)`}
+                inputMode="numeric"
+                readOnly={!canWrite}
+                error={errors.intervals?.[index]?.days?.message}
+                {...register(`intervals.${index}.days`)}
+              />
+              <TextField
+                id={`${id}-interval-${interval.kind}-stitches`}
+                label={`${kindLabels[interval.kind]} every (stitches)`}
+                inputMode="numeric"
+                readOnly={!canWrite}
+                error={errors.intervals?.[index]?.stitches?.message}
+                {...register(`intervals.${index}.stitches`)}
+              />
+            </div>
+          ))}
+        </fieldset>
+      ) : null}
       <TextAreaField id={`${id}-notes`} label="Notes" rows={3} error={errors.notes?.message} readOnly={!canWrite} {...register('notes')} />
       {children}
       <FormAlert message={alert} />

@@ -12,11 +12,11 @@ use axum::{
     response::{IntoResponse, Response},
 };
 use bobbin_core::inventory::machine::{
-    Due, Hoop, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind, STITCH_COUNTER_MAX, format_date,
-    parse_date,
+    Due, Hoop, Interval, LastDone, MachineDraft, MachineProblem, MachineStatus, MaintenanceKind,
+    STITCH_COUNTER_MAX, format_date, parse_date, schedule,
 };
 use serde::{Deserialize, Serialize};
-use time::{Date, OffsetDateTime};
+use time::OffsetDateTime;
 use utoipa::ToSchema;
 
 use crate::{
@@ -54,6 +54,8 @@ pub struct MachineView {
     pub updated_at: OffsetDateTime,
     /// The highest stitch counter reading logged.
     pub stitch_counter: Option<u64>,
+    /// How often each kind of maintenance is due on this machine (the defaults where none was set).
+    pub intervals: Vec<Interval>,
     /// When each kind of maintenance is next due, soonest first.
     pub due: Vec<DueView>,
     /// Newest first; only in the answers about one machine.
@@ -67,7 +69,7 @@ pub struct DueView {
     pub due: Due,
     /// Reached by date or by the stitch counter.
     pub overdue: bool,
-    /// Never logged: counted from the purchase date (or from when the machine was added).
+    /// Neither logged nor covered by a service: counted from when the machine was added.
     pub never_done: bool,
 }
 
@@ -317,15 +319,19 @@ pub(crate) fn entry_view(record: &LogRecord) -> LogEntry {
 pub(crate) struct LogFacts {
     counter: Option<u64>,
     /// The newest entry of each kind logged: when, and the counter then.
-    last: Vec<(MaintenanceKind, Date, Option<u64>)>,
+    last: Vec<LastDone>,
 }
 
 impl LogFacts {
     /// Counts `entry`, which is older than every entry counted before it.
     pub(crate) fn add(&mut self, entry: &LogRecord) {
         self.counter = self.counter.max(entry.stitch_counter);
-        if !self.last.iter().any(|(kind, ..)| *kind == entry.kind) {
-            self.last.push((entry.kind, entry.performed_on, entry.stitch_counter));
+        if !self.last.iter().any(|done| done.kind == entry.kind) {
+            self.last.push(LastDone {
+                kind: entry.kind,
+                on: entry.performed_on,
+                counter: entry.stitch_counter,
+            });
         }
     }
 }
@@ -343,21 +349,11 @@ pub(crate) fn view(stored: StoredMachine, with_log: bool) -> MachineView {
 pub(crate) fn view_with(stored: StoredMachine, facts: &LogFacts, with_log: bool) -> MachineView {
     let StoredMachine { public_id, machine, version, created_at, updated_at, log } = stored;
     let counter = facts.counter;
-    let since = machine.purchase_date.unwrap_or(created_at.date());
     let today = OffsetDateTime::now_utc().date();
-    let mut due: Vec<DueView> = MaintenanceKind::ALL
+    let due = schedule(&machine.intervals, created_at.date(), &facts.last, counter, today)
         .into_iter()
-        .filter_map(|kind| {
-            let last = facts.last.iter().find(|(done, ..)| *done == kind);
-            let (date, counter_then, never_done) = match last {
-                Some(&(_, performed_on, counter_then)) => (performed_on, counter_then, false),
-                None => (since, None, true),
-            };
-            let due = kind.next_due(date, counter_then)?;
-            Some(DueView { overdue: due.is_due(today, counter), never_done, due })
-        })
+        .map(|line| DueView { due: line.due, overdue: line.overdue, never_done: line.never_done })
         .collect();
-    due.sort_by_key(|d| d.due.date);
     MachineView {
         id: public_id,
         name: machine.name,
@@ -375,6 +371,7 @@ pub(crate) fn view_with(stored: StoredMachine, facts: &LogFacts, with_log: bool)
         version,
         updated_at,
         stitch_counter: counter,
+        intervals: machine.intervals,
         due,
         maintenance: with_log.then(|| log.iter().map(entry_view).collect()),
     }
