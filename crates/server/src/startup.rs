@@ -45,6 +45,10 @@ pub struct Application {
     _lock: Option<ServerLock>,
 }
 
+/// Where a development server without `BOBBIN_CONTACT_EMAIL` sends the contact page's messages:
+/// a `.localhost` address, which no mail server delivers, seen in the development mailbox.
+pub const DEVELOPMENT_CONTACT: &str = "contact@bobbin.localhost";
+
 impl Application {
     /// Opens (and creates) the database, applies pending migrations and binds the listener.
     pub async fn build(args: ServeArgs) -> anyhow::Result<Self> {
@@ -59,10 +63,15 @@ impl Application {
         }
         let lock = ServerLock::serving(&args.database)?;
         let db = db::connect(&args.database).await?;
+        let mut auth_args = args.auth.clone();
+        if args.environment == Environment::Development && auth_args.contact_email.is_none() {
+            // So the contact page can be tried where it is opened: its messages land in the
+            // development mailbox (`/dev/mailbox`).
+            auth_args.contact_email = Some(DEVELOPMENT_CONTACT.to_owned());
+        }
         // Boxed: the migrations make a large future.
         let auth =
-            Box::pin(one_server_at_a_time(&args.database, prepare(&db, &args.database, args.auth.clone())))
-                .await?;
+            Box::pin(one_server_at_a_time(&args.database, prepare(&db, &args.database, auth_args))).await?;
         let listener =
             TcpListener::bind(args.bind).await.with_context(|| format!("cannot listen on {}", args.bind))?;
         let metrics_listener = match args.metrics.metrics_bind {

@@ -82,6 +82,10 @@ describe('the contact form', () => {
     renderPage(<ContactForm name="Ada" email="ada@example.com" />, '/contact');
     expect(await screen.findByText(/no contact address set up/)).toBeTruthy();
     expect(screen.getByText(/ask the person who runs Bobbin/)).toBeTruthy();
+    // Issue 52: "A server with no contact address shows what the operator must set."
+    expect(screen.getByText(/If you run this server: set/).textContent).toBe(
+      'If you run this server: set BOBBIN_CONTACT_EMAIL (or --contact-email) to the address that should receive these messages, and restart it.',
+    );
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Send message' })).toBeNull());
   });
 });

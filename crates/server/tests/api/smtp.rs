@@ -201,7 +201,12 @@ async fn a_contact_message_goes_to_the_operator_answerable_to_the_person() {
 
 #[tokio::test]
 async fn a_contact_message_needs_a_session_every_field_and_an_address_to_go_to() {
-    let app = spawn_app_with(Backend::Sqlite, |args| args.auth.autoconfirm = true).await;
+    // Staging: a development server has an address of its own (below).
+    let app = spawn_app_with(Backend::Sqlite, |args| {
+        args.auth.autoconfirm = true;
+        args.environment = bobbin_server::config::Environment::Staging;
+    })
+    .await;
     let anonymous = app.client.post(app.url("/api/v2/contact")).json(&a_message("Hi")).send().await.unwrap();
     assert_eq!(anonymous.status(), StatusCode::UNAUTHORIZED);
 
@@ -230,6 +235,23 @@ async fn a_contact_message_needs_a_session_every_field_and_an_address_to_go_to()
     assert_eq!(send_contact(&app, &token, a_message("Hi")).await.status(), StatusCode::ACCEPTED);
     let outbox = app.mailbox().await;
     assert!(outbox.iter().any(|mail| mail["to"] == "help@shop.example"), "{outbox:?}");
+}
+
+// Issue 52: "The contact page works where it is opened. In development it shows its form, and the
+// message goes to the development mailbox."
+#[tokio::test]
+async fn a_development_server_without_a_contact_address_takes_messages_into_its_mailbox() {
+    let app = spawn_app_with(Backend::Sqlite, |args| args.auth.autoconfirm = true).await;
+    let token = app.signup("ada@example.com").await.access_token();
+    let info = app.client.get(app.url("/api/v2/contact")).bearer_auth(&token).send().await.unwrap();
+    assert_eq!(info.json::<Value>().await.unwrap(), serde_json::json!({ "available": true }));
+    assert_eq!(send_contact(&app, &token, a_message("Trying the form")).await.status(), StatusCode::ACCEPTED);
+    let outbox = app.mailbox().await;
+    let mail = outbox
+        .iter()
+        .find(|mail| mail["to"] == bobbin_server::startup::DEVELOPMENT_CONTACT)
+        .expect("in the mailbox");
+    assert!(mail["subject"].as_str().unwrap().contains("Trying the form"), "{mail}");
 }
 
 /// Addresses the core's plain check takes and the mailer's RFC 5322 parser refuses: a comment,

@@ -39,10 +39,16 @@ export function ContactForm({ name, email }: ContactFormProps) {
     return <FormAlert message={`The contact form could not be loaded: ${info.error.message} Reload the page to try again.`} />;
   if (!info.data.available) {
     return (
-      <p className="card">
-        This Bobbin server has no contact address set up, so messages cannot be sent from here. Please ask the person who runs Bobbin for
-        your shop or team (whoever gave you its address) directly.
-      </p>
+      <div className="card">
+        <p>
+          This Bobbin server has no contact address set up, so messages cannot be sent from here. Please ask the person who runs Bobbin for
+          your shop or team (whoever gave you its address) directly.
+        </p>
+        <p className="muted">
+          If you run this server: set <code>BOBBIN_CONTACT_EMAIL</code> (or <code>--contact-email</code>) to the address that should receive
+          these messages, and restart it.
+        </p>
+      </div>
     );
   }
 
