@@ -52,7 +52,7 @@ test('threads are added from the catalogue, changed in one tap and exported', as
     await expect(quantity).toHaveValue('2');
     // Shown at once; reloaded only once the server has it (a reload cancels a request on its way).
     const saved = page.waitForResponse((response) => response.url().endsWith('/adjust') && response.ok());
-    await page.getByRole('button', { name: 'One more of 1800 Wildfire' }).click();
+    await page.getByRole('button', { name: '+1: one more of 1800 Wildfire' }).click();
     await expect(quantity).toHaveValue('3');
     await saved;
     await page.reload();
@@ -221,8 +221,8 @@ test('the thread list fits a 375 px screen, each thread a card whose +1 works', 
   });
 
   await test.step('the buttons are big enough to tap, and +1 counts', async () => {
-    const more = page.getByRole('button', { name: `One more of ${name}` });
-    const fewer = page.getByRole('button', { name: `One fewer of ${name}` });
+    const more = page.getByRole('button', { name: `+1: one more of ${name}` });
+    const fewer = page.getByRole('button', { name: `−1: one fewer of ${name}` });
     for (const button of [more, fewer]) {
       const box = await button.boundingBox();
       expect(box?.width).toBeGreaterThanOrEqual(44);
@@ -346,7 +346,7 @@ test.describe('a viewer of the team', () => {
       await viewer.goto('/inventory/threads');
       await viewer.getByRole('searchbox', { name: 'Search', exact: true }).fill(name);
       await expect(viewer.getByLabel(`Quantity of ${name}`)).toHaveText('4');
-      await expect(viewer.getByRole('button', { name: /^One (more|fewer) of / })).toHaveCount(0);
+      await expect(viewer.getByRole('button', { name: /^[+−]1: one (more|fewer) of / })).toHaveCount(0);
       for (const form of ['Add thread', 'Add many', 'Import CSV']) {
         await expect(viewer.getByRole('region', { name: form })).toHaveCount(0);
       }

@@ -211,7 +211,7 @@ test('the account menu counts the pending invites, and the count goes once they 
   await accountButton(page).click();
   const myInvites = accountNav(page).getByRole('link', { name: /^My Invites/ });
   await expect(myInvites).toHaveAccessibleName('My Invites (1 pending)');
-  await expect(accountButton(page)).toHaveAccessibleName(/1 pending invite$/);
+  await expect(accountButton(page)).toHaveAccessibleName(/^Account: .+ \(1 pending invite\)$/);
   await page.keyboard.press('Escape');
 
   await page.getByRole('button', { name: 'Accept the invite to Counted Crafts' }).click();

@@ -293,7 +293,7 @@ test('after one visit online, every page opens offline, and taps and maintenance
 
   await test.step('tap +1 three times and log a maintenance entry, offline', async () => {
     await page.goto('/inventory/threads');
-    const more = page.getByRole('button', { name: `One more of ${name}` });
+    const more = page.getByRole('button', { name: `+1: one more of ${name}` });
     for (let tap = 0; tap < 3; tap += 1) await more.click();
     await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('8');
     await expect(page.getByText('Waiting to be sent')).toBeVisible();
@@ -411,7 +411,7 @@ test('a server that stops answering while the browser is online counts as offlin
   await page.goto('/inventory/machines');
   await expect(page.getByRole('heading', { level: 1, name: 'Machines' })).toBeVisible();
   await page.goto('/inventory/threads');
-  const more = page.getByRole('button', { name: `One more of ${name}` });
+  const more = page.getByRole('button', { name: `+1: one more of ${name}` });
   await expect(page.getByLabel(`Quantity of ${name}`)).toHaveValue('5');
 
   await test.step('the server stops; the browser still says it is online', async () => {

@@ -284,7 +284,7 @@ describe('the login guard', () => {
     signIn();
     renderAt('/dashboard');
     const user = userEvent.setup();
-    const button = await screen.findByRole('button', { name: 'Account: Ada Lovelace, 1 pending invite' });
+    const button = await screen.findByRole('button', { name: 'Account: Ada Lovelace (1 pending invite)' });
     const menu = screen.getByRole('navigation', { name: 'Account' });
     expect(button.getAttribute('aria-expanded')).toBe('false');
     expect(within(menu).queryByRole('link', { name: 'Profile' })).toBeNull();

@@ -68,7 +68,6 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
   const pending = invites.data?.filter((invite) => invite.status === 'pending').length ?? 0;
   const name = profile?.full_name || profile?.email || email || 'Your account';
   const address = profile?.email || email;
-  const waiting = pending > 0 ? `, ${pending} pending ${pending === 1 ? 'invite' : 'invites'}` : '';
   // Changes made offline and not yet on the server (docs/behaviour.md, "Offline"): signing out
   // would drop them, so it asks first.
   const unsent = useUnsentWrites();
@@ -94,12 +93,18 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
 
   return (
     <nav ref={container} className="account-nav" aria-label="Account">
-      <button className="account-menu__button" aria-label={`Account: ${name}${waiting}`} {...buttonProps}>
+      {/* Named by its content rather than an aria-label, which must hold all the text the button
+          shows (WCAG 2.5.3, Label in Name): axe reads the initial, name and count run together
+          ("AAda Lovelace1"), which no sentence contains. The initial and the count's badge are
+          left out of the name, and the words only a screen reader needs are visually hidden, with
+          the spaces between words outside them (a name computation trims each element's text). */}
+      <button className="account-menu__button" {...buttonProps}>
+        <span className="visually-hidden">Account:</span>{' '}
         <span className="account-menu__avatar" aria-hidden="true">
           {name.charAt(0).toUpperCase()}
         </span>
         <span className="account-menu__name">{name}</span>
-        {pending > 0 ? <span className="count-badge">{pending}</span> : null}
+        {pending > 0 ? <PendingCount pending={pending} words={counted(pending, 'pending invite')} /> : null}
         <Icon name="chevron-down" className="account-menu__caret" />
       </button>
       <div id={panelId} className="account-menu__panel" hidden={!open}>
@@ -112,9 +117,9 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
             <Link to={paths.profile}>Profile</Link>
           </li>
           <li>
-            <Link to={profileTabPath('invites')} aria-label={pending > 0 ? `My Invites (${pending} pending)` : undefined}>
+            <Link to={profileTabPath('invites')}>
               My Invites
-              {pending > 0 ? <span className="count-badge">{pending}</span> : null}
+              {pending > 0 ? <PendingCount pending={pending} words={`${pending} pending`} /> : null}
             </Link>
           </li>
           <li>
@@ -152,5 +157,20 @@ function AccountMenu({ email, countInvites }: { email: string | undefined; count
         </ul>
       </div>
     </nav>
+  );
+}
+
+/**
+ * The badge counting pending invites, shown as a bare number and read as `words` in brackets
+ * after the name it follows: "My Invites (2 pending)".
+ */
+function PendingCount({ pending, words }: { pending: number; words: string }) {
+  return (
+    <>
+      <span className="count-badge" aria-hidden="true">
+        {pending}
+      </span>{' '}
+      <span className="visually-hidden">({words})</span>
+    </>
   );
 }

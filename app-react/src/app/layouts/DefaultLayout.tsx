@@ -27,7 +27,7 @@ export function DefaultLayout() {
         <ConnectionIndicator />
       </header>
       <OfflineBanner />
-      <main id="main" className="layout__main layout__main--column">
+      <main id="main" className="layout__main layout__main--wide">
         <RefusedWrites />
         <Outlet />
       </main>

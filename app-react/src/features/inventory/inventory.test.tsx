@@ -6,7 +6,10 @@ import { renderPage } from '@/test/render';
 
 import { draftOf } from './components/MachineForm';
 import { problemsOf } from './errors';
-import { MachinePage, today } from './machine-page';
+import { today } from '@/lib/dates';
+
+import { MaintenanceDue, dueSoon } from './components/MaintenanceDue';
+import { MachinePage } from './machine-page';
 import { ShoppingListPage } from './shopping-list-page';
 import { inputOf, valuesOf, ThreadPage } from './thread-page';
 import { defaultFilters, hexOf, readFilters, writeFilters } from './thread-filters';
@@ -89,7 +92,7 @@ describe('the thread list', () => {
     server.handlers['POST /teams/tm_shop/threads/th_1/adjust'] = () => new Promise((resolve) => (answer = resolve));
     renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'One more of 1800 Navy' }));
+    await user.click(await screen.findByRole('button', { name: '+1: one more of 1800 Navy' }));
     expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1800 Navy').value).toBe('3');
     expect(server.callsTo('POST /teams/tm_shop/threads/th_1/adjust')).toEqual([{ delta: 1 }]);
     answer(Response.json({ thread: aThread('th_1', { quantity: 3 }) }));
@@ -101,7 +104,7 @@ describe('the thread list', () => {
       apiError(422, 'negative_quantity', 'That would leave fewer than zero spools.');
     renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
     const user = userEvent.setup();
-    await user.click(await screen.findByRole('button', { name: 'One fewer of 1800 Navy' }));
+    await user.click(await screen.findByRole('button', { name: '−1: one fewer of 1800 Navy' }));
     expect((await screen.findByRole('alert')).textContent).toContain('fewer than zero');
     await waitFor(() => expect(screen.getByLabelText<HTMLInputElement>('Quantity of 1800 Navy').value).toBe('1'));
   });
@@ -596,6 +599,12 @@ function aMachine(extra: Partial<Machine> = {}): Machine {
     updated_at: '2026-11-23T10:00:00Z',
     stitch_counter: null,
     due: [{ kind: 'oiling', date: '2026-11-20', at_stitches: null, overdue: true, never_done: true }],
+    intervals: [
+      { kind: 'oiling', days: 7, stitches: 1000000 },
+      { kind: 'hook_cleaning', days: 30, stitches: 5000000 },
+      { kind: 'needle_change', days: 90, stitches: 10000000 },
+      { kind: 'service', days: 365, stitches: 100000000 },
+    ],
     maintenance: [],
     ...extra,
   };
@@ -623,6 +632,66 @@ describe('the machine details', () => {
     expect(server.callsTo('POST /teams/tm_shop/machines/mc_1/maintenance')).toEqual([
       { performed_on: today(), kind: 'needle_change', notes: '', stitch_counter: 1250000 },
     ]);
+  });
+
+  // Issue 52: "A double submit does not log the same entry twice."
+  it('logs an entry once when its button is pressed twice, and again once a field changes', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/machines/mc_1': () => Response.json({ machine: aMachine() }),
+      'POST /teams/tm_shop/machines/mc_1/maintenance': async (body) => {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        return Response.json({ entry: { id: 'lg_1', created_at: '2026-11-23T10:00:00Z', ...(body as object) } }, { status: 201 });
+      },
+      'GET /teams/tm_shop/machines': () => Response.json({ machines: [] }),
+    });
+    renderPage(<MachinePage teamId="tm_shop" canWrite machineId="mc_1" />, '/inventory/machines/mc_1');
+    const user = userEvent.setup();
+    const form = await screen.findByRole('form', { name: 'Log maintenance' });
+    const button = within(form).getByRole('button', { name: 'Log maintenance' });
+    await user.type(within(form).getByLabelText('Notes'), 'Oiled the hook');
+    // Two submits before the page can re-render, as a double tap makes.
+    fireEvent.submit(form);
+    fireEvent.submit(form);
+    await within(form).findByText(/^Logged oiling on /);
+    await user.click(button);
+    expect(await within(form).findByText(/^Already logged: oiling on /)).toBeTruthy();
+    const sent = server.callsTo('POST /teams/tm_shop/machines/mc_1/maintenance');
+    expect(sent).toEqual([{ performed_on: today(), kind: 'oiling', notes: 'Oiled the hook', stitch_counter: null }]);
+
+    await user.type(within(form).getByLabelText('Notes'), 'Oiled again');
+    await user.click(button);
+    await waitFor(() => expect(server.callsTo('POST /teams/tm_shop/machines/mc_1/maintenance')).toHaveLength(2));
+  });
+
+  // Issue 52: "Intervals can be set per machine, in days and/or stitches, with sensible defaults
+  // by kind."
+  it("shows the machine's maintenance intervals and saves them changed, a blank one as none", async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/machines/mc_1': () => Response.json({ machine: aMachine() }),
+      'PUT /teams/tm_shop/machines/mc_1': (body) => Response.json({ machine: aMachine({ version: 2, ...(body as object) }) }),
+      'GET /teams/tm_shop/machines': () => Response.json({ machines: [] }),
+    });
+    renderPage(<MachinePage teamId="tm_shop" canWrite machineId="mc_1" />, '/inventory/machines/mc_1');
+    const user = userEvent.setup();
+    const schedule = await screen.findByRole('group', { name: 'Maintenance schedule' });
+    expect(within(schedule).getByLabelText<HTMLInputElement>('Oiling every (days)').value).toBe('7');
+    expect(within(schedule).getByLabelText<HTMLInputElement>('Service every (stitches)').value).toBe('100000000');
+    await user.clear(within(schedule).getByLabelText('Oiling every (days)'));
+    await user.type(within(schedule).getByLabelText('Oiling every (days)'), '3');
+    await user.clear(within(schedule).getByLabelText('Oiling every (stitches)'));
+    await user.clear(within(schedule).getByLabelText('Hook cleaning every (stitches)'));
+    await user.type(within(schedule).getByLabelText('Hook cleaning every (stitches)'), '2,500,000');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(server.callsTo('PUT /teams/tm_shop/machines/mc_1')).toHaveLength(1));
+    expect(server.callsTo('PUT /teams/tm_shop/machines/mc_1')[0]).toMatchObject({
+      version: 1,
+      intervals: [
+        { kind: 'oiling', days: 3, stitches: null },
+        { kind: 'hook_cleaning', days: 30, stitches: 2500000 },
+        { kind: 'needle_change', days: 90, stitches: 10000000 },
+        { kind: 'service', days: 365, stitches: 100000000 },
+      ],
+    });
   });
 
   it("is headed with the machine's name; the tab keeps the page's name", async () => {
@@ -664,5 +733,51 @@ describe('problemsOf', () => {
     const error = new ApiError(422, 'validation_failed', 'Check the fields.', { fields: { name: 'Required.', version: 'Send it.' } });
     expect(problemsOf(error, ['name'], 'x')).toEqual({ fields: { name: 'Required.' }, alert: 'Check the fields. Send it.' });
     expect(problemsOf(new TypeError(''), [], 'Failed.')).toEqual({ fields: {}, alert: 'Failed.' });
+  });
+});
+
+// Issue 52: "Due and overdue items show on the dashboard."
+describe('the maintenance due on the dashboard', () => {
+  it('lists what is overdue or due within a week, machine by machine, and leaves out retired machines', async () => {
+    server = fakeApi({
+      'GET /teams/tm_shop/machines': () =>
+        Response.json({
+          machines: [
+            aMachine({
+              name: 'Tajima',
+              due: [
+                { kind: 'oiling', date: '2026-12-03', at_stitches: null, overdue: true, never_done: false },
+                { kind: 'hook_cleaning', date: '2026-12-10', at_stitches: 5000000, overdue: false, never_done: false },
+                { kind: 'service', date: '2027-06-01', at_stitches: null, overdue: false, never_done: false },
+              ],
+            }),
+            aMachine({
+              id: 'mc_2',
+              name: 'Brother',
+              due: [{ kind: 'service', date: '2027-01-20', at_stitches: null, overdue: false, never_done: true }],
+            }),
+            aMachine({ id: 'mc_3', name: 'Old Barudan', status: 'retired' }),
+          ],
+        }),
+    });
+    renderPage(<MaintenanceDue teamId="tm_shop" today="2026-12-07" />, '/dashboard');
+    const list = await screen.findByRole('list', { name: 'Maintenance due this week' });
+    const machines = within(list)
+      .getAllByRole('link')
+      .map((link) => link.textContent);
+    expect(machines).toEqual(['Tajima']);
+    expect(list.textContent).toContain('Oiling: due 2026-12-03 — overdue');
+    expect(list.textContent).toContain('Hook cleaning: due 2026-12-10 or at 5,000,000 stitches');
+    expect(list.textContent).not.toContain('Service');
+    expect(within(list).getByRole('link', { name: 'Tajima' }).getAttribute('href')).toBe('/inventory/machines/mc_1');
+  });
+
+  it('says when nothing is due, and what to do with no machines', async () => {
+    server = fakeApi({ 'GET /teams/tm_shop/machines': () => Response.json({ machines: [aMachine({ due: [] })] }) });
+    renderPage(<MaintenanceDue teamId="tm_shop" today="2026-12-07" />, '/dashboard');
+    expect(await screen.findByText('Nothing is due this week.')).toBeTruthy();
+    expect(dueSoon({ kind: 'oiling', date: '2026-12-14', at_stitches: null, overdue: false, never_done: false }, '2026-12-07')).toBe(true);
+    expect(dueSoon({ kind: 'oiling', date: '2026-12-15', at_stitches: null, overdue: false, never_done: false }, '2026-12-07')).toBe(false);
+    expect(dueSoon({ kind: 'oiling', date: null, at_stitches: 10, overdue: false, never_done: false }, '2026-12-07')).toBe(false);
   });
 });

@@ -21,10 +21,11 @@ vi.mock('@/lib/core', async () => {
   return { converterQueryOptions: queryOptions({ queryKey: ['core', 'converter'], queryFn: async () => ({ lines: () => lines }) }) };
 });
 
+/** The lines of the chips, each shown as "<line> ×" and named "Remove <line>". */
 const chosenLines = async () =>
   within(await screen.findByRole('list', { name: 'Chosen lines' }))
-    .getAllByRole('button')
-    .map((chip) => chip.textContent.replace('×', '').trim());
+    .getAllByRole('button', { name: /^Remove / })
+    .map((chip) => chip.textContent.replace(/^Remove | ×$/g, ''));
 
 describe("the converter's target lines", () => {
   it("are the team's preferred line until others are chosen", async () => {

@@ -96,7 +96,10 @@ describe('the connection', () => {
     await expect(api('/teams')).rejects.toBeInstanceOf(UnreachableError);
     expect(onlineManager.isOnline()).toBe(false);
 
-    vi.stubGlobal('fetch', vi.fn(async () => Response.json({ code: 'storage_unavailable', message: 'Down for a moment.' }, { status: 503 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => Response.json({ code: 'storage_unavailable', message: 'Down for a moment.' }, { status: 503 })),
+    );
     await expect(api('/teams')).rejects.toThrow('Down for a moment.');
     await vi.waitFor(() => expect(onlineManager.isOnline()).toBe(true));
   });

@@ -29,8 +29,10 @@ export function TargetLines({ lines, selected, onChange }: Props) {
         <ul className="chips" aria-label="Chosen lines">
           {chosen.map((line) => (
             <li key={line.id}>
-              <button type="button" className="chip" aria-label={`Remove ${line.display_name}`} onClick={() => toggle(line.id, false)}>
-                {line.display_name} <span aria-hidden="true">×</span>
+              {/* "Remove Sulky Rayon", named by its content: an aria-label must hold all the text
+                  a button shows (WCAG 2.5.3, Label in Name), and the × is no word to say. */}
+              <button type="button" className="chip" onClick={() => toggle(line.id, false)}>
+                <span className="visually-hidden">Remove</span> {line.display_name} <span aria-hidden="true">×</span>
               </button>
             </li>
           ))}
