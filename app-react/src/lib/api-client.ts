@@ -15,7 +15,6 @@ export const UNREACHABLE = 'Bobbin could not reach the server. Check the connect
 
 /** A call that got no answer from Bobbin (`UNREACHABLE`): a kept write waits and is sent again. */
 export class UnreachableError extends Error {
-  override readonly name = 'UnreachableError';
   constructor(options?: ErrorOptions) {
     super(UNREACHABLE, options);
   }

@@ -125,11 +125,8 @@ export function followConnection(): void {
     setOnline = set;
     const browserChanged = () => {
       // A connection again: the server may be back too, and is asked at once.
-      if (navigator.onLine && !reachable) {
-        checks = 0;
-        clearTimeout(nextCheck);
-        void checkServer();
-      }
+      checks = 0;
+      void checkServer();
       update();
     };
     set(connected());
@@ -145,7 +142,7 @@ export function followConnection(): void {
 
 /** Whether the app is offline now: no connection, or a server that does not answer. */
 export function appOffline(): boolean {
-  return typeof navigator !== 'undefined' && !connected();
+  return !connected();
 }
 
 /** Whether the app is online now; re-renders when that changes. */
