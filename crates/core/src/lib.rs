@@ -11,6 +11,7 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 pub mod catalogue;
 pub mod colour;
+pub mod colour_words;
 pub mod contact;
 pub mod convert;
 pub mod design;

@@ -114,7 +114,7 @@ export function ThreadsPage({ teamId, canWrite, preferredLine = '' }: InventoryA
             id={`${id}-q`}
             label="Search"
             type="search"
-            hint="Code, name, location or #RRGGBB."
+            hint="Code, name, location, a colour such as red or blue, or #RRGGBB."
             value={filters.q}
             onChange={(e) => change({ q: e.target.value })}
           />

@@ -1,4 +1,5 @@
-//! Finding threads in an inventory: text (code, name, line, location, `#RRGGBB`), filters (line,
+//! Finding threads in an inventory: text (code, name, line, location, `#RRGGBB`, a colour word
+//! such as "red": [`crate::colour_words`]), filters (line,
 //! fibre, location, below the reorder point), "closest to this colour" (CIEDE2000, nearest
 //! first, with the distance), sorting and pages. It works on the whole inventory in memory: a
 //! large shop has a few thousand entries, which this sorts well within the time a page may take
@@ -7,6 +8,7 @@
 
 use crate::catalogue::{Catalogue, Fibre, code_key};
 use crate::colour::{Rgb8, delta_e_2000};
+use crate::colour_words::Family;
 
 use super::amount::Hundredths;
 use super::thread::{ThreadEntry, ThreadSource};
@@ -237,6 +239,9 @@ fn matches_text(
         || facts.name.to_lowercase().contains(text)
         || facts.line_name.to_lowercase().contains(text)
         || entry.location.to_lowercase().contains(text)
+        // A colour word finds the threads of that colour, whatever their names ("red" finds
+        // "Poinsettia").
+        || Family::from_word(text).is_some_and(|family| facts.colour.is_some_and(|c| Family::of(c) == family))
 }
 
 /// What an entry sorts by, before its place in code order.
@@ -325,6 +330,31 @@ mod tests {
             3,
             "line name"
         );
+    }
+
+    // Issue 52: "Searching the inventory for a colour word ('red') also finds threads of that
+    // colour, not only names that contain the word."
+    #[test]
+    fn a_colour_word_finds_the_threads_of_that_colour_whatever_their_names() {
+        let mut entries = inventory();
+        entries.push(
+            ThreadDraft {
+                name: "Poinsettia".into(),
+                colour: "#C8102E".into(),
+                quantity: "2".into(),
+                ..ThreadDraft::default()
+            }
+            .parse(Catalogue::builtin())
+            .unwrap(),
+        );
+        assert_eq!(run(&entries, Query { text: "red".into(), ..Query::default() }), [4]);
+        assert_eq!(
+            run(&entries, Query { text: "Yellow".into(), ..Query::default() }),
+            [3],
+            "gold is a yellow"
+        );
+        // Madeira Polyneon 1800 is Black by name and by colour: found once.
+        assert_eq!(run(&entries, Query { text: "black".into(), ..Query::default() }), [0]);
     }
 
     #[test]
