@@ -383,7 +383,7 @@ test('a count typed offline that someone else changed meanwhile is shown with bo
     await page.getByRole('button', { name: /^Account: / }).click();
     await page.getByRole('button', { name: 'Sign out' }).click();
     await expect(page).toHaveURL(`${SITE}/`);
-    await expect(page.getByRole('link', { name: 'Log in' })).toBeVisible();
+    await expect(page.getByRole('navigation', { name: 'Account' }).getByRole('link', { name: 'Log in' })).toBeVisible();
     expect((await context.cookies(SITE)).map((cookie) => cookie.name).filter((name) => name.startsWith('sb-bobbin-auth-token'))).toEqual(
       [],
     );

@@ -236,7 +236,7 @@ describe("the app's router", () => {
       </AppProvider>,
     );
     await act(() => vi.advanceTimersByTimeAsync(0));
-    expect(screen.getByRole('link', { name: 'Log in' })).toBeTruthy();
+    expect(screen.getAllByRole('link', { name: 'Log in' })).toHaveLength(2);
     expect(screen.getByRole('link', { name: 'Open the thread converter' })).toBeTruthy();
 
     await act(() => vi.advanceTimersByTimeAsync(PREFETCH_DELAY_MS - 1));

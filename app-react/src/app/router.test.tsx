@@ -1,4 +1,4 @@
-import { render, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { StrictMode } from 'react';
 import { type Location, MemoryRouter, type NavigateFunction, type RouteObject, useNavigate } from 'react-router';
@@ -131,6 +131,20 @@ describe('routes', () => {
     expect(document.title).toBe('Bobbin - Home');
   });
 
+  // Issue 52: "The landing page has a clear call to action."
+  it('leads a visitor from the landing page to sign up or log in, and someone signed in to the dashboard', async () => {
+    renderAt('/');
+    const hero = within(await screen.findByRole('region', { name: 'Every spool, machine and quote in one place' }));
+    expect(hero.getByRole('link', { name: 'Start free: create your team' }).getAttribute('href')).toBe('/register');
+    expect(hero.getByRole('link', { name: 'Log in' }).getAttribute('href')).toBe('/login');
+    cleanup();
+    signIn();
+    renderAt('/');
+    const signedIn = within(await screen.findByRole('region', { name: 'Every spool, machine and quote in one place' }));
+    expect((await signedIn.findByRole('link', { name: 'Open your dashboard' })).getAttribute('href')).toBe('/dashboard');
+    expect(signedIn.queryByRole('link', { name: 'Start free: create your team' })).toBeNull();
+  });
+
   it("answers an unmatched path with 'Page not found: {path}' inside the default layout", async () => {
     signIn();
     renderAt('/no/such/page');
@@ -246,7 +260,8 @@ describe('the build manifest', () => {
 describe('the login guard', () => {
   it('shows a logged-out visitor the landing page without loading the auth client', async () => {
     renderAt('/');
-    expect(await screen.findByRole('link', { name: 'Log in' })).toBeTruthy();
+    expect(await screen.findByRole('navigation', { name: 'Account' })).toBeTruthy();
+    expect(within(screen.getByRole('navigation', { name: 'Account' })).getByRole('link', { name: 'Log in' })).toBeTruthy();
     expect(fakeAuth.created).toBe(0);
   });
 

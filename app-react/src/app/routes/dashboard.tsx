@@ -7,6 +7,8 @@ import { CreateTeamForm } from '@/features/teams/components/CreateTeamForm';
 import { useTeamStore } from '@/features/teams/store';
 import { roleLabels } from '@/features/teams/types';
 
+import { FirstSteps } from './first-steps';
+
 /** `/dashboard`: the current team at a glance, and the way to the tools. */
 export function DashboardPage() {
   const team = useTeamStore((state) => state.currentTeam);
@@ -17,6 +19,7 @@ export function DashboardPage() {
     <div className="dashboard">
       <title>{pageTitle('Dashboard')}</title>
       <h1>Dashboard</h1>
+      {team && teamId ? <FirstSteps teamId={teamId} team={team} /> : null}
       <section className="card profile-section" aria-labelledby="dashboard-team">
         <h2 id="dashboard-team">Your team</h2>
         {team ? (

@@ -1,6 +1,7 @@
 import { Link } from 'react-router';
 
 import { pageTitle, paths } from '@/config/paths';
+import { useAuthState } from '@/lib/auth';
 
 const FEATURES = [
   {
@@ -23,6 +24,7 @@ const FEATURES = [
 ] as const;
 
 export function LandingPage() {
+  const signedIn = useAuthState().status === 'signed-in';
   return (
     <>
       <title>{pageTitle('Home')}</title>
@@ -34,6 +36,22 @@ export function LandingPage() {
           Bobbin is the workroom companion for machine embroidery: know what thread you own, find the closest match across brands, keep your
           machines serviced and price a job in seconds, on the phone in your hand.
         </p>
+        <div className="hero__actions">
+          {signedIn ? (
+            <Link className="button button--primary button--large" to={paths.dashboard}>
+              Open your dashboard
+            </Link>
+          ) : (
+            <>
+              <Link className="button button--primary button--large" to={paths.register}>
+                Start free: create your team
+              </Link>
+              <Link className="button button--large" to={paths.login}>
+                Log in
+              </Link>
+            </>
+          )}
+        </div>
       </section>
       <section className="features" aria-label="What Bobbin does">
         {FEATURES.map((feature) => (

@@ -4,10 +4,11 @@
 // with the page's own. A new build's worker installs (when the browser checks /sw.js, and as soon
 // as the polled build manifest names a new build), then waits: the app offers a reload
 // (components/NewBuildNotice.tsx) and only the person's "Reload" lets it take over.
-// workbox-window does the talking to the worker. It is in the main script (it is small) rather
-// than a chunk of its own: a chunk is one more request that can fail after a deployment, and
-// route-chunk failures have their own rules (docs/behaviour.md, "Page chunks").
-import { Workbox } from 'workbox-window';
+// workbox-window does the talking to the worker. It is a chunk of its own, loaded when the worker
+// is registered (the page loaded and idle), so the first load does without it; should that chunk
+// fail to load (a deployment meanwhile), this page goes without a worker, as when registering
+// fails, and the next page load tries again.
+import type { Workbox } from 'workbox-window';
 
 import { buildState, currentBuildId } from '../builds';
 
@@ -25,11 +26,13 @@ export function registerServiceWorker(): void {
   if (registration || !('serviceWorker' in navigator) || currentBuildId() === null) return;
   registration = new Promise<Workbox | null>((resolve) => {
     whenIdle(() => {
-      const workbox = new Workbox('/sw.js');
-      workbox.addEventListener('waiting', () => void takeOrOffer(workbox));
-      workbox
-        .register()
-        .then(() => resolve(workbox))
+      import('workbox-window')
+        .then(async ({ Workbox }) => {
+          const workbox = new Workbox('/sw.js');
+          workbox.addEventListener('waiting', () => void takeOrOffer(workbox));
+          await workbox.register();
+          resolve(workbox);
+        })
         .catch((error: unknown) => {
           console.warn('The service worker could not be registered; Bobbin will not open offline:', error);
           resolve(null);
