@@ -1787,6 +1787,11 @@ export interface components {
             document: components["schemas"]["CustomerQuote"];
         };
         /**
+         * @description Why a thread's charted colour is in doubt (docs/behaviour.md, "Catalogue and converter").
+         * @enum {string}
+         */
+        Doubt: "sources-disagree" | "name-disagrees" | "placeholder";
+        /**
          * @description When maintenance of one kind is next due: by `date`, or once the stitch counter passes
          *     `at_stitches`, whichever comes first.
          */
@@ -2403,6 +2408,11 @@ export interface components {
              */
             delta_e: number;
             label: components["schemas"]["MatchLabel"];
+            /**
+             * @description Why this match stands above one with a better label, when it does: from a black, white or
+             *     grey, the line's neutrals come first.
+             */
+            note: string | null;
             thread: components["schemas"]["ThreadView"];
         };
         /**
@@ -3118,6 +3128,7 @@ export interface components {
             code: string;
             /** @description The chart gives this code more than one colour; this is one of them. */
             conflict: boolean;
+            doubt: components["schemas"]["Doubt"] | null;
             hex: components["schemas"]["Rgb8"];
             line: string;
             line_name: string;

@@ -56,6 +56,7 @@ describe('the converter facade', () => {
       name: expect.any(String),
       hex: expect.stringMatching(/^#[0-9A-F]{6}$/),
       conflict: expect.any(Boolean),
+      doubt: null,
     });
     expect(dmc.issues).toContainEqual({ code: '0000', kind: 'conflict', rows: expect.any(Array) });
     expect(() => converter.line('nope')).toThrow("There is no thread line 'nope'.");

@@ -43,6 +43,7 @@ export type {
   DesignPreview,
   DesignSummary,
   DesignThread,
+  Doubt,
   Job,
   LineDetail,
   LineMatches,

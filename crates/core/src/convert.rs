@@ -50,7 +50,7 @@ impl ConvertError {
 /// of ΔE00: below 1 most people cannot see a difference side by side; below 2 only on close
 /// inspection; below 5 the colours are clearly related but visibly different; above that the match
 /// is a poor substitute.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
 #[cfg_attr(feature = "openapi", derive(utoipa::ToSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum MatchLabel {
@@ -73,6 +73,13 @@ impl MatchLabel {
             MatchLabel::Similar => "similar",
             MatchLabel::Poor => "poor",
         }
+    }
+
+    /// The label of a match `delta_e` away, never better than `similar` when either colour's
+    /// chart is in doubt (`doubtful`: [`crate::catalogue::Doubt`]).
+    pub fn of_match(delta_e: f64, doubtful: bool) -> Self {
+        let label = Self::of(delta_e);
+        if doubtful && label < MatchLabel::Similar { MatchLabel::Similar } else { label }
     }
 
     pub fn of(delta_e: f64) -> Self {
@@ -160,7 +167,13 @@ pub struct Match {
     /// difference counting half (kL = 2).
     pub delta_e: f64,
     pub label: MatchLabel,
+    /// Why this match stands above one with a better label, when it does: from a black, white or
+    /// grey, the line's neutrals come first.
+    pub note: Option<&'static str>,
 }
+
+/// What a match listed above a closer one says (see [`Match::note`]).
+pub const NEUTRAL_FIRST: &str = "Listed before closer colours: from a black, white or grey, a neutral thread comes first, as a colour would tint it.";
 
 /// The best matches within one line, best first: by distance, but from a black, white or grey the
 /// line's blacks, whites and greys come first unless a colour is much closer.
@@ -404,21 +417,40 @@ impl Catalogue {
         let lines = targets
             .into_iter()
             .map(|line| {
-                self.line_matches(line, self.rank_line(source.neutrality(), line, allowed, request.matches))
+                self.line_matches(
+                    &source,
+                    line,
+                    self.rank_line(source.neutrality(), line, allowed, request.matches),
+                )
             })
             .collect();
         Ok(Conversion { source, lines })
     }
 
-    fn line_matches(&self, line: LineIndex, ranked: Vec<(ThreadIndex, f64)>) -> LineMatches {
-        let matches = ranked
+    /// A line's ranked matches from `source`, labelled: never better than `similar` when either
+    /// chart is in doubt, and each one ranked above a better-labelled one saying why.
+    fn line_matches(
+        &self,
+        source: &ResolvedSource,
+        line: LineIndex,
+        ranked: Vec<(ThreadIndex, f64)>,
+    ) -> LineMatches {
+        let source_doubtful = source.thread.as_ref().is_some_and(|thread| thread.doubt.is_some());
+        let mut matches: Vec<Match> = ranked
             .into_iter()
-            .map(|(index, delta_e)| Match {
-                thread: self.view(index),
-                delta_e,
-                label: MatchLabel::of(delta_e),
+            .map(|(index, delta_e)| {
+                let thread = self.view(index);
+                let label = MatchLabel::of_match(delta_e, source_doubtful || thread.doubt.is_some());
+                Match { thread, delta_e, label, note: None }
             })
             .collect();
+        // Only the neutral rule ranks a match above a nearer one of a better label.
+        for at in 0..matches.len() {
+            let label = MatchLabel::of(matches[at].delta_e);
+            if matches[at + 1..].iter().any(|later| MatchLabel::of(later.delta_e) < label) {
+                matches[at].note = Some(NEUTRAL_FIRST);
+            }
+        }
         LineMatches { line: self.line(line).id, line_name: self.line(line).display_name(), matches }
     }
 }

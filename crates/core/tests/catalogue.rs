@@ -1,9 +1,9 @@
 //! The built-in catalogue made from `data/threads/`, and conversions over it.
 
-use bobbin_core::catalogue::{Catalogue, CatalogueError, IssueKind, LineKind};
+use bobbin_core::catalogue::{Catalogue, CatalogueError, Doubt, IssueKind, LineKind};
 use bobbin_core::colour::{Lab, Rgb8, delta_e_2000, delta_e_2000_textile};
 use bobbin_core::convert::{
-    BulkRequest, ConvertError, ConvertRequest, MatchLabel, Source, ThreadRef, nearest,
+    BulkRequest, ConvertError, ConvertRequest, MatchLabel, NEUTRAL_FIRST, Source, ThreadRef, nearest,
 };
 
 fn catalogue() -> &'static Catalogue {
@@ -355,4 +355,101 @@ fn the_bulk_csv_has_a_row_per_input_and_defuses_formulas() {
     assert_eq!(rows[0][10], format!("{:.2}", bulk.rows[0].matches[0].delta_e));
     assert_eq!(&rows[1][1], "'=cmd|calc", "a formula is quoted, not run");
     assert!(!rows[1][13].is_empty(), "the error is in the last column");
+}
+
+// Issue 52: "Where chart sources disagree on a code's colour, or a name contradicts its chart
+// colour (Gunold 61449 'Dark Kelly Green' charted near-black; Robison-Anton 5703 'Oyster' charted
+// pure white), the thread is marked as uncertain, and its label is never stronger than 'similar'."
+#[test]
+fn a_thread_whose_chart_is_in_doubt_is_marked_and_never_matched_better_than_similar() {
+    let c = catalogue();
+    let view = |line: &str, code: &str| {
+        let line = c.line_by_id(line).unwrap();
+        c.view(c.find(line, code).unwrap()[0])
+    };
+    assert_eq!(view("gunold-polyester", "61449").doubt, Some(Doubt::NameDisagrees));
+    assert_eq!(view("robison-anton-polyester", "5703").doubt, Some(Doubt::Placeholder));
+    assert_eq!(view("madeira-polyneon", "1800").doubt, None, "a black charted black");
+    assert_eq!(view("isacord-polyester", "1902").doubt, None);
+
+    // From the doubtful thread, even a match at its very colour is only `similar`.
+    for (line, code) in [("gunold-polyester", "61449"), ("robison-anton-polyester", "5703")] {
+        let conversion =
+            c.convert(&request(thread(line, code), &["madeira-polyneon", "isacord-polyester"], 5)).unwrap();
+        for matched in conversion.lines.iter().flat_map(|line| &line.matches) {
+            assert!(
+                matched.label >= MatchLabel::Similar,
+                "{line} {code} to {:?}: {:?}",
+                matched.thread.code,
+                matched.label
+            );
+        }
+    }
+    // To it, as well: the pure white of a chart is not taken for a perfect match.
+    let white = c.convert(&request(Source::Hex("#FFFFFF".into()), &["robison-anton-polyester"], 20)).unwrap();
+    let oyster =
+        white.lines[0].matches.iter().find(|m| m.thread.code == "5703").expect("Oyster among the 20 nearest");
+    assert_eq!((oyster.delta_e, oyster.label), (0.0, MatchLabel::Similar));
+}
+
+// Issue 52: "The ranking never puts a 'poor' match above a 'similar' one without saying why on
+// the screen."
+#[test]
+fn a_match_ranked_above_a_nearer_one_says_why() {
+    for line in catalogue().summaries().iter().filter(|line| line.kind == LineKind::Thread).take(12) {
+        for code in ["1800", "1000", "1001", "0020", "0015", "1005"] {
+            let Ok(conversion) =
+                catalogue().convert(&request(thread("madeira-polyneon", code), &[line.id], 5))
+            else {
+                continue;
+            };
+            let matches = &conversion.lines[0].matches;
+            for (at, matched) in matches.iter().enumerate() {
+                let nearer_better = matches[at + 1..]
+                    .iter()
+                    .any(|later| MatchLabel::of(later.delta_e) < MatchLabel::of(matched.delta_e));
+                assert_eq!(
+                    matched.note.is_some(),
+                    nearer_better,
+                    "{code} to {}: {:?}",
+                    line.id,
+                    matched.thread.code
+                );
+            }
+        }
+    }
+    // Madeira Polyneon 1800 Black to Sulky Rayon: its black first, though a dark teal is nearer.
+    let conversion =
+        catalogue().convert(&request(thread("madeira-polyneon", "1800"), &["sulky-rayon"], 5)).unwrap();
+    let first = &conversion.lines[0].matches[0];
+    if conversion.lines[0].matches[1..]
+        .iter()
+        .any(|m| MatchLabel::of(m.delta_e) < MatchLabel::of(first.delta_e))
+    {
+        assert_eq!(first.note, Some(NEUTRAL_FIRST));
+    }
+}
+
+// Issue 52: "The data report lists every flagged thread."
+#[test]
+fn the_data_report_lists_every_thread_in_doubt_and_is_current() {
+    let report = catalogue().doubt_report();
+    for (line, code) in [("Gunold Polyester", "61449"), ("Robison-Anton Polyester", "5703")] {
+        assert!(report.contains(&format!("| {code} |")), "{line} {code}");
+    }
+    let listed = report.lines().filter(|row| row.starts_with("| ") && !row.starts_with("| Code")).count();
+    let doubtful = catalogue()
+        .summaries()
+        .iter()
+        .flat_map(|line| catalogue().detail(catalogue().line_by_id(line.id).unwrap()).threads)
+        .filter(|thread| thread.doubt.is_some())
+        .count();
+    assert_eq!(listed, doubtful);
+    let checked_in =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/catalogue-report.md"))
+            .unwrap_or_default();
+    assert!(
+        checked_in == report,
+        "docs/catalogue-report.md is not current: run `cargo run -p bobbin-core --example catalogue-report > docs/catalogue-report.md`"
+    );
 }

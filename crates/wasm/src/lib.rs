@@ -64,7 +64,11 @@ export interface ThreadView {
   /** "#RRGGBB" */
   hex: string;
   conflict: boolean;
+  /** Why its charted colour may be wrong: its matches are then at best "similar". */
+  doubt: Doubt | null;
 }
+
+export type Doubt = 'sources-disagree' | 'name-disagrees' | 'placeholder';
 
 export interface Lab { l: number; a: number; b: number }
 export interface ThreadRef { line: string; code: string }
@@ -96,6 +100,8 @@ export interface Match {
   thread: ThreadView;
   delta_e: number;
   label: MatchLabel;
+  /** Why it is listed above a nearer match of a better label, when it is. */
+  note: string | null;
 }
 
 export interface LineMatches {

@@ -20,6 +20,7 @@ const wildfire: CatalogueThread = {
   name: 'Wildfire',
   hex: '#E03A1E',
   conflict: false,
+  doubt: null,
 };
 
 function aMachine(extra: Partial<Machine> = {}): Machine {

@@ -2,8 +2,8 @@
 // on (send by e-mail or link, withdraw, the PDF, make the job once approved), the document to edit,
 // and its history. While the quote waits on its customer, the page reads it again every 15 s, so a
 // view or an answer shows without a reload.
-import { useQuery } from '@tanstack/react-query';
-import { useId, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 
 import { ConfirmDialog } from '@/components/ConfirmDialog';
@@ -36,6 +36,18 @@ export function QuotePage({ teamId, canWrite, quoteId }: QuotesAccess & { quoteI
     refetchInterval: (query) => (waiting(query.state.data) ? WATCH_MS : false),
   });
   const events = useQuery({ ...eventsQueryOptions(teamId, quoteId), refetchInterval: waiting(quote.data) ? WATCH_MS : false });
+  // The history follows the quote: when its status changes (viewed, approved), the history is read
+  // again, also when that change ends the watching (the last poll of the history may have come
+  // just before the customer's answer).
+  const queryClient = useQueryClient();
+  const status = quote.data?.status;
+  const seenStatus = useRef(status);
+  useEffect(() => {
+    if (seenStatus.current !== undefined && seenStatus.current !== status) {
+      void queryClient.invalidateQueries({ queryKey: eventsQueryOptions(teamId, quoteId).queryKey });
+    }
+    seenStatus.current = status;
+  }, [queryClient, status, teamId, quoteId]);
   const data = quote.data;
   return (
     <div className="quote-page">

@@ -171,6 +171,37 @@ describe("a quote's page", () => {
     expect(within(screen.getByRole('region', { name: 'What the customer is offered' })).getByText('Chosen')).toBeTruthy();
   });
 
+  // The history follows the quote: the last read of the history while watching may come just
+  // before the customer's answer, and the watching stops with the answer (a CI run saw the page
+  // say "Approved by" with the approval missing from its history).
+  it('reads the history again when the status changes, also when that ends the watching', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'], shouldAdvanceTime: true });
+    // The customer approves just as the quote is read the second time: the history's own poll, a
+    // moment before, did not have it.
+    let quoteReads = 0;
+    let approved = false;
+    const answer = { kind: 'approved', name: 'Rosa Díaz', po_number: 'PO-77', quantity: 100, at: '2026-12-08T09:00:00Z' } as const;
+    const api = fakeApi({
+      [QUOTE]: () => {
+        quoteReads += 1;
+        if (quoteReads === 2) approved = true;
+        return Response.json({
+          quote: approved ? aQuote({ status: 'approved', revision: 2, answer }) : aQuote({ status: 'sent', revision: 2 }),
+        });
+      },
+      [EVENTS]: () => Response.json({ events: approved ? history : history.slice(1) }),
+    });
+    renderPage(<QuotePage teamId="tm_shop" canWrite quoteId={ID} />, `/quotes/${ID}`);
+    const historyRegion = await screen.findByRole('region', { name: 'History' });
+    await within(historyRegion).findByText('Ada Lovelace e-mailed it to rosa@example.com');
+    const eventReads = api.callsTo(EVENTS).length;
+    // The next poll finds the approval.
+    await vi.advanceTimersByTimeAsync(15_000);
+    await within(historyRegion).findByText('Approved by Rosa Díaz for 100 pieces, order PO-77');
+    expect(api.callsTo(EVENTS).length).toBeGreaterThan(eventReads);
+    vi.useRealTimers();
+  });
+
   it('lets a viewer read and download, and change nothing', async () => {
     shop(aQuote({ status: 'sent', shared: true }));
     renderPage(<QuotePage teamId="tm_shop" canWrite={false} quoteId={ID} />, `/quotes/${ID}`);

@@ -68,6 +68,18 @@ describe('the thread converter page', () => {
     expect(within(second!).queryByText('Best match')).toBeNull();
   });
 
+  // Issue 52: "Where ... a name contradicts its chart colour (Gunold 61449 'Dark Kelly Green'
+  // charted near-black ...), the thread is marked as uncertain, and its label is never stronger
+  // than 'similar'."
+  it('marks a thread whose chart is in doubt, and labels no match from it better than similar', async () => {
+    renderPage(<ThreadConverterPage />, `${PAGE}?thread=gunold-polyester:61449&to=madeira-polyneon`);
+    const matches = within(await lineResults('Madeira Polyneon')).getAllByRole('listitem');
+    expect(screen.getByText(/Gunold Polyester 61449/).textContent).toContain(
+      'Colour uncertain: its name says another colour than its chart. No match from it is better than similar.',
+    );
+    for (const match of matches) expect(match.textContent).toMatch(/(Similar|Poor match) ΔE/);
+  });
+
   it('shows each match by its thread name first, in bold, with the code beside it', async () => {
     renderPage(<ThreadConverterPage />, `${PAGE}?thread=madeira-polyneon:1800&to=isacord-polyester`);
     const best = within(await lineResults('Isacord Polyester')).getAllByRole('listitem')[0];

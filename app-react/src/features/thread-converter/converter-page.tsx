@@ -8,7 +8,7 @@ import { type Converter, type Source, converterQueryOptions } from '@/lib/core';
 
 import { ownedCounts, useOwnedThreads } from './api/get-owned-threads';
 import { BulkConvert } from './components/BulkConvert';
-import { MatchResults } from './components/MatchResults';
+import { DOUBTS, MatchResults } from './components/MatchResults';
 import { SourcePicker } from './components/SourcePicker';
 import { Swatch } from './components/Swatch';
 import { TargetLines } from './components/TargetLines';
@@ -168,6 +168,9 @@ function ConverterTool({ converter, teamId, preferredLine }: { converter: Conver
                     </>
                   ) : (
                     <strong className="match__name">{resolved.hex}</strong>
+                  )}
+                  {resolved.thread?.doubt && (
+                    <span className="match__note">{DOUBTS[resolved.thread.doubt]} No match from it is better than similar.</span>
                   )}
                 </span>
               </p>

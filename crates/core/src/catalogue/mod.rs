@@ -20,7 +20,7 @@ use serde::Serialize;
 
 pub use self::code::{MAX_CODE_LEN, code_key};
 pub use self::meta::{Fibre, LineKind};
-pub use self::view::{LineDetail, LineSummary, ThreadView};
+pub use self::view::{Doubt, LineDetail, LineSummary, ThreadView};
 use crate::colour::{Lab, Rgb8};
 
 /// Why a line or thread asked for by a person or a client does not exist.

@@ -107,7 +107,7 @@ impl Catalogue {
                 Ok((source, source_thread)) => {
                     let allowed = super::Allowed { skip: source_thread, only: None };
                     let ranked = self.rank_line(source.neutrality(), target, allowed, k);
-                    let matches = self.line_matches(target, ranked).matches;
+                    let matches = self.line_matches(&source, target, ranked).matches;
                     return BulkRow {
                         row,
                         input: (*cell).to_owned(),

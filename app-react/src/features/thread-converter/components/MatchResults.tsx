@@ -1,9 +1,16 @@
-import type { Conversion, Match } from '@/lib/core';
+import type { Conversion, Doubt, Match } from '@/lib/core';
 
 import { ownedKey } from '../api/get-owned-threads';
 
 import { MatchBadge } from './MatchBadge';
 import { Swatch } from './Swatch';
+
+/** Why a thread's chart colour is in doubt: its matches are then never labelled better than similar. */
+export const DOUBTS: Record<Doubt, string> = {
+  'sources-disagree': 'Colour uncertain: the chart lists this code with more than one colour.',
+  'name-disagrees': 'Colour uncertain: its name says another colour than its chart.',
+  placeholder: 'Colour uncertain: its chart gives pure white or black, which its name does not say.',
+};
 
 interface Props {
   conversion: Conversion;
@@ -99,7 +106,8 @@ function MatchRow({
           </>
         )}
         {spools !== undefined && <span className="chip match__owned">owned ×{Math.round(spools * 100) / 100}</span>}
-        {thread.conflict && <span className="match__note">The chart lists this code with more than one colour.</span>}
+        {thread.doubt && <span className="match__note">{DOUBTS[thread.doubt]}</span>}
+        {match.note && <span className="match__note">{match.note}</span>}
       </span>
       <MatchBadge label={match.label} deltaE={match.delta_e} />
     </>
