@@ -75,7 +75,7 @@ async fn a_thread_is_found_by_its_code_without_leading_zeros() {
     assert_eq!(
         body["threads"],
         json!([{ "line": "isacord-polyester", "line_name": "Isacord Polyester", "code": "0015",
-                 "name": "White", "hex": "#FFFFFF", "conflict": false }])
+                 "name": "White", "hex": "#FFFFFF", "conflict": false, "doubt": null }])
     );
     let dmc: Value = app.get("/api/v2/catalog/lines/dmc/threads/0000").await.json().await.unwrap();
     assert_eq!(dmc["threads"].as_array().unwrap().len(), 2, "a conflicting code gives every colour");
