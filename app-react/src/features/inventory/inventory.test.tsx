@@ -163,6 +163,22 @@ describe('the thread list', () => {
     expect(screen.getByRole('link', { name: 'Shopping list' }).getAttribute('href')).toBe('/inventory/shopping-list');
   });
 
+  // Issue 52: "A template CSV can be downloaded from the import dialog."
+  it('offers a template CSV with the columns of an export, a catalogue thread and a custom one', async () => {
+    threadsServer([]);
+    renderPage(<ThreadsPage teamId="tm_shop" canWrite />, '/inventory/threads');
+    const link = await screen.findByRole('link', { name: 'Download a template CSV' });
+    expect(link.getAttribute('download')).toBe('bobbin-threads-template.csv');
+    const href = link.getAttribute('href') ?? '';
+    expect(href.startsWith('data:text/csv;charset=utf-8,')).toBe(true);
+    const rows = decodeURIComponent(href.slice(href.indexOf(',') + 1))
+      .trimEnd()
+      .split('\n');
+    expect(rows[0]).toBe('line,code,name,colour,quantity,spool_length_m,location,reorder_point,cost_per_spool,notes');
+    expect(rows).toHaveLength(3);
+    expect(rows.slice(1).every((row) => row.split(',').length === 10)).toBe(true);
+  });
+
   it('previews an import with its problems, and offers Import only once every row is valid', async () => {
     threadsServer([]);
     const bad: ImportResult = {

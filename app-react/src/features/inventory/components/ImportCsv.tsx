@@ -8,6 +8,18 @@ import { problemsOf } from '../errors';
 import type { ImportResult } from '../types';
 
 /**
+ * A file to start from: the columns of an export (`bobbin_core::inventory::csv::COLUMNS`), a
+ * catalogue thread and a custom one.
+ */
+export const TEMPLATE_CSV = [
+  'line,code,name,colour,quantity,spool_length_m,location,reorder_point,cost_per_spool,notes',
+  'madeira-polyneon,1800,,,4,1000,Shelf A,2,4.50,',
+  ',,Fair gold,#C9A227,1,,Drawer 3,,,Metallic: a thread of no catalogue line',
+].join('\n');
+
+const TEMPLATE_HREF = `data:text/csv;charset=utf-8,${encodeURIComponent(`${TEMPLATE_CSV}\n`)}`;
+
+/**
  * A CSV file checked first: its rows with their problems and warnings; then the import: every
  * row, or, when some have problems, the others alone (the skipped ones stay listed with why).
  */
@@ -74,7 +86,10 @@ export function ImportCsv({ teamId }: { teamId: string }) {
           }}
         />
         <p id={`${id}-hint`} className="muted">
-          The columns of an export. Nothing is written until you press Import.
+          The columns of an export. Nothing is written until you press Import.{' '}
+          <a href={TEMPLATE_HREF} download="bobbin-threads-template.csv">
+            Download a template CSV
+          </a>
         </p>
       </div>
       {preview ? (
