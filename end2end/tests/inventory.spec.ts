@@ -160,11 +160,13 @@ test('the converter finds the closest thread the team owns, with how many', asyn
 });
 
 test('the inventory is reached from the header and from the dashboard', async ({ page }) => {
+  // The dashboard's Tools (a new team's "Get started" leads to the same pages).
+  const tools = page.getByRole('region', { name: 'Tools' });
   await page.goto('/dashboard');
-  await page.getByRole('link', { name: 'Thread Inventory', exact: true }).click();
+  await tools.getByRole('link', { name: 'Thread Inventory', exact: true }).click();
   await expect(page).toHaveTitle('Bobbin - Thread Inventory');
   await page.goto('/dashboard');
-  await page.getByRole('link', { name: 'Machines', exact: true }).click();
+  await tools.getByRole('link', { name: 'Machines', exact: true }).click();
   await expect(page).toHaveTitle('Bobbin - Machines');
   await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Inventory', exact: true }).click();
   await expect(page).toHaveURL(/\/inventory$/);
